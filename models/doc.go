@@ -1,0 +1,3 @@
+// Package models embeds the memory models that ship with purr (sc, tso,
+// pso, ...), selectable by name with -m.
+package models

@@ -1,0 +1,219 @@
+package xcfa
+
+import "fmt"
+
+// Pos is a position in a source file; Line and Col count from 1.
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+func (p Pos) String() string {
+	if p.Line == 0 {
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Program is a litmus test's code: one process per thread. The initial
+// state and the final condition belong to the test, not to the program.
+type Program struct {
+	Name  string
+	Arch  string // "AArch64", "C", ...
+	Procs []*Process
+}
+
+// Process is one thread: a control-flow automaton from Init to Final.
+// Locations are numbered in the order they were created; Edges keep the
+// order of the source, so that program order among events can be recovered
+// by walking from Init.
+type Process struct {
+	ID     int    // the N of PN
+	Name   string // "P0"
+	Locs   []*Location
+	Edges  []*Edge
+	Init   *Location
+	Final  *Location
+	Params []string // C: the thread's parameters, which are registers holding addresses
+}
+
+// Location is a control point of a process.
+type Location struct {
+	ID    int
+	Label string // the source label, if any (AArch64 "L0:")
+	Out   []*Edge
+}
+
+// Edge moves a process from one location to another, doing Op.
+type Edge struct {
+	From, To *Location
+	Op       Op
+	Pos      Pos
+}
+
+// Op is what an edge does. The concrete types are below.
+type Op interface{ isOp() }
+
+// Nop does nothing (B, NOP, a join of branches).
+type Nop struct{}
+
+// Assign sets a register to the value of an expression. Dependencies flow
+// through it: Dst depends on every register Value reads.
+type Assign struct {
+	Dst   string
+	Value Expr
+}
+
+// Assume lets the process pass only when Cond is non-zero. A location with
+// several outgoing Assume edges is a conditional branch; the registers of
+// Cond are the sources of control dependencies.
+type Assume struct {
+	Cond Expr
+}
+
+// Load reads Size bytes at Addr into Dst.
+type Load struct {
+	Dst  string
+	Addr Expr
+	Size int      // bytes; 0 means the architecture's word
+	Tags []string // Cat sets the read event belongs to (A, Q, X, ACQ, Once, ...)
+	RMW  int      // non-zero: the read half of the atomic pair with this id
+}
+
+// Store writes Value (Size bytes) at Addr.
+type Store struct {
+	Addr  Expr
+	Value Expr
+	Size  int
+	Tags  []string // Cat sets the write event belongs to (L, X, REL, ...)
+	RMW   int      // non-zero: the write half of the atomic pair with this id
+}
+
+// Fence is a barrier event; Tags name its Cat sets (DMB.SY, ISB, SC, Mb...).
+type Fence struct {
+	Tags []string
+}
+
+func (Nop) isOp()    {}
+func (Assign) isOp() {}
+func (Assume) isOp() {}
+func (Load) isOp()   {}
+func (Store) isOp()  {}
+func (Fence) isOp()  {}
+
+// Expr is a side-effect-free expression over registers and constants.
+// Expressions are kept as written (EOR W2,W0,W0 stays an xor of W0 with
+// itself) so that false dependencies survive.
+type Expr interface{ isExpr() }
+
+// Const is an integer constant.
+type Const struct{ Value int64 }
+
+// Sym is the address of a named location plus a byte offset.
+type Sym struct {
+	Name   string
+	Offset int64
+}
+
+// Reg reads a register of the current process.
+type Reg struct{ Name string }
+
+// Binary applies an operator to two operands.
+type Binary struct {
+	Op   BinOp
+	X, Y Expr
+}
+
+// Unary applies an operator to one operand.
+type Unary struct {
+	Op UnOp
+	X  Expr
+}
+
+// Ite is X if Cond is non-zero, else Y (CSEL and friends).
+type Ite struct{ Cond, X, Y Expr }
+
+func (Const) isExpr()  {}
+func (Sym) isExpr()    {}
+func (Reg) isExpr()    {}
+func (Binary) isExpr() {}
+func (Unary) isExpr()  {}
+func (Ite) isExpr()    {}
+
+// BinOp is a binary operator.
+type BinOp int
+
+// The binary operators. Comparisons give 1 or 0.
+const (
+	Add BinOp = iota
+	Sub
+	Mul
+	Div
+	Mod
+	And
+	Or
+	Xor
+	Shl
+	Shr  // logical
+	Ashr // arithmetic
+	Eq
+	Ne
+	Lt // signed
+	Le
+	Gt
+	Ge
+	Ult // unsigned
+	Ule
+	Ugt
+	Uge
+	LAnd // logical, on truth values
+	LOr
+)
+
+var binOpNames = [...]string{"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", ">>>s",
+	"==", "!=", "<", "<=", ">", ">=", "<u", "<=u", ">u", ">=u", "&&", "||"}
+
+func (o BinOp) String() string { return binOpNames[o] }
+
+// UnOp is a unary operator.
+type UnOp int
+
+// The unary operators.
+const (
+	Neg   UnOp = iota // arithmetic negation
+	Not               // logical: 1 if zero, else 0
+	BNot              // bitwise complement
+	Zext8             // keep the low 8 bits
+	Zext16
+	Zext32
+	Sext8 // sign-extend the low 8 bits
+	Sext16
+	Sext32
+)
+
+var unOpNames = [...]string{"-", "!", "~", "zext8", "zext16", "zext32", "sext8", "sext16", "sext32"}
+
+func (o UnOp) String() string { return unOpNames[o] }
+
+// NewProcess returns a process with its Init location created.
+func NewProcess(id int) *Process {
+	p := &Process{ID: id, Name: fmt.Sprintf("P%d", id)}
+	p.Init = p.NewLoc("")
+	return p
+}
+
+// NewLoc adds a location to p.
+func (p *Process) NewLoc(label string) *Location {
+	l := &Location{ID: len(p.Locs), Label: label}
+	p.Locs = append(p.Locs, l)
+	return l
+}
+
+// AddEdge adds an edge doing op from one location to another.
+func (p *Process) AddEdge(from, to *Location, op Op, pos Pos) *Edge {
+	e := &Edge{From: from, To: to, Op: op, Pos: pos}
+	p.Edges = append(p.Edges, e)
+	from.Out = append(from.Out, e)
+	return e
+}
