@@ -1,0 +1,49 @@
+// Command purr checks litmus tests against memory models written in Cat.
+//
+//	purr [flags] TEST.litmus... | @INDEX   run tests, print herd7-format results
+//	purr check [flags] FILE...             parse and resolve .cat models and .litmus tests
+//	purr xcfa [flags] TEST.litmus          print a test's XCFA as Graphviz DOT
+//
+// Flags follow herd7's names and accept its single-dash spellings
+// (-model x.cat, -I dir, -variant a,b).
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes one purr command line and returns the exit status:
+// 0 success, 1 some input failed, 2 usage error.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "check":
+			return cmdCheck(args[1:], stdout, stderr)
+		case "xcfa":
+			return cmdXCFA(args[1:], stdout, stderr)
+		case "help", "-h", "--help", "-help":
+			usage(stdout)
+			return 0
+		}
+	}
+	return cmdRun(args, stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `usage:
+  purr [flags] TEST.litmus... | @INDEX   run tests, print herd7-format results
+  purr check [flags] FILE...             parse and resolve .cat models and .litmus tests
+  purr xcfa [flags] TEST.litmus          print a test's XCFA as Graphviz DOT
+
+flags (herd7's single-dash spellings work too: -model, -variant, -unroll ...):
+`)
+	var o options
+	fs := newFlagSet("purr", w, &o)
+	fs.PrintDefaults()
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+// options are the flags shared by every purr command. Their names follow
+// herd7's, so that a herd7 command line works after changing the program
+// name.
+type options struct {
+	model      string
+	includes   []string
+	variants   []string
+	unroll     int
+	show       string
+	outputDir  string
+	timeout    time.Duration
+	speedcheck bool
+}
+
+func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.SortFlags = false
+	fs.StringVarP(&o.model, "model", "m", "", "Cat model: a file, or the name of an embedded model (sc, tso, pso, ...)")
+	fs.StringArrayVarP(&o.includes, "include", "I", nil, "add `DIR` to the Cat include path (repeatable)")
+	fs.StringSliceVar(&o.variants, "variant", nil, "enable model variants `a,b,...`")
+	fs.IntVar(&o.unroll, "unroll", 2, "unroll loops `N` times")
+	fs.StringVar(&o.show, "show", "", "draw executions: none, all, prop, neg, cond, wit")
+	fs.StringVarP(&o.outputDir, "output", "o", "", "write drawings into `DIR`")
+	fs.Var((*timeoutValue)(&o.timeout), "timeout", "give up on a test after this `duration` (10s, 1m, or seconds as herd7 takes them: 10.0; 0: never)")
+	fs.BoolVar(&o.speedcheck, "speedcheck", false, "stop at the first execution that decides the condition")
+	return fs
+}
+
+// herdSpellings rewrites herd7's single-dash long options (-model x.cat,
+// -variant a, -unroll=2) into pflag's double-dash form. Single letters such
+// as -m, -I and -o, and anything after "--", are left alone.
+func herdSpellings(fs *pflag.FlagSet, args []string) []string {
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' {
+			name, _, _ := strings.Cut(a[1:], "=")
+			if fs.Lookup(name) != nil {
+				a = "-" + a
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// timeoutValue accepts a Go duration ("1s", "2m") or, as herd7 does, a
+// plain number of seconds ("10", "0.5").
+type timeoutValue time.Duration
+
+func (t *timeoutValue) String() string { return time.Duration(*t).String() }
+func (t *timeoutValue) Type() string   { return "duration" }
+func (t *timeoutValue) Set(s string) error {
+	if secs, err := strconv.ParseFloat(s, 64); err == nil {
+		if secs < 0 {
+			return fmt.Errorf("negative timeout %q", s)
+		}
+		*t = timeoutValue(time.Duration(secs * float64(time.Second)))
+		return nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return fmt.Errorf("%q is not a duration (10s, 1m) or a number of seconds", s)
+	}
+	*t = timeoutValue(d)
+	return nil
+}
+
+// parseFlags parses args into o and returns the positional arguments.
+func parseFlags(fs *pflag.FlagSet, args []string) ([]string, error) {
+	if err := fs.Parse(herdSpellings(fs, args)); err != nil {
+		return nil, err
+	}
+	if o := fs.Lookup("unroll"); o != nil && o.Changed {
+		if n, _ := fs.GetInt("unroll"); n < 0 {
+			return nil, fmt.Errorf("--unroll must be at least 0, not %d", n)
+		}
+	}
+	return fs.Args(), nil
+}
