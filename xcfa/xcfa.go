@@ -67,9 +67,13 @@ type Assign struct {
 
 // Assume lets the process pass only when Cond is non-zero. A location with
 // several outgoing Assume edges is a conditional branch; the registers of
-// Cond are the sources of control dependencies.
+// Cond are the sources of control dependencies. Internal marks an
+// assumption that belongs to one instruction's semantics (a CAS comparing
+// the value it read): it is no program branch, so it makes no branch event
+// and no control dependency.
 type Assume struct {
-	Cond Expr
+	Cond     Expr
+	Internal bool
 }
 
 // Load reads Size bytes at Addr into Dst.
