@@ -1,4 +1,24 @@
 // Package cat parses and resolves memory models written in the Cat language
-// of herd7: source text in, a resolved model (definitions and axioms with
-// source positions) out. It knows nothing about litmus tests or executions.
+// of herd7 (7.57): source text in, a resolved model (definitions and axioms
+// with source positions) out. It knows nothing about litmus tests or
+// executions.
+//
+// Parse reads one file into a *File: its header (architecture and title),
+// the catdep option and its statements (Stmt), made of expressions (Expr)
+// and conditions (Cond). Every node has a Pos. Builtins (domain, range,
+// fencerel, ...) are ordinary names applied with App; the evaluator resolves
+// them. The grammar (Cat.g4, generated into internal/parser) follows herd7's
+// own parser: precedences, the identifier rules (po-loc, DMB.SY, rf -1),
+// nested comments; see the comment at the top of Cat.g4.
+//
+// A Loader reads a model with its includes into a *Model: each include is
+// kept as an Include statement holding the included statements (see
+// Include for herd's include-once rule), procedures are bound to their calls
+// (unknown procedure, wrong number of arguments), and names can be checked
+// against a caller-given set of predefined names.
+//
+// Errors are an ErrorList of "file:line:col: message"; a syntax error is the
+// first one of its file, naming what was expected.
+//
+// Fprint prints any node back as Cat that parses to the same tree.
 package cat

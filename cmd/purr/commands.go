@@ -1,21 +1,148 @@
 package main
 
 import (
+	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/models"
+	"github.com/purr-mcm/purr/stdlib"
+	"github.com/purr-mcm/purr/xcfa"
+
+	// The dialects register themselves with litmus.Parse.
+	_ "github.com/purr-mcm/purr/litmus/aarch64"
+	_ "github.com/purr-mcm/purr/litmus/c"
 )
 
+// loader returns the Cat loader for the include path of o: the -I folders,
+// then purr's embedded library and models.
+func (o *options) loader() *cat.Loader {
+	return &cat.Loader{IncludeDirs: o.includes, Embedded: []fs.FS{stdlib.FS, models.FS}}
+}
+
+// printErr prints an error, one line per problem.
+func printErr(w io.Writer, err error) {
+	var list cat.ErrorList
+	if errors.As(err, &list) {
+		for _, e := range list {
+			fmt.Fprintln(w, e)
+		}
+		return
+	}
+	fmt.Fprintln(w, err)
+}
+
+// cmdCheck parses and resolves models and tests without running anything.
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "purr check: not wired yet")
-	return 2
+	var o options
+	fs := newFlagSet("purr check", stderr, &o)
+	files, err := parseFlags(fs, args)
+	if err != nil {
+		fmt.Fprintln(stderr, "purr check:", err)
+		return 2
+	}
+	if len(files) == 0 {
+		fmt.Fprintln(stderr, "purr check: no files (usage: purr check [flags] FILE...)")
+		return 2
+	}
+	status := 0
+	for _, f := range files {
+		if err := checkFile(&o, f); err != nil {
+			printErr(stdout, err)
+			status = 1
+			continue
+		}
+		fmt.Fprintf(stdout, "%s: ok\n", f)
+	}
+	return status
 }
 
+func checkFile(o *options, path string) error {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".cat", ".bell":
+		_, err := o.loader().LoadFile(path)
+		return err
+	case ".litmus":
+		_, err := readTest(path)
+		return err
+	}
+	return fmt.Errorf("%s: not a .cat, .bell or .litmus file", path)
+}
+
+func readTest(path string) (*litmus.Test, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return litmus.Parse(path, src)
+}
+
+// cmdXCFA prints tests' control-flow automata as Graphviz DOT.
 func cmdXCFA(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "purr xcfa: not wired yet")
-	return 2
+	var o options
+	fs := newFlagSet("purr xcfa", stderr, &o)
+	files, err := parseFlags(fs, args)
+	if err != nil {
+		fmt.Fprintln(stderr, "purr xcfa:", err)
+		return 2
+	}
+	if len(files) == 0 {
+		fmt.Fprintln(stderr, "purr xcfa: no test (usage: purr xcfa TEST.litmus...)")
+		return 2
+	}
+	status := 0
+	for _, f := range files {
+		t, err := readTest(f)
+		if err != nil {
+			printErr(stderr, err)
+			status = 1
+			continue
+		}
+		if err := xcfa.WriteDOT(stdout, t.Program); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+	}
+	return status
 }
 
-func cmdRun(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "purr: not wired yet")
-	return 2
+// expandIndexes replaces each @INDEX argument by the tests it lists, one
+// path a line relative to the index file; blank lines and # comments are
+// skipped.
+func expandIndexes(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "@") {
+			out = append(out, a)
+			continue
+		}
+		index := a[1:]
+		f, err := os.Open(index)
+		if err != nil {
+			return nil, err
+		}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			line := strings.TrimSpace(sc.Text())
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			if !filepath.IsAbs(line) {
+				line = filepath.Join(filepath.Dir(index), line)
+			}
+			out = append(out, line)
+		}
+		f.Close()
+		if err := sc.Err(); err != nil {
+			return nil, fmt.Errorf("%s: %v", index, err)
+		}
+	}
+	return out, nil
 }

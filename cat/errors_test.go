@@ -1,0 +1,44 @@
+package cat
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestErrorsGolden loads each broken model of testdata/errors and compares
+// the error with its .golden file.
+func TestErrorsGolden(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "errors", "*.cat"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no inputs: %v", err)
+	}
+	l := &Loader{}
+	for _, f := range files {
+		got := "ok\n"
+		if _, err := l.LoadFile(f); err != nil {
+			got = err.Error() + "\n"
+		}
+		golden := strings.TrimSuffix(f, ".cat") + ".golden"
+		if *update {
+			if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run go test -update)", err)
+		}
+		if got != string(want) {
+			t.Errorf("%s:\n got %s\nwant %s", f, got, want)
+		}
+		if strings.Count(strings.TrimSpace(got), "\n") != 0 {
+			t.Errorf("%s: more than one error:\n%s", f, got)
+		}
+	}
+}

@@ -1,0 +1,58 @@
+package cat
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// FuzzParse checks that parsing never panics and that whatever parses
+// prints back to Cat that parses to the same tree.
+func FuzzParse(f *testing.F) {
+	seeds, _ := filepath.Glob(filepath.Join("testdata", "fuzz", "*.cat"))
+	for _, s := range seeds {
+		src, err := os.ReadFile(s)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		first, err := Parse("fuzz.cat", src)
+		if err != nil {
+			if _, ok := err.(ErrorList); !ok {
+				t.Fatalf("error of type %T", err)
+			}
+			return
+		}
+		checkModel(&Model{Stmts: first.Stmts}, func(string) bool { return false })
+		var out bytes.Buffer
+		if err := Fprint(&out, first); err != nil {
+			t.Fatal(err)
+		}
+		second, err := Parse("fuzz.cat", out.Bytes())
+		if err != nil {
+			t.Fatalf("printed model does not parse: %v\n%s", err, out.String())
+		}
+		if !reflect.DeepEqual(stripPos(first), stripPos(second)) {
+			t.Fatalf("tree changes when printed and parsed again:\n%s", out.String())
+		}
+	})
+}
+
+// TestSeedsRoundTrip runs the round trip on the fuzz seeds in every go test.
+func TestSeedsRoundTrip(t *testing.T) {
+	seeds, _ := filepath.Glob(filepath.Join("testdata", "fuzz", "*.cat"))
+	if len(seeds) == 0 {
+		t.Fatal("no seeds")
+	}
+	for _, s := range seeds {
+		src, err := os.ReadFile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkRoundTrip(t, s, src)
+	}
+}

@@ -1,0 +1,3 @@
+package cat
+
+//go:generate ../scripts/antlr/generate.sh Cat.g4 internal/parser parser

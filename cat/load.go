@@ -1,0 +1,249 @@
+package cat
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// Loader reads a model and everything it includes.
+//
+// An include "f" is looked for in the including file's folder, then in
+// IncludeDirs in order, then at the root of each Embedded file system in
+// order (purr's stdlib/ and models/). Files from an embedded file system are
+// named "embed:PATH" in positions and in Model.Files.
+type Loader struct {
+	IncludeDirs []string
+	Embedded    []fs.FS
+	// Predefined, when not nil, turns on the check for undefined names: a
+	// name that is neither bound in the model nor Predefined is an error.
+	// Names under the first operand of try ... with are not checked (herd
+	// catches their failure).
+	Predefined func(name string) bool
+}
+
+// LoadFile parses the model in the file at path, follows its includes and
+// checks it (see Loader).
+func (l *Loader) LoadFile(path string) (*Model, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, ErrorList{{Pos: Pos{File: path}, Msg: fmt.Sprintf("cannot read model: %v", errors.Unwrap(err))}}
+	}
+	abs, _ := filepath.Abs(path)
+	return l.load(source{key: abs, name: path, dir: filepath.Dir(path), embed: -1}, src)
+}
+
+// LoadSource is LoadFile for a model given as text; name is used in
+// positions and its folder is searched first for includes.
+func (l *Loader) LoadSource(name string, src []byte) (*Model, error) {
+	abs, _ := filepath.Abs(name)
+	return l.load(source{key: abs, name: name, dir: filepath.Dir(name), embed: -1}, src)
+}
+
+// source is where a file comes from: the OS file system (embed < 0) or the
+// embedded file system Embedded[embed].
+type source struct {
+	key   string // identity: absolute path, or "embedN:path"
+	name  string // for positions
+	dir   string // folder searched first for its includes
+	embed int
+}
+
+type loader struct {
+	*Loader
+	errs   ErrorList
+	files  []string
+	parsed map[string]*File
+	stack  []source // files being expanded, for include cycles
+}
+
+func (l *Loader) load(main source, src []byte) (*Model, error) {
+	ld := &loader{Loader: l, parsed: map[string]*File{}}
+	f, err := Parse(main.name, src)
+	ld.files = append(ld.files, main.name)
+	if err != nil {
+		return nil, err
+	}
+	ld.parsed[main.key] = f
+	ld.stack = []source{main}
+	included := map[string]bool{main.key: true}
+	m := &Model{Name: main.name, Arch: f.Arch, Title: f.Title, CatDep: f.CatDep}
+	m.Stmts = ld.expand(f.Stmts, main, included)
+	m.Files = ld.files
+	if len(ld.errs) == 0 {
+		ld.errs = checkModel(m, l.Predefined)
+	}
+	if err := ld.errs.Err(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// expand copies stmts with their includes followed. included holds the
+// files certainly included on every path to here; it is updated.
+func (ld *loader) expand(stmts []Stmt, from source, included map[string]bool) []Stmt {
+	out := make([]Stmt, 0, len(stmts))
+	for _, s := range stmts {
+		switch s := s.(type) {
+		case *Include:
+			out = append(out, ld.include(s, from, included))
+		case *IfVariant:
+			thenSet, elseSet := copySet(included), copySet(included)
+			c := *s
+			c.Then = ld.expand(s.Then, from, thenSet)
+			c.Else = ld.expand(s.Else, from, elseSet)
+			intersectInto(included, thenSet, elseSet)
+			out = append(out, &c)
+		case *MatchStmt:
+			c := *s
+			c.Clauses = nil
+			var sets []map[string]bool
+			for _, k := range s.Clauses {
+				set := copySet(included)
+				kc := *k
+				kc.Body = ld.expand(k.Body, from, set)
+				c.Clauses = append(c.Clauses, &kc)
+				sets = append(sets, set)
+			}
+			set := copySet(included)
+			c.Default = ld.expand(s.Default, from, set)
+			sets = append(sets, set)
+			intersectInto(included, sets...)
+			out = append(out, &c)
+		case *Procedure:
+			c := *s
+			c.Body = ld.expand(s.Body, from, copySet(included))
+			out = append(out, &c)
+		case *Forall:
+			c := *s
+			c.Body = ld.expand(s.Body, from, copySet(included))
+			out = append(out, &c)
+		default:
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func copySet(s map[string]bool) map[string]bool {
+	c := make(map[string]bool, len(s))
+	for k := range s {
+		c[k] = true
+	}
+	return c
+}
+
+// intersectInto sets dst to the intersection of sets.
+func intersectInto(dst map[string]bool, sets ...map[string]bool) {
+	for k := range dst {
+		delete(dst, k)
+	}
+	if len(sets) == 0 {
+		return
+	}
+	for k := range sets[0] {
+		in := true
+		for _, s := range sets[1:] {
+			in = in && s[k]
+		}
+		if in {
+			dst[k] = true
+		}
+	}
+}
+
+func (ld *loader) include(inc *Include, from source, included map[string]bool) *Include {
+	out := *inc
+	src, data, searched := ld.find(inc.Path, from)
+	if data == nil {
+		ld.errs.add(inc.Pos, "cannot find included file %q (searched %s)", inc.Path, strings.Join(searched, ", "))
+		return &out
+	}
+	out.Resolved = src.name
+	for i, s := range ld.stack {
+		if s.key == src.key {
+			var chain []string
+			for _, t := range ld.stack[i:] {
+				chain = append(chain, filepath.Base(t.name))
+			}
+			chain = append(chain, filepath.Base(src.name))
+			ld.errs.add(inc.Pos, "include cycle: %s", strings.Join(chain, " includes "))
+			return &out
+		}
+	}
+	if included[src.key] {
+		return &out // herd includes a file once: a no-op here
+	}
+	included[src.key] = true
+	f, ok := ld.parsed[src.key]
+	if !ok {
+		ld.files = append(ld.files, src.name)
+		var err error
+		f, err = Parse(src.name, data)
+		if err != nil {
+			var list ErrorList
+			if errors.As(err, &list) {
+				ld.errs = append(ld.errs, list...)
+			}
+			return &out
+		}
+		ld.parsed[src.key] = f
+	}
+	ld.stack = append(ld.stack, src)
+	out.Stmts = ld.expand(f.Stmts, src, included)
+	ld.stack = ld.stack[:len(ld.stack)-1]
+	return &out
+}
+
+// find looks for an included file; it returns its contents, or nil and the
+// places searched.
+func (ld *loader) find(name string, from source) (source, []byte, []string) {
+	var searched []string
+	tryOS := func(dir string) (source, []byte) {
+		p := name
+		if !filepath.IsAbs(name) {
+			p = filepath.Join(dir, name)
+		}
+		searched = append(searched, filepath.Dir(p))
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return source{}, nil
+		}
+		abs, _ := filepath.Abs(p)
+		return source{key: abs, name: p, dir: filepath.Dir(p), embed: -1}, data
+	}
+	tryFS := func(i int, dir string) (source, []byte) {
+		p := path.Clean(path.Join(dir, name))
+		searched = append(searched, "embedded "+path.Dir(p))
+		data, err := fs.ReadFile(ld.Embedded[i], p)
+		if err != nil || !fs.ValidPath(p) {
+			return source{}, nil
+		}
+		return source{key: fmt.Sprintf("embed%d:%s", i, p), name: "embed:" + p, dir: path.Dir(p), embed: i}, data
+	}
+	if from.embed >= 0 {
+		if s, d := tryFS(from.embed, from.dir); d != nil {
+			return s, d, nil
+		}
+	} else if s, d := tryOS(from.dir); d != nil {
+		return s, d, nil
+	}
+	if filepath.IsAbs(name) {
+		return source{}, nil, searched
+	}
+	for _, dir := range ld.IncludeDirs {
+		if s, d := tryOS(dir); d != nil {
+			return s, d, nil
+		}
+	}
+	for i := range ld.Embedded {
+		if s, d := tryFS(i, "."); d != nil {
+			return s, d, nil
+		}
+	}
+	return source{}, nil, searched
+}

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm"
+	"github.com/purr-mcm/purr/models"
+)
+
+// cmdRun checks tests against a model and prints herd7's result blocks.
+func cmdRun(args []string, stdout, stderr io.Writer) int {
+	var o options
+	flags := newFlagSet("purr", stderr, &o)
+	files, err := parseFlags(flags, args)
+	if err != nil {
+		fmt.Fprintln(stderr, "purr:", err)
+		return 2
+	}
+	if files, err = expandIndexes(files); err != nil {
+		fmt.Fprintln(stderr, "purr:", err)
+		return 2
+	}
+	if len(files) == 0 {
+		usage(stderr)
+		return 2
+	}
+	models := map[string]*cat.Model{} // by architecture: the model is parsed once
+	status := 0
+	for _, f := range files {
+		t, err := readTest(f)
+		if err != nil {
+			printErr(stderr, err)
+			status = 1
+			continue
+		}
+		m, ok := models[t.Arch]
+		if !ok {
+			if m, err = o.loadModel(t.Arch); err != nil {
+				printErr(stderr, err)
+				return 1
+			}
+			models[t.Arch] = m
+		}
+		out, err := mcm.Check(m, t, mcm.Options{Unroll: o.unroll, Variants: o.variants, Speedcheck: o.speedcheck})
+		if err != nil {
+			printErr(stderr, err)
+			status = 1
+			continue
+		}
+		writeResult(stdout, t, out, o.modelName())
+	}
+	return status
+}
+
+// defaultModels names each architecture's model when -m is not given.
+var defaultModels = map[string]string{}
+
+func (o *options) modelName() string {
+	return strings.TrimSuffix(filepath.Base(o.model), ".cat")
+}
+
+// loadModel loads -m: a file if one exists at that path, else a file of
+// that name on the include path or among the embedded models (with or
+// without .cat).
+func (o *options) loadModel(arch string) (*cat.Model, error) {
+	name := o.model
+	if name == "" {
+		def, ok := defaultModels[arch]
+		if !ok {
+			return nil, fmt.Errorf("purr: no default model for %s tests yet; choose one with -m (sc, tso, pso, or a .cat file)", arch)
+		}
+		name = def
+	}
+	l := o.loader()
+	if fileExists(name) {
+		return l.LoadFile(name)
+	}
+	if !strings.HasSuffix(name, ".cat") {
+		name += ".cat"
+	}
+	for _, dir := range o.includes {
+		if p := filepath.Join(dir, name); fileExists(p) {
+			return l.LoadFile(p)
+		}
+	}
+	if src, err := fs.ReadFile(models.FS, name); err == nil {
+		return l.LoadSource(name, src)
+	}
+	return nil, fmt.Errorf("purr: model %s: no such file, on the include path or among the embedded models (%s)", o.model, embeddedModels())
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir()
+}
+
+// embeddedModels lists the models purr ships, by name.
+func embeddedModels() string {
+	names, _ := fs.Glob(models.FS, "*.cat")
+	for i, n := range names {
+		names[i] = strings.TrimSuffix(n, ".cat")
+	}
+	return strings.Join(names, ", ")
+}
+
+// writeResult prints a result block as herd7 does. (Temporary: replaced by
+// mcm/herdout.)
+func writeResult(w io.Writer, t *litmus.Test, out *mcm.Outcome, model string) {
+	ok := out.Positive > 0
+	switch t.Quant {
+	case litmus.NotExists:
+		ok = out.Positive == 0
+	case litmus.Forall:
+		ok = out.Negative == 0
+	}
+	kind := map[litmus.Quantifier][2]string{litmus.Exists: {"Forbidden", "Allowed"}, litmus.NotExists: {"Allowed", "Forbidden"}, litmus.Forall: {"Forbidden", "Required"}}[t.Quant]
+	k := kind[0]
+	if ok {
+		k = kind[1]
+	}
+	fmt.Fprintf(w, "Test %s %s\nStates %d\n", t.Name, k, len(out.States))
+	for _, st := range out.States {
+		for _, b := range st {
+			fmt.Fprintf(w, "%s=%s; ", b.Loc, b.Value)
+		}
+		fmt.Fprintln(w)
+	}
+	if ok {
+		fmt.Fprintln(w, "Ok")
+	} else {
+		fmt.Fprintln(w, "No")
+	}
+	p, n := out.Positive, out.Negative
+	if t.Quant == litmus.NotExists {
+		p, n = n, p
+	}
+	fmt.Fprintf(w, "Witnesses\nPositive: %d Negative: %d\n", p, n)
+	for _, f := range out.Flags {
+		fmt.Fprintf(w, "Flag %s\n", f)
+	}
+	fmt.Fprintf(w, "Condition %s\n\n", t.ConditionString())
+}

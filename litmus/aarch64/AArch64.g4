@@ -1,0 +1,64 @@
+// The program part of an AArch64 litmus test: a table whose first row
+// names the threads (P0 | P1 ;) and whose other rows hold one cell per
+// thread, each cell optional labels and at most one instruction. The
+// single-thread vertical form (P0; then one instruction a line) is the
+// same table with one column. Instructions are parsed generically (a
+// mnemonic and operands); the translator gives them meaning, so that an
+// unknown mnemonic is reported as unsupported rather than as a syntax error.
+grammar AArch64;
+
+program
+    : SEMI* header row* EOF
+    ;
+
+header
+    : procName (PIPE procName)* SEMI
+    ;
+
+procName
+    : NAME
+    ;
+
+row
+    : cell (PIPE cell)* SEMI
+    ;
+
+cell
+    : label* instruction?
+    ;
+
+label
+    : NAME COLON
+    ;
+
+instruction
+    : NAME (operand (COMMA operand)*)?
+    ;
+
+operand
+    : HASH? NUM                            # immOperand
+    | NAME HASH? NUM                       # shiftOperand
+    | NAME SYMREG?                         # nameOperand
+    | SYMREG                               # symRegOperand
+    | LBRK operand (COMMA operand)* RBRK BANG? # memOperand
+    | DOT NUM                              # relOperand
+    | DOT PLUS NUM                         # relOperand
+    ;
+
+WS       : [ \t\r\n]+ -> skip ;
+COMMENT  : '(*' .*? '*)' -> skip ;
+LINE_COMMENT : '//' ~[\n]* -> skip ;
+
+NUM      : '-'? [0-9]+ | '-'? '0' [xX] [0-9a-fA-F]+ ;
+NAME     : [a-zA-Z_] [a-zA-Z0-9_.]* | '.' [a-zA-Z_] [a-zA-Z0-9_.]* ;
+SYMREG   : '%' [a-zA-Z_] [a-zA-Z0-9_]* ;
+HASH     : '#' ;
+COMMA    : ',' ;
+COLON    : ':' ;
+SEMI     : ';' ;
+PIPE     : '|' ;
+LBRK     : '[' ;
+RBRK     : ']' ;
+BANG     : '!' ;
+DOT      : '.' ;
+PLUS     : '+' ;

@@ -1,0 +1,146 @@
+package aarch64
+
+import (
+	"strings"
+
+	"github.com/antlr4-go/antlr/v4"
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/litmus/aarch64/internal/parser"
+	"github.com/purr-mcm/purr/litmus/internal/syntax"
+	"github.com/purr-mcm/purr/xcfa"
+)
+
+// table is the parsed program: thread names and rows of cells.
+type table struct {
+	procs    []procHead
+	rows     [][]cell
+	rowPos   []xcfa.Pos
+	finalPos xcfa.Pos
+}
+
+type procHead struct {
+	name string
+	pos  xcfa.Pos
+}
+
+type cell struct {
+	labels []labelDef
+	instr  *instr
+}
+
+type labelDef struct {
+	name string
+	pos  xcfa.Pos
+}
+
+type instr struct {
+	mnem string // upper case
+	ops  []operand
+	pos  xcfa.Pos
+	text string
+}
+
+type operandKind int
+
+const (
+	immOp    operandKind = iota // #5, 5
+	nameOp                      // X0, EQ, SXTW, a label, a symbol
+	shiftOp                     // LSL #3
+	memOp                       // [X1, #4]!
+	relOp                       // .+8
+	symRegOp                    // %name, X%name
+)
+
+type operand struct {
+	kind      operandKind
+	imm       int64
+	name      string // as written
+	sub       []operand
+	writeback bool
+	pos       xcfa.Pos
+	text      string
+}
+
+// parseTable parses the program section.
+func parseTable(sec litmus.Section) (*table, error) {
+	l := syntax.NewListener(sec.File)
+	lexer := parser.NewAArch64Lexer(antlr.NewInputStream(sec.Padded()))
+	p := parser.NewAArch64Parser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
+	l.Attach(lexer, p)
+	tree := p.Program()
+	if len(l.Errs) > 0 {
+		return nil, l.Errs.Err()
+	}
+	b := &astBuilder{file: sec.File}
+	t := &table{finalPos: sec.Pos(sec.End)}
+	for _, pn := range tree.Header().AllProcName() {
+		t.procs = append(t.procs, procHead{name: pn.GetText(), pos: b.pos(pn)})
+	}
+	for _, r := range tree.AllRow() {
+		var cells []cell
+		for _, c := range r.AllCell() {
+			var cl cell
+			for _, lab := range c.AllLabel() {
+				cl.labels = append(cl.labels, labelDef{name: lab.NAME().GetText(), pos: b.pos(lab)})
+			}
+			if in := c.Instruction(); in != nil {
+				cl.instr = b.instr(in)
+			}
+			cells = append(cells, cl)
+		}
+		t.rows = append(t.rows, cells)
+		t.rowPos = append(t.rowPos, b.pos(r))
+	}
+	if len(b.errs) > 0 {
+		return nil, b.errs.Err()
+	}
+	return t, nil
+}
+
+type astBuilder struct {
+	file string
+	errs syntax.List
+}
+
+func (b *astBuilder) pos(c antlr.ParserRuleContext) xcfa.Pos { return syntax.CtxPos(b.file, c) }
+
+func (b *astBuilder) instr(c parser.IInstructionContext) *instr {
+	in := &instr{mnem: strings.ToUpper(c.NAME().GetText()), pos: b.pos(c), text: c.GetText()}
+	for _, o := range c.AllOperand() {
+		in.ops = append(in.ops, b.operand(o))
+	}
+	return in
+}
+
+func (b *astBuilder) num(t antlr.TerminalNode) int64 {
+	n, err := litmus.ParseInt(t.GetText())
+	if err != nil {
+		b.errs = append(b.errs, syntax.Errorf(syntax.TokenPos(b.file, t.GetSymbol()), "%v", err))
+	}
+	return n
+}
+
+func (b *astBuilder) operand(c parser.IOperandContext) operand {
+	o := operand{pos: b.pos(c), text: c.GetText()}
+	switch c := c.(type) {
+	case *parser.ImmOperandContext:
+		o.kind, o.imm = immOp, b.num(c.NUM())
+	case *parser.ShiftOperandContext:
+		o.kind, o.name, o.imm = shiftOp, c.NAME().GetText(), b.num(c.NUM())
+	case *parser.NameOperandContext:
+		o.kind, o.name = nameOp, c.NAME().GetText()
+		if c.SYMREG() != nil {
+			o.kind = symRegOp
+		}
+	case *parser.SymRegOperandContext:
+		o.kind, o.name = symRegOp, c.SYMREG().GetText()
+	case *parser.MemOperandContext:
+		o.kind, o.writeback = memOp, c.BANG() != nil
+		for _, s := range c.AllOperand() {
+			o.sub = append(o.sub, b.operand(s))
+		}
+	case *parser.RelOperandContext:
+		o.kind, o.imm = relOp, b.num(c.NUM())
+	}
+	return o
+}

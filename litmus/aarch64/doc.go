@@ -1,0 +1,55 @@
+// Package aarch64 is the AArch64 dialect of litmus tests: it parses the
+// program part (thread columns "P0 | P1 ;", labels, the single-thread
+// vertical form) with its own grammar and translates it into an XCFA.
+// Importing the package registers the dialect with litmus.Parse.
+//
+// Conventions the engine relies on:
+//
+//   - Registers: Wn and Xn are one XCFA register "Xn". A W write
+//     zero-extends (the value is wrapped in zext32); a W read that needs
+//     only the low 32 bits of its operands (ADD, EOR, ...) reads Xn raw and
+//     truncates the result, other W reads truncate the operand (zext32) or
+//     sign-extend it (sext32) where the operation is signed. XZR/WZR read as
+//     Const 0; writes to them are dropped. SP is the register "SP". The
+//     registers of the test's initial state and condition are renamed the
+//     same way (0:W1 and 0:x1 become 0:X1).
+//   - Temporaries: registers named "tmp.N" are the translator's own (the
+//     expected value of CAS, the result of a NoRet atomic, ...). They are
+//     never architectural and never appear in conditions.
+//   - Flags: a flag-setting instruction (CMP, CMN, TST, ADDS, SUBS, ANDS,
+//     BICS, NEGS) assigns its two operands to the pseudo-registers "NZCV.a"
+//     and "NZCV.b" (32-bit operands sign-extended to 64 bits; TST/ANDS/BICS
+//     put the result in NZCV.a and 0 in NZCV.b). B.cond, CSEL, CSET, ... use
+//     a comparison over them that gives the exact architectural condition
+//     for the operation that set them (the last flag setter before the
+//     reader in the thread's text): after CMP, GE is NZCV.a >= NZCV.b.
+//   - Memory accesses: Size is always set: 4 for a W data register, 8 for
+//     an X one, 1 and 2 for the B and H forms. A load of Size < 8 zero-extends
+//     into its register; the signed forms (LDRSB, ...) follow it with an
+//     Assign that sign-extends. A store of Size < 8 writes the low bytes of
+//     its Value. Load.Dst is "" when the destination is the zero register.
+//     Addresses are Reg Xn, or Xn + offset (byte offsets; [Xn, Wm, SXTW] is
+//     Xn + sext32(Xm)). LDP/STP are two accesses at addr and addr+size.
+//     Pre- and post-indexing assign the base register after the access.
+//   - Tags (herd's Cat set names): LDAR A, LDAPR Q, STLR L, LDXR X, LDAXR
+//     A,X, STXR X, STLXR L,X. Atomics: the read of CASA/SWPA/LD<op>A... is A,
+//     the write of CASL/SWPL/LD<op>L/ST<op>L is L; a read whose destination
+//     is the zero register (CAS WZR,..., SWP ..,WZR,.., LDADD ..,WZR,.., every
+//     ST<op>) is tagged NoRet and never A, as herd does. Fences: DMB.SY,
+//     DMB.ST, DMB.LD, DMB.ISH, DMB.ISHST, DMB.ISHLD, DMB.NSH..., DMB.OSH...,
+//     the same for DSB, and ISB.
+//   - Exclusives: LDXR is a Load tagged X. STXR Ws,Rt,[Xn] is a
+//     nondeterministic choice: one edge Store (tags X) followed by Assign
+//     Ws:=0, another edge Assign Ws:=1 with no store. The engine pairs
+//     exclusives itself.
+//   - Atomic pairs: each CAS/SWP/LD<op>/ST<op> gets a fresh non-zero RMW id
+//     shared by its Load and Store. SWP and LD<op> always store. CAS Rs,Rt,[Xn]
+//     copies Rs to a temporary, loads into Rs, then branches with two Assume
+//     edges: old == expected leads to the Store of Rt, old != expected to no
+//     store.
+//   - Control: labels are locations (Location.Label); B is a Nop edge;
+//     B.cond, CBZ, CBNZ, TBZ, TBNZ are two Assume edges (taken, not taken).
+//     Relative branches (B .+8) count instructions. Code after B is
+//     unreachable (a location without incoming edges). Loops stay loops.
+//   - Expressions are kept as written: EOR W2,W0,W0 is zext32(X0 ^ X0).
+package aarch64

@@ -1,0 +1,566 @@
+package aarch64
+
+import (
+	"strings"
+
+	"github.com/purr-mcm/purr/xcfa"
+)
+
+// access describes a load/store mnemonic once its suffixes are peeled.
+type access struct {
+	size    int // bytes; 0: the width of the data register
+	signed  bool
+	tags    []string
+	pair    bool
+	exclStr bool // STXR/STLXR: the status register comes first
+}
+
+// Plain and ordered single loads and stores, by mnemonic. The size of a
+// suffix-less form comes from the register (W: 4, X: 8).
+var loadForms = map[string]access{
+	"LDR": {}, "LDUR": {}, "LDRB": {size: 1}, "LDRH": {size: 2}, "LDURB": {size: 1}, "LDURH": {size: 2},
+	"LDRSB": {size: 1, signed: true}, "LDRSH": {size: 2, signed: true}, "LDRSW": {size: 4, signed: true},
+	"LDURSB": {size: 1, signed: true}, "LDURSH": {size: 2, signed: true}, "LDURSW": {size: 4, signed: true},
+	"LDAR": {tags: []string{"A"}}, "LDARB": {size: 1, tags: []string{"A"}}, "LDARH": {size: 2, tags: []string{"A"}},
+	"LDAPR": {tags: []string{"Q"}}, "LDAPRB": {size: 1, tags: []string{"Q"}}, "LDAPRH": {size: 2, tags: []string{"Q"}},
+	"LDAPUR": {tags: []string{"Q"}},
+	"LDXR":   {tags: []string{"X"}}, "LDXRB": {size: 1, tags: []string{"X"}}, "LDXRH": {size: 2, tags: []string{"X"}},
+	"LDAXR": {tags: []string{"A", "X"}}, "LDAXRB": {size: 1, tags: []string{"A", "X"}}, "LDAXRH": {size: 2, tags: []string{"A", "X"}},
+	"LDP": {pair: true}, "LDNP": {pair: true}, "LDPSW": {size: 4, signed: true, pair: true},
+	"LDIAPP": {pair: true, tags: []string{"Q"}},
+}
+
+var storeForms = map[string]access{
+	"STR": {}, "STUR": {}, "STRB": {size: 1}, "STRH": {size: 2}, "STURB": {size: 1}, "STURH": {size: 2},
+	"STLR": {tags: []string{"L"}}, "STLRB": {size: 1, tags: []string{"L"}}, "STLRH": {size: 2, tags: []string{"L"}},
+	"STLUR": {tags: []string{"L"}},
+	"STXR":  {tags: []string{"X"}, exclStr: true}, "STXRB": {size: 1, tags: []string{"X"}, exclStr: true}, "STXRH": {size: 2, tags: []string{"X"}, exclStr: true},
+	"STLXR": {tags: []string{"L", "X"}, exclStr: true}, "STLXRB": {size: 1, tags: []string{"L", "X"}, exclStr: true}, "STLXRH": {size: 2, tags: []string{"L", "X"}, exclStr: true},
+	"STP": {pair: true}, "STNP": {pair: true}, "STILP": {pair: true, tags: []string{"L"}},
+}
+
+// The LD<op> read-modify-write operations.
+var atomicOps = []string{"ADD", "CLR", "EOR", "SET", "SMAX", "SMIN", "UMAX", "UMIN"}
+
+// memory translates loads, stores and atomics; the first result says
+// whether the mnemonic is one of them.
+func (b *builder) memory(in *instr) (bool, error) {
+	m := in.mnem
+	if a, ok := loadForms[m]; ok {
+		return true, b.load(in, a)
+	}
+	if a, ok := storeForms[m]; ok {
+		return true, b.store(in, a)
+	}
+	// Atomics: BASE{A,L,AL}{B,H}.
+	base, acq, rel, size, ok := splitAtomic(m)
+	if !ok {
+		return false, nil
+	}
+	switch {
+	case base == "CASP":
+		return true, b.casPair(in, acq, rel, size)
+	case base == "CAS":
+		return true, b.cas(in, acq, rel, size)
+	case base == "SWP":
+		return true, b.swp(in, acq, rel, size)
+	case strings.HasPrefix(base, "LD"):
+		return true, b.ldop(in, base[2:], acq, rel, size, false)
+	case strings.HasPrefix(base, "ST"):
+		if acq {
+			return false, nil
+		}
+		return true, b.ldop(in, base[2:], false, rel, size, true)
+	}
+	return false, nil
+}
+
+// splitAtomic recognises CAS/SWP/LD<op>/ST<op> with their ordering and size
+// suffixes.
+func splitAtomic(m string) (base string, acq, rel bool, size int, ok bool) {
+	for _, b := range append([]string{"CASP", "CAS", "SWP"}, prefixed(atomicOps)...) {
+		if !strings.HasPrefix(m, b) {
+			continue
+		}
+		rest := m[len(b):]
+		switch {
+		case strings.HasSuffix(rest, "B"):
+			size, rest = 1, rest[:len(rest)-1]
+		case strings.HasSuffix(rest, "H"):
+			size, rest = 2, rest[:len(rest)-1]
+		}
+		switch rest {
+		case "":
+		case "A":
+			acq = true
+		case "L":
+			rel = true
+		case "AL":
+			acq, rel = true, true
+		default:
+			continue
+		}
+		return b, acq, rel, size, true
+	}
+	return "", false, false, 0, false
+}
+
+func prefixed(ops []string) []string {
+	var out []string
+	for _, o := range ops {
+		out = append(out, "LD"+o, "ST"+o)
+	}
+	return out
+}
+
+// address evaluates a memory operand [Xn{, #imm | Xm{, ext/shift}}]{!} and
+// an optional post-index immediate. It returns the address to access and
+// the register update to do afterwards (nil for none).
+func (b *builder) address(ops []operand) (xcfa.Expr, func(), error) {
+	if len(ops) == 0 || ops[0].kind != memOp {
+		if len(ops) > 0 {
+			return nil, nil, b.errorf(ops[0].pos, "expected a memory operand [Xn...], found %q", ops[0].text)
+		}
+		return nil, nil, b.errorf(b.pos, "expected a memory operand [Xn...]")
+	}
+	mem := ops[0]
+	if len(mem.sub) == 0 {
+		return nil, nil, b.errorf(mem.pos, "empty memory operand")
+	}
+	base, err := b.reg(mem.sub[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	if base.w32 || base.zero {
+		return nil, nil, b.errorf(mem.sub[0].pos, "the base register must be an X register or SP")
+	}
+	addr := base.raw()
+	var offset xcfa.Expr
+	if len(mem.sub) > 1 {
+		if len(mem.sub) == 2 && mem.sub[1].kind == immOp {
+			if mem.sub[1].imm != 0 {
+				offset = cnst(mem.sub[1].imm)
+			}
+		} else {
+			e, err := b.op2(mem.sub[1:], 64)
+			if err != nil {
+				return nil, nil, err
+			}
+			offset = e
+		}
+	}
+	if offset != nil {
+		addr = bin(xcfa.Add, addr, offset)
+	}
+	var post func()
+	switch {
+	case mem.writeback:
+		if len(ops) > 1 {
+			return nil, nil, b.errorf(ops[1].pos, "unexpected operand after a pre-indexed address")
+		}
+		if offset == nil {
+			return nil, nil, b.errorf(mem.pos, "pre-indexed address without an offset")
+		}
+		newBase := addr
+		post = func() { b.emit(xcfa.Assign{Dst: base.name, Value: newBase}) }
+	case len(ops) == 2:
+		inc, err := b.imm(ops[1])
+		if err != nil {
+			return nil, nil, err
+		}
+		if offset != nil {
+			return nil, nil, b.errorf(ops[1].pos, "post-index with an offset address")
+		}
+		post = func() { b.emit(xcfa.Assign{Dst: base.name, Value: bin(xcfa.Add, base.raw(), cnst(inc))}) }
+	case len(ops) > 2:
+		return nil, nil, b.errorf(ops[2].pos, "unexpected operand %q", ops[2].text)
+	}
+	return addr, post, nil
+}
+
+func regSize(r reg) int {
+	if r.w32 {
+		return 4
+	}
+	return 8
+}
+
+func tagsOf(t []string) []string {
+	if len(t) == 0 {
+		return nil
+	}
+	return append([]string(nil), t...)
+}
+
+func (b *builder) load(in *instr, a access) error {
+	nregs := 1
+	if a.pair {
+		nregs = 2
+	}
+	if len(in.ops) < nregs+1 {
+		return b.errorf(in.pos, "%s takes %d registers and an address", in.mnem, nregs)
+	}
+	rs, err := b.regs(in.ops[:nregs])
+	if err != nil {
+		return err
+	}
+	addr, post, err := b.address(in.ops[nregs:])
+	if err != nil {
+		return err
+	}
+	size := a.size
+	if size == 0 {
+		size = regSize(rs[0])
+	}
+	if a.pair && rs[0] == rs[1] && !rs[0].zero {
+		return b.errorf(in.pos, "%s loads twice into %s", in.mnem, in.ops[0].text)
+	}
+	// A load into a register the address reads would change the address
+	// of the second access: read the address into a temporary first.
+	if a.pair && readsReg(addr, rs[0].name) {
+		t := b.tmp()
+		b.emit(xcfa.Assign{Dst: t, Value: addr})
+		addr = xcfa.Reg{Name: t}
+	}
+	for i, r := range rs {
+		at := addr
+		if i > 0 {
+			at = bin(xcfa.Add, addr, cnst(int64(size)))
+		}
+		dst := r.name
+		if r.zero {
+			dst = ""
+		}
+		b.emit(xcfa.Load{Dst: dst, Addr: at, Size: size, Tags: tagsOf(a.tags)})
+		if a.signed && !r.zero {
+			b.assign(r, signExtend(xcfa.Reg{Name: r.name}, size*8))
+		}
+	}
+	if post != nil {
+		post()
+	}
+	return nil
+}
+
+func (b *builder) store(in *instr, a access) error {
+	nregs := 1
+	if a.pair {
+		nregs = 2
+	}
+	first := 0
+	var status reg
+	if a.exclStr {
+		if len(in.ops) < 3 {
+			return b.errorf(in.pos, "%s takes a status register, a register and an address", in.mnem)
+		}
+		s, err := b.reg(in.ops[0])
+		if err != nil {
+			return err
+		}
+		status, first = s, 1
+	}
+	if len(in.ops) < first+nregs+1 {
+		return b.errorf(in.pos, "%s takes %d registers and an address", in.mnem, first+nregs)
+	}
+	rs, err := b.regs(in.ops[first : first+nregs])
+	if err != nil {
+		return err
+	}
+	addr, post, err := b.address(in.ops[first+nregs:])
+	if err != nil {
+		return err
+	}
+	size := a.size
+	if size == 0 {
+		size = regSize(rs[0])
+	}
+	if !a.exclStr {
+		for i, r := range rs {
+			at := addr
+			if i > 0 {
+				at = bin(xcfa.Add, addr, cnst(int64(size)))
+			}
+			b.emit(xcfa.Store{Addr: at, Value: r.raw(), Size: size, Tags: tagsOf(a.tags)})
+		}
+		if post != nil {
+			post()
+		}
+		return nil
+	}
+	if post != nil {
+		return b.unsupported(in.pos, "writeback addressing in %s", in.mnem)
+	}
+	// A store-exclusive may fail: a nondeterministic choice between the
+	// store followed by status 0 and no store with status 1.
+	from := b.cur
+	stored := b.p.NewLoc("")
+	join := b.p.NewLoc("")
+	b.p.AddEdge(from, stored, xcfa.Store{Addr: addr, Value: rs[0].raw(), Size: size, Tags: tagsOf(a.tags)}, b.pos)
+	b.p.AddEdge(stored, join, statusAssign(status, 0), b.pos)
+	b.p.AddEdge(from, join, statusAssign(status, 1), b.pos)
+	b.cur = join
+	return nil
+}
+
+func statusAssign(s reg, v int64) xcfa.Op {
+	if s.zero {
+		return xcfa.Nop{}
+	}
+	return xcfa.Assign{Dst: s.name, Value: cnst(v)}
+}
+
+// readsReg says whether e reads register name.
+func readsReg(e xcfa.Expr, name string) bool {
+	switch e := e.(type) {
+	case xcfa.Reg:
+		return e.Name == name
+	case xcfa.Binary:
+		return readsReg(e.X, name) || readsReg(e.Y, name)
+	case xcfa.Unary:
+		return readsReg(e.X, name)
+	case xcfa.Ite:
+		return readsReg(e.Cond, name) || readsReg(e.X, name) || readsReg(e.Y, name)
+	}
+	return false
+}
+
+// rmwRegs parses "Rs, Rt, [Xn]" of SWP/LD<op>/CAS, or "Rs, [Xn]" of ST<op>.
+func (b *builder) rmwRegs(in *instr, noDst bool) (rs, rt reg, addr xcfa.Expr, err error) {
+	want := 3
+	if noDst {
+		want = 2
+	}
+	if len(in.ops) != want {
+		return rs, rt, nil, b.errorf(in.pos, "%s takes %d operands", in.mnem, want)
+	}
+	if rs, err = b.reg(in.ops[0]); err != nil {
+		return
+	}
+	if noDst {
+		rt = zeroLike(in.ops[0]).reg()
+	} else if rt, err = b.reg(in.ops[1]); err != nil {
+		return
+	}
+	var post func()
+	addr, post, err = b.address(in.ops[want-1:])
+	if err == nil && post != nil {
+		err = b.errorf(in.ops[want-1].pos, "%s takes a plain address [Xn]", in.mnem)
+	}
+	return
+}
+
+func (o operand) reg() reg {
+	r, _ := parseReg(o.name)
+	return r
+}
+
+// loadTags are the tags of the read half of an atomic: A for the acquire
+// forms, except when the result goes to the zero register (herd then
+// marks the read NoRet and does not give it acquire semantics).
+func loadTags(acq bool, dst reg) []string {
+	if dst.zero {
+		return []string{"NoRet"}
+	}
+	if acq {
+		return []string{"A"}
+	}
+	return nil
+}
+
+func storeTags(rel bool) []string {
+	if rel {
+		return []string{"L"}
+	}
+	return nil
+}
+
+func dataSize(size int, r reg) int {
+	if size == 0 {
+		return regSize(r)
+	}
+	return size
+}
+
+// snapshot copies an expression into a temporary when the load of an
+// atomic is about to overwrite a register it reads.
+func (b *builder) snapshot(e xcfa.Expr, overwritten reg) xcfa.Expr {
+	if overwritten.zero || !readsReg(e, overwritten.name) {
+		return e
+	}
+	t := b.tmp()
+	b.emit(xcfa.Assign{Dst: t, Value: e})
+	return xcfa.Reg{Name: t}
+}
+
+// loadDst is where the read half of an atomic puts the old value: the
+// destination register, or a temporary when it is the zero register.
+func (b *builder) loadDst(rt reg) string {
+	if rt.zero {
+		return b.tmp()
+	}
+	return rt.name
+}
+
+func (b *builder) swp(in *instr, acq, rel bool, size int) error {
+	rs, rt, addr, err := b.rmwRegs(in, false)
+	if err != nil {
+		return err
+	}
+	size = dataSize(size, rs)
+	val := b.snapshot(rs.raw(), rt)
+	addr = b.snapshot(addr, rt)
+	id := b.freshRMW()
+	dst := rt.name
+	if rt.zero {
+		dst = ""
+	}
+	b.emit(xcfa.Load{Dst: dst, Addr: addr, Size: size, Tags: loadTags(acq, rt), RMW: id})
+	b.emit(xcfa.Store{Addr: addr, Value: val, Size: size, Tags: storeTags(rel), RMW: id})
+	return nil
+}
+
+func (b *builder) ldop(in *instr, op string, acq, rel bool, size int, noDst bool) error {
+	rs, rt, addr, err := b.rmwRegs(in, noDst)
+	if err != nil {
+		return err
+	}
+	size = dataSize(size, rs)
+	val := b.snapshot(rs.raw(), rt)
+	addr = b.snapshot(addr, rt)
+	id := b.freshRMW()
+	dst := b.loadDst(rt)
+	b.emit(xcfa.Load{Dst: dst, Addr: addr, Size: size, Tags: loadTags(acq, rt), RMW: id})
+	old := xcfa.Expr(xcfa.Reg{Name: dst})
+	width := size * 8
+	var nv xcfa.Expr
+	switch op {
+	case "ADD":
+		nv = bin(xcfa.Add, old, val)
+	case "CLR":
+		nv = bin(xcfa.And, old, xcfa.Unary{Op: xcfa.BNot, X: val})
+	case "EOR":
+		nv = bin(xcfa.Xor, old, val)
+	case "SET":
+		nv = bin(xcfa.Or, old, val)
+	case "SMAX", "SMIN":
+		so, sv := signExtend(old, width), signExtend(val, width)
+		cmp := xcfa.Gt
+		if op == "SMIN" {
+			cmp = xcfa.Lt
+		}
+		nv = xcfa.Ite{Cond: bin(cmp, so, sv), X: old, Y: val}
+	case "UMAX", "UMIN":
+		uo, uv := truncate(old, width), truncate(val, width)
+		cmp := xcfa.Ugt
+		if op == "UMIN" {
+			cmp = xcfa.Ult
+		}
+		nv = xcfa.Ite{Cond: bin(cmp, uo, uv), X: old, Y: val}
+	}
+	b.emit(xcfa.Store{Addr: addr, Value: nv, Size: size, Tags: storeTags(rel), RMW: id})
+	return nil
+}
+
+// cas translates CAS Rs, Rt, [Xn]: read the old value into Rs; if it
+// equals Rs's value before the read, write Rt.
+func (b *builder) cas(in *instr, acq, rel bool, size int) error {
+	rs, rt, addr, err := b.rmwRegs(in, false)
+	if err != nil {
+		return err
+	}
+	size = dataSize(size, rs)
+	width := size * 8
+	expected := rs.raw()
+	if !rs.zero {
+		t := b.tmp()
+		b.emit(xcfa.Assign{Dst: t, Value: expected})
+		expected = xcfa.Reg{Name: t}
+	}
+	val := rt.raw()
+	if rt == rs && !rs.zero {
+		val = expected
+	}
+	addr = b.snapshot(addr, rs)
+	id := b.freshRMW()
+	dst := b.loadDst(rs)
+	b.emit(xcfa.Load{Dst: dst, Addr: addr, Size: size, Tags: loadTags(acq, rs), RMW: id})
+	// The read zero-extends the old value at the access size already.
+	eq := bin(xcfa.Eq, xcfa.Reg{Name: dst}, truncate(expected, width))
+	from := b.cur
+	stored := b.p.NewLoc("")
+	join := b.p.NewLoc("")
+	b.cur = stored
+	b.p.AddEdge(from, stored, xcfa.Assume{Cond: eq}, b.pos)
+	b.p.AddEdge(stored, join, xcfa.Store{Addr: addr, Value: val, Size: size, Tags: storeTags(rel), RMW: id}, b.pos)
+	b.p.AddEdge(from, join, xcfa.Assume{Cond: negate(eq)}, b.pos)
+	b.cur = join
+	return nil
+}
+
+// casPair translates CASP Rs, Rs+1, Rt, Rt+1, [Xn]: two reads at addr and
+// addr+size into Rs and Rs+1; if both equal the registers' values before
+// the reads, two writes of Rt and Rt+1. Each read/write pair has its own
+// RMW id.
+func (b *builder) casPair(in *instr, acq, rel bool, size int) error {
+	if size != 0 {
+		return b.unsupported(in.pos, "instruction %s", in.mnem)
+	}
+	if len(in.ops) != 5 {
+		return b.errorf(in.pos, "%s takes 5 operands", in.mnem)
+	}
+	rs, err := b.regs(in.ops[:4])
+	if err != nil {
+		return err
+	}
+	addr, post, err := b.address(in.ops[4:])
+	if err != nil {
+		return err
+	}
+	if post != nil {
+		return b.errorf(in.ops[4].pos, "%s takes a plain address [Xn]", in.mnem)
+	}
+	size = regSize(rs[0])
+	var expected, vals [2]xcfa.Expr
+	for i := 0; i < 2; i++ {
+		expected[i] = rs[i].raw()
+		if !rs[i].zero {
+			t := b.tmp()
+			b.emit(xcfa.Assign{Dst: t, Value: expected[i]})
+			expected[i] = xcfa.Reg{Name: t}
+		}
+		vals[i] = rs[2+i].raw()
+		if !rs[2+i].zero {
+			t := b.tmp()
+			b.emit(xcfa.Assign{Dst: t, Value: vals[i]})
+			vals[i] = xcfa.Reg{Name: t}
+		}
+	}
+	if !rs[0].zero || !rs[1].zero {
+		t := b.tmp()
+		b.emit(xcfa.Assign{Dst: t, Value: addr})
+		addr = xcfa.Reg{Name: t}
+	}
+	addrs := [2]xcfa.Expr{addr, bin(xcfa.Add, addr, cnst(int64(size)))}
+	ids := [2]int{b.freshRMW(), b.freshRMW()}
+	var eq xcfa.Expr
+	for i := 0; i < 2; i++ {
+		dst := b.loadDst(rs[i])
+		b.emit(xcfa.Load{Dst: dst, Addr: addrs[i], Size: size, Tags: loadTags(acq, rs[i]), RMW: ids[i]})
+		c := bin(xcfa.Eq, xcfa.Reg{Name: dst}, truncate(expected[i], size*8))
+		if eq == nil {
+			eq = c
+		} else {
+			eq = bin(xcfa.LAnd, eq, c)
+		}
+	}
+	from := b.cur
+	mid := b.p.NewLoc("")
+	stored := b.p.NewLoc("")
+	join := b.p.NewLoc("")
+	b.p.AddEdge(from, mid, xcfa.Assume{Cond: eq}, b.pos)
+	b.p.AddEdge(mid, stored, xcfa.Store{Addr: addrs[0], Value: vals[0], Size: size, Tags: storeTags(rel), RMW: ids[0]}, b.pos)
+	b.p.AddEdge(stored, join, xcfa.Store{Addr: addrs[1], Value: vals[1], Size: size, Tags: storeTags(rel), RMW: ids[1]}, b.pos)
+	b.p.AddEdge(from, join, xcfa.Assume{Cond: negate(eq)}, b.pos)
+	b.cur = join
+	return nil
+}

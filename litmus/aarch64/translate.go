@@ -1,0 +1,286 @@
+package aarch64
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/xcfa"
+)
+
+func init() {
+	litmus.RegisterDialect("AArch64", Translate)
+}
+
+// Translate turns the program part of an AArch64 test into an XCFA. It
+// also renames the registers of the initial state, the locations clause
+// and the condition to the XCFA's names (w3 and W3 become X3).
+func Translate(t *litmus.Test, sec litmus.Section) (*xcfa.Program, error) {
+	tab, err := parseTable(sec)
+	if err != nil {
+		return nil, err
+	}
+	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch}
+	rmw := 0
+	builders := make([]*builder, len(tab.procs))
+	seen := map[int]bool{}
+	for i, ph := range tab.procs {
+		id, ok := procNumber(ph.name)
+		if !ok {
+			return nil, litmus.Errorf(ph.pos, "expected a thread name P0, P1, ..., found %q", ph.name)
+		}
+		if seen[id] {
+			return nil, litmus.Errorf(ph.pos, "thread %s is named twice", ph.name)
+		}
+		seen[id] = true
+		p := xcfa.NewProcess(id)
+		prog.Procs = append(prog.Procs, p)
+		builders[i] = newBuilder(sec.File, p, &rmw, symbols(t))
+	}
+	for r, row := range tab.rows {
+		if len(row) > len(tab.procs) {
+			return nil, litmus.Errorf(tab.rowPos[r], "this row has %d cells but the program has %d threads", len(row), len(tab.procs))
+		}
+		for i, c := range row {
+			b := builders[i]
+			for _, l := range c.labels {
+				if err := b.defineLabel(l.name, l.pos); err != nil {
+					return nil, err
+				}
+			}
+			if c.instr != nil {
+				if err := b.instruction(c.instr); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	for _, b := range builders {
+		if err := b.finish(tab.finalPos); err != nil {
+			return nil, err
+		}
+	}
+	normaliseRegisters(t)
+	return prog, nil
+}
+
+func procNumber(name string) (int, bool) {
+	if len(name) < 2 || (name[0] != 'P' && name[0] != 'p') {
+		return 0, false
+	}
+	n, err := strconv.Atoi(name[1:])
+	return n, err == nil && n >= 0
+}
+
+// symbols collects the memory locations the initial state names, so that
+// ADR can tell a data symbol from a code label.
+func symbols(t *litmus.Test) map[string]bool {
+	s := map[string]bool{}
+	for _, e := range t.Init {
+		if e.Loc.Kind == litmus.GlobalLoc {
+			s[e.Loc.Name] = true
+		}
+		if e.Value != nil && e.Value.Kind == litmus.AddrValue {
+			s[e.Value.Sym] = true
+		}
+	}
+	return s
+}
+
+// builder translates the instructions of one thread, in order.
+type builder struct {
+	file    string
+	p       *xcfa.Process
+	cur     *xcfa.Location
+	dead    bool // cur is unreachable (after B)
+	labels  map[string]*xcfa.Location
+	defined map[string]bool
+	refs    map[string]xcfa.Pos // where a forward label was first used
+	index   int                 // instructions emitted so far
+	rmw     *int
+	tmps    int
+	flags   *flagSetter
+	syms    map[string]bool
+	pos     xcfa.Pos // of the instruction being translated
+}
+
+func newBuilder(file string, p *xcfa.Process, rmw *int, syms map[string]bool) *builder {
+	return &builder{file: file, p: p, cur: p.Init, labels: map[string]*xcfa.Location{},
+		defined: map[string]bool{}, refs: map[string]xcfa.Pos{}, rmw: rmw, syms: syms}
+}
+
+func (b *builder) unsupported(pos xcfa.Pos, format string, args ...any) error {
+	return litmus.Errorf(pos, "unsupported "+format, args...)
+}
+
+func (b *builder) errorf(pos xcfa.Pos, format string, args ...any) error {
+	return litmus.Errorf(pos, format, args...)
+}
+
+// emit adds an edge doing op from the current location to a new one.
+func (b *builder) emit(op xcfa.Op) {
+	next := b.p.NewLoc("")
+	b.p.AddEdge(b.cur, next, op, b.pos)
+	b.cur = next
+}
+
+// target returns the location of a label, creating it when the label is
+// used before it is defined.
+func (b *builder) target(name string, pos xcfa.Pos) *xcfa.Location {
+	if l, ok := b.labels[name]; ok {
+		return l
+	}
+	l := b.p.NewLoc(name)
+	b.labels[name] = l
+	b.refs[name] = pos
+	return l
+}
+
+func relLabel(index int) string { return "." + strconv.Itoa(index) }
+
+func (b *builder) defineLabel(name string, pos xcfa.Pos) error {
+	if b.defined[name] {
+		return b.errorf(pos, "label %s is defined twice in %s", name, b.p.Name)
+	}
+	b.defined[name] = true
+	if l, ok := b.labels[name]; ok {
+		if !b.dead {
+			b.p.AddEdge(b.cur, l, xcfa.Nop{}, pos)
+		}
+		b.cur, b.dead = l, false
+		return nil
+	}
+	if b.cur.Label == "" || strings.HasPrefix(b.cur.Label, ".") {
+		b.cur.Label = name
+	}
+	b.labels[name] = b.cur
+	b.dead = false
+	return nil
+}
+
+// markIndex makes the current location the target of relative branches to
+// the instruction about to be translated (B .+8).
+func (b *builder) markIndex() {
+	name := relLabel(b.index)
+	if l, ok := b.labels[name]; ok {
+		if !b.dead {
+			b.p.AddEdge(b.cur, l, xcfa.Nop{}, b.pos)
+		}
+		b.cur, b.dead = l, false
+	} else {
+		b.labels[name] = b.cur
+	}
+	b.defined[name] = true
+}
+
+// jump ends the current straight line with an unconditional branch.
+func (b *builder) jump(to *xcfa.Location) {
+	b.p.AddEdge(b.cur, to, xcfa.Nop{}, b.pos)
+	b.cur = b.p.NewLoc("")
+	b.dead = true
+}
+
+// branch splits on cond: to target when it holds, to the next instruction
+// otherwise.
+func (b *builder) branch(cond xcfa.Expr, to *xcfa.Location) {
+	next := b.p.NewLoc("")
+	b.p.AddEdge(b.cur, to, xcfa.Assume{Cond: cond}, b.pos)
+	b.p.AddEdge(b.cur, next, xcfa.Assume{Cond: negate(cond)}, b.pos)
+	b.cur = next
+}
+
+func (b *builder) finish(end xcfa.Pos) error {
+	b.pos = end
+	b.markIndex()
+	for name, l := range b.labels {
+		if !b.defined[name] {
+			if strings.HasPrefix(name, ".") {
+				return b.errorf(b.refs[name], "relative branch beyond the end of %s", b.p.Name)
+			}
+			return b.errorf(b.refs[name], "label %s is not defined in %s", name, b.p.Name)
+		}
+		_ = l
+	}
+	b.p.Final = b.cur
+	return nil
+}
+
+// tmp returns a fresh temporary register name (never an architectural one).
+func (b *builder) tmp() string {
+	b.tmps++
+	return fmt.Sprintf("tmp.%d", b.tmps)
+}
+
+func (b *builder) freshRMW() int {
+	*b.rmw++
+	return *b.rmw
+}
+
+// negate builds the negation of a condition, flipping comparisons so that
+// the XCFA stays readable.
+func negate(e xcfa.Expr) xcfa.Expr {
+	if bin, ok := e.(xcfa.Binary); ok {
+		flip := map[xcfa.BinOp]xcfa.BinOp{
+			xcfa.Eq: xcfa.Ne, xcfa.Ne: xcfa.Eq, xcfa.Lt: xcfa.Ge, xcfa.Ge: xcfa.Lt, xcfa.Le: xcfa.Gt, xcfa.Gt: xcfa.Le,
+			xcfa.Ult: xcfa.Uge, xcfa.Uge: xcfa.Ult, xcfa.Ule: xcfa.Ugt, xcfa.Ugt: xcfa.Ule,
+		}
+		if op, ok := flip[bin.Op]; ok {
+			return xcfa.Binary{Op: op, X: bin.X, Y: bin.Y}
+		}
+	}
+	if c, ok := e.(xcfa.Const); ok {
+		if c.Value == 0 {
+			return xcfa.Const{Value: 1}
+		}
+		return xcfa.Const{Value: 0}
+	}
+	if u, ok := e.(xcfa.Unary); ok && u.Op == xcfa.Not {
+		return u.X
+	}
+	return xcfa.Unary{Op: xcfa.Not, X: e}
+}
+
+// normaliseRegisters renames registers of the test's state and condition
+// to the XCFA's names: W3, w3 and x3 are X3.
+func normaliseRegisters(t *litmus.Test) {
+	fix := func(l *litmus.Loc) {
+		if l.Kind != litmus.RegLoc {
+			return
+		}
+		if r, ok := parseReg(l.Name); ok && !r.zero {
+			l.Name = r.name
+		}
+	}
+	for i := range t.Init {
+		fix(&t.Init[i].Loc)
+	}
+	for i := range t.Locations {
+		fix(&t.Locations[i].Loc)
+	}
+	var walk func(p litmus.Prop) litmus.Prop
+	walk = func(p litmus.Prop) litmus.Prop {
+		switch q := p.(type) {
+		case litmus.Not:
+			return litmus.Not{X: walk(q.X)}
+		case litmus.And:
+			return litmus.And{X: walk(q.X), Y: walk(q.Y)}
+		case litmus.Or:
+			return litmus.Or{X: walk(q.X), Y: walk(q.Y)}
+		case litmus.Implies:
+			return litmus.Implies{X: walk(q.X), Y: walk(q.Y)}
+		case litmus.Eq:
+			fix(&q.Loc)
+			return q
+		case litmus.LocEq:
+			fix(&q.X)
+			fix(&q.Y)
+			return q
+		}
+		return p
+	}
+	if t.Filter != nil {
+		t.Filter = walk(t.Filter)
+	}
+	t.Cond = walk(t.Cond)
+}

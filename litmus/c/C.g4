@@ -1,0 +1,143 @@
+// The program part of a C litmus test in herd7's format: thread functions
+// P0(int *x, ...) { ... }. The header, the initial state and the final
+// condition are parsed by the dialect-independent litmus layer.
+//
+// Type names are plain identifiers here; the translator checks them against
+// the types herd7 knows, so that an unknown type gets a clear message.
+grammar C;
+
+program
+    : thread* EOF
+    ;
+
+thread
+    : VOID? PROC LPAR (param (COMMA param)*)? RPAR block
+    ;
+
+param
+    : typeSpec IDENT
+    ;
+
+// Qualifiers and type words, then the pointer stars.
+typeSpec
+    : typeWord+ pointer*
+    ;
+
+typeWord
+    : CONST
+    | VOLATILE
+    | ATOMIC
+    | VOID
+    | IDENT
+    ;
+
+pointer
+    : STAR (CONST | VOLATILE)*
+    ;
+
+block
+    : LCURLY statement* RCURLY
+    ;
+
+statement
+    : block                                                  # blockStmt
+    | typeSpec IDENT (ASSIGN expr)? SEMI                     # declStmt
+    | IF LPAR expr RPAR statement (ELSE statement)?          # ifStmt
+    | WHILE LPAR expr RPAR statement                         # whileStmt
+    | expr (ASSIGN expr)? SEMI                               # exprStmt
+    | SEMI                                                   # skipStmt
+    ;
+
+// C precedence, loosest last.
+expr
+    : primary                                                # primaryExpr
+    | op=(STAR | AMPER | MINUS | PLUS | BANG | TILDE) expr   # unaryExpr
+    | expr op=(STAR | SLASH | PERCENT) expr                  # binaryExpr
+    | expr op=(PLUS | MINUS) expr                            # binaryExpr
+    | expr op=(SHL | SHR) expr                               # binaryExpr
+    | expr op=(LT | LE | GT | GE) expr                       # binaryExpr
+    | expr op=(EQEQ | NEQ) expr                              # binaryExpr
+    | expr op=AMPER expr                                     # binaryExpr
+    | expr op=CARET expr                                     # binaryExpr
+    | expr op=PIPE expr                                      # binaryExpr
+    | expr op=ANDAND expr                                    # binaryExpr
+    | expr op=OROR expr                                      # binaryExpr
+    | <assoc = right> expr QUESTION expr COLON expr          # condExpr
+    ;
+
+primary
+    : NUMBER                                                 # numberPrimary
+    | IDENT annotations? LPAR (expr (COMMA expr)*)? RPAR     # callPrimary
+    | IDENT annotations                                      # annotatedPrimary
+    | IDENT                                                  # namePrimary
+    | LPAR expr RPAR                                         # parenPrimary
+    ;
+
+// herd's internal Linux forms: __load{once}(...), __fence{mb}; ...
+annotations
+    : LCURLY annotation (COMMA annotation)* RCURLY
+    ;
+
+annotation
+    : IDENT (MINUS IDENT)*
+    ;
+
+IF       : 'if' ;
+ELSE     : 'else' ;
+WHILE    : 'while' ;
+CONST    : 'const' ;
+VOLATILE : 'volatile' ;
+ATOMIC   : '_Atomic' ;
+VOID     : 'void' ;
+// Statements herd7 does not know; reserved so that errors can name them.
+FOR      : 'for' ;
+DO       : 'do' ;
+SWITCH   : 'switch' ;
+RETURN   : 'return' ;
+BREAK    : 'break' ;
+CONTINUE : 'continue' ;
+GOTO     : 'goto' ;
+
+PROC     : 'P' [0-9]+ ;
+IDENT    : [A-Za-z_] [A-Za-z_0-9]* ;
+NUMBER   : '0' [xX] [0-9a-fA-F]+ | [0-9]+ ;
+
+LPAR     : '(' ;
+RPAR     : ')' ;
+LCURLY   : '{' ;
+RCURLY   : '}' ;
+LBRK     : '[' ;
+RBRK     : ']' ;
+COMMA    : ',' ;
+SEMI     : ';' ;
+COLON    : ':' ;
+QUESTION : '?' ;
+ASSIGN   : '=' ;
+EQEQ     : '==' ;
+NEQ      : '!=' ;
+LE       : '<=' ;
+GE       : '>=' ;
+SHL      : '<<' ;
+SHR      : '>>' ;
+LT       : '<' ;
+GT       : '>' ;
+ANDAND   : '&&' ;
+OROR     : '||' ;
+PLUS     : '+' ;
+MINUS    : '-' ;
+STAR     : '*' ;
+SLASH    : '/' ;
+PERCENT  : '%' ;
+AMPER    : '&' ;
+PIPE     : '|' ;
+CARET    : '^' ;
+BANG     : '!' ;
+TILDE    : '~' ;
+DOT      : '.' ;
+ARROW    : '->' ;
+
+LINE_COMMENT  : '//' ~[\r\n]* -> skip ;
+BLOCK_COMMENT : '/*' .*? '*/' -> skip ;
+WS            : [ \t\r\n\f]+ -> skip ;
+// Anything else is one bad character: the parser reports it.
+OTHER         : . ;

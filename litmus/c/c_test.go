@@ -1,0 +1,314 @@
+package c
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/purr-mcm/purr/internal/shared"
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/xcfa"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func parseFile(t *testing.T, path string) *litmus.Test {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	test, err := litmus.Parse(path, src)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	return test
+}
+
+// TestGoldenDOT compares the XCFA of each testdata/*.litmus with its .dot.
+func TestGoldenDOT(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.litmus")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden inputs: %v", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			test := parseFile(t, f)
+			var out bytes.Buffer
+			if err := xcfa.WriteDOT(&out, test.Program); err != nil {
+				t.Fatal(err)
+			}
+			golden := strings.TrimSuffix(f, ".litmus") + ".dot"
+			if *update {
+				if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if !bytes.Equal(out.Bytes(), want) {
+				t.Errorf("%s differs from %s:\n%s", f, golden, out.String())
+			}
+		})
+	}
+}
+
+func translate(t *testing.T, src string) *xcfa.Program {
+	t.Helper()
+	p, err := TranslateSource("t.c", []byte(src))
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	return p
+}
+
+// ops lists a process's operations in edge order.
+func ops(p *xcfa.Process) []string {
+	var out []string
+	for _, e := range p.Edges {
+		out = append(out, xcfa.FormatOp(e.Op))
+	}
+	return out
+}
+
+func TestTranslate(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string
+	}{
+		{"plain", `P0(int *x, int *y) { int r0 = *x; *y = r0 + 1; }`,
+			[]string{"load r0 <- [x] {NA}", "store [y] <- r0 + 1 {NA}"}},
+		{"declaration alone makes nothing", `P0(int *x) { int r0; r0 = 2; }`,
+			[]string{"r0 := 2"}},
+		{"loads in an expression go to temporaries", `P0(int *x, int *y) { int r = *x + *y; }`,
+			[]string{"load $t1 <- [x] {NA}", "load $t2 <- [y] {NA}", "r := $t1 + $t2"}},
+		{"pointer to pointer", `P0(int **p) { int r = **p; }`,
+			[]string{"load $t1 <- [p] {NA}", "load r <- [$t1] {NA}"}},
+		{"c11 orders", `P0(atomic_int *x) {
+			int a = atomic_load_explicit(x, memory_order_consume);
+			atomic_store(x, a);
+			atomic_thread_fence(memory_order_acq_rel); }`,
+			[]string{"load a <- [x] {CON,A}", "store [x] <- a {SC,A}", "fence {ACQ_REL,NA}"}},
+		{"fetch reading its own destination", `P0(atomic_int *x) { int r = 1; r = atomic_fetch_sub_explicit(x, r, memory_order_release); }`,
+			[]string{"r := 1", "load $t1 <- [x] {REL,A,RMW} rmw1", "store [x] <- $t1 - r {REL,A,RMW} rmw1", "r := $t1"}},
+		{"fetch as a statement", `P0(atomic_int *x) { atomic_fetch_or(x, 4); }`,
+			[]string{"load $t1 <- [x] {SC,A,RMW} rmw1", "store [x] <- $t1 | 4 {SC,A,RMW} rmw1"}},
+		{"strong cas, expected in memory", `P0(atomic_int *x, int *e) { int r = atomic_compare_exchange_strong_explicit(x, e, 1, memory_order_release, memory_order_acquire); }`,
+			[]string{"load $t1 <- [e] {NA}",
+				"load $t2 <- [x] {REL,A,RMW} rmw1", "assume $t2 == $t1", "store [x] <- 1 {REL,A,RMW} rmw1", "r := 1",
+				"load $t3 <- [x] {ACQ,A}", "assume $t3 != $t1", "store [e] <- $t3 {NA}", "r := 0"}},
+		{"weak cas, expected in a register", `P0(atomic_int *x) { int e = 0; int r = atomic_compare_exchange_weak(x, &e, 1); }`,
+			[]string{"e := 0",
+				"load $t1 <- [x] {SC,A,RMW} rmw1", "assume $t1 == e", "store [x] <- 1 {SC,A,RMW} rmw1", "r := 1",
+				"load $t2 <- [x] {SC,A}", "e := $t2", "r := 0"}},
+		{"linux accesses", `P0(int *x) { int r = READ_ONCE(*x); WRITE_ONCE(*x, r); r = smp_load_acquire(x); smp_store_release(x, 2); }`,
+			[]string{"load r <- [x] {Once,NA}", "store [x] <- r {Once,NA}", "load r <- [x] {Acquire,NA}", "store [x] <- 2 {Release,NA}"}},
+		{"linux xchg orders", `P0(int *x) { int a = xchg(x, 1); int b = xchg_relaxed(x, 2); int c = xchg_release(x, 3); }`,
+			[]string{"fence {Mb,NA}", "load a <- [x] {Once,NA,RMW} rmw1", "store [x] <- 1 {Once,NA,RMW} rmw1", "fence {Mb,NA}",
+				"load b <- [x] {Once,NA,RMW} rmw2", "store [x] <- 2 {Once,NA,RMW} rmw2",
+				"load c <- [x] {Once,NA,RMW} rmw3", "store [x] <- 3 {Release,NA,RMW} rmw3"}},
+		{"linux cmpxchg_acquire", `P0(int *x) { int r = cmpxchg_acquire(x, 0, 1); }`,
+			[]string{"load $t1 <- [x] {Acquire,NA,RMW} rmw1", "assume $t1 == 0", "store [x] <- 1 {Once,NA,RMW} rmw1", "r := $t1",
+				"load $t2 <- [x] {Once,NA,RMW}", "assume $t2 != 0", "r := $t2"}},
+		{"linux atomic ops", `P0(atomic_t *v) { atomic_add(2, v); int r = atomic_inc_return_release(v); int s = atomic_fetch_sub_acquire(1, v); }`,
+			[]string{"load $t1 <- [v] {Noreturn,NA,RMW} rmw1", "store [v] <- $t1 + 2 {Once,NA,RMW} rmw1",
+				"load $t2 <- [v] {Once,NA,RMW} rmw2", "store [v] <- $t2 + 1 {Release,NA,RMW} rmw2", "r := $t2 + 1",
+				"load s <- [v] {Acquire,NA,RMW} rmw3", "store [v] <- s - 1 {Once,NA,RMW} rmw3"}},
+		{"linux fences", `P0() { smp_mb(); smp_rmb(); smp_mb__before_atomic(); rcu_read_lock(); synchronize_rcu(); __fence{after-unlock-lock}; }`,
+			[]string{"fence {Mb,NA}", "fence {Rmb,NA}", "fence {Before-atomic,NA}", "fence {Rcu-lock,NA}", "fence {Sync-rcu,NA}", "fence {After-unlock-lock,NA}"}},
+		{"if without else", `P0(int *x) { int r = *x; if (r) { *x = 2; } r = 3; }`,
+			[]string{"load r <- [x] {NA}", "assume r", "store [x] <- 2 {NA}", "assume !(r)", "r := 3"}},
+		{"expression operators", `P0(int *x) { int r = (1 << 3) % 5 ^ ~2 & -r | !r; int s = r >= 2 && r != 4 ? r : -0x10; }`,
+			[]string{"r := (((1 << 3) % 5) ^ (~(2) & -(r))) | !(r)", "s := ((r >= 2) && (r != 4)) ? r : -16"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := translate(t, tc.src)
+			if got := ops(p.Procs[0]); !slices.Equal(got, tc.want) {
+				t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(tc.want, "\n  "))
+			}
+		})
+	}
+}
+
+// TestStructure checks what the DOT text does not show: params, internal
+// assumptions, the CAS choice, the loop's back edge and the final location.
+func TestStructure(t *testing.T) {
+	p := translate(t, `
+P3(atomic_int *x, int *y) {
+  while (atomic_compare_exchange_strong(x, y, 1) == 0) {}
+  if (*y) { *y = 0; }
+}`)
+	proc := p.Procs[0]
+	if proc.ID != 3 || proc.Name != "P3" || !slices.Equal(proc.Params, []string{"x", "y"}) {
+		t.Fatalf("process %d %s %v", proc.ID, proc.Name, proc.Params)
+	}
+	var internal, branches, loads int
+	for _, e := range proc.Edges {
+		switch op := e.Op.(type) {
+		case xcfa.Assume:
+			if op.Internal {
+				internal++
+			} else {
+				branches++
+			}
+		case xcfa.Load:
+			loads++
+		}
+	}
+	if internal != 2 || branches != 4 || loads != 4 {
+		t.Errorf("internal assumes %d, branch assumes %d, loads %d; want 2, 4, 4", internal, branches, loads)
+	}
+	// The CAS choice: the location after the read of *y has two loads out.
+	choice := proc.Edges[0].To
+	if len(choice.Out) != 2 {
+		t.Fatalf("the CAS choice has %d edges", len(choice.Out))
+	}
+	for _, e := range choice.Out {
+		if _, ok := e.Op.(xcfa.Load); !ok {
+			t.Errorf("CAS alternative starts with %s", xcfa.FormatOp(e.Op))
+		}
+	}
+	// The loop: some edge goes back to the head (Init), and Final has no
+	// outgoing edge.
+	back := false
+	for _, e := range proc.Edges {
+		if e.To == proc.Init {
+			back = true
+		}
+	}
+	if !back {
+		t.Error("no back edge to the loop head")
+	}
+	if len(proc.Final.Out) != 0 {
+		t.Error("the final location has outgoing edges")
+	}
+	// Every location but Final is left by some edge: no dead end.
+	for _, l := range proc.Locs {
+		if l != proc.Final && len(l.Out) == 0 {
+			t.Errorf("location %d is a dead end", l.ID)
+		}
+	}
+}
+
+// TestErrors checks messages and positions, which are those of the file.
+func TestErrors(t *testing.T) {
+	header := "C bad\n{}\n"
+	tests := []struct{ prog, want string }{
+		{"P0(int *x) {\n  for (;;) {}\n}\n", "t.litmus:4:3: unsupported for statement"},
+		{"P0(int *x) {\n  int r = x[1];\n}\n", "t.litmus:4:12: unsupported array subscript"},
+		{"P0(int *x) {\n  pthread_yield();\n}\n", "t.litmus:4:3: unsupported function pthread_yield"},
+		{"P0(float *x) {}\n", "t.litmus:3:4: unsupported type float"},
+		{"P0(int *x) {\n  int r = atomic_load_explicit(x+1, memory_order_relaxed);\n}\n", "t.litmus:4:33: unsupported pointer arithmetic x+1"},
+		{"P0(int *x) {\n  int r = atomic_load_explicit(x, relaxed);\n}\n", "t.litmus:4:35: atomic_load_explicit: expected a memory order (memory_order_relaxed, ...), found relaxed"},
+		{"P0(int *x) {\n  int r = READ_ONCE(x);\n}\n", "t.litmus:4:21: READ_ONCE: expected *pointer, found x"},
+		{"P0(int *x) {\n  int r = atomic_store(x, 1);\n}\n", "t.litmus:4:11: atomic_store(x,1) has no value"},
+		{"P0(int *x) {\n  int r = *x && *x;\n}\n", "t.litmus:4:17: unsupported memory access in the right operand of &&"},
+		{"P0(int *x) {\n  int r = &r;\n}\n", "t.litmus:4:11: unsupported address-of &r"},
+		{"P0(int *x) {\n  r + 1 = 2;\n}\n", "t.litmus:4:3: unsupported assignment target r+1"},
+		{"P0(int *x) {}\nP0(int *y) {}\n", "t.litmus:4:1: thread P0 is defined twice"},
+		{"P0(int *x) {\n  int r = atomic_load(x, 1);\n}\n", "t.litmus:4:11: atomic_load takes 1 arguments, not 2"},
+		{"P0(int *x) {\n  *x = 1\n}\n", "t.litmus:5:1: syntax error at \"}\": missing ';' at '}'"},
+		{"P0(int *x) {\n  *x = 1 @ 2;\n}\n", "t.litmus:4:10: syntax error at \"@\""},
+	}
+	for _, tc := range tests {
+		_, err := litmus.Parse("t.litmus", []byte(header+tc.prog+"exists (0:r=0)\n"))
+		if err == nil {
+			t.Errorf("%q: no error, want %s", tc.prog, tc.want)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q:\n got %v\nwant %s", tc.prog, err, tc.want)
+		}
+	}
+}
+
+// errorLine is what every failure must look like.
+var errorLine = regexp.MustCompile(`^[^:]+\.litmus:\d+:\d+: `)
+
+// TestCorpus translates every C test of the shared corpora. Tests that
+// herd7 rejects (an .expected-failure file, or ERROR in the dat3m log) must
+// fail with a positioned error; of the others at least 98% must translate,
+// and every failure must be a positioned "unsupported" error.
+func TestCorpus(t *testing.T) {
+	for _, corpus := range []string{"corpus/dat3m-c11", "corpus/herd-regression/C"} {
+		t.Run(filepath.Base(corpus), func(t *testing.T) {
+			dir := shared.Path(t, corpus)
+			var files []string
+			err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() && strings.HasSuffix(path, ".litmus") {
+					files = append(files, path)
+				}
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rejected := herdRejects(t, dir)
+			total, translated := 0, 0
+			var failures []string
+			for _, f := range files {
+				src, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rel, _ := filepath.Rel(dir, f)
+				_, err = litmus.Parse(f, src)
+				if rejected[rel] {
+					if err == nil {
+						t.Logf("%s: herd7 rejects it, purr translates it", rel)
+					}
+					continue
+				}
+				total++
+				if err == nil {
+					translated++
+					continue
+				}
+				failures = append(failures, err.Error())
+				var le *litmus.Error
+				if !errors.As(err, &le) || !errorLine.MatchString(err.Error()) || !strings.HasPrefix(le.Msg, "unsupported ") {
+					t.Errorf("%s: failure is not a positioned \"unsupported\" error: %v", rel, err)
+				}
+			}
+			t.Logf("%s: %d/%d translated (herd7 rejects %d more)", corpus, translated, total, len(rejected))
+			for _, f := range failures {
+				t.Log(f)
+			}
+			if total == 0 || translated*100 < total*98 {
+				t.Errorf("%d/%d translated, want at least 98%%", translated, total)
+			}
+		})
+	}
+}
+
+// herdRejects lists the tests of a corpus that herd7 7.57 does not accept.
+func herdRejects(t *testing.T, dir string) map[string]bool {
+	out := map[string]bool{}
+	fails, _ := filepath.Glob(filepath.Join(dir, "*.litmus.expected-failure"))
+	for _, f := range fails {
+		out[strings.TrimSuffix(filepath.Base(f), ".expected-failure")] = true
+	}
+	log, err := os.ReadFile(filepath.Join(dir, "herd-7.57-rc11.txt"))
+	if err != nil {
+		return out
+	}
+	var current string
+	for _, line := range strings.Split(string(log), "\n") {
+		if name, ok := strings.CutPrefix(line, "# "); ok {
+			current = name
+		} else if strings.HasPrefix(line, "ERROR") && current != "" {
+			out[current] = true
+		}
+	}
+	return out
+}

@@ -1,0 +1,62 @@
+// Package c translates the program part of C litmus tests (herd7's C
+// dialect: threads "P0(atomic_int *x, int *y) { ... }") into an XCFA, one
+// process per thread. It registers itself with package litmus for the
+// architecture "C"; import it for that side effect.
+//
+// # Registers
+//
+// A thread's parameters are registers named as the parameters; each holds
+// the address of the location of the same name (Process.Params lists them
+// in order; the initial state gives them Sym{name}). Local variables are
+// registers named as declared. Values the source does not name (a load
+// inside an expression, the value a CAS read) go to temporaries named
+// "$t1", "$t2", ... which no C program can spell.
+//
+// # Tags
+//
+// Tags are the Cat sets herd7 puts the events in (herd's CAction arch sets,
+// and for Linux annotations the set a bell file's tag defines: the tag with
+// its first letter upper-cased):
+//
+//   - plain accesses (*x = 1, r = *x): NA;
+//   - C11 accesses and fences with a memory order: RLX, CON, ACQ, REL,
+//     ACQ_REL or SC; accesses with an order are also in A, fences in NA
+//     (herd's NA is "not A": it holds fences and plain accesses);
+//   - C11 read-modify-writes (atomic_fetch_*, atomic_exchange*, a CAS that
+//     succeeds): a Load and a Store with the same fresh RMW id, both tagged
+//     with the order and A and RMW. herd makes ONE event of such an RMW (it
+//     is in R, W and RMW at once, and rmw is empty): the engine must fuse a
+//     pair whose halves carry A. A CAS that fails reads with the failure
+//     order (tags: order and A, not RMW, no RMW id);
+//   - Linux accesses: Once, Acquire, Release, Noreturn, with NA; Linux RMWs
+//     (xchg, cmpxchg, atomic_*_return, atomic_add, ...) are two events, a
+//     Load and a Store with the same RMW id, both also in RMW; the fully
+//     ordered forms (no suffix) are surrounded by Mb fences and access with
+//     Once, as herd does. A failed cmpxchg reads once (Once, NA, RMW) and
+//     writes nothing;
+//   - Linux fences: Mb, Rmb, Wmb, Rb_dep, Before-atomic, After-atomic,
+//     After-spinlock, After-unlock-lock, Rcu-lock, Rcu-unlock, Sync-rcu
+//     (the spellings of the Linux kernel memory model's bell file), with NA.
+//
+// # Control flow
+//
+// if/else becomes two Assume edges (cond and !cond) that join afterwards;
+// while is a cycle: the condition's loads, then Assume(cond) into the body,
+// whose end goes back to the loop head, and Assume(!cond) out. A condition
+// that is no comparison tests "non-zero", as in herd. A compare-and-swap is
+// a choice between its success and its failure paths: a location with two
+// edges that are not program branches; the comparison with the expected
+// value is an Internal Assume (no control dependency).
+//
+// atomic_compare_exchange_*(obj, exp, des, ...) follows herd: it first reads
+// *exp non-atomically (NA), then either succeeds (an RMW on obj reading the
+// expected value and writing des, result 1) or fails (a read of obj with
+// the failure order; for the strong forms only when the value differs; the
+// value read is written non-atomically to *exp; result 0). When exp is &r
+// for a local register r (which herd does not accept) the register plays
+// the part of *exp.
+//
+// Expressions are kept as written, so that address, data and control
+// dependencies follow from the registers they read. Memory accesses inside
+// one expression are emitted left to right.
+package c

@@ -1,0 +1,265 @@
+package c
+
+import (
+	"strconv"
+
+	"github.com/antlr4-go/antlr/v4"
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/litmus/c/internal/cparser"
+	"github.com/purr-mcm/purr/xcfa"
+)
+
+// translator builds one process; rmwIDs is shared by the whole program so
+// that atomic pairs have ids unique in the program.
+type translator struct {
+	file   string
+	proc   *xcfa.Process
+	cur    *xcfa.Location
+	ptr    map[string]int // pointer depth of the variables declared so far
+	ntemp  int
+	rmwIDs *int
+}
+
+func translateProgram(file string, tree cparser.IProgramContext) (*xcfa.Program, error) {
+	prog := &xcfa.Program{Arch: "C"}
+	seen := map[int]bool{}
+	rmwIDs := 0
+	for _, th := range tree.AllThread() {
+		tok := th.PROC().GetSymbol()
+		id, err := strconv.Atoi(tok.GetText()[1:])
+		if err != nil {
+			return nil, litmus.Errorf(tokPos(file, tok), "bad thread name %s", tok.GetText())
+		}
+		if seen[id] {
+			return nil, litmus.Errorf(tokPos(file, tok), "thread P%d is defined twice", id)
+		}
+		seen[id] = true
+		t := &translator{file: file, proc: xcfa.NewProcess(id), ptr: map[string]int{}, rmwIDs: &rmwIDs}
+		t.cur = t.proc.Init
+		for _, p := range th.AllParam() {
+			depth, err := t.typeOf(p.TypeSpec())
+			if err != nil {
+				return nil, err
+			}
+			name := p.IDENT().GetText()
+			if _, dup := t.ptr[name]; dup {
+				return nil, litmus.Errorf(tokPos(file, p.IDENT().GetSymbol()), "parameter %s is declared twice", name)
+			}
+			t.ptr[name] = depth
+			t.proc.Params = append(t.proc.Params, name)
+		}
+		if err := t.block(th.Block()); err != nil {
+			return nil, err
+		}
+		t.proc.Final = t.cur
+		prog.Procs = append(prog.Procs, t.proc)
+	}
+	if len(prog.Procs) == 0 {
+		return nil, litmus.Errorf(xcfa.Pos{File: file, Line: 1, Col: 1}, "the program has no thread")
+	}
+	return prog, nil
+}
+
+// knownTypes are the type names of herd7's C dialect (and __int128, which
+// herd's tests use).
+var knownTypes = map[string]bool{
+	"char": true, "short": true, "int": true, "long": true, "signed": true, "unsigned": true,
+	"_Bool": true, "bool": true,
+	"int8_t": true, "uint8_t": true, "int16_t": true, "uint16_t": true,
+	"int32_t": true, "uint32_t": true, "int64_t": true, "uint64_t": true,
+	"__int128": true, "__int128_t": true, "__uint128_t": true,
+	"intptr_t": true, "uintptr_t": true,
+	"atomic_bool": true, "atomic_char": true, "atomic_schar": true, "atomic_uchar": true,
+	"atomic_short": true, "atomic_ushort": true, "atomic_int": true, "atomic_uint": true,
+	"atomic_long": true, "atomic_ulong": true, "atomic_llong": true, "atomic_ullong": true,
+	"atomic_intptr_t": true, "atomic_uintptr_t": true,
+	"atomic_t": true, "spinlock_t": true, "mtx_t": true,
+}
+
+// typeOf checks a type and returns its pointer depth.
+func (t *translator) typeOf(ts cparser.ITypeSpecContext) (int, error) {
+	base := false
+	for _, w := range ts.AllTypeWord() {
+		switch {
+		case w.VOID() != nil:
+			base = true
+		case w.IDENT() != nil:
+			name := w.IDENT().GetText()
+			if !knownTypes[name] {
+				return 0, litmus.Errorf(ctxPos(t.file, w), "unsupported type %s", name)
+			}
+			base = true
+		}
+	}
+	if !base {
+		return 0, litmus.Errorf(ctxPos(t.file, ts), "expected a type name")
+	}
+	return len(ts.AllPointer()), nil
+}
+
+func (t *translator) pos(c antlr.ParserRuleContext) xcfa.Pos { return ctxPos(t.file, c) }
+
+// emit adds an edge from the current location to a new one.
+func (t *translator) emit(op xcfa.Op, pos xcfa.Pos) {
+	to := t.proc.NewLoc("")
+	t.proc.AddEdge(t.cur, to, op, pos)
+	t.cur = to
+}
+
+func (t *translator) temp() string {
+	t.ntemp++
+	return "$t" + strconv.Itoa(t.ntemp)
+}
+
+func (t *translator) newRMW() int {
+	*t.rmwIDs++
+	return *t.rmwIDs
+}
+
+func (t *translator) block(b cparser.IBlockContext) error {
+	for _, s := range b.AllStatement() {
+		if err := t.statement(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *translator) statement(s cparser.IStatementContext) error {
+	switch s := s.(type) {
+	case *cparser.BlockStmtContext:
+		return t.block(s.Block())
+	case *cparser.SkipStmtContext:
+		return nil
+	case *cparser.DeclStmtContext:
+		depth, err := t.typeOf(s.TypeSpec())
+		if err != nil {
+			return err
+		}
+		name := s.IDENT().GetText()
+		t.ptr[name] = depth
+		if s.Expr() == nil {
+			return nil // herd: a declaration alone makes no event
+		}
+		return t.assignRegister(name, s.Expr(), t.pos(s))
+	case *cparser.ExprStmtContext:
+		if s.ASSIGN() != nil {
+			return t.assign(s)
+		}
+		_, err := t.expr(s.Expr(0), "")
+		return err
+	case *cparser.IfStmtContext:
+		return t.ifStmt(s)
+	case *cparser.WhileStmtContext:
+		return t.whileStmt(s)
+	}
+	return litmus.Errorf(t.pos(s), "unsupported statement")
+}
+
+func (t *translator) assign(s *cparser.ExprStmtContext) error {
+	lhs, rhs := s.Expr(0), s.Expr(1)
+	pos := t.pos(s)
+	switch l := unparen(lhs).(type) {
+	case *cparser.PrimaryExprContext:
+		if n, ok := l.Primary().(*cparser.NamePrimaryContext); ok {
+			return t.assignRegister(n.IDENT().GetText(), rhs, pos)
+		}
+	case *cparser.UnaryExprContext:
+		if l.GetOp().GetTokenType() == cparser.CParserSTAR {
+			addr, err := t.value(l.Expr())
+			if err != nil {
+				return err
+			}
+			v, err := t.value(rhs)
+			if err != nil {
+				return err
+			}
+			t.emit(xcfa.Store{Addr: addr.e, Value: v.e, Tags: plainTags()}, pos)
+			return nil
+		}
+	}
+	return litmus.Errorf(t.pos(lhs), "unsupported assignment target %s", lhs.GetText())
+}
+
+// assignRegister translates "name = e": the value goes straight into the
+// register when e ends with a load.
+func (t *translator) assignRegister(name string, e cparser.IExprContext, pos xcfa.Pos) error {
+	v, err := t.expr(e, name)
+	if err != nil {
+		return err
+	}
+	if v.e == nil {
+		return litmus.Errorf(t.pos(e), "%s has no value", e.GetText())
+	}
+	if _, declared := t.ptr[name]; !declared {
+		t.ptr[name] = v.ptr
+	}
+	if r, ok := v.e.(xcfa.Reg); ok && r.Name == name {
+		return nil
+	}
+	t.emit(xcfa.Assign{Dst: name, Value: v.e}, pos)
+	return nil
+}
+
+// condition evaluates a branch condition; like herd, a condition that is
+// no comparison tests "non-zero", which Assume does by itself.
+func (t *translator) condition(e cparser.IExprContext) (xcfa.Expr, error) {
+	v, err := t.value(e)
+	if err != nil {
+		return nil, err
+	}
+	return v.e, nil
+}
+
+func negate(e xcfa.Expr) xcfa.Expr { return xcfa.Unary{Op: xcfa.Not, X: e} }
+
+func (t *translator) ifStmt(s *cparser.IfStmtContext) error {
+	cond, err := t.condition(s.Expr())
+	if err != nil {
+		return err
+	}
+	pos := t.pos(s)
+	branch := t.cur
+	then := t.proc.NewLoc("")
+	t.proc.AddEdge(branch, then, xcfa.Assume{Cond: cond}, pos)
+	t.cur = then
+	if err := t.statement(s.Statement(0)); err != nil {
+		return err
+	}
+	thenEnd := t.cur
+	if s.ELSE() == nil {
+		t.proc.AddEdge(branch, thenEnd, xcfa.Assume{Cond: negate(cond)}, pos)
+		t.cur = thenEnd
+		return nil
+	}
+	els := t.proc.NewLoc("")
+	t.proc.AddEdge(branch, els, xcfa.Assume{Cond: negate(cond)}, pos)
+	t.cur = els
+	if err := t.statement(s.Statement(1)); err != nil {
+		return err
+	}
+	t.proc.AddEdge(t.cur, thenEnd, xcfa.Nop{}, t.pos(s.Statement(1)))
+	t.cur = thenEnd
+	return nil
+}
+
+func (t *translator) whileStmt(s *cparser.WhileStmtContext) error {
+	pos := t.pos(s)
+	head := t.cur
+	cond, err := t.condition(s.Expr())
+	if err != nil {
+		return err
+	}
+	test := t.cur
+	body := t.proc.NewLoc("")
+	t.proc.AddEdge(test, body, xcfa.Assume{Cond: cond}, pos)
+	t.cur = body
+	if err := t.statement(s.Statement()); err != nil {
+		return err
+	}
+	t.proc.AddEdge(t.cur, head, xcfa.Nop{}, t.pos(s.Statement()))
+	exit := t.proc.NewLoc("")
+	t.proc.AddEdge(test, exit, xcfa.Assume{Cond: negate(cond)}, pos)
+	t.cur = exit
+	return nil
+}

@@ -1,0 +1,3 @@
+package litmus
+
+//go:generate ../scripts/antlr/generate.sh State.g4 internal/stateparser stateparser

@@ -1,0 +1,131 @@
+package litmus
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/purr-mcm/purr/xcfa"
+)
+
+// fakeDialect accepts any program: these tests are about the common layer.
+func init() {
+	RegisterDialect("TEST", func(t *Test, prog Section) (*xcfa.Program, error) {
+		return &xcfa.Program{}, nil
+	})
+}
+
+func TestParseCommonParts(t *testing.T) {
+	src := `TEST T1 "the doc"
+Cycle=Rfe Fre
+Orig = x
+{ int64_t x=1; 0:X1=x; uint64_t 0:X0; int t[2]={1,0x10}; }
+ P0 ;
+ whatever ;
+locations [0:X0; t[1];]
+filter 0:X0=1
+~exists (x=2 /\ 0:X1<>x \/ not (t[1]=16) => true)
+`
+	test, err := Parse("t.litmus", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if test.Name != "T1" || test.Doc != "the doc" || test.Arch != "TEST" {
+		t.Errorf("header: %q %q %q", test.Arch, test.Name, test.Doc)
+	}
+	if v, _ := test.InfoValue("Orig"); v != "x" || len(test.Info) != 2 {
+		t.Errorf("info: %+v", test.Info)
+	}
+	if len(test.Init) != 4 || test.Init[3].ArrayLen != 2 || test.Init[3].Value.Elems[1].Int != 16 || !test.Init[3].Value.Elems[1].Hex {
+		t.Errorf("init: %+v", test.Init)
+	}
+	if test.Init[1].Value.Kind != AddrValue || test.Init[1].Loc.Kind != RegLoc || test.Init[1].Loc.Proc != 0 {
+		t.Errorf("0:X1=x: %+v", test.Init[1])
+	}
+	if len(test.Locations) != 2 || test.Locations[1].Loc.String() != "t[1]" || test.Filter == nil {
+		t.Errorf("locations/filter: %+v %v", test.Locations, test.Filter)
+	}
+	want := `~exists ([x]=2 /\ not (0:X1=x) \/ not (t[1]=16) => true)`
+	if got := test.ConditionString(); got != want {
+		t.Errorf("condition\n got %s\nwant %s", got, want)
+	}
+	if test.CondPos.Line != 9 || test.CondPos.Col != 1 {
+		t.Errorf("condition position %v", test.CondPos)
+	}
+}
+
+func TestConditionPrinting(t *testing.T) {
+	for _, c := range []struct{ cond, want string }{
+		{"exists (0:X0=1)", "exists (0:X0=1)"},
+		{"forall 0:X0=-1 /\\ x=0xff", "forall (0:X0=-1 /\\ [x]=255)"},
+		{"exists x={2,1}", "exists (x={2,1})"},
+		{"forall (a=1 \\/ b=1) /\\ c=1", "forall (([a]=1 \\/ [b]=1) /\\ [c]=1)"},
+		{"forall not (x=1 /\\ y=1)", "forall (not ([x]=1 /\\ [y]=1))"},
+		{"", "forall (true)"},
+		{"exists ([x]=1 /\\ 0:X2=y)", "exists ([x]=1 /\\ 0:X2=y)"},
+		{"exists 0:X0=0xFFFFFFFFFFFFFFFF", "exists (0:X0=-1)"},
+	} {
+		src := "TEST T\n{}\nP0;\n" + c.cond + "\n"
+		test, err := Parse("c.litmus", []byte(src))
+		if err != nil {
+			t.Errorf("%s: %v", c.cond, err)
+			continue
+		}
+		if got := test.ConditionString(); got != c.want {
+			t.Errorf("%s: got %s, want %s", c.cond, got, c.want)
+		}
+	}
+}
+
+func TestErrorsArePositioned(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"", "e.litmus:1:1: expected a header line"},
+		{"TEST T\n", "e.litmus:2:1: expected the initial state"},
+		{"TEST T\n{ 0:X0=1;\n", "e.litmus:2:1: the initial state opened here has no closing"},
+		{"TEST T\n{ 0:X0==1; }\nP0;\nexists x=1", "e.litmus:2:7: mismatched input"},
+		{"TEST T\n{}\nP0;\nexists (x=1 /\\ )", "e.litmus:4:16: "},
+		{"TEST T\n{ int t[2]={1}; }\nP0;\n", "e.litmus:2:13: array t is declared with 2 cells but initialised with 1 values"},
+		{"TEST T\n{ x=99999999999999999999; }\nP0;\n", "e.litmus:2:5: "},
+		{"MIPS T\n{}\nP0;\n", `e.litmus:1:1: unsupported architecture "MIPS"`},
+	} {
+		_, err := Parse("e.litmus", []byte(c.src))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want prefix %q", c.src, err, c.want)
+		}
+	}
+}
+
+func TestSplitKeepsOffsets(t *testing.T) {
+	src := []byte("AArch64 X\n(* { not the init *)\n{\n 0:X1=x;\n}\n P0 ;\n NOP ;\nexists (x=0)\n<< scopes >>")
+	s, err := SplitTest("s.litmus", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(s.Init.Text()); got != "0:X1=x;" {
+		t.Errorf("init %q", got)
+	}
+	if p := s.Init.StartPos(); p.Line != 3 || p.Col != 2 {
+		t.Errorf("init starts at %v", p)
+	}
+	if got := strings.TrimSpace(s.Prog.Text()); got != "P0 ;\n NOP ;" {
+		t.Errorf("prog %q", got)
+	}
+	if got := strings.TrimSpace(s.Cond.Text()); got != "exists (x=0)" {
+		t.Errorf("cond %q", got)
+	}
+	if len(s.Prog.Padded()) != len(src) {
+		t.Errorf("padding changed the length")
+	}
+}
+
+// FuzzParseState feeds arbitrary initial states and conditions to the
+// shared grammar: errors are fine, panics are not.
+func FuzzParseState(f *testing.F) {
+	for _, s := range []string{"0:X1=x; int y=2;", "int t[2]={1,2}", "uint64_t *p=&x", "x=instr:\"NOP\""} {
+		f.Add(s, "exists (0:X0=1 /\\ x=2)")
+	}
+	f.Add("", "locations [x;] filter not x=1 forall (x=1 => y={1,2} \\/ fault(P0:L0,UndefinedInstruction))")
+	f.Fuzz(func(t *testing.T, init, cond string) {
+		src := "TEST F\n{" + strings.ReplaceAll(init, "}", "") + "}\nP0;\n" + cond
+		_, _ = Parse("f.litmus", []byte(src))
+	})
+}

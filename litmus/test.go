@@ -1,0 +1,356 @@
+package litmus
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/purr-mcm/purr/xcfa"
+)
+
+// Test is a parsed litmus test: its header, initial state, program and
+// final condition.
+type Test struct {
+	File string
+	Arch string // "AArch64", "C", ...
+	Name string
+	Doc  string     // the quoted string after the header line, if any
+	Info []KeyValue // the key=value lines before the initial state, in order
+
+	Init    []InitEntry
+	Program *xcfa.Program
+
+	Locations []LocItem // the locations [...] clause: extra things to print in states
+	Filter    Prop      // nil when there is no filter
+	Quant     Quantifier
+	Cond      Prop // never nil: a test without a condition is "forall true"
+	CondPos   xcfa.Pos
+}
+
+// KeyValue is one metadata line such as "Cycle=Rfe PodRR Fre".
+type KeyValue struct {
+	Key, Value string
+	Pos        xcfa.Pos
+}
+
+// InfoValue returns the value of the first metadata line with this key.
+func (t *Test) InfoValue(key string) (string, bool) {
+	for _, kv := range t.Info {
+		if kv.Key == key {
+			return kv.Value, true
+		}
+	}
+	return "", false
+}
+
+// Quantifier is the kind of the final condition.
+type Quantifier int
+
+// The quantifiers, as herd names the test kinds they give: exists →
+// Allowed, ~exists → Forbidden, forall → Required.
+const (
+	Exists Quantifier = iota
+	NotExists
+	Forall
+)
+
+func (q Quantifier) String() string {
+	switch q {
+	case NotExists:
+		return "~exists"
+	case Forall:
+		return "forall"
+	}
+	return "exists"
+}
+
+// LocKind says what a Loc names.
+type LocKind int
+
+// The kinds of locations.
+const (
+	GlobalLoc LocKind = iota // a memory location x (written x or [x])
+	RegLoc                   // a register P:R of a process
+	IndexLoc                 // an array cell x[i]
+	SymRegLoc                // a symbolic register %name (herd's telechat tests)
+)
+
+// Loc is a location of the initial state or of the condition.
+type Loc struct {
+	Kind  LocKind
+	Proc  int    // RegLoc: the process number
+	Name  string // the variable, register or array name
+	Index int    // IndexLoc: the cell
+	Tag   string // x:red (memory tagging); empty almost always
+	Pos   xcfa.Pos
+}
+
+// String prints the location as herd prints it in states and conditions.
+func (l Loc) String() string {
+	switch l.Kind {
+	case RegLoc:
+		return fmt.Sprintf("%d:%s", l.Proc, l.Name)
+	case IndexLoc:
+		return fmt.Sprintf("%s[%d]", l.Name, l.Index)
+	case SymRegLoc:
+		return "%" + l.Name
+	}
+	if l.Tag != "" {
+		return "[" + l.Name + ":" + l.Tag + "]"
+	}
+	return "[" + l.Name + "]"
+}
+
+// Key identifies the location regardless of its position.
+func (l Loc) Key() Loc {
+	l.Pos = xcfa.Pos{}
+	return l
+}
+
+// ValueKind says what a Value is.
+type ValueKind int
+
+// The kinds of values.
+const (
+	IntValue   ValueKind = iota // an integer
+	AddrValue                   // the address of a location (Sym), plus an element index
+	ArrayValue                  // {v0,v1,...}
+	LabelValue                  // the address of a code label P1:L0
+	InstrValue                  // instr:"B .+4" or NOP: an instruction as data
+	TagValue                    // :green, a memory tag
+)
+
+// Value is a constant of the initial state or of the condition.
+type Value struct {
+	Kind  ValueKind
+	Int   int64  // IntValue: the 64-bit pattern (0xFFFFFFFFFFFFFFFF is -1)
+	Hex   bool   // IntValue: written in hexadecimal
+	Sym   string // AddrValue: the location; LabelValue: the label; InstrValue: the text; TagValue: the tag
+	Index int    // AddrValue: x[Index]; LabelValue: the process
+	Tag   string // AddrValue: x:red
+	Elems []Value
+	Pos   xcfa.Pos
+}
+
+// String prints the value as herd prints it (decimal, signed 64-bit).
+func (v Value) String() string {
+	switch v.Kind {
+	case AddrValue:
+		s := v.Sym
+		if v.Tag != "" {
+			s += ":" + v.Tag
+		}
+		if v.Index != 0 {
+			s += fmt.Sprintf("[%d]", v.Index)
+		}
+		return s
+	case ArrayValue:
+		parts := make([]string, len(v.Elems))
+		for i, e := range v.Elems {
+			parts[i] = e.String()
+		}
+		return "{" + strings.Join(parts, ",") + "}"
+	case LabelValue:
+		return fmt.Sprintf("P%d:%s", v.Index, v.Sym)
+	case InstrValue:
+		if v.Sym == "NOP" {
+			return "NOP"
+		}
+		return `instr:"` + v.Sym + `"`
+	case TagValue:
+		return ":" + v.Sym
+	}
+	return strconv.FormatInt(v.Int, 10)
+}
+
+// HexString prints an integer value in herd's hexadecimal style (0x...,
+// the 64-bit pattern); other values print as String does.
+func (v Value) HexString() string {
+	if v.Kind != IntValue {
+		return v.String()
+	}
+	return fmt.Sprintf("%#x", uint64(v.Int))
+}
+
+// InitEntry is one item of the initial state: "int64_t x=1", "0:X1=x",
+// "uint64_t 0:X0", "int t[2]={1,2}", "int *p=&x".
+type InitEntry struct {
+	Loc      Loc
+	Type     string // the declared type ("int", "uint64_t", "ins_t", ...); "" when none
+	Pointer  bool   // declared with a star: the location holds an address
+	Atomic   bool   // declared _Atomic
+	ArrayLen int    // > 0: an array of this many cells
+	Value    *Value // nil: zero (or all zeros for an array)
+	Pos      xcfa.Pos
+}
+
+// LocItem is one entry of the locations [...] clause.
+type LocItem struct {
+	Loc   Loc
+	Type  string // an optional type ("ins_t")
+	Fault *Fault // non-nil: the item is fault(...), not a location
+}
+
+// Prop is a proposition of the final condition or filter.
+type Prop interface{ isProp() }
+
+// Bool is true or false.
+type Bool struct{ Value bool }
+
+// Not negates a proposition; loc<>v and loc!=v parse as Not of an equality.
+type Not struct{ X Prop }
+
+// And is a conjunction.
+type And struct{ X, Y Prop }
+
+// Or is a disjunction.
+type Or struct{ X, Y Prop }
+
+// Implies is X => Y.
+type Implies struct{ X, Y Prop }
+
+// Eq says the final value of Loc is Value.
+type Eq struct {
+	Loc   Loc
+	Value Value
+	Pos   xcfa.Pos
+}
+
+// LocEq says two locations hold the same final value (herd: loc == *loc).
+type LocEq struct {
+	X, Y Loc
+	Pos  xcfa.Pos
+}
+
+// Fault is herd's fault(P0:L0,Type): an instruction faulted.
+type Fault struct {
+	Proc  int
+	Label string
+	Args  []string
+	Pos   xcfa.Pos
+}
+
+func (Bool) isProp()    {}
+func (Not) isProp()     {}
+func (And) isProp()     {}
+func (Or) isProp()      {}
+func (Implies) isProp() {}
+func (Eq) isProp()      {}
+func (LocEq) isProp()   {}
+func (*Fault) isProp()  {}
+
+// Precedence levels for printing, as herd's parser binds them.
+const (
+	precOr = iota + 1
+	precAnd
+	precImplies
+	precNot
+	precAtom
+)
+
+// FormatProp prints a proposition as herd prints conditions: "[x]=1 /\
+// 0:X0=0", with parentheses only where precedence needs them.
+func FormatProp(p Prop) string {
+	var b strings.Builder
+	writeProp(&b, p, 0)
+	return b.String()
+}
+
+func propPrec(p Prop) int {
+	switch p.(type) {
+	case Or:
+		return precOr
+	case And:
+		return precAnd
+	case Implies:
+		return precImplies
+	case Not:
+		return precNot
+	}
+	return precAtom
+}
+
+func writeProp(b *strings.Builder, p Prop, min int) {
+	prec := propPrec(p)
+	if prec < min {
+		b.WriteByte('(')
+		defer b.WriteByte(')')
+	}
+	switch p := p.(type) {
+	case Bool:
+		if p.Value {
+			b.WriteString("true")
+		} else {
+			b.WriteString("false")
+		}
+	case Not:
+		b.WriteString("not ")
+		// herd always parenthesises the operand of not.
+		b.WriteByte('(')
+		writeProp(b, p.X, 0)
+		b.WriteByte(')')
+	case And:
+		writeProp(b, p.X, precAnd)
+		b.WriteString(" /\\ ")
+		writeProp(b, p.Y, precAnd)
+	case Or:
+		writeProp(b, p.X, precOr)
+		b.WriteString(" \\/ ")
+		writeProp(b, p.Y, precOr)
+	case Implies:
+		writeProp(b, p.X, precImplies+1)
+		b.WriteString(" => ")
+		writeProp(b, p.Y, precImplies)
+	case Eq:
+		if p.Value.Kind == ArrayValue && p.Loc.Kind == GlobalLoc {
+			b.WriteString(p.Loc.Name)
+		} else {
+			b.WriteString(p.Loc.String())
+		}
+		b.WriteByte('=')
+		b.WriteString(p.Value.String())
+	case LocEq:
+		b.WriteString(p.X.String())
+		b.WriteByte('=')
+		b.WriteString(p.Y.String())
+	case *Fault:
+		fmt.Fprintf(b, "fault(P%d", p.Proc)
+		if p.Label != "" {
+			b.WriteString(":" + p.Label)
+		}
+		for _, a := range p.Args {
+			b.WriteString("," + a)
+		}
+		b.WriteByte(')')
+	}
+}
+
+// ConditionString prints the condition as herd's "Condition" line does,
+// without the word Condition: "exists ([x]=1 /\ 0:X0=0)".
+func (t *Test) ConditionString() string {
+	return t.Quant.String() + " (" + FormatProp(t.Cond) + ")"
+}
+
+// Dialect translates the program part of a test of one architecture into
+// an XCFA. t already holds the header, the initial state and the final
+// part; the dialect may only rename registers in them to the names its
+// XCFA uses (AArch64: W1 and x1 become X1).
+type Dialect func(t *Test, prog Section) (*xcfa.Program, error)
+
+var dialects = map[string]Dialect{}
+
+// RegisterDialect makes Parse handle tests whose header names arch. Dialect
+// packages call it from their init function; the program that wants a
+// dialect imports its package (for its side effect).
+func RegisterDialect(arch string, d Dialect) {
+	dialects[arch] = d
+}
+
+// Dialects lists the registered architectures.
+func Dialects() []string {
+	var names []string
+	for n := range dialects {
+		names = append(names, n)
+	}
+	return names
+}

@@ -1,0 +1,348 @@
+package mcm
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/sat"
+	"github.com/purr-mcm/purr/stdlib"
+	"github.com/purr-mcm/purr/xcfa"
+)
+
+// Options tune one check.
+type Options struct {
+	Unroll        int      // loop iterations (herd's -unroll; default 2)
+	Variants      []string // enabled model variants
+	Speedcheck    bool     // stop at the first execution that decides the condition
+	MaxExecutions int      // stop enumerating after this many executions (0: all)
+}
+
+// Binding is one location's final value in a state.
+type Binding struct {
+	Loc   litmus.Loc
+	Value Value
+}
+
+// State is a final state: the observed locations' values.
+type State []Binding
+
+// Outcome is what a model says of a test.
+type Outcome struct {
+	States   []State // distinct final states of the consistent executions
+	Positive int     // consistent executions satisfying the condition
+	Negative int     // consistent executions not satisfying it
+	Flags    []string
+	Loop     bool // some path was cut by the unrolling bound
+	Complete bool // every consistent execution was enumerated
+}
+
+// Library files, parsed once.
+var (
+	libOnce           sync.Once
+	libPrelude, libWF *cat.File
+	libErr            error
+)
+
+func library() (*cat.File, *cat.File, error) {
+	libOnce.Do(func() {
+		read := func(name string) *cat.File {
+			src, err := stdlib.FS.ReadFile(name)
+			if err != nil {
+				libErr = err
+				return nil
+			}
+			f, err := cat.Parse(name, src)
+			if err != nil {
+				libErr = err
+			}
+			return f
+		}
+		libPrelude = read("prelude.cat")
+		libWF = read("wellformed.cat")
+	})
+	return libPrelude, libWF, libErr
+}
+
+// knownTags are the event tags of every architecture purr reads; a model
+// may name any of them, and those no event carries are empty sets.
+var knownTags = strings.Fields(`
+	A Q L X NoRet
+	DMB.SY DMB.LD DMB.ST DMB.ISH DMB.ISHLD DMB.ISHST DMB.OSH DMB.OSHLD DMB.OSHST DMB.NSH DMB.NSHLD DMB.NSHST
+	DSB.SY DSB.LD DSB.ST DSB.ISH DSB.ISHLD DSB.ISHST DSB.OSH DSB.OSHLD DSB.OSHST DSB.NSH DSB.NSHLD DSB.NSHST
+	ISB
+	NA RLX ACQ REL ACQ_REL SC CON
+	Once Acquire Release Noreturn Mb Rmb Wmb Rb_dep Before-atomic After-atomic After-spinlock After-unlock-lock Rcu-lock Rcu-unlock Sync-rcu RMW`)
+
+// Check decides a test under a model and enumerates its consistent
+// executions.
+func Check(m *cat.Model, t *litmus.Test, opt Options) (*Outcome, error) {
+	prelude, wf, err := library()
+	if err != nil {
+		return nil, fmt.Errorf("purr's library: %v", err)
+	}
+	initRegs, initMem, err := initialState(t)
+	if err != nil {
+		return nil, err
+	}
+	u, err := Unfold(t.Program, opt.Unroll, initRegs, initMem)
+	if err != nil {
+		return nil, err
+	}
+	if err := u.analyseValues(); err != nil {
+		return nil, fmt.Errorf("%s: %v", t.File, err)
+	}
+	en := encode(u)
+	sets, rels := en.predefined()
+	top := &env{vars: map[string]value{}}
+	for name, fn := range builtins {
+		top.vars[name] = &builtin{name: name, fn: fn}
+	}
+	for _, tag := range knownTags {
+		top.vars[tag] = en.al.emptySet()
+	}
+	for name, s := range sets {
+		top.vars[name] = s
+	}
+	for name, r := range rels {
+		top.vars[name] = r
+	}
+	ev := &evaluator{al: en.al, variants: map[string]bool{}, included: map[string]bool{}, co: en.co}
+	for _, v := range opt.Variants {
+		ev.variants[v] = true
+	}
+	sc, err := ev.run(prelude.Stmts, top)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := ev.run(m.Stmts, sc); err != nil {
+		return nil, err
+	}
+	if _, err := ev.run(wf.Stmts, sc); err != nil {
+		return nil, err
+	}
+
+	s := en.s
+	var consistent []sat.Lit
+	flags := map[string][]sat.Lit{}
+	for _, c := range ev.checks {
+		switch c.mode {
+		case cat.Require, cat.Assert:
+			consistent = append(consistent, c.lit)
+		case cat.Flag:
+			flags[c.name] = append(flags[c.name], c.lit)
+		case cat.UndefinedUnless:
+			flags["undefined"] = append(flags["undefined"], -c.lit)
+		}
+	}
+	s.AddClause(s.And(consistent...))
+	procIDs := make([]int, len(t.Program.Procs))
+	for i, p := range t.Program.Procs {
+		procIDs[i] = p.ID
+	}
+	fs := newFinalState(en, procIDs)
+	if t.Filter != nil {
+		f, err := fs.propLit(t.Filter)
+		if err != nil {
+			return nil, err
+		}
+		s.AddClause(f)
+	}
+	cond, err := fs.propLit(t.Cond)
+	if err != nil {
+		return nil, err
+	}
+	observed := observedLocations(t)
+	flagNames := make([]string, 0, len(flags))
+	flagLits := map[string]sat.Lit{}
+	for name, lits := range flags {
+		flagNames = append(flagNames, name)
+		flagLits[name] = s.Or(lits...)
+	}
+	sort.Strings(flagNames)
+
+	out := &Outcome{Loop: u.Cut}
+	seen := map[string]bool{}
+	raised := map[string]bool{}
+	_, out.Complete = s.Enumerate(en.projection, opt.MaxExecutions, func([]bool) bool {
+		holds := s.Value(cond)
+		if holds {
+			out.Positive++
+		} else {
+			out.Negative++
+		}
+		st := make(State, 0, len(observed))
+		for _, loc := range observed {
+			v, _ := fs.valueOf(loc)
+			st = append(st, Binding{Loc: loc, Value: v})
+		}
+		if key := stateKey(st); !seen[key] {
+			seen[key] = true
+			out.States = append(out.States, st)
+		}
+		for _, name := range flagNames {
+			if s.Value(flagLits[name]) {
+				raised[name] = true
+			}
+		}
+		if opt.Speedcheck && decisive(t.Quant, holds) {
+			return false
+		}
+		return true
+	})
+	for _, name := range flagNames {
+		if raised[name] {
+			out.Flags = append(out.Flags, name)
+		}
+	}
+	return out, nil
+}
+
+// decisive tells whether one execution settles the condition: a witness
+// for exists, a counter-example for ~exists and forall.
+func decisive(q litmus.Quantifier, holds bool) bool {
+	if q == litmus.Forall {
+		return !holds
+	}
+	return holds
+}
+
+func stateKey(st State) string {
+	var b strings.Builder
+	for _, x := range st {
+		fmt.Fprintf(&b, "%s=%s;", x.Loc, x.Value)
+	}
+	return b.String()
+}
+
+// observedLocations are the locations a state shows: those of the
+// locations clause, then those the condition names, each once.
+func observedLocations(t *litmus.Test) []litmus.Loc {
+	var out []litmus.Loc
+	seen := map[litmus.Loc]bool{}
+	add := func(l litmus.Loc) {
+		if k := l.Key(); !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	for _, it := range t.Locations {
+		if it.Fault == nil {
+			add(it.Loc)
+		}
+	}
+	var walk func(p litmus.Prop)
+	walk = func(p litmus.Prop) {
+		switch p := p.(type) {
+		case litmus.Not:
+			walk(p.X)
+		case litmus.And:
+			walk(p.X)
+			walk(p.Y)
+		case litmus.Or:
+			walk(p.X)
+			walk(p.Y)
+		case litmus.Implies:
+			walk(p.X)
+			walk(p.Y)
+		case litmus.Eq:
+			add(p.Loc)
+		case litmus.LocEq:
+			add(p.X)
+			add(p.Y)
+		}
+	}
+	walk(t.Cond)
+	return out
+}
+
+// initialState collects the registers' and locations' initial values. Every
+// location the test names exists, initially zero unless the test says
+// otherwise.
+func initialState(t *litmus.Test) (map[int]map[string]Value, map[string]Value, error) {
+	regs := map[int]map[string]Value{}
+	mem := map[string]Value{}
+	for _, p := range t.Program.Procs {
+		regs[p.ID] = map[string]Value{}
+		for _, name := range p.Params {
+			regs[p.ID][name] = Addr(name)
+			mem[name] = Int(0)
+		}
+	}
+	for _, in := range t.Init {
+		v := Int(0)
+		if in.Value != nil {
+			var err error
+			if v, err = fromLitmus(*in.Value); err != nil {
+				return nil, nil, err
+			}
+			if v.IsAddr() {
+				if _, ok := mem[v.Sym]; !ok {
+					mem[v.Sym] = Int(0)
+				}
+			}
+		}
+		switch in.Loc.Kind {
+		case litmus.RegLoc:
+			if regs[in.Loc.Proc] == nil {
+				regs[in.Loc.Proc] = map[string]Value{}
+			}
+			regs[in.Loc.Proc][in.Loc.Name] = v
+		case litmus.GlobalLoc:
+			mem[in.Loc.Name] = v
+		default:
+			return nil, nil, fmt.Errorf("%s: unsupported initial location %s", in.Pos, in.Loc)
+		}
+	}
+	for _, p := range t.Program.Procs {
+		for _, e := range p.Edges {
+			forEachSym(e.Op, func(name string) {
+				if _, ok := mem[name]; !ok {
+					mem[name] = Int(0)
+				}
+			})
+		}
+	}
+	for _, loc := range observedLocations(t) {
+		if loc.Kind == litmus.GlobalLoc {
+			if _, ok := mem[loc.Name]; !ok {
+				mem[loc.Name] = Int(0)
+			}
+		}
+	}
+	return regs, mem, nil
+}
+
+// forEachSym calls f with every location an operation names.
+func forEachSym(op xcfa.Op, f func(string)) {
+	var expr func(x xcfa.Expr)
+	expr = func(x xcfa.Expr) {
+		switch x := x.(type) {
+		case xcfa.Sym:
+			f(x.Name)
+		case xcfa.Binary:
+			expr(x.X)
+			expr(x.Y)
+		case xcfa.Unary:
+			expr(x.X)
+		case xcfa.Ite:
+			expr(x.Cond)
+			expr(x.X)
+			expr(x.Y)
+		}
+	}
+	switch op := op.(type) {
+	case xcfa.Assign:
+		expr(op.Value)
+	case xcfa.Assume:
+		expr(op.Cond)
+	case xcfa.Load:
+		expr(op.Addr)
+	case xcfa.Store:
+		expr(op.Addr)
+		expr(op.Value)
+	}
+}

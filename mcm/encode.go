@@ -1,0 +1,329 @@
+package mcm
+
+import (
+	"github.com/purr-mcm/purr/mcm/sat"
+)
+
+// encoding is one formula for every candidate execution of an unfolding:
+// which path each thread takes (segment literals), what each term's value
+// is (one literal per domain value), rf and co (one variable per pair that
+// may be related).
+type encoding struct {
+	u   *Unfolding
+	s   *sat.Solver
+	al  *algebra
+	seg []sat.Lit   // per segment: the segment executes
+	val [][]sat.Lit // per term, per domain value
+	rf  Rel         // write → read
+	co  Rel         // write → write, strict total order per location
+	// projection: the variables that identify an execution (herd counts
+	// executions, not solver models).
+	projection []sat.Lit
+}
+
+func encode(u *Unfolding) *encoding {
+	s := sat.New()
+	en := &encoding{u: u, s: s}
+	en.encodePaths()
+	en.encodeValues()
+	exec := make([]sat.Lit, len(u.Events))
+	for i, e := range u.Events {
+		if e.Kind == KindInit {
+			exec[i] = sat.True
+		} else {
+			exec[i] = en.seg[e.Seg.ID]
+		}
+	}
+	en.al = &algebra{s: s, exec: exec}
+	en.encodeRF()
+	en.encodeCO()
+	return en
+}
+
+// encodePaths gives each segment a literal: roots always execute, a
+// segment that executes executes exactly one child, a child only executes
+// with its parent, a cut segment never, and a segment's assumptions hold
+// when it executes.
+func (en *encoding) encodePaths() {
+	s := en.s
+	en.seg = make([]sat.Lit, len(en.u.Segments))
+	for _, sg := range en.u.Segments { // parents come before children
+		switch {
+		case sg.Cut:
+			en.seg[sg.ID] = sat.False
+		case sg.Parent == nil:
+			en.seg[sg.ID] = sat.True
+		case len(sg.Parent.Children) == 1:
+			en.seg[sg.ID] = en.seg[sg.Parent.ID]
+		default:
+			en.seg[sg.ID] = s.NewVar()
+		}
+	}
+	for _, sg := range en.u.Segments {
+		lit := en.seg[sg.ID]
+		if len(sg.Children) > 1 {
+			var kids []sat.Lit
+			for _, c := range sg.Children {
+				k := en.seg[c.ID]
+				kids = append(kids, k)
+				s.AddClause(-k, lit)
+				if k != sat.False && !k.IsConst() {
+					en.projection = append(en.projection, k)
+				}
+			}
+			// When the parent executes, exactly one child does.
+			s.AddClause(append([]sat.Lit{-lit}, kids...)...)
+			for i := range kids {
+				for j := i + 1; j < len(kids); j++ {
+					s.AddClause(-kids[i], -kids[j])
+				}
+			}
+		}
+		if sg.Cut {
+			s.AddClause(-lit)
+		}
+	}
+}
+
+// encodeValues gives every term one literal per value of its domain. A
+// read's value is free (rf constrains it); an operation's value follows
+// from its operands'. Assumptions are asserted after all terms exist.
+func (en *encoding) encodeValues() {
+	s := en.s
+	u := en.u
+	en.val = make([][]sat.Lit, len(u.Terms))
+	for _, t := range u.Terms { // operands are created before the terms that use them
+		lits := make([]sat.Lit, len(t.Dom))
+		switch t.op {
+		case termConst:
+			lits[0] = sat.True
+		case termRead:
+			if len(lits) == 1 {
+				lits[0] = sat.True
+				break
+			}
+			for i := range lits {
+				lits[i] = s.NewVar()
+			}
+			s.ExactlyOne(lits...)
+		case termBinary:
+			terms := make([][]sat.Lit, len(t.Dom))
+			x, y := t.args[0], t.args[1]
+			for i, a := range x.Dom {
+				for j, b := range y.Dom {
+					v, err := applyBinary(t.bin, a, b)
+					if err != nil {
+						continue
+					}
+					k := t.index[v]
+					terms[k] = append(terms[k], s.And(en.val[x.ID][i], en.val[y.ID][j]))
+				}
+			}
+			for k := range lits {
+				lits[k] = s.Or(terms[k]...)
+			}
+		case termUnary:
+			terms := make([][]sat.Lit, len(t.Dom))
+			x := t.args[0]
+			for i, a := range x.Dom {
+				if v, err := applyUnary(t.un, a); err == nil {
+					k := t.index[v]
+					terms[k] = append(terms[k], en.val[x.ID][i])
+				}
+			}
+			for k := range lits {
+				lits[k] = s.Or(terms[k]...)
+			}
+		case termIte:
+			c, x, y := t.args[0], t.args[1], t.args[2]
+			isTrue, isFalse := en.truthLits(c)
+			terms := make([][]sat.Lit, len(t.Dom))
+			for i, v := range x.Dom {
+				k := t.index[v]
+				terms[k] = append(terms[k], s.And(isTrue, en.val[x.ID][i]))
+			}
+			for i, v := range y.Dom {
+				k := t.index[v]
+				terms[k] = append(terms[k], s.And(isFalse, en.val[y.ID][i]))
+			}
+			for k := range lits {
+				lits[k] = s.Or(terms[k]...)
+			}
+		}
+		en.val[t.ID] = lits
+	}
+	for _, sg := range u.Segments {
+		for _, a := range sg.Assumes {
+			isTrue, _ := en.truthLits(a)
+			s.AddClause(-en.seg[sg.ID], isTrue)
+		}
+	}
+}
+
+// truthLits says when a term is true (an address or a non-zero integer)
+// and when it is false.
+func (en *encoding) truthLits(t *Term) (isTrue, isFalse sat.Lit) {
+	var ts, fs []sat.Lit
+	for i, v := range t.Dom {
+		if truth(v) {
+			ts = append(ts, en.val[t.ID][i])
+		} else {
+			fs = append(fs, en.val[t.ID][i])
+		}
+	}
+	return en.s.Or(ts...), en.s.Or(fs...)
+}
+
+// valueIs is the literal "term t has value v".
+func (en *encoding) valueIs(t *Term, v Value) sat.Lit {
+	if i, ok := t.index[v]; ok {
+		return en.val[t.ID][i]
+	}
+	return sat.False
+}
+
+// sameValue is the literal "terms a and b have the same value".
+func (en *encoding) sameValue(a, b *Term) sat.Lit {
+	if a == b {
+		return sat.True
+	}
+	var lits []sat.Lit
+	for i, v := range a.Dom {
+		if j, ok := b.index[v]; ok {
+			lits = append(lits, en.s.And(en.val[a.ID][i], en.val[b.ID][j]))
+		}
+	}
+	return en.s.Or(lits...)
+}
+
+// mayCoexist tells whether two events can be in one execution: events of
+// one thread on different branches cannot.
+func mayCoexist(a, b *Event) bool {
+	if a.Thread < 0 || b.Thread < 0 || a.Thread != b.Thread {
+		return true
+	}
+	return poOrdered(a, b) || poOrdered(b, a) || a == b
+}
+
+// poOrdered tells whether a comes before b in program order: b's path
+// passes through a.
+func poOrdered(a, b *Event) bool {
+	if a.Thread < 0 || a.Thread != b.Thread || a.Depth >= b.Depth {
+		return false
+	}
+	for s := b.Seg; s != nil; s = s.Parent {
+		if s == a.Seg {
+			return true
+		}
+	}
+	return false
+}
+
+// encodeRF: one variable per write/read pair that may share a location;
+// rf(w,r) implies both execute with the same address and value, and an
+// executed read reads from exactly one write.
+func (en *encoding) encodeRF() {
+	s := en.s
+	en.rf = make(Rel)
+	var writes []*Event
+	for _, e := range en.u.Events {
+		if e.IsWrite() {
+			writes = append(writes, e)
+		}
+	}
+	for _, r := range en.u.Events {
+		if !r.IsRead() {
+			continue
+		}
+		var cands []sat.Lit
+		for _, w := range writes {
+			if !mayAlias(w.Addr, r.Addr) || !mayCoexist(w, r) {
+				continue
+			}
+			same := s.And(en.sameValue(w.Addr, r.Addr), en.sameValue(w.Val, r.Val))
+			if same == sat.False {
+				continue
+			}
+			v := s.NewVar()
+			s.AddClause(-v, en.al.exec[w.ID])
+			s.AddClause(-v, en.al.exec[r.ID])
+			s.AddClause(-v, same)
+			en.rf[pair{int32(w.ID), int32(r.ID)}] = v
+			cands = append(cands, v)
+			en.projection = append(en.projection, v)
+		}
+		s.AddClause(append([]sat.Lit{-en.al.exec[r.ID]}, cands...)...)
+		for i := range cands {
+			for j := i + 1; j < len(cands); j++ {
+				s.AddClause(-cands[i], -cands[j])
+			}
+		}
+	}
+}
+
+// encodeCO: for writes that may share a location, co is a strict total
+// order of the executed writes to each address, initial writes first.
+func (en *encoding) encodeCO() {
+	s := en.s
+	en.co = make(Rel)
+	var writes []*Event
+	for _, e := range en.u.Events {
+		if e.IsWrite() {
+			writes = append(writes, e)
+		}
+	}
+	exec := en.al.exec
+	lit := func(a, b *Event) sat.Lit {
+		if l, ok := en.co[pair{int32(a.ID), int32(b.ID)}]; ok {
+			return l
+		}
+		return sat.False
+	}
+	for i, a := range writes {
+		for _, b := range writes[i+1:] {
+			if !mayAlias(a.Addr, b.Addr) || !mayCoexist(a, b) {
+				continue
+			}
+			same := en.sameValue(a.Addr, b.Addr)
+			both := s.And(exec[a.ID], exec[b.ID], same)
+			if both == sat.False {
+				continue
+			}
+			ab, ba := pair{int32(a.ID), int32(b.ID)}, pair{int32(b.ID), int32(a.ID)}
+			switch {
+			case a.Kind == KindInit && b.Kind == KindInit:
+				continue // distinct locations
+			case a.Kind == KindInit:
+				en.co[ab] = both
+			case b.Kind == KindInit:
+				en.co[ba] = both
+			default:
+				v := s.NewVar()
+				s.AddClause(both, -v) // determined when the pair is not ordered at all
+				en.projection = append(en.projection, v)
+				// v: a before b; ¬v: b before a, when both execute on one address.
+				en.co[ab] = s.And(both, v)
+				en.co[ba] = s.And(both, -v)
+			}
+		}
+	}
+	// Transitivity over triples of writes that may share a location.
+	for _, a := range writes {
+		for _, b := range writes {
+			ab := lit(a, b)
+			if ab == sat.False || a == b {
+				continue
+			}
+			for _, c := range writes {
+				if c == a || c == b {
+					continue
+				}
+				bc := lit(b, c)
+				if bc == sat.False {
+					continue
+				}
+				s.AddClause(-ab, -bc, lit(a, c))
+			}
+		}
+	}
+}

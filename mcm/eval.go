@@ -1,0 +1,868 @@
+package mcm
+
+import (
+	"fmt"
+
+	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/mcm/sat"
+)
+
+// The evaluator runs a resolved Cat model over the algebra. Values are
+// event sets, relations, the polymorphic empty set/relation "0", tags,
+// sets and tuples of values, functions and procedures.
+
+type (
+	emptyVal struct{} // 0, {}: empty whatever its use
+	tagVal   string
+	tupleVal []value
+	setVal   []value // a set of non-event values (tags, relations, ...)
+	closure  struct {
+		name   string
+		params []string
+		body   cat.Expr
+		env    *env
+	}
+	builtin struct {
+		name string
+		fn   func(ev *evaluator, pos cat.Pos, arg value) (value, error)
+	}
+	procedure struct {
+		def *cat.Procedure
+		env *env
+	}
+)
+
+type value any
+
+// env is a scope: a chain of bindings.
+type env struct {
+	vars   map[string]value
+	parent *env
+}
+
+func (e *env) lookup(name string) (value, bool) {
+	for ; e != nil; e = e.parent {
+		if v, ok := e.vars[name]; ok {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+func (e *env) child() *env { return &env{vars: map[string]value{}, parent: e} }
+
+// check is one axiom of the model, as a literal that holds when the
+// execution passes it.
+type check struct {
+	name string
+	mode cat.CheckMode
+	lit  sat.Lit
+	pos  cat.Pos
+}
+
+type evaluator struct {
+	al       *algebra
+	variants map[string]bool
+	included map[string]bool
+	checks   []check
+	co       Rel // the encoding's co, which "with co from ..." binds
+}
+
+// evalError is a Cat evaluation error at a position.
+type evalError struct {
+	pos cat.Pos
+	msg string
+}
+
+func (e *evalError) Error() string { return e.pos.String() + ": " + e.msg }
+
+func errAt(pos cat.Pos, format string, args ...any) error {
+	return &evalError{pos, fmt.Sprintf(format, args...)}
+}
+
+// run evaluates a list of statements in scope sc and returns the scope
+// that follows them.
+func (ev *evaluator) run(stmts []cat.Stmt, sc *env) (*env, error) {
+	for _, st := range stmts {
+		var err error
+		if sc, err = ev.stmt(st, sc); err != nil {
+			return nil, err
+		}
+	}
+	return sc, nil
+}
+
+func (ev *evaluator) stmt(st cat.Stmt, sc *env) (*env, error) {
+	switch st := st.(type) {
+	case *cat.Let:
+		next, err := ev.bind(st.Bindings, st.Rec, sc)
+		if err != nil {
+			return nil, err
+		}
+		if st.When != nil {
+			if _, err := ev.stmt(st.When, next); err != nil {
+				return nil, err
+			}
+		}
+		return next, nil
+	case *cat.Check:
+		v, err := ev.expr(st.X, sc)
+		if err != nil {
+			return nil, err
+		}
+		lit, err := ev.test(st, v)
+		if err != nil {
+			return nil, err
+		}
+		if st.Negated {
+			lit = -lit
+		}
+		name := st.Name
+		if name == "" {
+			name = st.Kind.String()
+		}
+		ev.checks = append(ev.checks, check{name: name, mode: st.Mode, lit: lit, pos: st.Pos})
+		return sc, nil
+	case *cat.Show, *cat.ShowAs, *cat.Unshow, *cat.Debug, *cat.Instructions:
+		return sc, nil
+	case *cat.Include:
+		if st.Resolved == "" || ev.included[st.Resolved] {
+			return sc, nil
+		}
+		ev.included[st.Resolved] = true
+		return ev.run(st.Stmts, sc)
+	case *cat.Procedure:
+		next := sc.child()
+		p := &procedure{def: st, env: next}
+		next.vars[st.Name] = p
+		if !st.Rec {
+			p.env = sc
+		}
+		return next, nil
+	case *cat.Call:
+		v, ok := sc.lookup(st.Name)
+		p, isProc := v.(*procedure)
+		if !ok || !isProc {
+			return nil, errAt(st.Pos, "%s is not a procedure", st.Name)
+		}
+		arg, err := ev.expr(st.Arg, sc)
+		if err != nil {
+			return nil, err
+		}
+		body := p.env.child()
+		if err := ev.bindParams(st.Pos, p.def.Params, arg, body); err != nil {
+			return nil, err
+		}
+		before := len(ev.checks)
+		if _, err := ev.run(p.def.Body, body); err != nil {
+			return nil, err
+		}
+		if st.As != "" {
+			for i := before; i < len(ev.checks); i++ {
+				ev.checks[i].name = st.As
+			}
+		}
+		return sc, nil
+	case *cat.Forall:
+		v, err := ev.expr(st.Set, sc)
+		if err != nil {
+			return nil, err
+		}
+		elems, err := ev.elements(st.Pos, v)
+		if err != nil {
+			return nil, err
+		}
+		for _, x := range elems {
+			body := sc.child()
+			body.vars[st.Var] = x
+			if _, err := ev.run(st.Body, body); err != nil {
+				return nil, err
+			}
+		}
+		return sc, nil
+	case *cat.IfVariant:
+		c, err := ev.cond(st.Cond, sc)
+		if err != nil {
+			return nil, err
+		}
+		if c {
+			return ev.run(st.Then, sc)
+		}
+		return ev.run(st.Else, sc)
+	case *cat.MatchStmt:
+		v, err := ev.expr(st.X, sc)
+		if err != nil {
+			return nil, err
+		}
+		t, ok := v.(tagVal)
+		if !ok {
+			return nil, errAt(st.Pos, "match expects a tag")
+		}
+		for _, c := range st.Clauses {
+			if c.Tag == string(t) {
+				return ev.run(c.Body, sc)
+			}
+		}
+		if st.HasDefault {
+			return ev.run(st.Default, sc)
+		}
+		return nil, errAt(st.Pos, "no arm of the match matches '%s", t)
+	case *cat.With:
+		return ev.with(st, sc)
+	case *cat.Enum:
+		next := sc.child()
+		var tags setVal
+		for _, t := range st.Tags {
+			tags = append(tags, tagVal(t))
+		}
+		next.vars[st.Name] = tags
+		return next, nil
+	}
+	return nil, errAt(st.Position(), "unsupported instruction %T", st)
+}
+
+// with handles "with co from S": purr's co is already a free strict total
+// order per location with initial writes first, so choosing co among the
+// linearisations of a relation means requiring that co extends it.
+func (ev *evaluator) with(st *cat.With, sc *env) (*env, error) {
+	app, ok := st.Set.(*cat.App)
+	var fname string
+	if ok {
+		if v, isVar := app.Fun.(*cat.Var); isVar {
+			fname = v.Name
+		}
+	}
+	if st.Var != "co" || (fname != "generate_cos" && fname != "linearisations") {
+		return nil, errAt(st.Pos, "unsupported: with %s from ... (purr supports with co from generate_cos(...))", st.Var)
+	}
+	arg, err := ev.expr(app.Arg, sc)
+	if err != nil {
+		return nil, err
+	}
+	if fname == "linearisations" {
+		t, ok := arg.(tupleVal)
+		if !ok || len(t) != 2 {
+			return nil, errAt(st.Pos, "linearisations expects (set, relation)")
+		}
+		arg = t[1]
+	}
+	base, err := ev.rel(app.Pos, arg)
+	if err != nil {
+		return nil, err
+	}
+	co := ev.co
+	ev.checks = append(ev.checks, check{name: "co-extends", mode: cat.Require, lit: ev.al.isEmpty(ev.al.diff(base, co)), pos: st.Pos})
+	next := sc.child()
+	next.vars["co"] = co
+	return next, nil
+}
+
+// test evaluates a check's test on a value.
+func (ev *evaluator) test(st *cat.Check, v value) (sat.Lit, error) {
+	if st.Kind == cat.IsEmpty {
+		switch v := v.(type) {
+		case emptyVal:
+			return sat.True, nil
+		case Set:
+			return ev.al.isEmptySet(v), nil
+		case Rel:
+			return ev.al.isEmpty(v), nil
+		case setVal:
+			if len(v) == 0 {
+				return sat.True, nil
+			}
+			return sat.False, nil
+		}
+		return 0, errAt(st.Pos, "empty expects a set or a relation, not %s", kindOf(v))
+	}
+	r, err := ev.rel(st.Pos, v)
+	if err != nil {
+		return 0, err
+	}
+	if st.Kind == cat.Acyclic {
+		return ev.al.acyclic(r), nil
+	}
+	return ev.al.irreflexive(r), nil
+}
+
+// bind evaluates let bindings. Recursive bindings of functions tie the knot
+// through the scope; recursive bindings of sets and relations are least
+// fixpoints, computed by iteration from the empty relation.
+func (ev *evaluator) bind(bs []*cat.Binding, rec bool, sc *env) (*env, error) {
+	next := sc.child()
+	if !rec {
+		for _, b := range bs {
+			v, err := ev.expr(b.Value, sc)
+			if err != nil {
+				return nil, err
+			}
+			if err := ev.bindParams(b.Pos, b.Names, v, next); err != nil {
+				return nil, err
+			}
+		}
+		return next, nil
+	}
+	allFuns := true
+	for _, b := range bs {
+		if _, ok := b.Value.(*cat.Fun); !ok {
+			allFuns = false
+		}
+	}
+	if allFuns {
+		for _, b := range bs {
+			v, err := ev.expr(b.Value, next)
+			if err != nil {
+				return nil, err
+			}
+			if err := ev.bindParams(b.Pos, b.Names, v, next); err != nil {
+				return nil, err
+			}
+		}
+		return next, nil
+	}
+	return ev.fixpoint(bs, next)
+}
+
+// fixpoint computes the least fixpoint of mutually recursive relation
+// definitions. Every function of the iteration is monotone in the
+// candidate execution, so after one more round than there are pairs that
+// may be related the formula is exact even where hash-consing has not
+// made it stable.
+func (ev *evaluator) fixpoint(bs []*cat.Binding, sc *env) (*env, error) {
+	for _, b := range bs {
+		if len(b.Names) != 1 {
+			return nil, errAt(b.Pos, "let rec of a tuple is not supported")
+		}
+		sc.vars[b.Names[0]] = emptyVal{}
+	}
+	bound := len(ev.al.exec)*len(ev.al.exec) + 1
+	for round := 0; ; round++ {
+		if round > bound {
+			return nil, errAt(bs[0].Pos, "the fixpoint of %s does not converge", bs[0].Names[0])
+		}
+		changed := false
+		vals := make([]value, len(bs))
+		for i, b := range bs {
+			v, err := ev.expr(b.Value, sc)
+			if err != nil {
+				return nil, err
+			}
+			vals[i] = v
+			if !sameValue(v, sc.vars[b.Names[0]]) {
+				changed = true
+			}
+		}
+		for i, b := range bs {
+			sc.vars[b.Names[0]] = vals[i]
+		}
+		if !changed {
+			return sc, nil
+		}
+	}
+}
+
+// sameValue compares two sets or relations literal by literal.
+func sameValue(a, b value) bool {
+	switch a := a.(type) {
+	case emptyVal:
+		switch b := b.(type) {
+		case emptyVal:
+			return true
+		case Rel:
+			return len(b) == 0
+		case Set:
+			for _, l := range b {
+				if l != sat.False {
+					return false
+				}
+			}
+			return true
+		}
+	case Rel:
+		switch b := b.(type) {
+		case emptyVal:
+			return len(a) == 0
+		case Rel:
+			if len(a) != len(b) {
+				return false
+			}
+			for k, l := range a {
+				if b[k] != l {
+					return false
+				}
+			}
+			return true
+		}
+	case Set:
+		switch b := b.(type) {
+		case emptyVal:
+			return sameValue(b, a)
+		case Set:
+			for i := range a {
+				if a[i] != b[i] {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// bindParams binds a pattern (one name, or a tuple of names) to a value.
+func (ev *evaluator) bindParams(pos cat.Pos, names []string, v value, sc *env) error {
+	if len(names) == 1 {
+		if names[0] != "_" {
+			sc.vars[names[0]] = v
+		}
+		return nil
+	}
+	t, ok := v.(tupleVal)
+	if !ok || len(t) != len(names) {
+		return errAt(pos, "expected a tuple of %d values, got %s", len(names), kindOf(v))
+	}
+	for i, n := range names {
+		if n != "_" {
+			sc.vars[n] = t[i]
+		}
+	}
+	return nil
+}
+
+func (ev *evaluator) cond(c cat.Cond, sc *env) (bool, error) {
+	switch c := c.(type) {
+	case *cat.Variant:
+		return ev.variants[c.Name], nil
+	case *cat.Not:
+		x, err := ev.cond(c.X, sc)
+		return !x, err
+	case *cat.And:
+		x, err := ev.cond(c.X, sc)
+		if err != nil || !x {
+			return false, err
+		}
+		return ev.cond(c.Y, sc)
+	case *cat.Or:
+		x, err := ev.cond(c.X, sc)
+		if err != nil || x {
+			return x, err
+		}
+		return ev.cond(c.Y, sc)
+	case *cat.Compare:
+		x, err := ev.expr(c.X, sc)
+		if err != nil {
+			return false, err
+		}
+		y, err := ev.expr(c.Y, sc)
+		if err != nil {
+			return false, err
+		}
+		switch c.Op {
+		case cat.Equal:
+			if tx, ok := x.(tagVal); ok {
+				ty, ok := y.(tagVal)
+				return ok && tx == ty, nil
+			}
+		case cat.MemberOf:
+			if tx, ok := x.(tagVal); ok {
+				elems, err := ev.elements(c.Pos, y)
+				if err != nil {
+					return false, err
+				}
+				for _, e := range elems {
+					if e == value(tx) {
+						return true, nil
+					}
+				}
+				return false, nil
+			}
+		}
+		return false, errAt(c.Pos, "unsupported comparison %s on %s", c.Op, kindOf(x))
+	}
+	return false, errAt(c.Position(), "unsupported condition %T", c)
+}
+
+func kindOf(v value) string {
+	switch v.(type) {
+	case emptyVal:
+		return "the empty set"
+	case Set:
+		return "an event set"
+	case Rel:
+		return "a relation"
+	case tagVal:
+		return "a tag"
+	case tupleVal:
+		return "a tuple"
+	case setVal:
+		return "a set of values"
+	case *closure, *builtin:
+		return "a function"
+	case *procedure:
+		return "a procedure"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// elements lists the members of a set of values.
+func (ev *evaluator) elements(pos cat.Pos, v value) ([]value, error) {
+	switch v := v.(type) {
+	case emptyVal:
+		return nil, nil
+	case setVal:
+		return v, nil
+	}
+	return nil, errAt(pos, "expected a set of values, got %s", kindOf(v))
+}
+
+// rel coerces a value to a relation.
+func (ev *evaluator) rel(pos cat.Pos, v value) (Rel, error) {
+	switch v := v.(type) {
+	case emptyVal:
+		return Rel{}, nil
+	case Rel:
+		return v, nil
+	}
+	return nil, errAt(pos, "expected a relation, got %s", kindOf(v))
+}
+
+// set coerces a value to an event set.
+func (ev *evaluator) set(pos cat.Pos, v value) (Set, error) {
+	switch v := v.(type) {
+	case emptyVal:
+		return ev.al.emptySet(), nil
+	case Set:
+		return v, nil
+	}
+	return nil, errAt(pos, "expected an event set, got %s", kindOf(v))
+}
+
+func (ev *evaluator) expr(x cat.Expr, sc *env) (value, error) {
+	switch x := x.(type) {
+	case *cat.Var:
+		if v, ok := sc.lookup(x.Name); ok {
+			return v, nil
+		}
+		return nil, errAt(x.Pos, "unbound name %s", x.Name)
+	case *cat.Empty:
+		return emptyVal{}, nil
+	case *cat.Universe:
+		return ev.al.universe(), nil
+	case *cat.Tag:
+		return tagVal(x.Name), nil
+	case *cat.SetLit:
+		var out setVal
+		for _, e := range x.Elems {
+			v, err := ev.expr(e, sc)
+			if err != nil {
+				return nil, err
+			}
+			out = addElem(out, v)
+		}
+		if len(out) == 0 {
+			return emptyVal{}, nil
+		}
+		return out, nil
+	case *cat.Tuple:
+		out := make(tupleVal, len(x.Elems))
+		for i, e := range x.Elems {
+			v, err := ev.expr(e, sc)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	case *cat.Binary:
+		a, err := ev.expr(x.X, sc)
+		if err != nil {
+			return nil, err
+		}
+		b, err := ev.expr(x.Y, sc)
+		if err != nil {
+			return nil, err
+		}
+		return ev.binary(x, a, b)
+	case *cat.Unary:
+		a, err := ev.expr(x.X, sc)
+		if err != nil {
+			return nil, err
+		}
+		return ev.unary(x, a)
+	case *cat.App:
+		f, err := ev.expr(x.Fun, sc)
+		if err != nil {
+			return nil, err
+		}
+		arg, err := ev.expr(x.Arg, sc)
+		if err != nil {
+			return nil, err
+		}
+		return ev.apply(x.Pos, f, arg)
+	case *cat.Fun:
+		return &closure{name: x.Name, params: x.Params, body: x.Body, env: sc}, nil
+	case *cat.LetIn:
+		inner, err := ev.bind(x.Bindings, x.Rec, sc)
+		if err != nil {
+			return nil, err
+		}
+		return ev.expr(x.Body, inner)
+	case *cat.Match:
+		v, err := ev.expr(x.X, sc)
+		if err != nil {
+			return nil, err
+		}
+		t, ok := v.(tagVal)
+		if !ok {
+			return nil, errAt(x.Pos, "match expects a tag, got %s", kindOf(v))
+		}
+		for _, c := range x.Clauses {
+			if c.Tag == string(t) {
+				return ev.expr(c.Body, sc)
+			}
+		}
+		if x.Default != nil {
+			return ev.expr(x.Default, sc)
+		}
+		return nil, errAt(x.Pos, "no arm of the match matches '%s", t)
+	case *cat.MatchSet:
+		v, err := ev.expr(x.X, sc)
+		if err != nil {
+			return nil, err
+		}
+		elems, err := ev.elements(x.Pos, v)
+		if err != nil {
+			return nil, err
+		}
+		if len(elems) == 0 {
+			return ev.expr(x.Empty, sc)
+		}
+		inner := sc.child()
+		if x.Elem != "_" {
+			inner.vars[x.Elem] = elems[0]
+		}
+		if x.Rest != "_" {
+			var rest value = emptyVal{}
+			if len(elems) > 1 {
+				rest = setVal(elems[1:])
+			}
+			inner.vars[x.Rest] = rest
+		}
+		return ev.expr(x.NonEmpty, inner)
+	case *cat.IfExpr:
+		c, err := ev.cond(x.Cond, sc)
+		if err != nil {
+			return nil, err
+		}
+		if c {
+			return ev.expr(x.Then, sc)
+		}
+		return ev.expr(x.Else, sc)
+	case *cat.Try:
+		v, err := ev.expr(x.X, sc)
+		if err != nil {
+			return ev.expr(x.Fallback, sc)
+		}
+		return v, nil
+	}
+	return nil, errAt(x.Position(), "unsupported expression %T", x)
+}
+
+// addElem adds v to a set of values, keeping it free of duplicates.
+func addElem(s setVal, v value) setVal {
+	for _, x := range s {
+		if sameElem(x, v) {
+			return s
+		}
+	}
+	return append(s, v)
+}
+
+func sameElem(a, b value) bool {
+	if ta, ok := a.(tagVal); ok {
+		tb, ok := b.(tagVal)
+		return ok && ta == tb
+	}
+	return sameValue(a, b)
+}
+
+func (ev *evaluator) apply(pos cat.Pos, f, arg value) (value, error) {
+	switch f := f.(type) {
+	case *closure:
+		inner := f.env.child()
+		if err := ev.bindParams(pos, f.params, arg, inner); err != nil {
+			return nil, err
+		}
+		return ev.expr(f.body, inner)
+	case *builtin:
+		return f.fn(ev, pos, arg)
+	}
+	return nil, errAt(pos, "%s is not a function", kindOf(f))
+}
+
+func (ev *evaluator) binary(x *cat.Binary, a, b value) (value, error) {
+	al := ev.al
+	if x.Op == cat.Add {
+		elems, err := ev.elements(x.Pos, b)
+		if err != nil {
+			return nil, err
+		}
+		return addElem(append(setVal(nil), elems...), a), nil
+	}
+	if x.Op == cat.Cartesian {
+		sa, err := ev.set(x.Pos, a)
+		if err != nil {
+			return nil, err
+		}
+		sb, err := ev.set(x.Pos, b)
+		if err != nil {
+			return nil, err
+		}
+		return al.cross(sa, sb), nil
+	}
+	// Sets of values: union, intersection, difference.
+	if va, ok := a.(setVal); ok {
+		return ev.valueSetOp(x, va, b)
+	}
+	if vb, ok := b.(setVal); ok {
+		if _, ok := a.(emptyVal); ok {
+			return ev.valueSetOp(x, nil, vb)
+		}
+	}
+	_, aEmpty := a.(emptyVal)
+	_, bEmpty := b.(emptyVal)
+	if aEmpty && bEmpty {
+		return emptyVal{}, nil
+	}
+	// A set beside 0 stays a set; anything else is a relation.
+	if sa, ok := a.(Set); ok || aEmpty {
+		if sb, ok := b.(Set); ok || bEmpty {
+			if aEmpty {
+				sa = al.emptySet()
+			}
+			if bEmpty {
+				sb = al.emptySet()
+			}
+			switch x.Op {
+			case cat.Union:
+				return al.setUnion(sa, sb), nil
+			case cat.Inter:
+				return al.setInter(sa, sb), nil
+			case cat.Diff:
+				return al.setDiff(sa, sb), nil
+			}
+			return nil, errAt(x.Pos, "%s expects relations, not sets (use [S] for a set's identity)", x.Op)
+		}
+	}
+	ra, err := ev.rel(x.Pos, a)
+	if err != nil {
+		return nil, errAt(x.Pos, "%s of %s and %s", x.Op, kindOf(a), kindOf(b))
+	}
+	rb, err := ev.rel(x.Pos, b)
+	if err != nil {
+		return nil, errAt(x.Pos, "%s of %s and %s", x.Op, kindOf(a), kindOf(b))
+	}
+	switch x.Op {
+	case cat.Union:
+		return al.union(ra, rb), nil
+	case cat.Inter:
+		return al.inter(ra, rb), nil
+	case cat.Diff:
+		return al.diff(ra, rb), nil
+	case cat.Seq:
+		return al.seq(ra, rb), nil
+	}
+	return nil, errAt(x.Pos, "unsupported operator %s", x.Op)
+}
+
+func (ev *evaluator) valueSetOp(x *cat.Binary, a setVal, b value) (value, error) {
+	bs, err := ev.elements(x.Pos, b)
+	if err != nil {
+		return nil, err
+	}
+	var out setVal
+	switch x.Op {
+	case cat.Union:
+		out = append(out, a...)
+		for _, v := range bs {
+			out = addElem(out, v)
+		}
+	case cat.Inter, cat.Diff:
+		for _, v := range a {
+			in := false
+			for _, w := range bs {
+				if sameElem(v, w) {
+					in = true
+				}
+			}
+			if in == (x.Op == cat.Inter) {
+				out = append(out, v)
+			}
+		}
+	default:
+		return nil, errAt(x.Pos, "%s is not defined on sets of values", x.Op)
+	}
+	if len(out) == 0 {
+		return emptyVal{}, nil
+	}
+	return out, nil
+}
+
+func (ev *evaluator) unary(x *cat.Unary, a value) (value, error) {
+	al := ev.al
+	if x.Op == cat.ToID {
+		s, err := ev.set(x.Pos, a)
+		if err != nil {
+			return nil, err
+		}
+		return al.identity(s), nil
+	}
+	if x.Op == cat.Compl {
+		switch a := a.(type) {
+		case Set:
+			return al.setComplement(a), nil
+		case Rel:
+			return al.complement(a), nil
+		case emptyVal:
+			// ~0 is ambiguous in herd as well; the relations are the common use.
+			return al.cross(al.exec, al.exec), nil
+		}
+		return nil, errAt(x.Pos, "~ expects a set or a relation, not %s", kindOf(a))
+	}
+	r, err := ev.rel(x.Pos, a)
+	if err != nil {
+		return nil, err
+	}
+	switch x.Op {
+	case cat.Inverse:
+		return al.inverse(r), nil
+	case cat.Plus:
+		return al.closure(r), nil
+	case cat.Star:
+		return al.reflexiveClosure(r), nil
+	case cat.Opt:
+		return al.union(r, al.identity(al.exec)), nil
+	}
+	return nil, errAt(x.Pos, "unsupported operator %s", x.Op)
+}
+
+// builtins are the functions herd7 predefines.
+var builtins = map[string]func(ev *evaluator, pos cat.Pos, arg value) (value, error){
+	"domain": func(ev *evaluator, pos cat.Pos, arg value) (value, error) {
+		r, err := ev.rel(pos, arg)
+		if err != nil {
+			return nil, err
+		}
+		return ev.al.domain(r), nil
+	},
+	"range": func(ev *evaluator, pos cat.Pos, arg value) (value, error) {
+		r, err := ev.rel(pos, arg)
+		if err != nil {
+			return nil, err
+		}
+		return ev.al.rng(r), nil
+	},
+	"fail": func(ev *evaluator, pos cat.Pos, arg value) (value, error) {
+		return nil, errAt(pos, "fail")
+	},
+}

@@ -1,0 +1,115 @@
+package mcm
+
+import (
+	"sort"
+
+	"github.com/purr-mcm/purr/mcm/sat"
+)
+
+// predefined computes the sets and relations herd7 predefines for a test,
+// named as herd names them.
+func (en *encoding) predefined() (sets map[string]Set, rels map[string]Rel) {
+	al, u := en.al, en.u
+	s := al.s
+	sets = map[string]Set{}
+	set := func(name string, member func(e *Event) bool) {
+		x := al.emptySet()
+		for i, e := range u.Events {
+			if member(e) {
+				x[i] = al.exec[i]
+			}
+		}
+		sets[name] = x
+	}
+	set("_", func(*Event) bool { return true })
+	set("W", (*Event).IsWrite)
+	set("R", (*Event).IsRead)
+	set("M", (*Event).IsMem)
+	set("F", func(e *Event) bool { return e.Kind == KindFence })
+	set("IW", func(e *Event) bool { return e.Kind == KindInit })
+	set("B", func(e *Event) bool { return e.Kind == KindBranch })
+	set("RMW", func(e *Event) bool { return e.RMW != nil })
+	// Every tag an event carries is the set of events carrying it.
+	for _, tag := range en.tags() {
+		set(tag, func(e *Event) bool { return e.HasTag(tag) })
+	}
+
+	rels = map[string]Rel{}
+	rels["id"] = al.identity(al.exec)
+	po, intl, loc := make(Rel), make(Rel), make(Rel)
+	addr, data, ctrl := make(Rel), make(Rel), make(Rel)
+	rmw, amo := make(Rel), make(Rel)
+	for _, a := range u.Events {
+		for _, b := range u.Events {
+			ea, eb := al.exec[a.ID], al.exec[b.ID]
+			if poOrdered(a, b) {
+				po[pair{int32(a.ID), int32(b.ID)}] = eb // b's path runs through a
+			}
+			if a == b || (a.Thread >= 0 && a.Thread == b.Thread && mayCoexist(a, b)) {
+				al.put(intl, a.ID, b.ID, s.And(ea, eb))
+			}
+			if a.IsMem() && b.IsMem() && mayAlias(a.Addr, b.Addr) && mayCoexist(a, b) {
+				al.put(loc, a.ID, b.ID, s.And(ea, eb, en.sameValue(a.Addr, b.Addr)))
+			}
+		}
+		dep := func(r Rel, reads []*Event) {
+			for _, d := range reads {
+				r[pair{int32(d.ID), int32(a.ID)}] = al.exec[a.ID]
+			}
+		}
+		dep(addr, a.AddrDeps)
+		if a.Kind != KindBranch {
+			dep(data, a.DataDeps)
+		}
+		dep(ctrl, a.CtrlDeps)
+		if a.IsRead() && a.RMW != nil {
+			w := a.RMW
+			rmw[pair{int32(a.ID), int32(w.ID)}] = al.exec[w.ID]
+			if !w.HasTag("X") {
+				amo[pair{int32(a.ID), int32(w.ID)}] = al.exec[w.ID]
+			}
+		}
+	}
+	rels["po"], rels["int"], rels["loc"] = po, intl, loc
+	rels["ext"] = al.complement(intl)
+	rels["addr"], rels["data"], rels["ctrl"] = addr, data, ctrl
+	rels["rmw"], rels["amo"] = rmw, amo
+	rels["rf"], rels["co"] = en.rf, en.co
+	rels["fr"] = al.diff(al.seq(al.inverse(en.rf), en.co), rels["id"])
+	// Instructions of non-mixed-size tests make one event each.
+	rels["si"] = rels["id"]
+	rels["iico_data"], rels["iico_ctrl"] = Rel{}, Rel{}
+
+	// FW: the co-last write to each location.
+	fw := al.emptySet()
+	for i, e := range u.Events {
+		if !e.IsWrite() {
+			continue
+		}
+		lits := []sat.Lit{al.exec[i]}
+		for _, k := range sortedPairs(en.co) {
+			if int(k.a) == i {
+				lits = append(lits, -en.co[k])
+			}
+		}
+		fw[i] = s.And(lits...)
+	}
+	sets["FW"] = fw
+	return sets, rels
+}
+
+// tags lists the tags events carry, sorted.
+func (en *encoding) tags() []string {
+	seen := map[string]bool{}
+	for _, e := range en.u.Events {
+		for _, t := range e.Tags {
+			seen[t] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for t := range seen {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}

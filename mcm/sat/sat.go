@@ -1,0 +1,341 @@
+package sat
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/crillab/gophersat/solver"
+)
+
+// Lit is a literal in DIMACS style: variable v is Lit(v), its negation
+// Lit(-v). Zero is not a literal. Variable 1 is reserved for the constant
+// True, so True and False are ordinary literals that need no clauses.
+type Lit int
+
+// The two constants.
+const (
+	True  Lit = 1
+	False Lit = -1
+)
+
+// Not returns the negation of l.
+func (l Lit) Not() Lit { return -l }
+
+// Var returns the variable of l (always positive).
+func (l Lit) Var() int {
+	if l < 0 {
+		return int(-l)
+	}
+	return int(l)
+}
+
+// IsConst reports whether l is True or False.
+func (l Lit) IsConst() bool { return l == True || l == False }
+
+// gophersatMu serialises every call into gophersat: its conflict analysis
+// writes a package-level buffer (bufLits) shared by all solver instances.
+var gophersatMu sync.Mutex
+
+// Solver builds a CNF formula incrementally and solves it with gophersat.
+// Use one Solver per goroutine.
+//
+// gophersat is only ever given clauses of two or more distinct literals,
+// and only between a call to Assume(nil), which unbinds everything, and the
+// next Assume: its AppendClause would otherwise simplify the new clause
+// with the current top-level bindings (including assumptions) and forget
+// unit clauses at the next Assume. Unit facts therefore live here and are
+// passed as assumptions on every solve.
+type Solver struct {
+	numVars   int     // variables allocated; variable 1 is True
+	unitValue []int8  // per variable: +1 or -1 when fixed by a unit fact
+	units     []Lit   // the unit facts, True first
+	pending   [][]Lit // clauses not yet handed to gophersat
+	nClauses  int     // clauses kept (pending or handed over)
+	unsat     bool    // the formula itself is unsatisfiable
+
+	gates map[string]Lit // hash-consed Tseitin gates
+	key   []byte         // scratch for gate keys
+
+	gs     *solver.Solver
+	gsVars int // variables gophersat knows
+
+	model    []bool // model of the last successful Solve, indexed by variable-1
+	hasModel bool
+	mark     []int8 // scratch per variable for Solve's assumptions
+}
+
+// New returns an empty (satisfiable) formula.
+func New() *Solver {
+	return &Solver{
+		numVars:   1,
+		unitValue: []int8{0, 1},
+		units:     []Lit{True},
+		gates:     make(map[string]Lit),
+	}
+}
+
+// NewVar allocates a fresh variable and returns its positive literal.
+func (s *Solver) NewVar() Lit {
+	s.numVars++
+	s.unitValue = append(s.unitValue, 0)
+	return Lit(s.numVars)
+}
+
+// NumVars returns the number of variables allocated, the constant included.
+func (s *Solver) NumVars() int { return s.numVars }
+
+// NumClauses returns the number of clauses kept (units included; clauses
+// satisfied at addition and tautologies are not counted).
+func (s *Solver) NumClauses() int { return s.nClauses + len(s.units) - 1 }
+
+// Unsat reports whether the formula is known to be unsatisfiable without
+// assumptions (an empty clause was added or a Solve without assumptions
+// failed).
+func (s *Solver) Unsat() bool { return s.unsat }
+
+func (s *Solver) check(l Lit) {
+	if l == 0 || l.Var() > s.numVars {
+		panic(fmt.Sprintf("sat: literal %d is not allocated (have %d variables)", l, s.numVars))
+	}
+}
+
+// fixed returns the value of l when a unit fact (or the constant) decides it.
+func (s *Solver) fixed(l Lit) (value, known bool) {
+	s.check(l)
+	u := s.unitValue[l.Var()]
+	if u == 0 {
+		return false, false
+	}
+	return (u > 0) == (l > 0), true
+}
+
+// normalise sorts lits by variable and removes duplicates; it reports
+// whether lits contains a literal and its negation.
+func normalise(lits []Lit) ([]Lit, bool) {
+	slices.SortFunc(lits, func(a, b Lit) int {
+		if d := a.Var() - b.Var(); d != 0 {
+			return d
+		}
+		return int(a - b)
+	})
+	out := lits[:0]
+	for _, l := range lits {
+		if n := len(out); n > 0 && out[n-1].Var() == l.Var() {
+			if out[n-1] != l {
+				return out, true
+			}
+			continue
+		}
+		out = append(out, l)
+	}
+	return out, false
+}
+
+// AddClause adds the disjunction of lits. Literals fixed by the constants or
+// by unit facts are folded, duplicates removed, tautologies dropped; an
+// empty clause makes the formula permanently unsatisfiable.
+func (s *Solver) AddClause(lits ...Lit) {
+	if s.unsat {
+		for _, l := range lits {
+			s.check(l)
+		}
+		return
+	}
+	c := make([]Lit, 0, len(lits))
+	for _, l := range lits {
+		v, known := s.fixed(l)
+		if !known {
+			c = append(c, l)
+		} else if v {
+			return
+		}
+	}
+	c, taut := normalise(c)
+	switch {
+	case taut:
+	case len(c) == 0:
+		s.unsat = true
+	case len(c) == 1:
+		s.addUnit(c[0])
+	default:
+		s.pending = append(s.pending, c)
+		s.nClauses++
+	}
+}
+
+func (s *Solver) addUnit(l Lit) {
+	want := int8(1)
+	if l < 0 {
+		want = -1
+	}
+	switch s.unitValue[l.Var()] {
+	case want:
+	case -want:
+		s.unsat = true
+	default:
+		s.unitValue[l.Var()] = want
+		s.units = append(s.units, l)
+	}
+}
+
+// Solve decides the formula under the given assumptions (which hold for
+// this call only) and reports whether it is satisfiable. After a true
+// result, Value reads the model. Clauses may be added between calls.
+func (s *Solver) Solve(assumptions ...Lit) bool {
+	s.hasModel = false
+	if s.unsat {
+		return false
+	}
+	for len(s.mark) <= s.numVars {
+		s.mark = append(s.mark, 0)
+	}
+	assume := make([]solver.Lit, 0, len(s.units)+len(assumptions))
+	for _, u := range s.units {
+		assume = append(assume, toGophersat(u))
+	}
+	user := 0
+	conflict := false
+	for _, a := range assumptions {
+		v, known := s.fixed(a)
+		if known {
+			if !v {
+				conflict = true
+			}
+			continue
+		}
+		want := int8(1)
+		if a < 0 {
+			want = -1
+		}
+		switch s.mark[a.Var()] {
+		case want:
+			continue
+		case -want:
+			conflict = true
+		}
+		s.mark[a.Var()] = want
+		assume = append(assume, toGophersat(a))
+		user++
+	}
+	for _, a := range assumptions {
+		s.mark[a.Var()] = 0
+	}
+	if conflict {
+		return false
+	}
+
+	gophersatMu.Lock()
+	defer gophersatMu.Unlock()
+	s.flush()
+	status := s.gs.Assume(assume)
+	if status != solver.Unsat {
+		status = s.gs.Solve()
+	}
+	if status != solver.Sat {
+		if user == 0 {
+			s.unsat = true
+		}
+		return false
+	}
+	s.model = s.gs.Model()
+	s.hasModel = true
+	return true
+}
+
+// flush hands the pending clauses to gophersat, creating it on first use.
+// gophersatMu must be held.
+func (s *Solver) flush() {
+	if s.gs == nil {
+		cnf := make([][]int, len(s.pending))
+		for i, c := range s.pending {
+			cnf[i] = make([]int, len(c))
+			for j, l := range c {
+				cnf[i][j] = int(l)
+			}
+		}
+		s.gs = solver.New(solver.ParseSliceNb(cnf, s.numVars))
+		s.gsVars = s.numVars
+		s.pending = s.pending[:0]
+		return
+	}
+	if len(s.pending) == 0 && s.gsVars == s.numVars {
+		return
+	}
+	// Unbind everything, assumptions of the previous solve included, so
+	// that AppendClause stores each clause as it is.
+	s.gs.Assume(nil)
+	if s.gsVars < s.numVars {
+		// Grow gophersat's tables once, with a clause that True satisfies.
+		s.gs.AppendClause(solver.NewClause([]solver.Lit{toGophersat(True), toGophersat(Lit(s.numVars))}))
+		s.gsVars = s.numVars
+	}
+	for _, c := range s.pending {
+		lits := make([]solver.Lit, len(c))
+		for i, l := range c {
+			lits[i] = toGophersat(l)
+		}
+		s.gs.AppendClause(solver.NewClause(lits))
+	}
+	s.pending = s.pending[:0]
+}
+
+func toGophersat(l Lit) solver.Lit { return solver.IntToLit(int32(l)) }
+
+// Value returns the value of l in the model found by the last Solve, which
+// must have returned true; variables created since then have no value.
+func (s *Solver) Value(l Lit) bool {
+	if !s.hasModel {
+		panic("sat: Value without a model (the last Solve did not return true)")
+	}
+	v := l.Var()
+	if l == 0 || v > len(s.model) {
+		panic(fmt.Sprintf("sat: literal %d has no value in the last model", l))
+	}
+	return s.model[v-1] == (l > 0)
+}
+
+// Enumerate calls fn with each distinct assignment of the projection
+// literals that extends to a model (model[i] is the value of projection[i]),
+// until fn returns false, limit models were found (limit <= 0: no limit) or
+// none is left; it returns the number of models passed to fn and whether the
+// enumeration was exhaustive. Models differ on the projection only:
+// auxiliary variables are never enumerated. The formula is unchanged
+// afterwards: the blocking clauses are guarded by a fresh literal that is
+// retired at the end.
+func (s *Solver) Enumerate(projection []Lit, limit int, fn func(model []bool) bool) (count int, complete bool) {
+	return s.EnumerateUnder(nil, projection, limit, fn)
+}
+
+// EnumerateUnder is Enumerate restricted to the models of the assumptions.
+func (s *Solver) EnumerateUnder(assumptions, projection []Lit, limit int, fn func(model []bool) bool) (count int, complete bool) {
+	for _, p := range projection {
+		s.check(p)
+	}
+	active := s.NewVar()
+	defer s.AddClause(active.Not())
+	assume := append(slices.Clip(assumptions), active)
+	for limit <= 0 || count < limit {
+		if !s.Solve(assume...) {
+			return count, true
+		}
+		model := make([]bool, len(projection))
+		block := make([]Lit, 0, len(projection)+1)
+		block = append(block, active.Not())
+		for i, p := range projection {
+			model[i] = s.Value(p)
+			if model[i] {
+				block = append(block, p.Not())
+			} else {
+				block = append(block, p)
+			}
+		}
+		count++
+		if !fn(model) {
+			return count, false
+		}
+		s.AddClause(block...)
+	}
+	// The limit was reached: exhaustive only if nothing else is left.
+	return count, !s.Solve(assume...)
+}

@@ -1,0 +1,132 @@
+package mcm
+
+import (
+	"fmt"
+
+	"github.com/purr-mcm/purr/xcfa"
+)
+
+type termOp uint8
+
+const (
+	termConst termOp = iota
+	termRead         // the value a read event returns
+	termBinary
+	termUnary
+	termIte
+)
+
+// Term is an SSA value of the unfolding: a constant, the value of a read,
+// or an operation on terms. Deps are the reads it depends on syntactically
+// (x^x still depends on x), which is what herd's dependencies follow.
+type Term struct {
+	ID    int
+	op    termOp
+	val   Value // termConst
+	read  *Event
+	bin   xcfa.BinOp
+	un    xcfa.UnOp
+	args  []*Term
+	Deps  []*Event
+	Dom   []Value // every value the term may take, sorted (after the value analysis)
+	index map[Value]int
+}
+
+// IsConst tells whether the term is a constant, and which.
+func (t *Term) IsConst() (Value, bool) { return t.val, t.op == termConst }
+
+func (t *Term) String() string {
+	switch t.op {
+	case termConst:
+		return t.val.String()
+	case termRead:
+		return fmt.Sprintf("v%d", t.read.ID)
+	case termBinary:
+		return fmt.Sprintf("(%v %v %v)", t.args[0], t.bin, t.args[1])
+	case termUnary:
+		return fmt.Sprintf("%v(%v)", t.un, t.args[0])
+	default:
+		return fmt.Sprintf("(%v ? %v : %v)", t.args[0], t.args[1], t.args[2])
+	}
+}
+
+func (f *unfolder) addTerm(t *Term) *Term {
+	t.ID = len(f.u.Terms)
+	f.u.Terms = append(f.u.Terms, t)
+	return t
+}
+
+func (f *unfolder) constTerm(v Value) *Term {
+	return f.addTerm(&Term{op: termConst, val: v})
+}
+
+func (f *unfolder) readTerm(e *Event) *Term {
+	return f.addTerm(&Term{op: termRead, read: e, Deps: []*Event{e}})
+}
+
+// term builds the SSA term of an expression in the current path state.
+// Operations on constants are folded, but only when no dependency is lost:
+// a constant has no dependencies, so folding constants loses none.
+func (f *unfolder) term(x xcfa.Expr, st *pathState) (*Term, error) {
+	switch x := x.(type) {
+	case xcfa.Const:
+		return f.constTerm(Int(x.Value)), nil
+	case xcfa.Sym:
+		return f.constTerm(Value{Sym: x.Name, Off: x.Offset}), nil
+	case xcfa.Reg:
+		if t, ok := st.regs[x.Name]; ok {
+			return t, nil
+		}
+		t := f.constTerm(Int(0)) // herd: registers start at zero
+		st.regs[x.Name] = t
+		return t, nil
+	case xcfa.Binary:
+		a, err := f.term(x.X, st)
+		if err != nil {
+			return nil, err
+		}
+		b, err := f.term(x.Y, st)
+		if err != nil {
+			return nil, err
+		}
+		if av, ok := a.IsConst(); ok {
+			if bv, ok := b.IsConst(); ok {
+				v, err := applyBinary(x.Op, av, bv)
+				if err != nil {
+					return nil, err
+				}
+				return f.constTerm(v), nil
+			}
+		}
+		return f.addTerm(&Term{op: termBinary, bin: x.Op, args: []*Term{a, b}, Deps: mergeEvents(a.Deps, b.Deps)}), nil
+	case xcfa.Unary:
+		a, err := f.term(x.X, st)
+		if err != nil {
+			return nil, err
+		}
+		if av, ok := a.IsConst(); ok {
+			v, err := applyUnary(x.Op, av)
+			if err != nil {
+				return nil, err
+			}
+			return f.constTerm(v), nil
+		}
+		return f.addTerm(&Term{op: termUnary, un: x.Op, args: []*Term{a}, Deps: a.Deps}), nil
+	case xcfa.Ite:
+		c, err := f.term(x.Cond, st)
+		if err != nil {
+			return nil, err
+		}
+		a, err := f.term(x.X, st)
+		if err != nil {
+			return nil, err
+		}
+		b, err := f.term(x.Y, st)
+		if err != nil {
+			return nil, err
+		}
+		deps := mergeEvents(c.Deps, mergeEvents(a.Deps, b.Deps))
+		return f.addTerm(&Term{op: termIte, args: []*Term{c, a, b}, Deps: deps}), nil
+	}
+	return nil, fmt.Errorf("unknown expression %T", x)
+}

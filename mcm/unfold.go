@@ -1,0 +1,335 @@
+package mcm
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/purr-mcm/purr/xcfa"
+)
+
+// EventKind says what an event does.
+type EventKind uint8
+
+// The event kinds. Init writes give every location its initial value.
+const (
+	KindInit EventKind = iota
+	KindRead
+	KindWrite
+	KindFence
+	KindBranch
+)
+
+// Event is one memory access, fence or branch of an unfolded program.
+// Events of one thread form a tree (the unfolding): two events are in
+// program order when one lies on the path to the other.
+type Event struct {
+	ID     int
+	Thread int // -1 for init writes
+	Kind   EventKind
+	Tags   []string
+	Addr   *Term // reads and writes
+	Val    *Term // writes: the value written; reads: the value read
+	Size   int
+	Seg    *Segment
+	Depth  int // position along its path: program order is ancestry
+	Pos    xcfa.Pos
+	Loc    string // init writes: the location
+
+	// RMW is the other half of an atomic read-modify-write pair, or of a
+	// load-exclusive / store-exclusive pair.
+	RMW *Event
+
+	AddrDeps, DataDeps, CtrlDeps []*Event // reads this event depends on
+}
+
+func (e *Event) IsRead() bool  { return e.Kind == KindRead }
+func (e *Event) IsWrite() bool { return e.Kind == KindWrite || e.Kind == KindInit }
+func (e *Event) IsMem() bool   { return e.IsRead() || e.IsWrite() }
+
+func (e *Event) String() string {
+	if e.Kind == KindInit {
+		return fmt.Sprintf("init(%s)", e.Loc)
+	}
+	return fmt.Sprintf("e%d(P%d)", e.ID, e.Thread)
+}
+
+// HasTag tells whether the event belongs to the Cat set named tag.
+func (e *Event) HasTag(tag string) bool {
+	for _, t := range e.Tags {
+		if t == tag {
+			return true
+		}
+	}
+	return false
+}
+
+// Segment is a straight-line piece of one thread's unfolding: it is
+// executed whole or not at all. A segment with children ends in a choice
+// of exactly one child; a segment without children ends the thread (or is
+// Cut, when the unrolling bound stopped it, and is never executed).
+type Segment struct {
+	ID       int
+	Thread   int
+	Parent   *Segment
+	Children []*Segment
+	Events   []*Event
+	// Assumes must all be true when the segment executes.
+	Assumes []*Term
+	// Regs are the thread's registers at the end of a leaf segment.
+	Regs map[string]*Term
+	Cut  bool
+}
+
+// Leaf tells whether the segment ends its thread's path.
+func (s *Segment) Leaf() bool { return len(s.Children) == 0 }
+
+// Unfolding is a program unfolded into events.
+type Unfolding struct {
+	Events   []*Event
+	Threads  int
+	Roots    []*Segment   // one per thread
+	Segments []*Segment   // all, parents before children
+	Leaves   [][]*Segment // per thread, the segments that end a path (not cut)
+	Terms    []*Term
+	Inits    map[string]*Event
+	Cut      bool // some path was cut by the unrolling bound (herd's "Loop")
+}
+
+// unfoldLimit bounds the events of one unfolding: past it, a test is
+// refused rather than exhausting memory.
+const unfoldLimit = 20000
+
+type unfolder struct {
+	u      *Unfolding
+	unroll int
+	rmwIDs int
+}
+
+type pathState struct {
+	seg     *Segment
+	depth   int
+	regs    map[string]*Term
+	visits  map[*xcfa.Location]int
+	ctrl    []*Event       // reads the path's branches depend on
+	openRMW map[int]*Event // xcfa RMW id → its read half on this path
+	lastX   *Event         // latest load-exclusive on this path
+}
+
+func (p *pathState) fork(seg *Segment) *pathState {
+	q := &pathState{seg: seg, depth: p.depth, regs: make(map[string]*Term, len(p.regs)),
+		visits: make(map[*xcfa.Location]int, len(p.visits)), ctrl: p.ctrl,
+		openRMW: make(map[int]*Event, len(p.openRMW)), lastX: p.lastX}
+	for k, v := range p.regs {
+		q.regs[k] = v
+	}
+	for k, v := range p.visits {
+		q.visits[k] = v
+	}
+	for k, v := range p.openRMW {
+		q.openRMW[k] = v
+	}
+	return q
+}
+
+// Unfold unrolls every process of prog up to unroll iterations of each loop.
+// initRegs gives the registers' initial values (unlisted registers hold 0);
+// initMem lists every location with its initial value.
+func Unfold(prog *xcfa.Program, unroll int, initRegs map[int]map[string]Value, initMem map[string]Value) (*Unfolding, error) {
+	f := &unfolder{u: &Unfolding{Threads: len(prog.Procs), Inits: map[string]*Event{}}, unroll: unroll}
+	locs := make([]string, 0, len(initMem))
+	for l := range initMem {
+		locs = append(locs, l)
+	}
+	sort.Strings(locs)
+	for _, l := range locs {
+		e := &Event{ID: len(f.u.Events), Thread: -1, Kind: KindInit, Loc: l, Tags: nil,
+			Addr: f.constTerm(Addr(l)), Val: f.constTerm(initMem[l])}
+		f.u.Events = append(f.u.Events, e)
+		f.u.Inits[l] = e
+	}
+	f.u.Leaves = make([][]*Segment, len(prog.Procs))
+	for i, proc := range prog.Procs {
+		root := f.newSegment(i, nil)
+		f.u.Roots = append(f.u.Roots, root)
+		st := &pathState{seg: root, regs: map[string]*Term{}, visits: map[*xcfa.Location]int{}, openRMW: map[int]*Event{}}
+		for r, v := range initRegs[proc.ID] {
+			st.regs[r] = f.constTerm(v)
+		}
+		if err := f.walk(proc, proc.Init, st); err != nil {
+			return nil, err
+		}
+	}
+	return f.u, nil
+}
+
+func (f *unfolder) newSegment(thread int, parent *Segment) *Segment {
+	s := &Segment{ID: len(f.u.Segments), Thread: thread, Parent: parent}
+	f.u.Segments = append(f.u.Segments, s)
+	if parent != nil {
+		parent.Children = append(parent.Children, s)
+	}
+	return s
+}
+
+func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) error {
+	for {
+		if len(f.u.Events) > unfoldLimit {
+			return fmt.Errorf("%s: the unfolding exceeds %d events; lower --unroll", proc.Name, unfoldLimit)
+		}
+		st.visits[loc]++
+		if st.visits[loc] > f.unroll+1 {
+			st.seg.Cut = true
+			f.u.Cut = true
+			return nil
+		}
+		switch len(loc.Out) {
+		case 0:
+			st.seg.Regs = st.regs
+			f.u.Leaves[proc.ID] = append(f.u.Leaves[proc.ID], st.seg)
+			return nil
+		case 1:
+			e := loc.Out[0]
+			if err := f.apply(proc, e, st); err != nil {
+				return err
+			}
+			loc = e.To
+			continue
+		}
+		// A choice: a program branch when its edges test conditions.
+		var conds []*Term
+		isBranch := false
+		for _, e := range loc.Out {
+			if a, ok := e.Op.(xcfa.Assume); ok && !a.Internal {
+				isBranch = true
+				t, err := f.term(a.Cond, st)
+				if err != nil {
+					return fmt.Errorf("%s: %v", e.Pos, err)
+				}
+				conds = append(conds, t)
+			}
+		}
+		if isBranch {
+			var deps []*Event
+			for _, t := range conds {
+				deps = mergeEvents(deps, t.Deps)
+			}
+			b := f.newEvent(proc, KindBranch, loc.Out[0].Pos, st)
+			b.DataDeps = deps
+			st.ctrl = mergeEvents(st.ctrl, deps)
+		}
+		parent := st.seg
+		for _, e := range loc.Out {
+			child := st.fork(f.newSegment(proc.ID, parent))
+			if err := f.apply(proc, e, child); err != nil {
+				return err
+			}
+			if err := f.walk(proc, e.To, child); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos xcfa.Pos, st *pathState) *Event {
+	st.depth++
+	e := &Event{ID: len(f.u.Events), Thread: proc.ID, Kind: kind, Seg: st.seg, Depth: st.depth, Pos: pos,
+		CtrlDeps: st.ctrl}
+	f.u.Events = append(f.u.Events, e)
+	st.seg.Events = append(st.seg.Events, e)
+	return e
+}
+
+// apply performs one edge's operation on the path state.
+func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) error {
+	wrap := func(err error) error { return fmt.Errorf("%s: %v", edge.Pos, err) }
+	switch op := edge.Op.(type) {
+	case xcfa.Nop:
+	case xcfa.Assign:
+		t, err := f.term(op.Value, st)
+		if err != nil {
+			return wrap(err)
+		}
+		st.regs[op.Dst] = t
+	case xcfa.Assume:
+		t, err := f.term(op.Cond, st)
+		if err != nil {
+			return wrap(err)
+		}
+		st.seg.Assumes = append(st.seg.Assumes, t)
+	case xcfa.Load:
+		addr, err := f.term(op.Addr, st)
+		if err != nil {
+			return wrap(err)
+		}
+		e := f.newEvent(proc, KindRead, edge.Pos, st)
+		e.Tags, e.Addr, e.Size, e.AddrDeps = op.Tags, addr, op.Size, addr.Deps
+		e.Val = f.readTerm(e)
+		if op.RMW != 0 {
+			st.openRMW[op.RMW] = e
+		}
+		if e.HasTag("X") {
+			st.lastX = e
+		}
+		st.regs[op.Dst] = e.Val
+	case xcfa.Store:
+		addr, err := f.term(op.Addr, st)
+		if err != nil {
+			return wrap(err)
+		}
+		val, err := f.term(op.Value, st)
+		if err != nil {
+			return wrap(err)
+		}
+		e := f.newEvent(proc, KindWrite, edge.Pos, st)
+		e.Tags, e.Addr, e.Val, e.Size = op.Tags, addr, val, op.Size
+		e.AddrDeps, e.DataDeps = addr.Deps, val.Deps
+		var partner *Event
+		if op.RMW != 0 {
+			partner = st.openRMW[op.RMW]
+			if partner == nil {
+				return wrap(fmt.Errorf("the write half of atomic pair %d has no read half before it", op.RMW))
+			}
+		} else if e.HasTag("X") {
+			partner = st.lastX // nil: a store-exclusive without a load-exclusive
+			st.lastX = nil
+		}
+		if partner != nil {
+			e.RMW, partner.RMW = partner, e
+		}
+	case xcfa.Fence:
+		e := f.newEvent(proc, KindFence, edge.Pos, st)
+		e.Tags = op.Tags
+	default:
+		return wrap(fmt.Errorf("unknown operation %T", op))
+	}
+	return nil
+}
+
+// mergeEvents returns the sorted union of two sorted event lists.
+func mergeEvents(a, b []*Event) []*Event {
+	if len(b) == 0 {
+		return a
+	}
+	if len(a) == 0 {
+		return b
+	}
+	out := make([]*Event, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i].ID < b[j].ID:
+			out = append(out, a[i])
+			i++
+		case a[i].ID > b[j].ID:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
+}

@@ -1,0 +1,223 @@
+package mcm
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/purr-mcm/purr/xcfa"
+)
+
+// Value is what a register or memory cell holds: an integer, or the
+// address of a named location plus a byte offset.
+type Value struct {
+	Sym string // "" for an integer
+	Off int64  // the integer, or the offset from Sym's address
+}
+
+// Int returns the integer value v.
+func Int(v int64) Value { return Value{Off: v} }
+
+// Addr returns the address of a location.
+func Addr(sym string) Value { return Value{Sym: sym} }
+
+// IsAddr tells whether v is an address.
+func (v Value) IsAddr() bool { return v.Sym != "" }
+
+func (v Value) String() string {
+	switch {
+	case v.Sym == "":
+		return fmt.Sprint(v.Off)
+	case v.Off == 0:
+		return v.Sym
+	default:
+		return fmt.Sprintf("%s+%d", v.Sym, v.Off)
+	}
+}
+
+func lessValue(a, b Value) bool {
+	if a.Sym != b.Sym {
+		return a.Sym < b.Sym
+	}
+	return a.Off < b.Off
+}
+
+func sortValues(vs []Value) {
+	sort.Slice(vs, func(i, j int) bool { return lessValue(vs[i], vs[j]) })
+}
+
+// truth is the Boolean reading of a value, as branches take it: every
+// address and every non-zero integer is true.
+func truth(v Value) bool { return v.Sym != "" || v.Off != 0 }
+
+func boolValue(b bool) Value {
+	if b {
+		return Int(1)
+	}
+	return Int(0)
+}
+
+// errUndefinedOp marks arithmetic that has no value (division by zero,
+// arithmetic on addresses other than offsets); the path that would do it
+// is infeasible for that combination of operands.
+type errUndefinedOp struct{ msg string }
+
+func (e errUndefinedOp) Error() string { return e.msg }
+
+// applyBinary computes x op y. Addresses support adding and subtracting
+// integers, subtracting addresses of the same location, and comparisons.
+func applyBinary(op xcfa.BinOp, x, y Value) (Value, error) {
+	if x.IsAddr() || y.IsAddr() {
+		return applyAddrBinary(op, x, y)
+	}
+	a, b := x.Off, y.Off
+	switch op {
+	case xcfa.Add:
+		return Int(a + b), nil
+	case xcfa.Sub:
+		return Int(a - b), nil
+	case xcfa.Mul:
+		return Int(a * b), nil
+	case xcfa.Div:
+		if b == 0 {
+			return Value{}, errUndefinedOp{"division by zero"}
+		}
+		return Int(a / b), nil
+	case xcfa.Mod:
+		if b == 0 {
+			return Value{}, errUndefinedOp{"division by zero"}
+		}
+		return Int(a % b), nil
+	case xcfa.And:
+		return Int(a & b), nil
+	case xcfa.Or:
+		return Int(a | b), nil
+	case xcfa.Xor:
+		return Int(a ^ b), nil
+	case xcfa.Shl:
+		return Int(a << uint64(b&63)), nil
+	case xcfa.Shr:
+		return Int(int64(uint64(a) >> uint64(b&63))), nil
+	case xcfa.Ashr:
+		return Int(a >> uint64(b&63)), nil
+	case xcfa.Eq:
+		return boolValue(a == b), nil
+	case xcfa.Ne:
+		return boolValue(a != b), nil
+	case xcfa.Lt:
+		return boolValue(a < b), nil
+	case xcfa.Le:
+		return boolValue(a <= b), nil
+	case xcfa.Gt:
+		return boolValue(a > b), nil
+	case xcfa.Ge:
+		return boolValue(a >= b), nil
+	case xcfa.Ult:
+		return boolValue(uint64(a) < uint64(b)), nil
+	case xcfa.Ule:
+		return boolValue(uint64(a) <= uint64(b)), nil
+	case xcfa.Ugt:
+		return boolValue(uint64(a) > uint64(b)), nil
+	case xcfa.Uge:
+		return boolValue(uint64(a) >= uint64(b)), nil
+	case xcfa.LAnd:
+		return boolValue(a != 0 && b != 0), nil
+	case xcfa.LOr:
+		return boolValue(a != 0 || b != 0), nil
+	}
+	return Value{}, fmt.Errorf("unknown operator %v", op)
+}
+
+func applyAddrBinary(op xcfa.BinOp, x, y Value) (Value, error) {
+	switch op {
+	case xcfa.Add:
+		if x.IsAddr() && !y.IsAddr() {
+			return Value{x.Sym, x.Off + y.Off}, nil
+		}
+		if y.IsAddr() && !x.IsAddr() {
+			return Value{y.Sym, y.Off + x.Off}, nil
+		}
+	case xcfa.Sub:
+		if x.IsAddr() && !y.IsAddr() {
+			return Value{x.Sym, x.Off - y.Off}, nil
+		}
+		if x.Sym == y.Sym {
+			return Int(x.Off - y.Off), nil
+		}
+	case xcfa.Eq:
+		return boolValue(x == y), nil
+	case xcfa.Ne:
+		return boolValue(x != y), nil
+	case xcfa.LAnd:
+		return boolValue(truth(x) && truth(y)), nil
+	case xcfa.LOr:
+		return boolValue(truth(x) || truth(y)), nil
+	case xcfa.Xor, xcfa.And, xcfa.Or:
+		// x^x, x&x, x|x on one address: the false-dependency idioms.
+		if x == y {
+			switch op {
+			case xcfa.Xor:
+				return Int(0), nil
+			default:
+				return x, nil
+			}
+		}
+		// Masking an address with zero, as in AND X2,X1,#0.
+		if op == xcfa.And && (x == Int(0) || y == Int(0)) {
+			return Int(0), nil
+		}
+		if op != xcfa.And && (x == Int(0) || y == Int(0)) {
+			if x.IsAddr() {
+				return x, nil
+			}
+			return y, nil
+		}
+	case xcfa.Mul:
+		if y == Int(1) {
+			return x, nil
+		}
+		if x == Int(1) {
+			return y, nil
+		}
+		if x == Int(0) || y == Int(0) {
+			return Int(0), nil
+		}
+	}
+	return Value{}, errUndefinedOp{fmt.Sprintf("%v %v %v is not defined on addresses", x, op, y)}
+}
+
+// applyUnary computes op x.
+func applyUnary(op xcfa.UnOp, x Value) (Value, error) {
+	if x.IsAddr() {
+		switch op {
+		case xcfa.Not:
+			return Int(0), nil
+		case xcfa.Zext32, xcfa.Sext32:
+			// Addresses are small offsets in litmus tests: the 32-bit view of an
+			// address register is the address itself.
+			return x, nil
+		}
+		return Value{}, errUndefinedOp{fmt.Sprintf("%v %v is not defined on an address", op, x)}
+	}
+	a := x.Off
+	switch op {
+	case xcfa.Neg:
+		return Int(-a), nil
+	case xcfa.Not:
+		return boolValue(a == 0), nil
+	case xcfa.BNot:
+		return Int(^a), nil
+	case xcfa.Zext8:
+		return Int(int64(uint8(a))), nil
+	case xcfa.Zext16:
+		return Int(int64(uint16(a))), nil
+	case xcfa.Zext32:
+		return Int(int64(uint32(a))), nil
+	case xcfa.Sext8:
+		return Int(int64(int8(a))), nil
+	case xcfa.Sext16:
+		return Int(int64(int16(a))), nil
+	case xcfa.Sext32:
+		return Int(int64(int32(a))), nil
+	}
+	return Value{}, fmt.Errorf("unknown operator %v", op)
+}
