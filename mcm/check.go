@@ -157,12 +157,14 @@ func Check(m *cat.Model, t *litmus.Test, opt Options) (*Outcome, error) {
 	}
 	observed := observedLocations(t)
 	flagNames := make([]string, 0, len(flags))
-	flagLits := map[string]sat.Lit{}
-	for name, lits := range flags {
+	for name := range flags {
 		flagNames = append(flagNames, name)
-		flagLits[name] = s.Or(lits...)
 	}
 	sort.Strings(flagNames)
+	flagLits := map[string]sat.Lit{}
+	for _, name := range flagNames {
+		flagLits[name] = s.Or(flags[name]...)
+	}
 
 	out := &Outcome{Loop: u.Cut}
 	seen := map[string]bool{}

@@ -26,7 +26,19 @@ func (u *Unfolding) analyseValues() error {
 			t.Dom = []Value{t.val}
 		}
 	}
-	for changed := true; changed; {
+	// A value that a read can really return has a derivation through at
+	// most every read once; each round extends derivations by at least one
+	// step, so after rounds beyond the number of reads only values of
+	// circular (out-of-thin-air) derivations can still appear. herd7 never
+	// produces those, so the analysis stops there.
+	rounds := 0
+	for _, t := range u.Terms {
+		if t.op == termRead {
+			rounds++
+		}
+	}
+	rounds += 2
+	for changed := true; changed && rounds > 0; rounds-- {
 		changed = false
 		for _, t := range u.Terms {
 			var dom []Value
@@ -36,8 +48,11 @@ func (u *Unfolding) analyseValues() error {
 			case termRead:
 				dom = readDomain(t.read, writes)
 			case termBinary:
-				for _, a := range t.args[0].Dom {
-					for _, b := range t.args[1].Dom {
+				for i, a := range t.args[0].Dom {
+					for j, b := range t.args[1].Dom {
+						if t.args[0] == t.args[1] && i != j {
+							continue // one term has one value
+						}
 						if v, err := applyBinary(t.bin, a, b); err == nil {
 							dom = append(dom, v)
 						}

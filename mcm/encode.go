@@ -49,7 +49,7 @@ func (en *encoding) encodePaths() {
 	en.seg = make([]sat.Lit, len(en.u.Segments))
 	for _, sg := range en.u.Segments { // parents come before children
 		switch {
-		case sg.Cut:
+		case sg.Cut || sg.Dead:
 			en.seg[sg.ID] = sat.False
 		case sg.Parent == nil:
 			en.seg[sg.ID] = sat.True
@@ -78,9 +78,6 @@ func (en *encoding) encodePaths() {
 					s.AddClause(-kids[i], -kids[j])
 				}
 			}
-		}
-		if sg.Cut {
-			s.AddClause(-lit)
 		}
 	}
 }
@@ -111,6 +108,9 @@ func (en *encoding) encodeValues() {
 			x, y := t.args[0], t.args[1]
 			for i, a := range x.Dom {
 				for j, b := range y.Dom {
+					if x == y && i != j {
+						continue // one term has one value
+					}
 					v, err := applyBinary(t.bin, a, b)
 					if err != nil {
 						continue

@@ -84,8 +84,8 @@ func (al *algebra) union(x, y Rel) Rel {
 	for k, l := range x {
 		out[k] = l
 	}
-	for k, l := range y {
-		al.put(out, int(k.a), int(k.b), l)
+	for _, k := range sortedPairs(y) {
+		al.put(out, int(k.a), int(k.b), y[k])
 	}
 	return out
 }
@@ -95,9 +95,9 @@ func (al *algebra) inter(x, y Rel) Rel {
 		x, y = y, x
 	}
 	out := make(Rel)
-	for k, l := range x {
+	for _, k := range sortedPairs(x) {
 		if m, ok := y[k]; ok {
-			if g := al.s.And(l, m); g != sat.False {
+			if g := al.s.And(x[k], m); g != sat.False {
 				out[k] = g
 			}
 		}
@@ -107,7 +107,8 @@ func (al *algebra) inter(x, y Rel) Rel {
 
 func (al *algebra) diff(x, y Rel) Rel {
 	out := make(Rel, len(x))
-	for k, l := range x {
+	for _, k := range sortedPairs(x) {
+		l := x[k]
 		if m, ok := y[k]; ok {
 			l = al.s.And(l, -m)
 		}

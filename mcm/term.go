@@ -50,7 +50,30 @@ func (t *Term) String() string {
 	}
 }
 
+// termKey identifies an operation term by its operator and operands, so
+// that equal expressions are one term: the value analysis then knows that
+// both operands of W0^W0 are the same value.
+type termKey struct {
+	op      termOp
+	bin     xcfa.BinOp
+	un      xcfa.UnOp
+	a, b, c int
+}
+
 func (f *unfolder) addTerm(t *Term) *Term {
+	if t.op == termBinary || t.op == termUnary || t.op == termIte {
+		k := termKey{op: t.op, bin: t.bin, un: t.un, a: t.args[0].ID, b: -1, c: -1}
+		if len(t.args) > 1 {
+			k.b = t.args[1].ID
+		}
+		if len(t.args) > 2 {
+			k.c = t.args[2].ID
+		}
+		if old, ok := f.terms[k]; ok {
+			return old
+		}
+		defer func() { f.terms[k] = t }()
+	}
 	t.ID = len(f.u.Terms)
 	f.u.Terms = append(f.u.Terms, t)
 	return t

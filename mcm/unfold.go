@@ -78,6 +78,9 @@ type Segment struct {
 	// Regs are the thread's registers at the end of a leaf segment.
 	Regs map[string]*Term
 	Cut  bool
+	// Dead segments can never execute (a store-exclusive that would
+	// succeed without a reservation).
+	Dead bool
 }
 
 // Leaf tells whether the segment ends its thread's path.
@@ -101,6 +104,7 @@ const unfoldLimit = 20000
 
 type unfolder struct {
 	u      *Unfolding
+	terms  map[termKey]*Term // hash-consed operation terms
 	unroll int
 	rmwIDs int
 }
@@ -135,7 +139,8 @@ func (p *pathState) fork(seg *Segment) *pathState {
 // initRegs gives the registers' initial values (unlisted registers hold 0);
 // initMem lists every location with its initial value.
 func Unfold(prog *xcfa.Program, unroll int, initRegs map[int]map[string]Value, initMem map[string]Value) (*Unfolding, error) {
-	f := &unfolder{u: &Unfolding{Threads: len(prog.Procs), Inits: map[string]*Event{}}, unroll: unroll}
+	f := &unfolder{u: &Unfolding{Threads: len(prog.Procs), Inits: map[string]*Event{}}, unroll: unroll,
+		terms: map[termKey]*Term{}}
 	locs := make([]string, 0, len(initMem))
 	for l := range initMem {
 		locs = append(locs, l)
@@ -291,8 +296,13 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 				return wrap(fmt.Errorf("the write half of atomic pair %d has no read half before it", op.RMW))
 			}
 		} else if e.HasTag("X") {
-			partner = st.lastX // nil: a store-exclusive without a load-exclusive
+			partner = st.lastX
 			st.lastX = nil
+			if partner == nil {
+				// No load-exclusive holds a reservation: herd's store-exclusive
+				// can only fail, so this (successful) path never executes.
+				st.seg.Dead = true
+			}
 		}
 		if partner != nil {
 			e.RMW, partner.RMW = partner, e

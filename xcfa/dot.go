@@ -26,6 +26,8 @@ func writeExpr(b *strings.Builder, e Expr, top bool) {
 		}
 	case Reg:
 		b.WriteString(e.Name)
+	case Label:
+		fmt.Fprintf(b, "P%d:%s", e.Proc, e.Name)
 	case Binary:
 		if !top {
 			b.WriteByte('(')

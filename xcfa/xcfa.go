@@ -138,12 +138,27 @@ type Unary struct {
 // Ite is X if Cond is non-zero, else Y (CSEL and friends).
 type Ite struct{ Cond, X, Y Expr }
 
+// Label is the address of a code location: the instruction of process
+// Proc's source text that the label Name marks (herd's P1:L0). It is a
+// constant, distinct from every integer and every data address; two
+// Labels are the same address exactly when Proc and Name are equal, which
+// the front end guarantees by naming each code position by one canonical
+// name. Front ends use it for code addresses as values (AArch64 ADR of a
+// code label, the return address BL writes into X30); an indirect jump on
+// such a value is a set of Assume edges "R == Label", one per possible
+// target (see the AArch64 dialect's documentation).
+type Label struct {
+	Proc int
+	Name string
+}
+
 func (Const) isExpr()  {}
 func (Sym) isExpr()    {}
 func (Reg) isExpr()    {}
 func (Binary) isExpr() {}
 func (Unary) isExpr()  {}
 func (Ite) isExpr()    {}
+func (Label) isExpr()  {}
 
 // BinOp is a binary operator.
 type BinOp int

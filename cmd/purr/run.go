@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/purr-mcm/purr/cat"
-	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/mcm"
 	"github.com/purr-mcm/purr/models"
 )
@@ -54,17 +53,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			status = 1
 			continue
 		}
-		writeResult(stdout, t, out, o.modelName())
+		r := out.Result(t)
+		r.Write(stdout)
 	}
 	return status
 }
 
 // defaultModels names each architecture's model when -m is not given.
 var defaultModels = map[string]string{}
-
-func (o *options) modelName() string {
-	return strings.TrimSuffix(filepath.Base(o.model), ".cat")
-}
 
 // loadModel loads -m: a file if one exists at that path, else a file of
 // that name on the include path or among the embedded models (with or
@@ -108,42 +104,4 @@ func embeddedModels() string {
 		names[i] = strings.TrimSuffix(n, ".cat")
 	}
 	return strings.Join(names, ", ")
-}
-
-// writeResult prints a result block as herd7 does. (Temporary: replaced by
-// mcm/herdout.)
-func writeResult(w io.Writer, t *litmus.Test, out *mcm.Outcome, model string) {
-	ok := out.Positive > 0
-	switch t.Quant {
-	case litmus.NotExists:
-		ok = out.Positive == 0
-	case litmus.Forall:
-		ok = out.Negative == 0
-	}
-	kind := map[litmus.Quantifier][2]string{litmus.Exists: {"Forbidden", "Allowed"}, litmus.NotExists: {"Allowed", "Forbidden"}, litmus.Forall: {"Forbidden", "Required"}}[t.Quant]
-	k := kind[0]
-	if ok {
-		k = kind[1]
-	}
-	fmt.Fprintf(w, "Test %s %s\nStates %d\n", t.Name, k, len(out.States))
-	for _, st := range out.States {
-		for _, b := range st {
-			fmt.Fprintf(w, "%s=%s; ", b.Loc, b.Value)
-		}
-		fmt.Fprintln(w)
-	}
-	if ok {
-		fmt.Fprintln(w, "Ok")
-	} else {
-		fmt.Fprintln(w, "No")
-	}
-	p, n := out.Positive, out.Negative
-	if t.Quant == litmus.NotExists {
-		p, n = n, p
-	}
-	fmt.Fprintf(w, "Witnesses\nPositive: %d Negative: %d\n", p, n)
-	for _, f := range out.Flags {
-		fmt.Fprintf(w, "Flag %s\n", f)
-	}
-	fmt.Fprintf(w, "Condition %s\n\n", t.ConditionString())
 }

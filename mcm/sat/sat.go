@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"os"
+	"time"
 
 	"github.com/crillab/gophersat/solver"
 )
@@ -227,10 +229,16 @@ func (s *Solver) Solve(assumptions ...Lit) bool {
 
 	gophersatMu.Lock()
 	defer gophersatMu.Unlock()
+	t0 := time.Now()
 	s.flush()
+	t1 := time.Now()
 	status := s.gs.Assume(assume)
+	t2 := time.Now()
 	if status != solver.Unsat {
 		status = s.gs.Solve()
+	}
+	if os.Getenv("SATDBG") != "" {
+		fmt.Fprintf(os.Stderr, "solve vars=%d clauses=%d assume=%d flush=%v assume=%v solve=%v status=%v stats=%+v\n", s.numVars, s.nClauses, len(assume), t1.Sub(t0), t2.Sub(t1), time.Since(t2), status, s.gs.Stats)
 	}
 	if status != solver.Sat {
 		if user == 0 {

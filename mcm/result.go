@@ -1,0 +1,28 @@
+package mcm
+
+import (
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/herdout"
+)
+
+var quantifiers = map[litmus.Quantifier]herdout.Quantifier{
+	litmus.Exists:    herdout.Exists,
+	litmus.NotExists: herdout.NotExists,
+	litmus.Forall:    herdout.Forall,
+}
+
+// Result is the outcome as herd7 prints it for test t.
+func (o *Outcome) Result(t *litmus.Test) herdout.Result {
+	states := make([]herdout.State, len(o.States))
+	for i, st := range o.States {
+		for _, b := range st {
+			states[i].Bindings = append(states[i].Bindings, herdout.Binding{Loc: b.Loc.String(), Value: b.Value.String()})
+		}
+	}
+	r := herdout.NewResult(t.Name, quantifiers[t.Quant], "("+litmus.FormatProp(t.Cond)+")",
+		states, o.Positive, o.Negative, o.Flags, o.Loop)
+	if h, ok := t.InfoValue("Hash"); ok {
+		r.Hash = h
+	}
+	return r
+}
