@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -218,7 +219,13 @@ func (ld *loader) find(name string, from source) (source, []byte, []string) {
 	}
 	tryFS := func(i int, dir string) (source, []byte) {
 		p := path.Clean(path.Join(dir, name))
-		searched = append(searched, "embedded "+path.Dir(p))
+		where := "purr's embedded models and library"
+		if d := path.Dir(p); d != "." {
+			where = "purr's embedded " + d
+		}
+		if !slices.Contains(searched, where) {
+			searched = append(searched, where)
+		}
 		data, err := fs.ReadFile(ld.Embedded[i], p)
 		if err != nil || !fs.ValidPath(p) {
 			return source{}, nil
@@ -247,3 +254,4 @@ func (ld *loader) find(name string, from source) (source, []byte, []string) {
 	}
 	return source{}, nil, searched
 }
+

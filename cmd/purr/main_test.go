@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/purr-mcm/purr/internal/shared"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// golden compares got with testdata/NAME.golden, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s: got\n%s\nwant\n%s", name, got, want)
+	}
+}
+
+func runPurr(args ...string) (stdout, stderr string, status int) {
+	var out, errb bytes.Buffer
+	status = run(args, &out, &errb)
+	return out.String(), errb.String(), status
+}
+
+func TestHerdSpellings(t *testing.T) {
+	var o options
+	fs := newFlagSet("purr", &bytes.Buffer{}, &o)
+	args, err := parseFlags(fs, []string{"-model", "x.cat", "-I", "d1", "-Id2", "-variant", "a,b",
+		"-unroll=3", "-timeout", "1.5", "-speedcheck", "t.litmus", "--", "-model"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := options{model: "x.cat", includes: []string{"d1", "d2"}, variants: []string{"a", "b"},
+		unroll: 3, timeout: 1500000000, speedcheck: true}
+	if !reflect.DeepEqual(o, want) {
+		t.Errorf("options: got %+v, want %+v", o, want)
+	}
+	if !reflect.DeepEqual(args, []string{"t.litmus", "-model"}) {
+		t.Errorf("arguments: got %q", args)
+	}
+}
+
+func TestCheckErrors(t *testing.T) {
+	for _, name := range []string{"bad-paren.cat", "bad-include.cat", "bad-instruction.litmus"} {
+		t.Run(name, func(t *testing.T) {
+			out, errs, status := runPurr("check", filepath.Join("testdata", name))
+			if status != 1 {
+				t.Errorf("exit status %d, want 1 (stderr %q)", status, errs)
+			}
+			golden(t, "check-"+name, out)
+		})
+	}
+}
+
+func TestCheckOK(t *testing.T) {
+	out, errs, status := runPurr("check", "../../models/tso.cat", "../../testdata/MP.litmus")
+	if status != 0 {
+		t.Fatalf("exit status %d: %s%s", status, out, errs)
+	}
+	want := "../../models/tso.cat: ok\n../../testdata/MP.litmus: ok\n"
+	if out != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}
+
+// TestCheckHerdLibdir runs purr check on every Cat file of herd7's library.
+func TestCheckHerdLibdir(t *testing.T) {
+	dir := shared.Path(t, "herd-libdir")
+	var files []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && (strings.HasSuffix(p, ".cat") || strings.HasSuffix(p, ".bell")) {
+			files = append(files, p)
+		}
+		return err
+	})
+	if len(files) != 96 {
+		t.Errorf("found %d .cat and .bell files, want 96", len(files))
+	}
+	out, errs, status := runPurr(append([]string{"check", "-I", dir}, files...)...)
+	if status != 0 {
+		t.Errorf("exit status %d: %s", status, errs)
+	}
+	if n := strings.Count(out, ": ok\n"); n != len(files) {
+		t.Errorf("%d files ok of %d:\n%s", n, len(files), out)
+	}
+}
+
+func TestRunMP(t *testing.T) {
+	out, errs, status := runPurr("-m", "sc", "../../testdata/MP.litmus")
+	if status != 0 {
+		t.Fatalf("exit status %d: %s", status, errs)
+	}
+	golden(t, "run-MP-sc", out)
+}
+
+func TestUnknownModel(t *testing.T) {
+	_, errs, status := runPurr("-m", "nosuch", "../../testdata/MP.litmus")
+	if status == 0 || !strings.Contains(errs, "nosuch") || !strings.Contains(errs, "sc, ") {
+		t.Errorf("status %d, stderr %q: want a failure naming the model and the embedded ones", status, errs)
+	}
+}
