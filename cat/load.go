@@ -254,4 +254,3 @@ func (ld *loader) find(name string, from source) (source, []byte, []string) {
 	}
 	return source{}, nil, searched
 }
-
