@@ -334,7 +334,8 @@ func (t *Test) ConditionString() string {
 // Dialect translates the program part of a test of one architecture into
 // an XCFA. t already holds the header, the initial state and the final
 // part; the dialect may only rename registers in them to the names its
-// XCFA uses (AArch64: W1 and x1 become X1).
+// XCFA uses (AArch64: W1 and x1 become X1), and code labels of label values
+// to the canonical names its xcfa.Label constants use.
 type Dialect func(t *Test, prog Section) (*xcfa.Program, error)
 
 var dialects = map[string]Dialect{}

@@ -202,13 +202,32 @@ func mayCoexist(a, b *Event) bool {
 	if a.Thread < 0 || b.Thread < 0 || a.Thread != b.Thread {
 		return true
 	}
-	return poOrdered(a, b) || poOrdered(b, a) || a == b
+	return onOnePath(a, b) || onOnePath(b, a)
+}
+
+// onOnePath tells whether b's path passes through a (or a is b).
+func onOnePath(a, b *Event) bool {
+	if a.Depth > b.Depth {
+		return false
+	}
+	for s := b.Seg; s != nil; s = s.Parent {
+		if s == a.Seg {
+			return true
+		}
+	}
+	return false
+}
+
+// sameInstruction tells whether two events come from one instruction
+// instance.
+func sameInstruction(a, b *Event) bool {
+	return a.Thread >= 0 && a.Thread == b.Thread && a.Instr == b.Instr && (onOnePath(a, b) || onOnePath(b, a))
 }
 
 // poOrdered tells whether a comes before b in program order: b's path
-// passes through a.
+// passes through a, and they belong to different instructions.
 func poOrdered(a, b *Event) bool {
-	if a.Thread < 0 || a.Thread != b.Thread || a.Depth >= b.Depth {
+	if a.Thread < 0 || a.Thread != b.Thread || a.Depth >= b.Depth || a.Instr == b.Instr {
 		return false
 	}
 	for s := b.Seg; s != nil; s = s.Parent {
@@ -237,8 +256,8 @@ func (en *encoding) encodeRF() {
 		}
 		var cands []sat.Lit
 		for _, w := range writes {
-			if !mayAlias(w.Addr, r.Addr) || !mayCoexist(w, r) {
-				continue
+			if !mayAlias(w.Addr, r.Addr) || !mayCoexist(w, r) || sameInstruction(w, r) {
+				continue // an instruction never reads its own write
 			}
 			same := s.And(en.sameValue(w.Addr, r.Addr), en.sameValue(w.Val, r.Val))
 			if same == sat.False {

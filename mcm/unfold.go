@@ -32,8 +32,12 @@ type Event struct {
 	Size   int
 	Seg    *Segment
 	Depth  int // position along its path: program order is ancestry
-	Pos    xcfa.Pos
-	Loc    string // init writes: the location
+	// Instr numbers the instruction instances along the path: events of one
+	// instance (the read and write of a SWP) are not in program order, as in
+	// herd7, where po orders instructions, not the events inside one.
+	Instr int
+	Pos   xcfa.Pos
+	Loc   string // init writes: the location
 
 	// RMW is the other half of an atomic read-modify-write pair, or of a
 	// load-exclusive / store-exclusive pair.
@@ -117,12 +121,14 @@ type pathState struct {
 	ctrl    []*Event       // reads the path's branches depend on
 	openRMW map[int]*Event // xcfa RMW id → its read half on this path
 	lastX   *Event         // latest load-exclusive on this path
+	instr   int            // the current instruction instance
+	lastPos xcfa.Pos       // the source of the previous edge
 }
 
 func (p *pathState) fork(seg *Segment) *pathState {
 	q := &pathState{seg: seg, depth: p.depth, regs: make(map[string]*Term, len(p.regs)),
 		visits: make(map[*xcfa.Location]int, len(p.visits)), ctrl: p.ctrl,
-		openRMW: make(map[int]*Event, len(p.openRMW)), lastX: p.lastX}
+		openRMW: make(map[int]*Event, len(p.openRMW)), lastX: p.lastX, instr: p.instr, lastPos: p.lastPos}
 	for k, v := range p.regs {
 		q.regs[k] = v
 	}
@@ -239,7 +245,7 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos xcfa.Pos, st *pathState) *Event {
 	st.depth++
 	e := &Event{ID: len(f.u.Events), Thread: proc.ID, Kind: kind, Seg: st.seg, Depth: st.depth, Pos: pos,
-		CtrlDeps: st.ctrl}
+		Instr: st.instr, CtrlDeps: st.ctrl}
 	f.u.Events = append(f.u.Events, e)
 	st.seg.Events = append(st.seg.Events, e)
 	return e
@@ -247,6 +253,11 @@ func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos xcfa.Pos, st
 
 // apply performs one edge's operation on the path state.
 func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) error {
+	// Consecutive edges from one source position are one instruction.
+	if edge.Pos != st.lastPos || st.instr == 0 {
+		st.instr++
+		st.lastPos = edge.Pos
+	}
 	wrap := func(err error) error { return fmt.Errorf("%s: %v", edge.Pos, err) }
 	switch op := edge.Op.(type) {
 	case xcfa.Nop:

@@ -47,9 +47,48 @@
 //     copies Rs to a temporary, loads into Rs, then branches with two Assume
 //     edges: old == expected leads to the Store of Rt, old != expected to no
 //     store.
-//   - Control: labels are locations (Location.Label); B is a Nop edge;
+//   - Control: labels are locations (Location.Label); B and BL are Nop edges;
 //     B.cond, CBZ, CBNZ, TBZ, TBNZ are two Assume edges (taken, not taken).
 //     Relative branches (B .+8) count instructions. Code after B is
 //     unreachable (a location without incoming edges). Loops stay loops.
 //   - Expressions are kept as written: EOR W2,W0,W0 is zext32(X0 ^ X0).
+//   - Exclusive pairs: LDXP/LDAXP are two Loads (addr, addr+size) tagged
+//     like LDXR/LDAXR; STXP/STLXP is the STXR choice whose success edge is
+//     two Stores (addr, addr+size) then Ws:=0. The accesses of one
+//     instruction share its Pos: the engine pairs the i-th store of an
+//     STXP with the i-th load of the latest load-exclusive.
+//   - MRS Xt,NZCV is (N<<31)|(Z<<30)|(C<<29)|(V<<28), each bit the
+//     condition expression (MI, EQ, CS, VS) over the last flag setter; 0
+//     when no instruction before it sets the flags.
+//
+// Code addresses (ADR of a code label, BL, BLR, BR, RET):
+//
+//   - A code position (before the k-th instruction of a thread's text, or
+//     its end) has one canonical name: its first source label, else ".k".
+//     Its address is the constant xcfa.Label{Proc, canonical name}; equal
+//     addresses are equal constants. Label values of the initial state and
+//     of the condition (0:X1=P1:L0) are checked and renamed to canonical
+//     names too; an unknown label is an error.
+//   - ADR Xd,L (or ADR Xd,.+8) of a code label assigns Xd := Label.
+//     BL L assigns X30 := the address of the next instruction, then jumps
+//     (a Nop edge). BLR Xn assigns X30 likewise (reading a copy of X30 when
+//     n is 30), then jumps indirectly on Xn; BR Xn and RET {Xn} (default
+//     X30) jump indirectly. Under herd's Variant=telechat, RET without an
+//     operand ends the thread (a Nop edge to Final).
+//   - An indirect jump is a location whose outgoing edges are all Assume
+//     "Xn == Label", one per possible target, going to that target's
+//     location. It is a program branch even with a single edge (herd
+//     commits a branch event for every BR/BLR/RET). With no possible target
+//     it is one "assume 0" edge to a dead location: the path blocks.
+//   - Possible targets come from a flow-insensitive analysis of the
+//     thread's process: the labels a register may hold through its initial
+//     value, ADR, BL/BLR and register copies. A register loaded from memory
+//     or computed from an address may hold any taken address: a label of
+//     the initial state, of an ADR, or a return address of a BL/BLR.
+//   - herd runs the code at an address whoever jumps there, so a thread
+//     may run another thread's text (P0 calling a routine of P1). A
+//     process then holds a copy of that text, translated again with its own
+//     registers; its locations are labelled "P1:L0", its entry is reached
+//     only by indirect jumps, and running off its end goes to Final. The
+//     edges of indirect jumps come last in Process.Edges.
 package aarch64

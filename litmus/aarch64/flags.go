@@ -154,3 +154,36 @@ func (b *builder) cond(code string, pos interface{ String() string }) (xcfa.Expr
 	}
 	return nil, false
 }
+
+// readSysReg translates MRS Xt, NZCV: the flags as bits 31 (N), 30 (Z),
+// 29 (C) and 28 (V), computed from the last flag setter like a condition;
+// before any flag setter they are 0, as herd's registers start.
+func (b *builder) readSysReg(in *instr) error {
+	if err := b.arity(in, 2); err != nil {
+		return err
+	}
+	d, err := b.reg(in.ops[0])
+	if err != nil {
+		return err
+	}
+	o := in.ops[1]
+	if o.kind != nameOp || strings.ToUpper(o.name) != "NZCV" {
+		return b.unsupported(o.pos, "system register %s of MRS", o.text)
+	}
+	if b.flags == nil {
+		b.assign(d, cnst(0))
+		return nil
+	}
+	var v xcfa.Expr
+	for i, code := range []string{"MI", "EQ", "CS", "VS"} {
+		bit, _ := b.cond(code, in.pos)
+		term := bin(xcfa.Shl, bit, cnst(int64(31-i)))
+		if v == nil {
+			v = term
+		} else {
+			v = bin(xcfa.Or, v, term)
+		}
+	}
+	b.assign(d, v)
+	return nil
+}

@@ -39,6 +39,12 @@ func (b *builder) instruction(in *instr) error {
 		return b.move(in)
 	case m == "ADR":
 		return b.adr(in)
+	case m == "MRS":
+		return b.readSysReg(in)
+	case m == "BL":
+		return b.branchLink(in)
+	case m == "BLR" || m == "BR" || m == "RET":
+		return b.branchReg(in)
 	}
 	if ok, err := b.arith(in); ok {
 		return err
@@ -77,6 +83,15 @@ func (b *builder) reg(o operand) (reg, error) {
 			return reg{}, b.unsupported(o.pos, "register %s", o.text)
 		}
 	case symRegOp:
+		// herd's symbolic registers: %r, X%r and W%r are the register "%r",
+		// whose initial value the state gives as %r=... (a SymRegLoc).
+		switch strings.ToUpper(o.name) {
+		case "X", "W":
+			return reg{name: o.text[len(o.name):], w32: strings.EqualFold(o.name, "W")}, nil
+		}
+		if strings.HasPrefix(o.name, "%") {
+			return reg{name: o.name}, nil
+		}
 		return reg{}, b.unsupported(o.pos, "symbolic register %s", o.text)
 	}
 	return reg{}, b.errorf(o.pos, "expected a register, found %q", o.text)
@@ -287,7 +302,93 @@ func (b *builder) adr(in *instr) error {
 		b.assign(d, xcfa.Sym{Name: o.name})
 		return nil
 	}
-	return b.unsupported(o.pos, "ADR of %q (only data symbols of the initial state)", o.text)
+	l, ok := b.codeAddress(o)
+	if !ok {
+		return b.unsupported(o.pos, "ADR of %q (neither a data symbol of the initial state nor a label of %s)", o.text, b.code.name())
+	}
+	b.th.prog.taken[l] = true
+	b.assign(d, l)
+	return nil
+}
+
+// codeAddress is the address a label or relative operand (.+8) names in
+// the text being translated.
+func (b *builder) codeAddress(o operand) (xcfa.Label, bool) {
+	switch o.kind {
+	case nameOp:
+		return b.code.label(o.name)
+	case relOp:
+		k := b.index - 1 + int(o.imm/4)
+		if o.imm%4 == 0 && k >= 0 && k <= b.code.count {
+			return b.code.position(k), true
+		}
+	}
+	return xcfa.Label{}, false
+}
+
+// returnAddress is the address of the instruction after the current one,
+// which BL and BLR write into X30.
+func (b *builder) returnAddress() xcfa.Label {
+	l := b.code.position(b.index)
+	b.th.prog.taken[l] = true
+	return l
+}
+
+const linkReg = "X30"
+
+// branchLink translates BL label: X30 := the return address, then a jump.
+func (b *builder) branchLink(in *instr) error {
+	if err := b.arity(in, 1); err != nil {
+		return err
+	}
+	to, err := b.label(in.ops[0])
+	if err != nil {
+		return err
+	}
+	b.emit(xcfa.Assign{Dst: linkReg, Value: b.returnAddress()})
+	b.jump(to)
+	return nil
+}
+
+// branchReg translates BR Xn, BLR Xn and RET {Xn}: indirect jumps, whose
+// Assume edges are added once the thread is complete.
+func (b *builder) branchReg(in *instr) error {
+	target := reg{name: linkReg}
+	if in.mnem == "RET" {
+		if err := b.arityRange(in, 0, 1); err != nil {
+			return err
+		}
+	} else if err := b.arity(in, 1); err != nil {
+		return err
+	}
+	if len(in.ops) == 1 {
+		r, err := b.reg(in.ops[0])
+		if err != nil {
+			return err
+		}
+		if r.w32 || r.zero || r.name == "SP" {
+			return b.errorf(in.ops[0].pos, "%s needs an X register, found %q", in.mnem, in.ops[0].text)
+		}
+		target = r
+	}
+	if in.mnem == "RET" && len(in.ops) == 0 && b.th.prog.telechat {
+		// herd's telechat variant: RET leaves the thread.
+		b.th.exits = append(b.th.exits, indirectJump{from: b.cur, pos: b.pos})
+		b.cur, b.dead = b.p.NewLoc(""), true
+		return nil
+	}
+	name := target.name
+	if in.mnem == "BLR" {
+		if name == linkReg {
+			// BLR X30 jumps to the old X30.
+			name = b.tmp()
+			b.emit(xcfa.Assign{Dst: name, Value: xcfa.Reg{Name: linkReg}})
+		}
+		b.emit(xcfa.Assign{Dst: linkReg, Value: b.returnAddress()})
+	}
+	b.th.jumps = append(b.th.jumps, indirectJump{from: b.cur, reg: name, pos: b.pos})
+	b.cur, b.dead = b.p.NewLoc(""), true
+	return nil
 }
 
 // op2 evaluates a flexible second operand at a width: #imm{, LSL #12}, or

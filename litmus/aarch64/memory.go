@@ -12,7 +12,7 @@ type access struct {
 	signed  bool
 	tags    []string
 	pair    bool
-	exclStr bool // STXR/STLXR: the status register comes first
+	exclStr bool // STXR/STLXR/STXP/STLXP: the status register comes first
 }
 
 // Plain and ordered single loads and stores, by mnemonic. The size of a
@@ -28,6 +28,7 @@ var loadForms = map[string]access{
 	"LDAXR": {tags: []string{"A", "X"}}, "LDAXRB": {size: 1, tags: []string{"A", "X"}}, "LDAXRH": {size: 2, tags: []string{"A", "X"}},
 	"LDP": {pair: true}, "LDNP": {pair: true}, "LDPSW": {size: 4, signed: true, pair: true},
 	"LDIAPP": {pair: true, tags: []string{"Q"}},
+	"LDXP":   {pair: true, tags: []string{"X"}}, "LDAXP": {pair: true, tags: []string{"A", "X"}},
 }
 
 var storeForms = map[string]access{
@@ -37,6 +38,7 @@ var storeForms = map[string]access{
 	"STXR":  {tags: []string{"X"}, exclStr: true}, "STXRB": {size: 1, tags: []string{"X"}, exclStr: true}, "STXRH": {size: 2, tags: []string{"X"}, exclStr: true},
 	"STLXR": {tags: []string{"L", "X"}, exclStr: true}, "STLXRB": {size: 1, tags: []string{"L", "X"}, exclStr: true}, "STLXRH": {size: 2, tags: []string{"L", "X"}, exclStr: true},
 	"STP": {pair: true}, "STNP": {pair: true}, "STILP": {pair: true, tags: []string{"L"}},
+	"STXP": {pair: true, tags: []string{"X"}, exclStr: true}, "STLXP": {pair: true, tags: []string{"L", "X"}, exclStr: true},
 }
 
 // The LD<op> read-modify-write operations.
@@ -291,12 +293,22 @@ func (b *builder) store(in *instr, a access) error {
 		return b.unsupported(in.pos, "writeback addressing in %s", in.mnem)
 	}
 	// A store-exclusive may fail: a nondeterministic choice between the
-	// store followed by status 0 and no store with status 1.
+	// store (both stores of STXP) followed by status 0 and no store with
+	// status 1.
 	from := b.cur
-	stored := b.p.NewLoc("")
+	locs := []*xcfa.Location{from}
+	for range rs {
+		locs = append(locs, b.p.NewLoc(""))
+	}
 	join := b.p.NewLoc("")
-	b.p.AddEdge(from, stored, xcfa.Store{Addr: addr, Value: rs[0].raw(), Size: size, Tags: tagsOf(a.tags)}, b.pos)
-	b.p.AddEdge(stored, join, statusAssign(status, 0), b.pos)
+	for i, r := range rs {
+		at := addr
+		if i > 0 {
+			at = bin(xcfa.Add, addr, cnst(int64(size)))
+		}
+		b.p.AddEdge(locs[i], locs[i+1], xcfa.Store{Addr: at, Value: r.raw(), Size: size, Tags: tagsOf(a.tags)}, b.pos)
+	}
+	b.p.AddEdge(locs[len(rs)], join, statusAssign(status, 0), b.pos)
 	b.p.AddEdge(from, join, statusAssign(status, 1), b.pos)
 	b.cur = join
 	return nil

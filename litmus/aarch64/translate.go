@@ -22,26 +22,34 @@ func Translate(t *litmus.Test, sec litmus.Section) (*xcfa.Program, error) {
 		return nil, err
 	}
 	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch}
-	rmw := 0
+	pr := &program{file: sec.File, codes: map[int]*codeMap{}, columns: map[int]int{}, taken: map[xcfa.Label]bool{},
+		initRegs: map[int]map[string][]xcfa.Label{}, telechat: hasVariant(t, "telechat"), syms: symbols(t), tab: tab}
+	threads := make([]*thread, len(tab.procs))
 	builders := make([]*builder, len(tab.procs))
-	seen := map[int]bool{}
 	for i, ph := range tab.procs {
 		id, ok := procNumber(ph.name)
 		if !ok {
 			return nil, litmus.Errorf(ph.pos, "expected a thread name P0, P1, ..., found %q", ph.name)
 		}
-		if seen[id] {
+		if _, dup := pr.codes[id]; dup {
 			return nil, litmus.Errorf(ph.pos, "thread %s is named twice", ph.name)
 		}
-		seen[id] = true
+		pr.codes[id] = newCodeMap(id, tab, i)
+		pr.columns[id] = i
 		p := xcfa.NewProcess(id)
 		prog.Procs = append(prog.Procs, p)
-		builders[i] = newBuilder(sec.File, p, &rmw, symbols(t))
+		threads[i] = &thread{prog: pr, p: p, segs: map[int]*builder{}}
+		builders[i] = threads[i].newSegment(id)
 	}
 	for r, row := range tab.rows {
 		if len(row) > len(tab.procs) {
 			return nil, litmus.Errorf(tab.rowPos[r], "this row has %d cells but the program has %d threads", len(row), len(tab.procs))
 		}
+	}
+	if err := pr.canonicalLabels(t); err != nil {
+		return nil, err
+	}
+	for _, row := range tab.rows {
 		for i, c := range row {
 			b := builders[i]
 			for _, l := range c.labels {
@@ -61,8 +69,27 @@ func Translate(t *litmus.Test, sec litmus.Section) (*xcfa.Program, error) {
 			return nil, err
 		}
 	}
+	for _, th := range threads {
+		if err := th.linkJumps(); err != nil {
+			return nil, err
+		}
+	}
 	normaliseRegisters(t)
 	return prog, nil
+}
+
+// hasVariant tells whether the test's Variant line names v.
+func hasVariant(t *litmus.Test, v string) bool {
+	val, ok := t.InfoValue("Variant")
+	if !ok {
+		return false
+	}
+	for _, f := range strings.FieldsFunc(val, func(r rune) bool { return r == ',' || r == ' ' }) {
+		if strings.EqualFold(f, v) {
+			return true
+		}
+	}
+	return false
 }
 
 func procNumber(name string) (int, bool) {
@@ -88,9 +115,14 @@ func symbols(t *litmus.Test) map[string]bool {
 	return s
 }
 
-// builder translates the instructions of one thread, in order.
+// builder translates the instructions of one thread's text, in order,
+// into a segment of a process: the process's own code or a copy of
+// another thread's code (see thread).
 type builder struct {
 	file    string
+	th      *thread
+	code    *codeMap // the layout of the text being translated
+	prefix  string   // "P1:" in a copy of P1's code: location labels show it
 	p       *xcfa.Process
 	cur     *xcfa.Location
 	dead    bool // cur is unreachable (after B)
@@ -99,15 +131,9 @@ type builder struct {
 	refs    map[string]xcfa.Pos // where a forward label was first used
 	index   int                 // instructions emitted so far
 	rmw     *int
-	tmps    int
 	flags   *flagSetter
 	syms    map[string]bool
 	pos     xcfa.Pos // of the instruction being translated
-}
-
-func newBuilder(file string, p *xcfa.Process, rmw *int, syms map[string]bool) *builder {
-	return &builder{file: file, p: p, cur: p.Init, labels: map[string]*xcfa.Location{},
-		defined: map[string]bool{}, refs: map[string]xcfa.Pos{}, rmw: rmw, syms: syms}
 }
 
 func (b *builder) unsupported(pos xcfa.Pos, format string, args ...any) error {
@@ -131,7 +157,7 @@ func (b *builder) target(name string, pos xcfa.Pos) *xcfa.Location {
 	if l, ok := b.labels[name]; ok {
 		return l
 	}
-	l := b.p.NewLoc(name)
+	l := b.p.NewLoc(b.prefix + name)
 	b.labels[name] = l
 	b.refs[name] = pos
 	return l
@@ -151,8 +177,8 @@ func (b *builder) defineLabel(name string, pos xcfa.Pos) error {
 		b.cur, b.dead = l, false
 		return nil
 	}
-	if b.cur.Label == "" || strings.HasPrefix(b.cur.Label, ".") {
-		b.cur.Label = name
+	if b.cur.Label == "" || strings.HasPrefix(strings.TrimPrefix(b.cur.Label, b.prefix), ".") {
+		b.cur.Label = b.prefix + name
 	}
 	b.labels[name] = b.cur
 	b.dead = false
@@ -208,8 +234,8 @@ func (b *builder) finish(end xcfa.Pos) error {
 
 // tmp returns a fresh temporary register name (never an architectural one).
 func (b *builder) tmp() string {
-	b.tmps++
-	return fmt.Sprintf("tmp.%d", b.tmps)
+	b.th.tmps++
+	return fmt.Sprintf("tmp.%d", b.th.tmps)
 }
 
 func (b *builder) freshRMW() int {

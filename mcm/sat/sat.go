@@ -2,9 +2,9 @@ package sat
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"sync"
-	"os"
 	"time"
 
 	"github.com/crillab/gophersat/solver"
