@@ -70,7 +70,9 @@ func library() (*cat.File, *cat.File, error) {
 // knownTags are the event tags of every architecture purr reads; a model
 // may name any of them, and those no event carries are empty sets.
 var knownTags = strings.Fields(`
-	A Q L X NoRet
+	A Q L X NoRet NExp
+	TLBI TLBIIS TLBInXS DC.CVAU IC.IVAU IC.IALLU IC.IALLUIS TagCheck EXC-RET EXC-ENTRY FAULT T SPURIOUS
+	BCC DATA Rreg
 	DMB.SY DMB.LD DMB.ST DMB.ISH DMB.ISHLD DMB.ISHST DMB.OSH DMB.OSHLD DMB.OSHST DMB.NSH DMB.NSHLD DMB.NSHST
 	DSB.SY DSB.LD DSB.ST DSB.ISH DSB.ISHLD DSB.ISHST DSB.OSH DSB.OSHLD DSB.OSHST DSB.NSH DSB.NSHLD DSB.NSHST
 	ISB

@@ -83,13 +83,79 @@ func errAt(pos cat.Pos, format string, args ...any) error {
 // run evaluates a list of statements in scope sc and returns the scope
 // that follows them.
 func (ev *evaluator) run(stmts []cat.Stmt, sc *env) (*env, error) {
-	for _, st := range stmts {
+	for i, st := range stmts {
+		if w, ok := st.(*cat.With); ok && !isCoGeneration(w) {
+			return ev.withChoice(w, stmts[i+1:], sc)
+		}
 		var err error
 		if sc, err = ev.stmt(st, sc); err != nil {
 			return nil, err
 		}
 	}
 	return sc, nil
+}
+
+// withChoice runs "with x from S; rest": the rest of the model once per
+// element of S. An execution is consistent when it passes the rest for
+// some element: each branch's checks are joined into one check per branch,
+// and the branches into their disjunction.
+func (ev *evaluator) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env, error) {
+	v, err := ev.expr(w.Set, sc)
+	if err != nil {
+		return nil, err
+	}
+	elems, err := ev.elements(w.Pos, v)
+	if err != nil {
+		return nil, err
+	}
+	if len(elems) == 1 {
+		inner := sc.child()
+		inner.vars[w.Var] = elems[0]
+		return ev.run(rest, inner)
+	}
+	before := ev.checks
+	var branches []sat.Lit
+	var flags []check
+	var last *env
+	for _, x := range elems {
+		ev.checks = nil
+		inner := sc.child()
+		inner.vars[w.Var] = x
+		if last, err = ev.run(rest, inner); err != nil {
+			return nil, err
+		}
+		var ok []sat.Lit
+		for _, c := range ev.checks {
+			if c.mode == cat.Require || c.mode == cat.Assert {
+				ok = append(ok, c.lit)
+			}
+		}
+		branch := ev.al.s.And(ok...)
+		branches = append(branches, branch)
+		for _, c := range ev.checks {
+			if c.mode == cat.Flag || c.mode == cat.UndefinedUnless {
+				c.lit = ev.al.s.And(branch, c.lit)
+				flags = append(flags, c)
+			}
+		}
+	}
+	ev.checks = append(before, flags...)
+	ev.checks = append(ev.checks, check{name: w.Var, mode: cat.Require, lit: ev.al.s.Or(branches...), pos: w.Pos})
+	if last == nil {
+		last = sc
+	}
+	return last, nil
+}
+
+// isCoGeneration recognises herd's "with co from generate_cos(...)" (and
+// linearisations): purr's co is already a free total order.
+func isCoGeneration(w *cat.With) bool {
+	app, ok := w.Set.(*cat.App)
+	if !ok || w.Var != "co" {
+		return false
+	}
+	f, ok := app.Fun.(*cat.Var)
+	return ok && (f.Name == "generate_cos" || f.Name == "linearisations")
 }
 
 func (ev *evaluator) stmt(st cat.Stmt, sc *env) (*env, error) {
@@ -225,16 +291,11 @@ func (ev *evaluator) stmt(st cat.Stmt, sc *env) (*env, error) {
 // order per location with initial writes first, so choosing co among the
 // linearisations of a relation means requiring that co extends it.
 func (ev *evaluator) with(st *cat.With, sc *env) (*env, error) {
-	app, ok := st.Set.(*cat.App)
-	var fname string
-	if ok {
-		if v, isVar := app.Fun.(*cat.Var); isVar {
-			fname = v.Name
-		}
+	if !isCoGeneration(st) {
+		return nil, errAt(st.Pos, "with %s from ... cannot be evaluated here", st.Var)
 	}
-	if st.Var != "co" || (fname != "generate_cos" && fname != "linearisations") {
-		return nil, errAt(st.Pos, "unsupported: with %s from ... (purr supports with co from generate_cos(...))", st.Var)
-	}
+	app := st.Set.(*cat.App)
+	fname := app.Fun.(*cat.Var).Name
 	arg, err := ev.expr(app.Arg, sc)
 	if err != nil {
 		return nil, err
@@ -504,13 +565,27 @@ func kindOf(v value) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// elements lists the members of a set of values.
+// elements lists the members of a set of values. A set of events or a
+// relation is a set of values only when it is empty in every execution:
+// purr does not enumerate the members of sets that vary.
 func (ev *evaluator) elements(pos cat.Pos, v value) ([]value, error) {
 	switch v := v.(type) {
 	case emptyVal:
 		return nil, nil
 	case setVal:
 		return v, nil
+	case Rel:
+		if len(v) == 0 {
+			return nil, nil
+		}
+		return nil, errAt(pos, "unsupported: enumerating the pairs of a relation that depends on the execution")
+	case Set:
+		for _, l := range v {
+			if l != sat.False {
+				return nil, errAt(pos, "unsupported: enumerating the events of a set that depends on the execution")
+			}
+		}
+		return nil, nil
 	}
 	return nil, errAt(pos, "expected a set of values, got %s", kindOf(v))
 }
@@ -865,4 +940,13 @@ var builtins = map[string]func(ev *evaluator, pos cat.Pos, arg value) (value, er
 	"fail": func(ev *evaluator, pos cat.Pos, arg value) (value, error) {
 		return nil, errAt(pos, "fail")
 	},
+	// Page-table functions of herd's virtual-memory models: purr's tests
+	// have no page-table entries, so they select nothing.
+	"oa-changes":            noPageTables,
+	"at-least-one-writable": noPageTables,
+	"same-oa":               noPageTables,
+}
+
+func noPageTables(ev *evaluator, pos cat.Pos, arg value) (value, error) {
+	return emptyVal{}, nil
 }

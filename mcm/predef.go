@@ -25,6 +25,7 @@ func (en *encoding) predefined() (sets map[string]Set, rels map[string]Rel) {
 	set("W", (*Event).IsWrite)
 	set("R", (*Event).IsRead)
 	set("M", (*Event).IsMem)
+	set("Exp", (*Event).IsMem) // every access of a litmus test is explicit
 	set("F", func(e *Event) bool { return e.Kind == KindFence })
 	set("IW", func(e *Event) bool { return e.Kind == KindInit })
 	set("B", func(e *Event) bool { return e.Kind == KindBranch })
@@ -76,9 +77,19 @@ func (en *encoding) predefined() (sets map[string]Set, rels map[string]Rel) {
 	rels["rmw"], rels["amo"] = rmw, amo
 	rels["rf"], rels["co"] = en.rf, en.co
 	rels["fr"] = al.diff(al.seq(al.inverse(en.rf), en.co), rels["id"])
-	// Instructions of non-mixed-size tests make one event each.
+	// Instructions of non-mixed-size tests make one event each, and every
+	// memory access is its own single-byte-range access.
 	rels["si"] = rels["id"]
-	rels["iico_data"], rels["iico_ctrl"] = Rel{}, Rel{}
+	rels["same-instance"] = rels["id"]
+	rels["sm"] = al.identity(sets["M"])
+	// purr's events are memory events only: no register read-from, and the
+	// dependencies inside an instruction are addr, data, ctrl and rmw.
+	rels["iico_data"], rels["iico_ctrl"], rels["rf-reg"] = Rel{}, Rel{}, Rel{}
+	// Relations of herd's virtual-memory and tagged-memory models, empty
+	// for tests without page tables or tags.
+	for _, name := range []string{"same-low-order-bits", "same-tag-loc", "iico_order"} {
+		rels[name] = Rel{}
+	}
 
 	// FW: the co-last write to each location.
 	fw := al.emptySet()

@@ -13,6 +13,9 @@
 //     Const 0; writes to them are dropped. SP is the register "SP". The
 //     registers of the test's initial state and condition are renamed the
 //     same way (0:W1 and 0:x1 become 0:X1).
+//   - Symbolic registers (herd's telechat tests): %r, X%r and W%r are the
+//     XCFA register "%r" (W%r its 32-bit view); the state's %r=... (a
+//     litmus.SymRegLoc) gives its initial value in every thread.
 //   - Temporaries: registers named "tmp.N" are the translator's own (the
 //     expected value of CAS, the result of a NoRet atomic, ...). They are
 //     never architectural and never appear in conditions.
