@@ -71,6 +71,9 @@ func FormatOp(op Op) string {
 	case Assign:
 		return op.Dst + " := " + FormatExpr(op.Value)
 	case Assume:
+		if op.Internal {
+			return "check " + FormatExpr(op.Cond) // part of an instruction, not a branch
+		}
 		return "assume " + FormatExpr(op.Cond)
 	case Load:
 		return "load " + op.Dst + " <- [" + FormatExpr(op.Addr) + "]" + sizeTagsRMW(op.Size, op.Tags, op.RMW)

@@ -45,11 +45,15 @@
 //     nondeterministic choice: one edge Store (tags X) followed by Assign
 //     Ws:=0, another edge Assign Ws:=1 with no store. The engine pairs
 //     exclusives itself.
-//   - Atomic pairs: each CAS/SWP/LD<op>/ST<op> gets a fresh non-zero RMW id
-//     shared by its Load and Store. SWP and LD<op> always store. CAS Rs,Rt,[Xn]
-//     copies Rs to a temporary, loads into Rs, then branches with two Assume
-//     edges: old == expected leads to the Store of Rt, old != expected to no
-//     store.
+//   - Atomic pairs: each SWP/LD<op>/ST<op> and each successful CAS gets a
+//     fresh non-zero RMW id shared by its Load and Store. SWP and LD<op>
+//     always store. CAS Rs,Rt,[Xn] (and CASP) copies Rs to a temporary, then
+//     chooses among herd7's four outcomes, each with its own Load: failure
+//     twice (old != expected, an Internal Assume; no store; Rs := old),
+//     success with Rs := the expected value (herd's DataFromRRs: Rs does not
+//     depend on the read) and success with Rs := old (DataFromRx). herd7
+//     builds every outcome twice and counts both, which these four
+//     alternatives reproduce in witness counts.
 //   - Control: labels are locations (Location.Label); B and BL are Nop edges;
 //     B.cond, CBZ, CBNZ, TBZ, TBNZ are two Assume edges (taken, not taken).
 //     Relative branches (B .+8) count instructions. Code after B is

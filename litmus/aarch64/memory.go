@@ -473,8 +473,10 @@ func (b *builder) ldop(in *instr, op string, acq, rel bool, size int, noDst bool
 	return nil
 }
 
-// cas translates CAS Rs, Rt, [Xn]: read the old value into Rs; if it
-// equals Rs's value before the read, write Rt.
+// cas translates CAS Rs, Rt, [Xn] as herd7 does: the old value is read
+// and compared with Rs's value before the read; on success Rt is written.
+// herd builds each outcome twice, with different dependencies inside the
+// instruction, and counts both copies: see casOutcomes.
 func (b *builder) cas(in *instr, acq, rel bool, size int) error {
 	rs, rt, addr, err := b.rmwRegs(in, false)
 	if err != nil {
@@ -493,26 +495,97 @@ func (b *builder) cas(in *instr, acq, rel bool, size int) error {
 		val = expected
 	}
 	addr = b.snapshot(addr, rs)
-	id := b.freshRMW()
-	dst := b.loadDst(rs)
-	b.emit(xcfa.Load{Dst: dst, Addr: addr, Size: size, Tags: loadTags(acq, rs), RMW: id})
-	// The read zero-extends the old value at the access size already.
-	eq := bin(xcfa.Eq, xcfa.Reg{Name: dst}, truncate(expected, width))
-	from := b.cur
-	stored := b.p.NewLoc("")
-	join := b.p.NewLoc("")
-	b.cur = stored
-	b.p.AddEdge(from, stored, xcfa.Assume{Cond: eq}, b.pos)
-	b.p.AddEdge(stored, join, xcfa.Store{Addr: addr, Value: val, Size: size, Tags: storeTags(rel), RMW: id}, b.pos)
-	b.p.AddEdge(from, join, xcfa.Assume{Cond: negate(eq)}, b.pos)
-	b.cur = join
+	b.casOutcomes(casShape{
+		addrs:    []xcfa.Expr{addr},
+		expected: []xcfa.Expr{truncate(expected, width)},
+		vals:     []xcfa.Expr{val},
+		dsts:     []reg{rs},
+		size:     size,
+		acq:      acq,
+		rel:      rel,
+	})
 	return nil
 }
 
+// casShape is a CAS or CASP: one or two reads, compared with expected
+// values, and on success one or two writes.
+type casShape struct {
+	addrs, expected, vals []xcfa.Expr
+	dsts                  []reg // the registers that receive the old values
+	size                  int
+	acq, rel              bool
+}
+
+// casOutcomes emits herd7's four outcomes of a CAS as a nondeterministic
+// choice, each with its own read events:
+//   - failure, twice (herd's two copies differ only in a control edge
+//     between registers, which has no effect on memory events): the read
+//     values differ from the expected ones, no write; the registers get
+//     the values read;
+//   - success with the registers' new values taken from the registers'
+//     old values (herd's DataFromRRs: no dependency on the read);
+//   - success with the new values taken from the read (DataFromRx).
+//
+// The comparisons are Internal assumptions: they are not program branches.
+func (b *builder) casOutcomes(c casShape) {
+	from := b.cur
+	join := b.p.NewLoc("")
+	for outcome := 0; outcome < 4; outcome++ {
+		success := outcome >= 2
+		b.cur = b.p.NewLoc("")
+		first := true
+		var olds []string
+		var ids []int
+		var eq xcfa.Expr
+		for i, a := range c.addrs {
+			old := b.tmp()
+			olds = append(olds, old)
+			id := 0
+			if success {
+				id = b.freshRMW()
+			}
+			ids = append(ids, id)
+			ld := xcfa.Load{Dst: old, Addr: a, Size: c.size, Tags: loadTags(c.acq, c.dsts[i]), RMW: id}
+			if first {
+				// The first read leaves the choice point itself.
+				b.p.AddEdge(from, b.cur, ld, b.pos)
+				first = false
+			} else {
+				b.emit(ld)
+			}
+			cmp := bin(xcfa.Eq, xcfa.Reg{Name: old}, c.expected[i])
+			if eq == nil {
+				eq = cmp
+			} else {
+				eq = bin(xcfa.LAnd, eq, cmp)
+			}
+		}
+		if success {
+			b.emit(xcfa.Assume{Cond: eq, Internal: true})
+			for i, a := range c.addrs {
+				b.emit(xcfa.Store{Addr: a, Value: c.vals[i], Size: c.size, Tags: storeTags(c.rel), RMW: ids[i]})
+			}
+		} else {
+			b.emit(xcfa.Assume{Cond: negate(eq), Internal: true})
+		}
+		for i, dst := range c.dsts {
+			if dst.zero {
+				continue
+			}
+			var v xcfa.Expr = xcfa.Reg{Name: olds[i]}
+			if outcome == 2 {
+				v = c.expected[i] // equal to the value read, but computed from the old register
+			}
+			b.emit(xcfa.Assign{Dst: dst.name, Value: v}) // reads zero-extend already
+		}
+		b.p.AddEdge(b.cur, join, xcfa.Nop{}, b.pos)
+	}
+	b.cur = join
+}
+
 // casPair translates CASP Rs, Rs+1, Rt, Rt+1, [Xn]: two reads at addr and
-// addr+size into Rs and Rs+1; if both equal the registers' values before
-// the reads, two writes of Rt and Rt+1. Each read/write pair has its own
-// RMW id.
+// addr+size compared with the two registers; if both are equal, two
+// writes of Rt and Rt+1. Each read/write pair has its own RMW id.
 func (b *builder) casPair(in *instr, acq, rel bool, size int) error {
 	if size != 0 {
 		return b.unsupported(in.pos, "instruction %s", in.mnem)
@@ -552,27 +625,14 @@ func (b *builder) casPair(in *instr, acq, rel bool, size int) error {
 		b.emit(xcfa.Assign{Dst: t, Value: addr})
 		addr = xcfa.Reg{Name: t}
 	}
-	addrs := [2]xcfa.Expr{addr, bin(xcfa.Add, addr, cnst(int64(size)))}
-	ids := [2]int{b.freshRMW(), b.freshRMW()}
-	var eq xcfa.Expr
-	for i := 0; i < 2; i++ {
-		dst := b.loadDst(rs[i])
-		b.emit(xcfa.Load{Dst: dst, Addr: addrs[i], Size: size, Tags: loadTags(acq, rs[i]), RMW: ids[i]})
-		c := bin(xcfa.Eq, xcfa.Reg{Name: dst}, truncate(expected[i], size*8))
-		if eq == nil {
-			eq = c
-		} else {
-			eq = bin(xcfa.LAnd, eq, c)
-		}
-	}
-	from := b.cur
-	mid := b.p.NewLoc("")
-	stored := b.p.NewLoc("")
-	join := b.p.NewLoc("")
-	b.p.AddEdge(from, mid, xcfa.Assume{Cond: eq}, b.pos)
-	b.p.AddEdge(mid, stored, xcfa.Store{Addr: addrs[0], Value: vals[0], Size: size, Tags: storeTags(rel), RMW: ids[0]}, b.pos)
-	b.p.AddEdge(stored, join, xcfa.Store{Addr: addrs[1], Value: vals[1], Size: size, Tags: storeTags(rel), RMW: ids[1]}, b.pos)
-	b.p.AddEdge(from, join, xcfa.Assume{Cond: negate(eq)}, b.pos)
-	b.cur = join
+	b.casOutcomes(casShape{
+		addrs:    []xcfa.Expr{addr, bin(xcfa.Add, addr, cnst(int64(size)))},
+		expected: []xcfa.Expr{truncate(expected[0], size*8), truncate(expected[1], size*8)},
+		vals:     vals[:],
+		dsts:     []reg{rs[0], rs[1]},
+		size:     size,
+		acq:      acq,
+		rel:      rel,
+	})
 	return nil
 }
