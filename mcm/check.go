@@ -8,6 +8,7 @@ import (
 
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/herdout"
 	"github.com/purr-mcm/purr/mcm/sat"
 	"github.com/purr-mcm/purr/stdlib"
 	"github.com/purr-mcm/purr/xcfa"
@@ -137,7 +138,8 @@ func Check(m *cat.Model, t *litmus.Test, opt Options) (*Outcome, error) {
 		case cat.Flag:
 			flags[c.name] = append(flags[c.name], c.lit)
 		case cat.UndefinedUnless:
-			flags["undefined"] = append(flags["undefined"], -c.lit)
+			// herd7 raises its undefined-behaviour flag when the check fails.
+			flags[herdout.UndefFlag] = append(flags[herdout.UndefFlag], -c.lit)
 		}
 	}
 	s.AddClause(s.And(consistent...))

@@ -64,6 +64,8 @@ func (u *Unfolding) analyseValues() error {
 						dom = append(dom, v)
 					}
 				}
+			case termPick:
+				dom = append(dom, t.args[1].Dom...)
 			case termIte:
 				c := t.args[0].Dom
 				if anyTruth(c, true) {

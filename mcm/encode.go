@@ -134,6 +134,8 @@ func (en *encoding) encodeValues() {
 			for k := range lits {
 				lits[k] = s.Or(terms[k]...)
 			}
+		case termPick:
+			copy(lits, en.val[t.args[1].ID])
 		case termIte:
 			c, x, y := t.args[0], t.args[1], t.args[2]
 			isTrue, isFalse := en.truthLits(c)

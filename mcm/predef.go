@@ -39,6 +39,8 @@ func (en *encoding) predefined() (sets map[string]Set, rels map[string]Rel) {
 	rels["id"] = al.identity(al.exec)
 	po, intl, loc := make(Rel), make(Rel), make(Rel)
 	addr, data, ctrl := make(Rel), make(Rel), make(Rel)
+	pickAddr, pickData, pickCtrl := make(Rel), make(Rel), make(Rel)
+	iicoData, iicoCtrl := make(Rel), make(Rel)
 	rmw, amo := make(Rel), make(Rel)
 	for _, a := range u.Events {
 		for _, b := range u.Events {
@@ -53,16 +55,33 @@ func (en *encoding) predefined() (sets map[string]Set, rels map[string]Rel) {
 				al.put(loc, a.ID, b.ID, s.And(ea, eb, en.sameValue(a.Addr, b.Addr)))
 			}
 		}
-		dep := func(r Rel, reads []*Event) {
+		// Dependencies between the events of one instruction are herd's
+		// iico_data (the read and write of an LDADD) and iico_ctrl (the
+		// comparison of a CAS deciding its write), not addr or data.
+		dep := func(r, intra Rel, reads []*Event) {
 			for _, d := range reads {
-				r[pair{int32(d.ID), int32(a.ID)}] = al.exec[a.ID]
+				k := pair{int32(d.ID), int32(a.ID)}
+				if sameInstruction(d, a) {
+					intra[k] = al.exec[a.ID]
+				} else {
+					r[k] = al.exec[a.ID]
+				}
 			}
 		}
-		dep(addr, a.AddrDeps)
+		dep(addr, iicoData, a.AddrDeps)
 		if a.Kind != KindBranch {
-			dep(data, a.DataDeps)
+			dep(data, iicoData, a.DataDeps)
 		}
-		dep(ctrl, a.CtrlDeps)
+		dep(ctrl, iicoData, a.CtrlDeps)
+		// Pick dependencies include the plain ones, as herd's do.
+		dep(pickAddr, iicoCtrl, a.AddrDeps)
+		dep(pickAddr, iicoCtrl, a.AddrPicks)
+		if a.Kind != KindBranch {
+			dep(pickData, iicoCtrl, a.DataDeps)
+			dep(pickData, iicoCtrl, a.DataPicks)
+		}
+		dep(pickCtrl, iicoCtrl, a.CtrlDeps)
+		dep(pickCtrl, iicoCtrl, a.CtrlPicks)
 		if a.IsRead() && a.RMW != nil {
 			w := a.RMW
 			rmw[pair{int32(a.ID), int32(w.ID)}] = al.exec[w.ID]
@@ -74,6 +93,7 @@ func (en *encoding) predefined() (sets map[string]Set, rels map[string]Rel) {
 	rels["po"], rels["int"], rels["loc"] = po, intl, loc
 	rels["ext"] = al.complement(intl)
 	rels["addr"], rels["data"], rels["ctrl"] = addr, data, ctrl
+	rels["pick-addr-dep"], rels["pick-data-dep"], rels["pick-ctrl-dep"] = pickAddr, pickData, pickCtrl
 	rels["rmw"], rels["amo"] = rmw, amo
 	rels["rf"], rels["co"] = en.rf, en.co
 	rels["fr"] = al.diff(al.seq(al.inverse(en.rf), en.co), rels["id"])
@@ -82,9 +102,10 @@ func (en *encoding) predefined() (sets map[string]Set, rels map[string]Rel) {
 	rels["si"] = rels["id"]
 	rels["same-instance"] = rels["id"]
 	rels["sm"] = al.identity(sets["M"])
-	// purr's events are memory events only: no register read-from, and the
-	// dependencies inside an instruction are addr, data, ctrl and rmw.
-	rels["iico_data"], rels["iico_ctrl"], rels["rf-reg"] = Rel{}, Rel{}, Rel{}
+	// purr's events are memory events only: no register read-from, and
+	// iico_data relates the events of one instruction only.
+	// A pick inside an instruction that is also a plain dependency is data.
+	rels["iico_data"], rels["iico_ctrl"], rels["rf-reg"] = iicoData, al.diff(iicoCtrl, iicoData), Rel{}
 	// Relations of herd's virtual-memory and tagged-memory models, empty
 	// for tests without page tables or tags.
 	for _, name := range []string{"same-low-order-bits", "same-tag-loc", "iico_order"} {

@@ -14,20 +14,24 @@ const (
 	termBinary
 	termUnary
 	termIte
+	termPick // the value of args[1], chosen by args[0]
 )
 
 // Term is an SSA value of the unfolding: a constant, the value of a read,
 // or an operation on terms. Deps are the reads it depends on syntactically
 // (x^x still depends on x), which is what herd's dependencies follow.
 type Term struct {
-	ID    int
-	op    termOp
-	val   Value // termConst
-	read  *Event
-	bin   xcfa.BinOp
-	un    xcfa.UnOp
-	args  []*Term
-	Deps  []*Event
+	ID   int
+	op   termOp
+	val  Value // termConst
+	read *Event
+	bin  xcfa.BinOp
+	un   xcfa.UnOp
+	args []*Term
+	Deps []*Event
+	// Picks are the reads the term depends on only through a choice (the
+	// condition of a conditional select): herd7's pick dependencies.
+	Picks []*Event
 	Dom   []Value // every value the term may take, sorted (after the value analysis)
 	index map[Value]int
 }
@@ -45,6 +49,8 @@ func (t *Term) String() string {
 		return fmt.Sprintf("(%v %v %v)", t.args[0], t.bin, t.args[1])
 	case termUnary:
 		return fmt.Sprintf("%v(%v)", t.un, t.args[0])
+	case termPick:
+		return fmt.Sprintf("pick(%v, %v)", t.args[0], t.args[1])
 	default:
 		return fmt.Sprintf("(%v ? %v : %v)", t.args[0], t.args[1], t.args[2])
 	}
@@ -61,7 +67,7 @@ type termKey struct {
 }
 
 func (f *unfolder) addTerm(t *Term) *Term {
-	if t.op == termBinary || t.op == termUnary || t.op == termIte {
+	if t.op == termBinary || t.op == termUnary || t.op == termIte || t.op == termPick {
 		k := termKey{op: t.op, bin: t.bin, un: t.un, a: t.args[0].ID, b: -1, c: -1}
 		if len(t.args) > 1 {
 			k.b = t.args[1].ID
@@ -121,7 +127,8 @@ func (f *unfolder) term(x xcfa.Expr, st *pathState) (*Term, error) {
 				return f.constTerm(v), nil
 			}
 		}
-		return f.addTerm(&Term{op: termBinary, bin: x.Op, args: []*Term{a, b}, Deps: mergeEvents(a.Deps, b.Deps)}), nil
+		return f.addTerm(&Term{op: termBinary, bin: x.Op, args: []*Term{a, b}, Deps: mergeEvents(a.Deps, b.Deps),
+			Picks: mergeEvents(a.Picks, b.Picks)}), nil
 	case xcfa.Unary:
 		a, err := f.term(x.X, st)
 		if err != nil {
@@ -134,7 +141,7 @@ func (f *unfolder) term(x xcfa.Expr, st *pathState) (*Term, error) {
 			}
 			return f.constTerm(v), nil
 		}
-		return f.addTerm(&Term{op: termUnary, un: x.Op, args: []*Term{a}, Deps: a.Deps}), nil
+		return f.addTerm(&Term{op: termUnary, un: x.Op, args: []*Term{a}, Deps: a.Deps, Picks: a.Picks}), nil
 	case xcfa.Ite:
 		c, err := f.term(x.Cond, st)
 		if err != nil {
@@ -149,7 +156,22 @@ func (f *unfolder) term(x xcfa.Expr, st *pathState) (*Term, error) {
 			return nil, err
 		}
 		deps := mergeEvents(c.Deps, mergeEvents(a.Deps, b.Deps))
-		return f.addTerm(&Term{op: termIte, args: []*Term{c, a, b}, Deps: deps}), nil
+		picks := mergeEvents(c.Picks, mergeEvents(a.Picks, b.Picks))
+		return f.addTerm(&Term{op: termIte, args: []*Term{c, a, b}, Deps: deps, Picks: picks}), nil
+	case xcfa.Pick:
+		c, err := f.term(x.Cond, st)
+		if err != nil {
+			return nil, err
+		}
+		a, err := f.term(x.X, st)
+		if err != nil {
+			return nil, err
+		}
+		picks := mergeEvents(a.Picks, mergeEvents(c.Deps, c.Picks))
+		if len(picks) == len(a.Picks) {
+			return a, nil // the choice depends on no read
+		}
+		return f.addTerm(&Term{op: termPick, args: []*Term{c, a}, Deps: a.Deps, Picks: picks}), nil
 	}
 	return nil, fmt.Errorf("unknown expression %T", x)
 }

@@ -44,6 +44,8 @@ type Event struct {
 	RMW *Event
 
 	AddrDeps, DataDeps, CtrlDeps []*Event // reads this event depends on
+	// The reads it depends on only through a choice (pick dependencies).
+	AddrPicks, DataPicks, CtrlPicks []*Event
 }
 
 func (e *Event) IsRead() bool  { return e.Kind == KindRead }
@@ -114,20 +116,21 @@ type unfolder struct {
 }
 
 type pathState struct {
-	seg     *Segment
-	depth   int
-	regs    map[string]*Term
-	visits  map[*xcfa.Location]int
-	ctrl    []*Event       // reads the path's branches depend on
-	openRMW map[int]*Event // xcfa RMW id → its read half on this path
-	lastX   *Event         // latest load-exclusive on this path
-	instr   int            // the current instruction instance
-	lastPos xcfa.Pos       // the source of the previous edge
+	seg       *Segment
+	depth     int
+	regs      map[string]*Term
+	visits    map[*xcfa.Location]int
+	ctrl      []*Event       // reads the path's branches depend on
+	ctrlPicks []*Event       // reads the path's branches depend on by a pick
+	openRMW   map[int]*Event // xcfa RMW id → its read half on this path
+	lastX     *Event         // latest load-exclusive on this path
+	instr     int            // the current instruction instance
+	lastPos   xcfa.Pos       // the source of the previous edge
 }
 
 func (p *pathState) fork(seg *Segment) *pathState {
 	q := &pathState{seg: seg, depth: p.depth, regs: make(map[string]*Term, len(p.regs)),
-		visits: make(map[*xcfa.Location]int, len(p.visits)), ctrl: p.ctrl,
+		visits: make(map[*xcfa.Location]int, len(p.visits)), ctrl: p.ctrl, ctrlPicks: p.ctrlPicks,
 		openRMW: make(map[int]*Event, len(p.openRMW)), lastX: p.lastX, instr: p.instr, lastPos: p.lastPos}
 	for k, v := range p.regs {
 		q.regs[k] = v
@@ -220,13 +223,15 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 			}
 		}
 		if isBranch {
-			var deps []*Event
+			var deps, picks []*Event
 			for _, t := range conds {
 				deps = mergeEvents(deps, t.Deps)
+				picks = mergeEvents(picks, t.Picks)
 			}
 			b := f.newEvent(proc, KindBranch, loc.Out[0].Pos, st)
-			b.DataDeps = deps
+			b.DataDeps, b.DataPicks = deps, picks
 			st.ctrl = mergeEvents(st.ctrl, deps)
+			st.ctrlPicks = mergeEvents(st.ctrlPicks, picks)
 		}
 		parent := st.seg
 		for _, e := range loc.Out {
@@ -245,7 +250,7 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos xcfa.Pos, st *pathState) *Event {
 	st.depth++
 	e := &Event{ID: len(f.u.Events), Thread: proc.ID, Kind: kind, Seg: st.seg, Depth: st.depth, Pos: pos,
-		Instr: st.instr, CtrlDeps: st.ctrl}
+		Instr: st.instr, CtrlDeps: st.ctrl, CtrlPicks: st.ctrlPicks}
 	f.u.Events = append(f.u.Events, e)
 	st.seg.Events = append(st.seg.Events, e)
 	return e
@@ -279,7 +284,7 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 			return wrap(err)
 		}
 		e := f.newEvent(proc, KindRead, edge.Pos, st)
-		e.Tags, e.Addr, e.Size, e.AddrDeps = op.Tags, addr, op.Size, addr.Deps
+		e.Tags, e.Addr, e.Size, e.AddrDeps, e.AddrPicks = op.Tags, addr, op.Size, addr.Deps, addr.Picks
 		e.Val = f.readTerm(e)
 		if op.RMW != 0 {
 			st.openRMW[op.RMW] = e
@@ -300,6 +305,7 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 		e := f.newEvent(proc, KindWrite, edge.Pos, st)
 		e.Tags, e.Addr, e.Val, e.Size = op.Tags, addr, val, op.Size
 		e.AddrDeps, e.DataDeps = addr.Deps, val.Deps
+		e.AddrPicks, e.DataPicks = addr.Picks, val.Picks
 		var partner *Event
 		if op.RMW != 0 {
 			partner = st.openRMW[op.RMW]

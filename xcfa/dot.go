@@ -43,6 +43,12 @@ func writeExpr(b *strings.Builder, e Expr, top bool) {
 		b.WriteByte('(')
 		writeExpr(b, e.X, true)
 		b.WriteByte(')')
+	case Pick:
+		b.WriteString("pick(")
+		writeExpr(b, e.Cond, true)
+		b.WriteString(", ")
+		writeExpr(b, e.X, true)
+		b.WriteByte(')')
 	case Ite:
 		if !top {
 			b.WriteByte('(')

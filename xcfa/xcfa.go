@@ -152,7 +152,14 @@ type Label struct {
 	Name string
 }
 
+// Pick is the value of X, selected by the condition Cond, as herd7's
+// conditional selects (CSEL, CSET...) work: X's registers flow into the
+// result as data; Cond's registers only choose, which herd calls a pick
+// dependency (weaker than a data dependency).
+type Pick struct{ Cond, X Expr }
+
 func (Const) isExpr()  {}
+func (Pick) isExpr()   {}
 func (Sym) isExpr()    {}
 func (Reg) isExpr()    {}
 func (Binary) isExpr() {}

@@ -60,7 +60,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 }
 
 // defaultModels names each architecture's model when -m is not given.
-var defaultModels = map[string]string{}
+var defaultModels = map[string]string{"AArch64": "aarch64"}
 
 // loadModel loads -m: a file if one exists at that path, else a file of
 // that name on the include path or among the embedded models (with or

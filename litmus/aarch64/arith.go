@@ -346,19 +346,19 @@ func (b *builder) condSelect(in *instr) error {
 	}
 	switch m {
 	case "CSET":
-		b.assign(d, c)
+		b.selectOn(d, c, cnst(1), cnst(0))
 		return nil
 	case "CSETM":
-		b.assign(d, xcfa.Ite{Cond: c, X: cnst(-1), Y: cnst(0)})
+		b.selectOn(d, c, cnst(-1), cnst(0))
 		return nil
 	case "CINC": // CINC Rd, Rn, cond is CSINC Rd, Rn, Rn, invert(cond)
-		b.assign(d, xcfa.Ite{Cond: c, X: bin(xcfa.Add, n.raw(), cnst(1)), Y: n.raw()})
+		b.selectOn(d, c, bin(xcfa.Add, n.raw(), cnst(1)), n.raw())
 		return nil
 	case "CINV":
-		b.assign(d, xcfa.Ite{Cond: c, X: xcfa.Unary{Op: xcfa.BNot, X: n.raw()}, Y: n.raw()})
+		b.selectOn(d, c, xcfa.Unary{Op: xcfa.BNot, X: n.raw()}, n.raw())
 		return nil
 	case "CNEG":
-		b.assign(d, xcfa.Ite{Cond: c, X: xcfa.Unary{Op: xcfa.Neg, X: n.raw()}, Y: n.raw()})
+		b.selectOn(d, c, xcfa.Unary{Op: xcfa.Neg, X: n.raw()}, n.raw())
 		return nil
 	}
 	var other xcfa.Expr
@@ -372,8 +372,30 @@ func (b *builder) condSelect(in *instr) error {
 	case "CSNEG":
 		other = xcfa.Unary{Op: xcfa.Neg, X: mm.raw()}
 	}
-	b.assign(d, xcfa.Ite{Cond: c, X: n.raw(), Y: other})
+	b.selectOn(d, c, n.raw(), other)
 	return nil
+}
+
+// selectOn translates a conditional select as herd7 does: the result
+// depends by data on the selected operand only, and on the flags by a
+// pick dependency. The two outcomes are an internal choice (no branch),
+// and only the one whose condition holds can execute.
+func (b *builder) selectOn(d reg, c, x, y xcfa.Expr) {
+	from := b.cur
+	join := b.p.NewLoc("")
+	for _, alt := range []struct {
+		cond, val xcfa.Expr
+	}{{c, x}, {negate(c), y}} {
+		b.cur = b.p.NewLoc("")
+		b.p.AddEdge(from, b.cur, xcfa.Assume{Cond: alt.cond, Internal: true}, b.pos)
+		if d.zero {
+			b.emit(xcfa.Nop{})
+		} else {
+			b.assign(d, xcfa.Pick{Cond: c, X: alt.val})
+		}
+		b.p.AddEdge(b.cur, join, xcfa.Nop{}, b.pos)
+	}
+	b.cur = join
 }
 
 // reverse translates REV, REV16, REV32, REV64 and RBIT as a permutation of

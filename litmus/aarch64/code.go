@@ -207,6 +207,8 @@ func (th *thread) labelSets() map[string]*labelSet {
 			s.add(eval(e.X))
 			s.add(eval(e.Y))
 			return s
+		case xcfa.Pick:
+			return eval(e.X)
 		case xcfa.Binary, xcfa.Unary:
 			// Arithmetic on an address: whatever it gives, only a
 			// taken address can be a jump target.

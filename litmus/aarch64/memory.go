@@ -332,6 +332,8 @@ func readsReg(e xcfa.Expr, name string) bool {
 		return readsReg(e.X, name)
 	case xcfa.Ite:
 		return readsReg(e.Cond, name) || readsReg(e.X, name) || readsReg(e.Y, name)
+	case xcfa.Pick:
+		return readsReg(e.Cond, name) || readsReg(e.X, name)
 	}
 	return false
 }
@@ -563,7 +565,10 @@ func (b *builder) casOutcomes(c casShape) {
 		if success {
 			b.emit(xcfa.Assume{Cond: eq, Internal: true})
 			for i, a := range c.addrs {
-				b.emit(xcfa.Store{Addr: a, Value: c.vals[i], Size: c.size, Tags: storeTags(c.rel), RMW: ids[i]})
+				// The value is Rt's; the comparison (the value read and Rs)
+				// only decides that the write happens: a pick dependency.
+				v := xcfa.Pick{Cond: eq, X: c.vals[i]}
+				b.emit(xcfa.Store{Addr: a, Value: v, Size: c.size, Tags: storeTags(c.rel), RMW: ids[i]})
 			}
 		} else {
 			b.emit(xcfa.Assume{Cond: negate(eq), Internal: true})
@@ -574,7 +579,9 @@ func (b *builder) casOutcomes(c casShape) {
 			}
 			var v xcfa.Expr = xcfa.Reg{Name: olds[i]}
 			if outcome == 2 {
-				v = c.expected[i] // equal to the value read, but computed from the old register
+				// Equal to the value read, but computed from the old register;
+				// the read only decides (herd's DataFromRRs).
+				v = xcfa.Pick{Cond: xcfa.Reg{Name: olds[i]}, X: c.expected[i]}
 			}
 			b.emit(xcfa.Assign{Dst: dst.name, Value: v}) // reads zero-extend already
 		}

@@ -339,6 +339,13 @@ func (s *Solver) EnumerateUnder(assumptions, projection []Lit, limit int, fn fun
 			}
 		}
 		count++
+		if os.Getenv("SATDBG") != "" {
+			k := fmt.Sprint(model)
+			if dbgSeen[k] {
+				fmt.Fprintf(os.Stderr, "DUPLICATE MODEL at count %d\n", count)
+			}
+			dbgSeen[k] = true
+		}
 		if !fn(model) {
 			return count, false
 		}
@@ -347,3 +354,5 @@ func (s *Solver) EnumerateUnder(assumptions, projection []Lit, limit int, fn fun
 	// The limit was reached: exhaustive only if nothing else is left.
 	return count, !s.Solve(assume...)
 }
+
+var dbgSeen = map[string]bool{}
