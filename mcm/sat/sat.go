@@ -2,10 +2,8 @@ package sat
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"sync"
-	"time"
 
 	"github.com/crillab/gophersat/solver"
 )
@@ -229,16 +227,10 @@ func (s *Solver) Solve(assumptions ...Lit) bool {
 
 	gophersatMu.Lock()
 	defer gophersatMu.Unlock()
-	t0 := time.Now()
 	s.flush()
-	t1 := time.Now()
 	status := s.gs.Assume(assume)
-	t2 := time.Now()
 	if status != solver.Unsat {
 		status = s.gs.Solve()
-	}
-	if os.Getenv("SATDBG") != "" {
-		fmt.Fprintf(os.Stderr, "solve vars=%d clauses=%d assume=%d flush=%v assume=%v solve=%v status=%v stats=%+v\n", s.numVars, s.nClauses, len(assume), t1.Sub(t0), t2.Sub(t1), time.Since(t2), status, s.gs.Stats)
 	}
 	if status != solver.Sat {
 		if user == 0 {
@@ -323,6 +315,10 @@ func (s *Solver) EnumerateUnder(assumptions, projection []Lit, limit int, fn fun
 	active := s.NewVar()
 	defer s.AddClause(active.Not())
 	assume := append(slices.Clip(assumptions), active)
+	// Each model found is blocked, so a model seen twice means a blocking
+	// clause was ignored and the loop would never end: fail loudly instead.
+	seen := make(map[string]bool)
+	key := make([]byte, len(projection))
 	for limit <= 0 || count < limit {
 		if !s.Solve(assume...) {
 			return count, true
@@ -332,20 +328,19 @@ func (s *Solver) EnumerateUnder(assumptions, projection []Lit, limit int, fn fun
 		block = append(block, active.Not())
 		for i, p := range projection {
 			model[i] = s.Value(p)
+			key[i] = '0'
 			if model[i] {
+				key[i] = '1'
 				block = append(block, p.Not())
 			} else {
 				block = append(block, p)
 			}
 		}
-		count++
-		if os.Getenv("SATDBG") != "" {
-			k := fmt.Sprint(model)
-			if dbgSeen[k] {
-				fmt.Fprintf(os.Stderr, "DUPLICATE MODEL at count %d\n", count)
-			}
-			dbgSeen[k] = true
+		if seen[string(key)] {
+			panic(fmt.Sprintf("sat: the solver returned projected model %s twice (a blocking clause was ignored)", key))
 		}
+		seen[string(key)] = true
+		count++
 		if !fn(model) {
 			return count, false
 		}
@@ -354,5 +349,3 @@ func (s *Solver) EnumerateUnder(assumptions, projection []Lit, limit int, fn fun
 	// The limit was reached: exhaustive only if nothing else is left.
 	return count, !s.Solve(assume...)
 }
-
-var dbgSeen = map[string]bool{}
