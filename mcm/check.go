@@ -130,10 +130,15 @@ func Check(m *cat.Model, t *litmus.Test, opt Options) (*Outcome, error) {
 
 	s := en.s
 	var consistent []sat.Lit
+	var lazy []Rel
 	flags := map[string][]sat.Lit{}
 	for _, c := range ev.checks {
 		switch c.mode {
 		case cat.Require, cat.Assert:
+			if c.acyclic != nil {
+				lazy = append(lazy, c.acyclic)
+				continue
+			}
 			consistent = append(consistent, c.lit)
 		case cat.Flag:
 			flags[c.name] = append(flags[c.name], c.lit)
@@ -173,7 +178,7 @@ func Check(m *cat.Model, t *litmus.Test, opt Options) (*Outcome, error) {
 	out := &Outcome{Loop: u.Cut}
 	seen := map[string]bool{}
 	raised := map[string]bool{}
-	_, out.Complete = s.Enumerate(en.projection, opt.MaxExecutions, func([]bool) bool {
+	out.Complete = enumerate(s, en.projection, lazy, opt.MaxExecutions, func() bool {
 		holds := s.Value(cond)
 		if holds {
 			out.Positive++

@@ -52,12 +52,24 @@ func (e *env) lookup(name string) (value, bool) {
 func (e *env) child() *env { return &env{vars: map[string]value{}, parent: e} }
 
 // check is one axiom of the model, as a literal that holds when the
-// execution passes it.
+// execution passes it. A required acyclicity check keeps its relation
+// instead (acyclic != nil, lit unset): the engine enforces it lazily, by
+// refuting the cycles the solver proposes, which avoids encoding the
+// transitive closure.
 type check struct {
-	name string
-	mode cat.CheckMode
-	lit  sat.Lit
-	pos  cat.Pos
+	name    string
+	mode    cat.CheckMode
+	lit     sat.Lit
+	acyclic Rel
+	pos     cat.Pos
+}
+
+// literal returns the check's literal, encoding a lazy check exactly.
+func (c *check) literal(al *algebra) sat.Lit {
+	if c.acyclic != nil {
+		c.lit, c.acyclic = al.acyclic(c.acyclic), nil
+	}
+	return c.lit
 }
 
 type evaluator struct {
@@ -125,9 +137,9 @@ func (ev *evaluator) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env, er
 			return nil, err
 		}
 		var ok []sat.Lit
-		for _, c := range ev.checks {
-			if c.mode == cat.Require || c.mode == cat.Assert {
-				ok = append(ok, c.lit)
+		for i := range ev.checks {
+			if c := &ev.checks[i]; c.mode == cat.Require || c.mode == cat.Assert {
+				ok = append(ok, c.literal(ev.al))
 			}
 		}
 		branch := ev.al.s.And(ok...)
@@ -176,16 +188,24 @@ func (ev *evaluator) stmt(st cat.Stmt, sc *env) (*env, error) {
 		if err != nil {
 			return nil, err
 		}
+		name := st.Name
+		if name == "" {
+			name = st.Kind.String()
+		}
+		if st.Kind == cat.Acyclic && !st.Negated && st.Mode == cat.Require {
+			r, err := ev.rel(st.Pos, v)
+			if err != nil {
+				return nil, err
+			}
+			ev.checks = append(ev.checks, check{name: name, mode: st.Mode, acyclic: r, pos: st.Pos})
+			return sc, nil
+		}
 		lit, err := ev.test(st, v)
 		if err != nil {
 			return nil, err
 		}
 		if st.Negated {
 			lit = -lit
-		}
-		name := st.Name
-		if name == "" {
-			name = st.Kind.String()
 		}
 		ev.checks = append(ev.checks, check{name: name, mode: st.Mode, lit: lit, pos: st.Pos})
 		return sc, nil

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 
 	"github.com/purr-mcm/purr/cat"
@@ -29,6 +30,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if len(files) == 0 {
 		usage(stderr)
 		return 2
+	}
+	if o.cpuprofile != "" {
+		f, err := os.Create(o.cpuprofile)
+		if err != nil {
+			fmt.Fprintln(stderr, "purr:", err)
+			return 2
+		}
+		defer f.Close()
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
 	}
 	models := map[string]*cat.Model{} // by architecture: the model is parsed once
 	status := 0
