@@ -25,7 +25,30 @@ type Options struct {
 // Binding is one location's final value in a state.
 type Binding struct {
 	Loc   litmus.Loc
+	Type  string // the declared type, which says how the value prints
 	Value Value
+	Array []Value // a whole array's elements, when Loc names an array
+}
+
+// LocString prints the location as herd7 prints it in states: [x], x[1],
+// 0:X0, and a whole array bare (x={1,2}).
+func (b Binding) LocString() string {
+	if b.Array != nil {
+		return b.Loc.Name
+	}
+	return b.Loc.String()
+}
+
+// ValueString prints the value as herd7 does.
+func (b Binding) ValueString() string {
+	if b.Array == nil {
+		return format(b.Type, b.Value)
+	}
+	parts := make([]string, len(b.Array))
+	for i, v := range b.Array {
+		parts[i] = format(b.Type, v)
+	}
+	return "{" + strings.Join(parts, ",") + "}"
 }
 
 // State is a final state: the observed locations' values.
@@ -87,7 +110,7 @@ func Check(m *cat.Model, t *litmus.Test, opt Options) (*Outcome, error) {
 	if err != nil {
 		return nil, fmt.Errorf("purr's library: %v", err)
 	}
-	initRegs, initMem, err := initialState(t)
+	lay, initRegs, initMem, err := initialState(t)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +175,7 @@ func Check(m *cat.Model, t *litmus.Test, opt Options) (*Outcome, error) {
 	for i, p := range t.Program.Procs {
 		procIDs[i] = p.ID
 	}
-	fs := newFinalState(en, procIDs)
+	fs := newFinalState(en, procIDs, lay)
 	if t.Filter != nil {
 		f, err := fs.propLit(t.Filter)
 		if err != nil {
@@ -187,8 +210,16 @@ func Check(m *cat.Model, t *litmus.Test, opt Options) (*Outcome, error) {
 		}
 		st := make(State, 0, len(observed))
 		for _, loc := range observed {
+			if n, isArray := lay.length[loc.Name]; isArray && loc.Kind == litmus.GlobalLoc {
+				b := Binding{Loc: loc, Type: lay.typeOf(loc), Array: make([]Value, n)}
+				for i := range b.Array {
+					b.Array[i], _ = fs.valueOf(litmus.Loc{Kind: litmus.IndexLoc, Name: loc.Name, Index: i})
+				}
+				st = append(st, b)
+				continue
+			}
 			v, _ := fs.valueOf(loc)
-			st = append(st, Binding{Loc: loc, Value: v})
+			st = append(st, Binding{Loc: loc, Type: lay.typeOf(loc), Value: v})
 		}
 		if key := stateKey(st); !seen[key] {
 			seen[key] = true
@@ -224,7 +255,7 @@ func decisive(q litmus.Quantifier, holds bool) bool {
 func stateKey(st State) string {
 	var b strings.Builder
 	for _, x := range st {
-		fmt.Fprintf(&b, "%s=%s;", x.Loc, x.Value)
+		fmt.Fprintf(&b, "%s=%s;", x.LocString(), x.ValueString())
 	}
 	return b.String()
 }
@@ -268,63 +299,6 @@ func observedLocations(t *litmus.Test) []litmus.Loc {
 	}
 	walk(t.Cond)
 	return out
-}
-
-// initialState collects the registers' and locations' initial values. Every
-// location the test names exists, initially zero unless the test says
-// otherwise.
-func initialState(t *litmus.Test) (map[int]map[string]Value, map[string]Value, error) {
-	regs := map[int]map[string]Value{}
-	mem := map[string]Value{}
-	for _, p := range t.Program.Procs {
-		regs[p.ID] = map[string]Value{}
-		for _, name := range p.Params {
-			regs[p.ID][name] = Addr(name)
-			mem[name] = Int(0)
-		}
-	}
-	for _, in := range t.Init {
-		v := Int(0)
-		if in.Value != nil {
-			var err error
-			if v, err = fromLitmus(*in.Value); err != nil {
-				return nil, nil, err
-			}
-			if v.IsAddr() {
-				if _, ok := mem[v.Sym]; !ok {
-					mem[v.Sym] = Int(0)
-				}
-			}
-		}
-		switch in.Loc.Kind {
-		case litmus.RegLoc:
-			if regs[in.Loc.Proc] == nil {
-				regs[in.Loc.Proc] = map[string]Value{}
-			}
-			regs[in.Loc.Proc][in.Loc.Name] = v
-		case litmus.GlobalLoc:
-			mem[in.Loc.Name] = v
-		default:
-			return nil, nil, fmt.Errorf("%s: unsupported initial location %s", in.Pos, in.Loc)
-		}
-	}
-	for _, p := range t.Program.Procs {
-		for _, e := range p.Edges {
-			forEachSym(e.Op, func(name string) {
-				if _, ok := mem[name]; !ok {
-					mem[name] = Int(0)
-				}
-			})
-		}
-	}
-	for _, loc := range observedLocations(t) {
-		if loc.Kind == litmus.GlobalLoc {
-			if _, ok := mem[loc.Name]; !ok {
-				mem[loc.Name] = Int(0)
-			}
-		}
-	}
-	return regs, mem, nil
 }
 
 // forEachSym calls f with every location an operation names.

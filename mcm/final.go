@@ -12,12 +12,13 @@ import (
 // by the co-last write.
 type finalState struct {
 	en      *encoding
+	lay     layout
 	threads map[int]int // process number → thread index of the unfolding
 	writes  []*Event
 }
 
-func newFinalState(en *encoding, procIDs []int) *finalState {
-	fs := &finalState{en: en, threads: map[int]int{}}
+func newFinalState(en *encoding, procIDs []int, lay layout) *finalState {
+	fs := &finalState{en: en, lay: lay, threads: map[int]int{}}
 	for i, id := range procIDs {
 		fs.threads[id] = i
 	}
@@ -37,9 +38,12 @@ func (fs *finalState) regTerm(leaf *Segment, reg string) *Term {
 	return nil // never written: zero
 }
 
-// valueLit is the literal "loc's final value is v".
+// valueLit is the literal "loc's final value is v", compared as loc's
+// type (herd7 compares 0:X0=-1 and 0xffffffff equal in an int register).
 func (fs *finalState) valueLit(loc litmus.Loc, v Value) (sat.Lit, error) {
 	s := fs.en.s
+	typ := fs.lay.typeOf(loc)
+	v = cast(typ, v)
 	switch loc.Kind {
 	case litmus.RegLoc:
 		th, ok := fs.threads[loc.Proc]
@@ -56,21 +60,21 @@ func (fs *finalState) valueLit(loc litmus.Loc, v Value) (sat.Lit, error) {
 					is = sat.True
 				}
 			} else {
-				is = fs.en.valueIs(t, v)
+				is = fs.en.valueIsAs(t, typ, v)
 			}
 			lits = append(lits, s.And(fs.en.seg[leaf.ID], is))
 		}
 		return s.Or(lits...), nil
 	case litmus.GlobalLoc:
-		return fs.memLit(Addr(loc.Name), v), nil
+		return fs.memLit(Addr(loc.Name), typ, v), nil
 	case litmus.IndexLoc:
-		return fs.memLit(Value{Sym: loc.Name, Off: int64(loc.Index)}, v), nil
+		return fs.memLit(fs.lay.cell(loc.Name, loc.Index), typ, v), nil
 	}
 	return sat.False, fmt.Errorf("%s: unsupported location %s in a condition", loc.Pos, loc)
 }
 
-// memLit is "the co-last write to address a writes v".
-func (fs *finalState) memLit(a Value, v Value) sat.Lit {
+// memLit is "the co-last write to address a writes v" (as type typ).
+func (fs *finalState) memLit(a Value, typ string, v Value) sat.Lit {
 	s := fs.en.s
 	var lits []sat.Lit
 	for _, w := range fs.writes {
@@ -78,7 +82,7 @@ func (fs *finalState) memLit(a Value, v Value) sat.Lit {
 		if at == sat.False {
 			continue
 		}
-		last := []sat.Lit{fs.en.al.exec[w.ID], at, fs.en.valueIs(w.Val, v)}
+		last := []sat.Lit{fs.en.al.exec[w.ID], at, fs.en.valueIsAs(w.Val, typ, v)}
 		for _, k := range sortedPairs(fs.en.co) {
 			if int(k.a) == w.ID {
 				last = append(last, -fs.en.co[k])
@@ -127,24 +131,25 @@ func (fs *finalState) propLit(p litmus.Prop) (sat.Lit, error) {
 		}
 		return s.Implies(x, y), nil
 	case litmus.Eq:
-		v, err := fromLitmus(p.Value)
+		if p.Value.Kind == litmus.ArrayValue && p.Loc.Kind == litmus.GlobalLoc {
+			// x={1,2}: every element has its value.
+			var lits []sat.Lit
+			for i, e := range p.Value.Elems {
+				v, err := fs.lay.value(e)
+				if err != nil {
+					return 0, err
+				}
+				lits = append(lits, fs.memLit(fs.lay.cell(p.Loc.Name, i), fs.lay.typeOf(p.Loc), cast(fs.lay.typeOf(p.Loc), v)))
+			}
+			return s.And(lits...), nil
+		}
+		v, err := fs.lay.value(p.Value)
 		if err != nil {
 			return 0, err
 		}
 		return fs.valueLit(p.Loc, v)
 	}
 	return 0, fmt.Errorf("unsupported condition %s", litmus.FormatProp(p))
-}
-
-// fromLitmus converts a value of a test's text.
-func fromLitmus(v litmus.Value) (Value, error) {
-	switch v.Kind {
-	case litmus.IntValue:
-		return Int(v.Int), nil
-	case litmus.AddrValue:
-		return Value{Sym: v.Sym, Off: int64(v.Index)}, nil
-	}
-	return Value{}, fmt.Errorf("%s: unsupported value %s", v.Pos, v)
 }
 
 // valueOf reads loc's final value in the solver's current model.
@@ -169,7 +174,7 @@ func (fs *finalState) valueOf(loc litmus.Loc) (Value, bool) {
 	case litmus.GlobalLoc, litmus.IndexLoc:
 		a := Addr(loc.Name)
 		if loc.Kind == litmus.IndexLoc {
-			a.Off = int64(loc.Index)
+			a = fs.lay.cell(loc.Name, loc.Index)
 		}
 		for _, w := range fs.writes {
 			if !en.s.Value(en.al.exec[w.ID]) || !en.s.Value(en.valueIs(w.Addr, a)) {
@@ -198,4 +203,15 @@ func (en *encoding) termValue(t *Term) (Value, bool) {
 		}
 	}
 	return Value{}, false
+}
+
+// valueIsAs is "term t's value, as type typ, is v" (v already of typ).
+func (en *encoding) valueIsAs(t *Term, typ string, v Value) sat.Lit {
+	var lits []sat.Lit
+	for i, d := range t.Dom {
+		if cast(typ, d) == v {
+			lits = append(lits, en.val[t.ID][i])
+		}
+	}
+	return en.s.Or(lits...)
 }

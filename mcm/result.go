@@ -16,7 +16,7 @@ func (o *Outcome) Result(t *litmus.Test) herdout.Result {
 	states := make([]herdout.State, len(o.States))
 	for i, st := range o.States {
 		for _, b := range st {
-			states[i].Bindings = append(states[i].Bindings, herdout.Binding{Loc: b.Loc.String(), Value: b.Value.String()})
+			states[i].Bindings = append(states[i].Bindings, herdout.Binding{Loc: b.LocString(), Value: b.ValueString()})
 		}
 	}
 	r := herdout.NewResult(t.Name, quantifiers[t.Quant], "("+litmus.FormatProp(t.Cond)+")",

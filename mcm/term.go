@@ -134,14 +134,7 @@ func (f *unfolder) term(x xcfa.Expr, st *pathState) (*Term, error) {
 		if err != nil {
 			return nil, err
 		}
-		if av, ok := a.IsConst(); ok {
-			v, err := applyUnary(x.Op, av)
-			if err != nil {
-				return nil, err
-			}
-			return f.constTerm(v), nil
-		}
-		return f.addTerm(&Term{op: termUnary, un: x.Op, args: []*Term{a}, Deps: a.Deps, Picks: a.Picks}), nil
+		return f.unaryTerm(x.Op, a)
 	case xcfa.Ite:
 		c, err := f.term(x.Cond, st)
 		if err != nil {
@@ -174,4 +167,16 @@ func (f *unfolder) term(x xcfa.Expr, st *pathState) (*Term, error) {
 		return f.addTerm(&Term{op: termPick, args: []*Term{c, a}, Deps: a.Deps, Picks: picks}), nil
 	}
 	return nil, fmt.Errorf("unknown expression %T", x)
+}
+
+// unaryTerm applies a unary operator to a term, folding constants.
+func (f *unfolder) unaryTerm(op xcfa.UnOp, a *Term) (*Term, error) {
+	if av, ok := a.IsConst(); ok {
+		v, err := applyUnary(op, av)
+		if err != nil {
+			return nil, err
+		}
+		return f.constTerm(v), nil
+	}
+	return f.addTerm(&Term{op: termUnary, un: op, args: []*Term{a}, Deps: a.Deps, Picks: a.Picks}), nil
 }

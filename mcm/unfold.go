@@ -2,7 +2,6 @@ package mcm
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/purr-mcm/purr/xcfa"
 )
@@ -100,7 +99,7 @@ type Unfolding struct {
 	Segments []*Segment   // all, parents before children
 	Leaves   [][]*Segment // per thread, the segments that end a path (not cut)
 	Terms    []*Term
-	Inits    map[string]*Event
+	Inits    map[Value]*Event // by address
 	Cut      bool // some path was cut by the unrolling bound (herd's "Loop")
 }
 
@@ -147,17 +146,17 @@ func (p *pathState) fork(seg *Segment) *pathState {
 // Unfold unrolls every process of prog up to unroll iterations of each loop.
 // initRegs gives the registers' initial values (unlisted registers hold 0);
 // initMem lists every location with its initial value.
-func Unfold(prog *xcfa.Program, unroll int, initRegs map[int]map[string]Value, initMem map[string]Value) (*Unfolding, error) {
-	f := &unfolder{u: &Unfolding{Threads: len(prog.Procs), Inits: map[string]*Event{}}, unroll: unroll,
+func Unfold(prog *xcfa.Program, unroll int, initRegs map[int]map[string]Value, initMem map[Value]Value) (*Unfolding, error) {
+	f := &unfolder{u: &Unfolding{Threads: len(prog.Procs), Inits: map[Value]*Event{}}, unroll: unroll,
 		terms: map[termKey]*Term{}}
-	locs := make([]string, 0, len(initMem))
-	for l := range initMem {
-		locs = append(locs, l)
+	cells := make([]Value, 0, len(initMem))
+	for a := range initMem {
+		cells = append(cells, a)
 	}
-	sort.Strings(locs)
-	for _, l := range locs {
-		e := &Event{ID: len(f.u.Events), Thread: -1, Kind: KindInit, Loc: l, Tags: nil,
-			Addr: f.constTerm(Addr(l)), Val: f.constTerm(initMem[l])}
+	sortValues(cells)
+	for _, l := range cells {
+		e := &Event{ID: len(f.u.Events), Thread: -1, Kind: KindInit, Loc: l.String(),
+			Addr: f.constTerm(l), Val: f.constTerm(initMem[l])}
 		f.u.Events = append(f.u.Events, e)
 		f.u.Inits[l] = e
 	}
@@ -292,7 +291,16 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 		if e.HasTag("X") {
 			st.lastX = e
 		}
-		st.regs[op.Dst] = e.Val
+		// A load of fewer than 8 bytes zero-extends what it reads.
+		v := e.Val
+		if narrow, ok := zextOf[op.Size]; ok {
+			if v, err = f.unaryTerm(narrow, v); err != nil {
+				return wrap(err)
+			}
+		}
+		if op.Dst != "" {
+			st.regs[op.Dst] = v
+		}
 	case xcfa.Store:
 		addr, err := f.term(op.Addr, st)
 		if err != nil {
@@ -301,6 +309,12 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 		val, err := f.term(op.Value, st)
 		if err != nil {
 			return wrap(err)
+		}
+		// A store of fewer than 8 bytes writes the low bytes of its value.
+		if narrow, ok := zextOf[op.Size]; ok {
+			if val, err = f.unaryTerm(narrow, val); err != nil {
+				return wrap(err)
+			}
 		}
 		e := f.newEvent(proc, KindWrite, edge.Pos, st)
 		e.Tags, e.Addr, e.Val, e.Size = op.Tags, addr, val, op.Size
@@ -315,10 +329,18 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 		} else if e.HasTag("X") {
 			partner = st.lastX
 			st.lastX = nil
-			if partner == nil {
-				// No load-exclusive holds a reservation: herd's store-exclusive
-				// can only fail, so this (successful) path never executes.
+			switch {
+			case partner == nil || partner.Size != e.Size:
+				// No load-exclusive of this size holds a reservation: herd's
+				// store-exclusive can only fail, so this (successful) path
+				// never executes.
 				st.seg.Dead = true
+				partner = nil
+			default:
+				// Success at another address than the reservation's is
+				// constrained unpredictable, which herd7 leaves out.
+				same := f.addTerm(&Term{op: termBinary, bin: xcfa.Eq, args: []*Term{partner.Addr, e.Addr}})
+				st.seg.Assumes = append(st.seg.Assumes, same)
 			}
 		}
 		if partner != nil {
@@ -360,3 +382,6 @@ func mergeEvents(a, b []*Event) []*Event {
 	out = append(out, a[i:]...)
 	return append(out, b[j:]...)
 }
+
+// zextOf gives the operator that keeps the low bytes of a narrow access.
+var zextOf = map[int]xcfa.UnOp{1: xcfa.Zext8, 2: xcfa.Zext16, 4: xcfa.Zext32}

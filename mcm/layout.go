@@ -1,0 +1,200 @@
+package mcm
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/purr-mcm/purr/litmus"
+)
+
+// layout says how a test's memory is laid out: the element size of each
+// array (a scalar is an array of one element), so that x[i] is the
+// address x plus i elements.
+type layout struct {
+	elemSize map[string]int // bytes
+	length   map[string]int // arrays only
+	// types are the declared types of registers and locations (by
+	// Loc.Key(); an array's under its name): values are compared and
+	// printed as that type, as herd7 does; undeclared ones are int.
+	types map[litmus.Loc]string
+}
+
+// typeOf is the declared type of a location; an array element has its
+// array's type.
+func (l layout) typeOf(loc litmus.Loc) string {
+	if loc.Kind == litmus.IndexLoc {
+		loc = litmus.Loc{Kind: litmus.GlobalLoc, Name: loc.Name}
+	}
+	return l.types[loc.Key()]
+}
+
+// cast is a value as a location of type typ holds it: integers wrap to
+// the type's width and signedness; addresses are left alone.
+func cast(typ string, v Value) Value {
+	if v.IsAddr() {
+		return v
+	}
+	x := v.Off
+	switch strings.TrimPrefix(typ, "signed ") {
+	case "char", "int8_t":
+		x = int64(int8(x))
+	case "uint8_t", "unsigned char":
+		x = int64(uint8(x))
+	case "short", "int16_t":
+		x = int64(int16(x))
+	case "uint16_t", "unsigned short":
+		x = int64(uint16(x))
+	case "", "int", "int32_t":
+		x = int64(int32(x))
+	case "uint32_t", "unsigned", "unsigned int":
+		x = int64(uint32(x))
+	}
+	return Int(x)
+}
+
+// format prints a value of a location as herd7 does: unsigned 64-bit
+// types in full, everything else signed.
+func format(typ string, v Value) string {
+	v = cast(typ, v)
+	if !v.IsAddr() && (typ == "uint64_t" || typ == "unsigned long") {
+		return fmt.Sprint(uint64(v.Off))
+	}
+	return v.String()
+}
+
+// typeSize is the size in bytes of a litmus type; types herd7 does not
+// size default to a 32-bit int, as herd7's do.
+func typeSize(t string) int {
+	t = strings.TrimPrefix(strings.TrimPrefix(t, "unsigned "), "signed ")
+	switch t {
+	case "char", "int8_t", "uint8_t":
+		return 1
+	case "short", "int16_t", "uint16_t":
+		return 2
+	case "int64_t", "uint64_t", "long", "intptr_t", "uintptr_t", "long long":
+		return 8
+	}
+	return 4
+}
+
+func (l layout) size(sym string) int {
+	if n, ok := l.elemSize[sym]; ok {
+		return n
+	}
+	return 4
+}
+
+// cell is the address of element index of sym.
+func (l layout) cell(sym string, index int) Value {
+	return Value{Sym: sym, Off: int64(index * l.size(sym))}
+}
+
+// value converts a scalar value of a test's text.
+func (l layout) value(v litmus.Value) (Value, error) {
+	switch v.Kind {
+	case litmus.IntValue:
+		return Int(v.Int), nil
+	case litmus.AddrValue:
+		return l.cell(v.Sym, v.Index), nil
+	}
+	return Value{}, fmt.Errorf("%s: unsupported value %s", v.Pos, v)
+}
+
+// initialState collects the registers' and memory cells' initial values.
+// Every location the test names exists, initially zero unless the test
+// says otherwise; an array has one cell per element.
+func initialState(t *litmus.Test) (layout, map[int]map[string]Value, map[Value]Value, error) {
+	lay := layout{elemSize: map[string]int{}, length: map[string]int{}, types: map[litmus.Loc]string{}}
+	regs := map[int]map[string]Value{}
+	mem := map[Value]Value{}
+	touch := func(a Value) {
+		if _, ok := mem[a]; !ok {
+			mem[a] = Int(0)
+		}
+	}
+	for _, in := range t.Init {
+		if in.Loc.Kind == litmus.GlobalLoc && in.Type != "" && !in.Pointer {
+			lay.elemSize[in.Loc.Name] = typeSize(in.Type)
+		}
+		if in.ArrayLen > 0 {
+			lay.length[in.Loc.Name] = in.ArrayLen
+		}
+		if in.Type != "" && !in.Pointer {
+			lay.types[in.Loc.Key()] = in.Type
+		}
+	}
+	for _, p := range t.Program.Procs {
+		regs[p.ID] = map[string]Value{}
+		for _, name := range p.Params {
+			regs[p.ID][name] = Addr(name)
+			touch(Addr(name))
+		}
+	}
+	for _, in := range t.Init {
+		if in.ArrayLen > 0 {
+			if in.Loc.Kind != litmus.GlobalLoc {
+				return lay, nil, nil, fmt.Errorf("%s: unsupported array %s", in.Pos, in.Loc)
+			}
+			var elems []litmus.Value
+			if in.Value != nil {
+				if in.Value.Kind != litmus.ArrayValue || len(in.Value.Elems) > in.ArrayLen {
+					return lay, nil, nil, fmt.Errorf("%s: %s does not fit %s[%d]", in.Pos, in.Value, in.Loc.Name, in.ArrayLen)
+				}
+				elems = in.Value.Elems
+			}
+			for i := 0; i < in.ArrayLen; i++ {
+				v := Int(0)
+				if i < len(elems) {
+					var err error
+					if v, err = lay.value(elems[i]); err != nil {
+						return lay, nil, nil, err
+					}
+				}
+				mem[lay.cell(in.Loc.Name, i)] = cast(in.Type, v)
+			}
+			continue
+		}
+		v := Int(0)
+		if in.Value != nil {
+			var err error
+			if v, err = lay.value(*in.Value); err != nil {
+				return lay, nil, nil, err
+			}
+			if v.IsAddr() {
+				touch(Addr(v.Sym))
+			}
+			if in.Type != "" && !in.Pointer {
+				v = cast(in.Type, v)
+			}
+		}
+		switch in.Loc.Kind {
+		case litmus.RegLoc:
+			if regs[in.Loc.Proc] == nil {
+				regs[in.Loc.Proc] = map[string]Value{}
+			}
+			regs[in.Loc.Proc][in.Loc.Name] = v
+		case litmus.GlobalLoc:
+			mem[Addr(in.Loc.Name)] = v
+		case litmus.IndexLoc:
+			mem[lay.cell(in.Loc.Name, in.Loc.Index)] = v
+		default:
+			return lay, nil, nil, fmt.Errorf("%s: unsupported initial location %s", in.Pos, in.Loc)
+		}
+	}
+	for _, p := range t.Program.Procs {
+		for _, e := range p.Edges {
+			forEachSym(e.Op, func(name string) { touch(Addr(name)) })
+		}
+	}
+	for _, loc := range observedLocations(t) {
+		switch loc.Kind {
+		case litmus.GlobalLoc:
+			if _, isArray := lay.length[loc.Name]; !isArray {
+				touch(Addr(loc.Name))
+			}
+		case litmus.IndexLoc:
+			touch(lay.cell(loc.Name, loc.Index))
+		}
+	}
+	return lay, regs, mem, nil
+}
