@@ -100,7 +100,7 @@ type Unfolding struct {
 	Leaves   [][]*Segment // per thread, the segments that end a path (not cut)
 	Terms    []*Term
 	Inits    map[Value]*Event // by address
-	Cut      bool // some path was cut by the unrolling bound (herd's "Loop")
+	Cut      bool             // some path was cut by the unrolling bound (herd's "Loop")
 }
 
 // unfoldLimit bounds the events of one unfolding: past it, a test is
