@@ -1,0 +1,144 @@
+package mcm
+
+import (
+	"io/fs"
+	"testing"
+
+	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/models"
+	"github.com/purr-mcm/purr/stdlib"
+)
+
+func inlineModel(t *testing.T, src string) *cat.Model {
+	t.Helper()
+	l := &cat.Loader{Embedded: []fs.FS{stdlib.FS, models.FS}}
+	m, err := l.LoadSource("inline.cat", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func inlineTest(t *testing.T, src string) *litmus.Test {
+	t.Helper()
+	lt, err := litmus.Parse("inline.litmus", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lt
+}
+
+// sb is store buffering: four executions under no model at all (each read
+// reads the initial value or the other thread's write).
+const sb = `AArch64 SB
+{ 0:X1=x; 0:X3=y; 1:X1=y; 1:X3=x; }
+ P0          | P1          ;
+ MOV W0,#1   | MOV W0,#1   ;
+ STR W0,[X1] | STR W0,[X1] ;
+ LDR W2,[X3] | LDR W2,[X3] ;
+exists (0:X2=0 /\ 1:X2=0)
+`
+
+// TestWellFormedByConstruction checks that purr's encoding of rf and co
+// already meets the well-formedness rules of stdlib/wellformed.cat: with
+// or without them, a model without axioms has the same executions.
+func TestWellFormedByConstruction(t *testing.T) {
+	empty := inlineModel(t, `"no axioms"`+"\n")
+	for _, path := range []string{"testdata/classic/2+2W.litmus", "testdata/classic/IRIW.litmus",
+		"testdata/classic/SB+swps.litmus", "testdata/classic/CoWW.litmus"} {
+		test := parseTestFile(t, repoPath(path))
+		with, err := Check(empty, test, Options{Unroll: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		without, err := Check(empty, test, Options{Unroll: 2, skipWellFormed: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if with.Positive+with.Negative != without.Positive+without.Negative || with.Positive+with.Negative == 0 {
+			t.Errorf("%s: %d executions with the well-formedness rules, %d without",
+				path, with.Positive+with.Negative, without.Positive+without.Negative)
+		}
+	}
+}
+
+func TestOptionsAndConditions(t *testing.T) {
+	empty := inlineModel(t, `"no axioms"`+"\n")
+	for _, c := range []struct {
+		name       string
+		model      string
+		test       string
+		opt        Options
+		pos, neg   int
+		flags      []string
+		wantStates int
+	}{
+		{name: "all executions", test: sb, pos: 1, neg: 3, wantStates: 4},
+		{name: "speedcheck stops at the first witness", test: sb, opt: Options{Speedcheck: true}, pos: 1, neg: -1},
+		{name: "max executions", test: sb, opt: Options{MaxExecutions: 2}, pos: -1, neg: -1, wantStates: 2},
+		{name: "filter", test: sb[:len(sb)-len("exists (0:X2=0 /\\ 1:X2=0)\n")] + "filter (0:X2=1)\nexists (1:X2=0)\n",
+			pos: 1, neg: 1, wantStates: 2},
+		{name: "flag", model: `flag ~empty rf & ext as communicates` + "\n", test: sb, pos: 1, neg: 3,
+			flags: []string{"communicates"}, wantStates: 4},
+		{name: "undefined_unless", model: `undefined_unless empty rf & ext as racy` + "\n", test: sb, pos: 1, neg: 3,
+			flags: []string{"*undef*"}, wantStates: 4},
+		{name: "sc", model: `acyclic po | rf | co | fr as sc` + "\n", test: sb, pos: 0, neg: 3, wantStates: 3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := empty
+			if c.model != "" {
+				m = inlineModel(t, c.model)
+			}
+			opt := c.opt
+			opt.Unroll = 2
+			out, err := Check(m, inlineTest(t, c.test), opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.pos >= 0 && out.Positive != c.pos {
+				t.Errorf("Positive %d, want %d", out.Positive, c.pos)
+			}
+			if c.neg >= 0 && out.Negative != c.neg {
+				t.Errorf("Negative %d, want %d", out.Negative, c.neg)
+			}
+			if c.opt.Speedcheck && (out.Positive != 1 || out.Complete) {
+				t.Errorf("speedcheck: Positive %d, complete %v; want one witness and an early stop", out.Positive, out.Complete)
+			}
+			if c.opt.MaxExecutions > 0 && (out.Positive+out.Negative != c.opt.MaxExecutions || out.Complete) {
+				t.Errorf("max executions: %d executions, complete %v", out.Positive+out.Negative, out.Complete)
+			}
+			if c.wantStates > 0 && len(out.States) != c.wantStates {
+				t.Errorf("%d states, want %d", len(out.States), c.wantStates)
+			}
+			if len(out.Flags) != len(c.flags) || (len(c.flags) > 0 && out.Flags[0] != c.flags[0]) {
+				t.Errorf("flags %q, want %q", out.Flags, c.flags)
+			}
+		})
+	}
+}
+
+// TestLoopBound checks herd7's unrolling: a loop that can fail forever is
+// cut after --unroll iterations and the result says Loop.
+func TestLoopBound(t *testing.T) {
+	test := inlineTest(t, `AArch64 retry
+{ x=1; 0:X0=x; }
+ P0              ;
+ L0:             ;
+ LDXR W1,[X0]    ;
+ MOV W3,#2       ;
+ STXR W4,W3,[X0] ;
+ CBNZ W4,L0      ;
+forall (x=2)
+`)
+	for unroll, execs := range map[int]int{0: 1, 1: 2, 2: 3} {
+		out, err := Check(embeddedModel(t, "sc"), test, Options{Unroll: unroll})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !out.Loop || out.Positive != execs || out.Negative != 0 {
+			t.Errorf("unroll %d: loop %v, %d/%d executions; want a loop mark and %d executions",
+				unroll, out.Loop, out.Positive, out.Negative, execs)
+		}
+	}
+}
