@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 	"strings"
+	"time"
 
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/mcm"
@@ -58,6 +59,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			}
 			models[t.Arch] = m
 		}
+		start := time.Now()
 		out, err := mcm.Check(m, t, mcm.Options{Unroll: o.unroll, Variants: o.variants, Speedcheck: o.speedcheck})
 		if err != nil {
 			printErr(stderr, err)
@@ -65,6 +67,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		r := out.Result(t)
+		r.Time, r.HasTime = time.Since(start).Seconds(), true
 		r.Write(stdout)
 	}
 	return status
