@@ -252,7 +252,7 @@ const (
 // 0:X0=0", with parentheses only where precedence needs them.
 func FormatProp(p Prop) string {
 	var b strings.Builder
-	writeProp(&b, p, 0)
+	writeProp(&b, p, 0, false)
 	return b.String()
 }
 
@@ -270,7 +270,15 @@ func propPrec(p Prop) int {
 	return precAtom
 }
 
-func writeProp(b *strings.Builder, p Prop, min int) {
+// FormatPropHex prints a proposition as herd7 -hexa does: integers in
+// hexadecimal.
+func FormatPropHex(p Prop) string {
+	var b strings.Builder
+	writeProp(&b, p, 0, true)
+	return b.String()
+}
+
+func writeProp(b *strings.Builder, p Prop, min int, hex bool) {
 	prec := propPrec(p)
 	if prec < min {
 		b.WriteByte('(')
@@ -287,20 +295,20 @@ func writeProp(b *strings.Builder, p Prop, min int) {
 		b.WriteString("not ")
 		// herd always parenthesises the operand of not.
 		b.WriteByte('(')
-		writeProp(b, p.X, 0)
+		writeProp(b, p.X, 0, hex)
 		b.WriteByte(')')
 	case And:
-		writeProp(b, p.X, precAnd)
+		writeProp(b, p.X, precAnd, hex)
 		b.WriteString(" /\\ ")
-		writeProp(b, p.Y, precAnd)
+		writeProp(b, p.Y, precAnd, hex)
 	case Or:
-		writeProp(b, p.X, precOr)
+		writeProp(b, p.X, precOr, hex)
 		b.WriteString(" \\/ ")
-		writeProp(b, p.Y, precOr)
+		writeProp(b, p.Y, precOr, hex)
 	case Implies:
-		writeProp(b, p.X, precImplies+1)
+		writeProp(b, p.X, precImplies+1, hex)
 		b.WriteString(" => ")
-		writeProp(b, p.Y, precImplies)
+		writeProp(b, p.Y, precImplies, hex)
 	case Eq:
 		if p.Value.Kind == ArrayValue && p.Loc.Kind == GlobalLoc {
 			b.WriteString(p.Loc.Name)
@@ -308,7 +316,11 @@ func writeProp(b *strings.Builder, p Prop, min int) {
 			b.WriteString(p.Loc.String())
 		}
 		b.WriteByte('=')
-		b.WriteString(p.Value.String())
+		if hex {
+			b.WriteString(p.Value.HexString())
+		} else {
+			b.WriteString(p.Value.String())
+		}
 	case LocEq:
 		b.WriteString(p.X.String())
 		b.WriteByte('=')

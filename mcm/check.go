@@ -43,14 +43,14 @@ func (b Binding) LocString() string {
 	return b.Loc.String()
 }
 
-// ValueString prints the value as herd7 does.
-func (b Binding) ValueString() string {
+// ValueString prints the value as herd7 does (hex: as herd7 -hexa does).
+func (b Binding) ValueString(hex bool) string {
 	if b.Array == nil {
-		return format(b.Type, b.Value)
+		return format(b.Type, b.Value, hex)
 	}
 	parts := make([]string, len(b.Array))
 	for i, v := range b.Array {
-		parts[i] = format(b.Type, v)
+		parts[i] = format(b.Type, v, hex)
 	}
 	return "{" + strings.Join(parts, ",") + "}"
 }
@@ -261,7 +261,7 @@ func decisive(q litmus.Quantifier, holds bool) bool {
 func stateKey(st State) string {
 	var b strings.Builder
 	for _, x := range st {
-		fmt.Fprintf(&b, "%s=%s;", x.LocString(), x.ValueString())
+		fmt.Fprintf(&b, "%s=%s;", x.LocString(), x.ValueString(false))
 	}
 	return b.String()
 }

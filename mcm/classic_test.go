@@ -41,7 +41,7 @@ func TestClassicModels(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s under %s: %v", cells[0], model, err)
 			}
-			r := out.Result(test)
+			r := out.Result(test, false)
 			if got := r.Verdict.String(); got != cells[col] {
 				t.Errorf("%s under %s: %s, the table says %s", cells[0], model, got, cells[col])
 			}

@@ -158,7 +158,7 @@ func checkFile(m *cat.Model, path string) (blk herdout.Block, err error) {
 	if err != nil {
 		return blk, err
 	}
-	r := out.Result(lt)
+	r := out.Result(lt, false)
 	return herdout.Block{Path: path, Result: &r}, nil
 }
 
@@ -184,44 +184,55 @@ func TestCorpusRC11(t *testing.T) {
 	runCorpus(t, corpusCase{folder: "dat3m-c11", ref: "herd-7.57-rc11.txt", model: "rc11", agree: 1, expected: "RC11-expected.csv"})
 }
 
-// TestRegressionAArch64 compares purr with herd7's own regression tests
-// (X.litmus beside herd7's exact output X.litmus.expected) under the
-// default AArch64 model. Tests that purr cannot translate yet (instruction
-// fetch, system registers) count as differences.
-func TestRegressionAArch64(t *testing.T) {
-	dir := shared.Path(t, "corpus/herd-regression/AArch64")
-	expected, err := filepath.Glob(filepath.Join(dir, "*.litmus.expected"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	model := embeddedModel(t, "aarch64")
-	agreed := 0
-	var diffs []string
-	for _, exp := range expected {
-		refs, err := herdout.ParseFile(exp)
-		if err != nil || len(refs) != 1 || refs[0].Result == nil {
-			t.Fatalf("%s: %v", exp, err)
-		}
-		path := strings.TrimSuffix(exp, ".expected")
-		got, err := checkFile(model, path)
-		if err != nil {
-			diffs = append(diffs, fmt.Sprintf("%s: %v", filepath.Base(path), err))
-			continue
-		}
-		if d := herdout.Compare(refs[0], got); len(d) > 0 {
-			diffs = append(diffs, fmt.Sprintf("%s: %s", filepath.Base(path), strings.Join(d, "; ")))
-			continue
-		}
-		agreed++
-	}
-	t.Logf("herd-regression/AArch64: %d/%d agree with herd7", agreed, len(expected))
-	if *corpusReport {
-		for _, d := range diffs {
-			t.Log(d)
-		}
-	}
-	// The floor records where purr stands; raise it as features land.
-	if min := 229; agreed < min {
-		t.Errorf("%d tests agree, want at least %d", agreed, min)
+// TestRegression compares purr with herd7's own regression tests
+// (X.litmus beside herd7's exact output X.litmus.expected): AArch64 under
+// the default model, C under rc11 (herd's c.cfg). Tests that purr cannot
+// translate yet (instruction fetch, system registers) count as
+// differences; the floors record where purr stands: raise them as
+// features land.
+func TestRegression(t *testing.T) {
+	for _, c := range []struct {
+		folder, model string
+		min           int
+	}{
+		{"AArch64", "aarch64", 229},
+		{"C", "rc11", 10},
+	} {
+		t.Run(c.folder, func(t *testing.T) {
+			dir := shared.Path(t, "corpus/herd-regression/"+c.folder)
+			expected, err := filepath.Glob(filepath.Join(dir, "*.litmus.expected"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			model := embeddedModel(t, c.model)
+			agreed := 0
+			var diffs []string
+			for _, exp := range expected {
+				refs, err := herdout.ParseFile(exp)
+				if err != nil || len(refs) != 1 || refs[0].Result == nil {
+					t.Fatalf("%s: %v", exp, err)
+				}
+				path := strings.TrimSuffix(exp, ".expected")
+				got, err := checkFile(model, path)
+				if err != nil {
+					diffs = append(diffs, fmt.Sprintf("%s: %v", filepath.Base(path), err))
+					continue
+				}
+				if d := herdout.Compare(refs[0], got); len(d) > 0 {
+					diffs = append(diffs, fmt.Sprintf("%s: %s", filepath.Base(path), strings.Join(d, "; ")))
+					continue
+				}
+				agreed++
+			}
+			t.Logf("herd-regression/%s under %s: %d/%d agree with herd7", c.folder, c.model, agreed, len(expected))
+			if *corpusReport {
+				for _, d := range diffs {
+					t.Log(d)
+				}
+			}
+			if agreed < c.min {
+				t.Errorf("%d tests agree, want at least %d", agreed, c.min)
+			}
+		})
 	}
 }

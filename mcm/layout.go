@@ -53,10 +53,24 @@ func cast(typ string, v Value) Value {
 }
 
 // format prints a value of a location as herd7 does: unsigned 64-bit
-// types in full, everything else signed.
-func format(typ string, v Value) string {
+// types in full, everything else signed; with hex (herd7's -hexa), an
+// integer prints as its bits at the type's width.
+func format(typ string, v Value, hex bool) string {
 	v = cast(typ, v)
-	if !v.IsAddr() && (typ == "uint64_t" || typ == "unsigned long") {
+	if v.IsAddr() {
+		return v.String()
+	}
+	if hex {
+		bits := uint64(v.Off)
+		if w := typeSize(typ); w < 8 && typ != "" || typ == "" {
+			if typ == "" {
+				w = 4
+			}
+			bits &= 1<<(8*uint(w)) - 1
+		}
+		return fmt.Sprintf("%#x", bits)
+	}
+	if typ == "uint64_t" || typ == "unsigned long" {
 		return fmt.Sprint(uint64(v.Off))
 	}
 	return v.String()

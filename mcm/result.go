@@ -11,15 +11,20 @@ var quantifiers = map[litmus.Quantifier]herdout.Quantifier{
 	litmus.Forall:    herdout.Forall,
 }
 
-// Result is the outcome as herd7 prints it for test t.
-func (o *Outcome) Result(t *litmus.Test) herdout.Result {
+// Result is the outcome as herd7 prints it for test t; hex prints values
+// in hexadecimal, as herd7's -hexa does.
+func (o *Outcome) Result(t *litmus.Test, hex bool) herdout.Result {
 	states := make([]herdout.State, len(o.States))
 	for i, st := range o.States {
 		for _, b := range st {
-			states[i].Bindings = append(states[i].Bindings, herdout.Binding{Loc: b.LocString(), Value: b.ValueString()})
+			states[i].Bindings = append(states[i].Bindings, herdout.Binding{Loc: b.LocString(), Value: b.ValueString(hex)})
 		}
 	}
-	r := herdout.NewResult(t.Name, quantifiers[t.Quant], "("+litmus.FormatProp(t.Cond)+")",
+	cond := litmus.FormatProp(t.Cond)
+	if hex {
+		cond = litmus.FormatPropHex(t.Cond)
+	}
+	r := herdout.NewResult(t.Name, quantifiers[t.Quant], "("+cond+")",
 		states, o.Positive, o.Negative, o.Flags, o.Loop)
 	if h, ok := t.InfoValue("Hash"); ok {
 		r.Hash = h

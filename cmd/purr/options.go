@@ -22,6 +22,7 @@ type options struct {
 	outputDir  string
 	timeout    time.Duration
 	speedcheck bool
+	hexa       bool
 	cpuprofile string
 }
 
@@ -37,6 +38,7 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.StringVarP(&o.outputDir, "output", "o", "", "write drawings into `DIR`")
 	fs.Var((*timeoutValue)(&o.timeout), "timeout", "give up on a test after this `duration` (10s, 1m, or seconds as herd7 takes them: 10.0; 0: never)")
 	fs.BoolVar(&o.speedcheck, "speedcheck", false, "stop at the first execution that decides the condition")
+	fs.BoolVar(&o.hexa, "hexa", false, "print values in hexadecimal")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for purr's developers)")
 	fs.MarkHidden("cpuprofile")
 	return fs

@@ -66,7 +66,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			status = 1
 			continue
 		}
-		r := out.Result(t)
+		r := out.Result(t, o.hexa)
 		r.Time, r.HasTime = time.Since(start).Seconds(), true
 		r.Write(stdout)
 	}
