@@ -1,6 +1,8 @@
 package mcm
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -20,6 +22,17 @@ type Options struct {
 	Variants      []string // enabled model variants
 	Speedcheck    bool     // stop at the first execution that decides the condition
 	MaxExecutions int      // stop enumerating after this many executions (0: all)
+	// MaxVars and MaxClauses bound the SAT formula of a test, which is
+	// refused with a *sat.LimitError past them, before it exhausts memory
+	// (0: DefaultMaxVars and DefaultMaxClauses; negative: no bound).
+	MaxVars, MaxClauses int
+	// Engine chooses how to decide: "sat" (the default), "explicit"
+	// (herd7's enumeration of candidate executions: the oracle of the
+	// differential tests) or "auto" (explicit for tiny tests).
+	Engine string
+	// CheckModels re-checks every execution the SAT engine accepts by
+	// evaluating the model on it concretely, and fails on a disagreement.
+	CheckModels bool
 
 	// skipWellFormed leaves purr's well-formedness rules out, so that tests
 	// can check that the encoding of rf and co meets them by itself.
@@ -107,9 +120,41 @@ var knownTags = strings.Fields(`
 	NA RLX ACQ REL ACQ_REL SC CON
 	Once Acquire Release Noreturn Mb Rmb Wmb Rb_dep Before-atomic After-atomic After-spinlock After-unlock-lock Rcu-lock Rcu-unlock Sync-rcu RMW`)
 
+// The default bounds of a test's formula: about ten times what the
+// largest test of purr's corpora needs (dat3m-c11's TSan: 51,660
+// variables, 202,373 clauses), and a few hundred MB of memory at most.
+const (
+	DefaultMaxVars    = 500_000
+	DefaultMaxClauses = 2_000_000
+)
+
 // Check decides a test under a model and enumerates its consistent
 // executions.
 func Check(m *cat.Model, t *litmus.Test, opt Options) (*Outcome, error) {
+	return CheckContext(context.Background(), m, t, opt)
+}
+
+// CheckContext is Check that gives up when ctx is done, returning an error
+// that wraps ctx.Err(). The work stops between the steps of the unfolding,
+// of the model's evaluation, of the formula's construction and of the
+// enumeration; a single call to the SAT solver cannot be interrupted.
+func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options) (out *Outcome, err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", t.File, err)
+	}
+	defer func() {
+		if err == nil {
+			return
+		}
+		out = nil
+		var limit *sat.LimitError
+		if errors.As(err, &limit) && err == error(limit) {
+			err = fmt.Errorf("%s: test refused: %w", t.File, err)
+		} else if err == ctx.Err() {
+			err = fmt.Errorf("%s: %w", t.File, err)
+		}
+	}()
+	defer sat.Catch(&err) // the formula's bounds and ctx abort by panicking
 	prelude, wf, err := library()
 	if err != nil {
 		return nil, fmt.Errorf("purr's library: %v", err)
@@ -118,14 +163,21 @@ func Check(m *cat.Model, t *litmus.Test, opt Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	u, err := Unfold(t.Program, opt.Unroll, initRegs, initMem)
+	u, err := unfold(ctx, t.Program, opt.Unroll, initRegs, initMem)
 	if err != nil {
 		return nil, err
 	}
-	if err := u.analyseValues(); err != nil {
-		return nil, fmt.Errorf("%s: %v", t.File, err)
+	if err := u.analyseValuesContext(ctx); err != nil {
+		return nil, fmt.Errorf("%s: %w", t.File, err)
 	}
-	en := encode(u)
+	if explicit, err := useExplicit(opt, u); err != nil || explicit {
+		if err != nil {
+			return nil, err
+		}
+		return checkExplicit(ctx, m, t, opt, u, lay)
+	}
+	en := encodeLimited(u, sat.Limits{MaxVars: bound(opt.MaxVars, DefaultMaxVars),
+		MaxClauses: bound(opt.MaxClauses, DefaultMaxClauses), Context: ctx})
 	sets, rels := en.predefined()
 	top := &env{vars: map[string]value{}}
 	for name, fn := range builtins {
@@ -140,7 +192,7 @@ func Check(m *cat.Model, t *litmus.Test, opt Options) (*Outcome, error) {
 	for name, r := range rels {
 		top.vars[name] = r
 	}
-	ev := &evaluator{al: en.al, variants: map[string]bool{}, included: map[string]bool{}, co: en.co}
+	ev := &evaluator{ctx: ctx, al: en.al, variants: map[string]bool{}, included: map[string]bool{}, co: en.co}
 	for _, v := range opt.Variants {
 		ev.variants[v] = true
 	}
@@ -204,7 +256,12 @@ func Check(m *cat.Model, t *litmus.Test, opt Options) (*Outcome, error) {
 		flagLits[name] = s.Or(flags[name]...)
 	}
 
-	out := &Outcome{Loop: u.Cut}
+	var recheck *concreteChecker
+	var failure error
+	if opt.CheckModels {
+		recheck = newConcreteChecker(ctx, m, t, opt, u, lay)
+	}
+	out = &Outcome{Loop: u.Cut}
 	seen := map[string]bool{}
 	raised := map[string]bool{}
 	out.Complete = enumerate(s, en.projection, lazy, opt.MaxExecutions, func() bool {
@@ -236,17 +293,37 @@ func Check(m *cat.Model, t *litmus.Test, opt Options) (*Outcome, error) {
 				raised[name] = true
 			}
 		}
+		if recheck != nil {
+			if failure = recheck.verify(en, holds, st, flagNames, flagLits); failure != nil {
+				return false
+			}
+		}
 		if opt.Speedcheck && decisive(t.Quant, holds) {
 			return false
 		}
 		return true
 	})
+	if failure != nil {
+		return nil, failure
+	}
 	for _, name := range flagNames {
 		if raised[name] {
 			out.Flags = append(out.Flags, name)
 		}
 	}
 	return out, nil
+}
+
+// bound is a formula bound as Options gives it: 0 for the default, a
+// negative number for none.
+func bound(opt, def int) int {
+	switch {
+	case opt == 0:
+		return def
+	case opt < 0:
+		return 0
+	}
+	return opt
 }
 
 // decisive tells whether one execution settles the condition: a witness

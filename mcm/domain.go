@@ -1,6 +1,9 @@
 package mcm
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+)
 
 // maxDomain bounds the values one term may take; a test whose value
 // analysis goes past it is refused (values that grow through a loop of
@@ -12,7 +15,11 @@ const maxDomain = 512
 // touch its location writes; operations are applied pointwise. It iterates
 // to a fixpoint, which exists because litmus tests write finitely many
 // values.
-func (u *Unfolding) analyseValues() error {
+func (u *Unfolding) analyseValues() error { return u.analyseValuesContext(context.Background()) }
+
+// analyseValuesContext is analyseValues that gives up, returning
+// ctx.Err(), when ctx is done.
+func (u *Unfolding) analyseValuesContext(ctx context.Context) error {
 	var writes []*Event
 	for _, e := range u.Events {
 		if e.IsWrite() {
@@ -40,6 +47,9 @@ func (u *Unfolding) analyseValues() error {
 	rounds += 2
 	for changed := true; changed && rounds > 0; rounds-- {
 		changed = false
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		for _, t := range u.Terms {
 			var dom []Value
 			switch t.op {

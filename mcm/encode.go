@@ -21,8 +21,13 @@ type encoding struct {
 	projection []sat.Lit
 }
 
-func encode(u *Unfolding) *encoding {
+func encode(u *Unfolding) *encoding { return encodeLimited(u, sat.Limits{}) }
+
+// encodeLimited is encode under limits: the solver panics past them (see
+// sat.Catch).
+func encodeLimited(u *Unfolding, limits sat.Limits) *encoding {
 	s := sat.New()
+	s.SetLimits(limits)
 	en := &encoding{u: u, s: s}
 	en.encodePaths()
 	en.encodeValues()

@@ -12,7 +12,8 @@ import (
 // relation is refuted by a clause that forbids that cycle, and the solver
 // is asked again; an accepted execution is blocked by a clause over the
 // projection. visit returns false to stop. enumerate returns whether every
-// execution was visited (limit 0: no limit).
+// execution was visited (limit 0: no limit). Each Solve checks the
+// context of the solver's Limits: a deadline stops the loop there.
 func enumerate(s *sat.Solver, projection []sat.Lit, lazy []Rel, limit int, visit func() bool) bool {
 	seen := map[string]bool{}
 	count := 0

@@ -1,6 +1,7 @@
 package mcm
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/purr-mcm/purr/cat"
@@ -73,11 +74,20 @@ func (c *check) literal(al *algebra) sat.Lit {
 }
 
 type evaluator struct {
+	ctx      context.Context // nil: never done
 	al       *algebra
 	variants map[string]bool
 	included map[string]bool
 	checks   []check
 	co       Rel // the encoding's co, which "with co from ..." binds
+}
+
+// done returns the context's error once it is done.
+func (ev *evaluator) done() error {
+	if ev.ctx == nil {
+		return nil
+	}
+	return ev.ctx.Err()
 }
 
 // evalError is a Cat evaluation error at a position.
@@ -96,6 +106,9 @@ func errAt(pos cat.Pos, format string, args ...any) error {
 // that follows them.
 func (ev *evaluator) run(stmts []cat.Stmt, sc *env) (*env, error) {
 	for i, st := range stmts {
+		if err := ev.done(); err != nil {
+			return nil, err
+		}
 		if w, ok := st.(*cat.With); ok && !isCoGeneration(w) {
 			return ev.withChoice(w, stmts[i+1:], sc)
 		}
@@ -418,6 +431,9 @@ func (ev *evaluator) fixpoint(bs []*cat.Binding, sc *env) (*env, error) {
 	}
 	bound := len(ev.al.exec)*len(ev.al.exec) + 1
 	for round := 0; ; round++ {
+		if err := ev.done(); err != nil {
+			return nil, err
+		}
 		if round > bound {
 			return nil, errAt(bs[0].Pos, "the fixpoint of %s does not converge", bs[0].Names[0])
 		}
@@ -782,6 +798,9 @@ func sameElem(a, b value) bool {
 }
 
 func (ev *evaluator) apply(pos cat.Pos, f, arg value) (value, error) {
+	if err := ev.done(); err != nil {
+		return nil, err
+	}
 	switch f := f.(type) {
 	case *closure:
 		inner := f.env.child()

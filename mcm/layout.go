@@ -110,6 +110,8 @@ func (l layout) value(v litmus.Value) (Value, error) {
 		return Int(v.Int), nil
 	case litmus.AddrValue:
 		return l.cell(v.Sym, v.Index), nil
+	case litmus.LabelValue:
+		return CodeAddr(v.Index, v.Sym), nil
 	}
 	return Value{}, fmt.Errorf("%s: unsupported value %s", v.Pos, v)
 }
@@ -174,7 +176,7 @@ func initialState(t *litmus.Test) (layout, map[int]map[string]Value, map[Value]V
 			if v, err = lay.value(*in.Value); err != nil {
 				return lay, nil, nil, err
 			}
-			if v.IsAddr() {
+			if v.IsAddr() && !v.IsCode() {
 				touch(Addr(v.Sym))
 			}
 			if in.Type != "" && !in.Pointer {

@@ -42,11 +42,17 @@ func (en *encoding) predefined() (sets map[string]Set, rels map[string]Rel) {
 	pickAddr, pickData, pickCtrl := make(Rel), make(Rel), make(Rel)
 	iicoData, iicoCtrl := make(Rel), make(Rel)
 	rmw, amo := make(Rel), make(Rel)
+	iicoOrder := make(Rel)
 	for _, a := range u.Events {
 		for _, b := range u.Events {
 			ea, eb := al.exec[a.ID], al.exec[b.ID]
 			if poOrdered(a, b) {
 				po[pair{int32(a.ID), int32(b.ID)}] = eb // b's path runs through a
+			}
+			if a != b && a.IsMem() && b.IsMem() && sameInstruction(a, b) && a.Depth < b.Depth {
+				// The accesses of one instruction in the order it makes them
+				// (herd's iico_order: STILP's two writes).
+				iicoOrder[pair{int32(a.ID), int32(b.ID)}] = eb
 			}
 			if a == b || (a.Thread >= 0 && a.Thread == b.Thread && mayCoexist(a, b)) {
 				al.put(intl, a.ID, b.ID, s.And(ea, eb))
@@ -108,7 +114,8 @@ func (en *encoding) predefined() (sets map[string]Set, rels map[string]Rel) {
 	rels["iico_data"], rels["iico_ctrl"], rels["rf-reg"] = iicoData, al.diff(iicoCtrl, iicoData), Rel{}
 	// Relations of herd's virtual-memory and tagged-memory models, empty
 	// for tests without page tables or tags.
-	for _, name := range []string{"same-low-order-bits", "same-tag-loc", "iico_order"} {
+	rels["iico_order"] = iicoOrder
+	for _, name := range []string{"same-low-order-bits", "same-tag-loc"} {
 		rels[name] = Rel{}
 	}
 

@@ -102,6 +102,8 @@ func (f *unfolder) term(x xcfa.Expr, st *pathState) (*Term, error) {
 		return f.constTerm(Int(x.Value)), nil
 	case xcfa.Sym:
 		return f.constTerm(Value{Sym: x.Name, Off: x.Offset}), nil
+	case xcfa.Label:
+		return f.constTerm(CodeAddr(x.Proc, x.Name)), nil
 	case xcfa.Reg:
 		if t, ok := st.regs[x.Name]; ok {
 			return t, nil

@@ -1,6 +1,7 @@
 package mcm
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/purr-mcm/purr/xcfa"
@@ -59,14 +60,7 @@ func (e *Event) String() string {
 }
 
 // HasTag tells whether the event belongs to the Cat set named tag.
-func (e *Event) HasTag(tag string) bool {
-	for _, t := range e.Tags {
-		if t == tag {
-			return true
-		}
-	}
-	return false
-}
+func (e *Event) HasTag(tag string) bool { return hasTag(e.Tags, tag) }
 
 // Segment is a straight-line piece of one thread's unfolding: it is
 // executed whole or not at all. A segment with children ends in a choice
@@ -108,6 +102,7 @@ type Unfolding struct {
 const unfoldLimit = 20000
 
 type unfolder struct {
+	ctx    context.Context
 	u      *Unfolding
 	terms  map[termKey]*Term // hash-consed operation terms
 	unroll int
@@ -147,7 +142,12 @@ func (p *pathState) fork(seg *Segment) *pathState {
 // initRegs gives the registers' initial values (unlisted registers hold 0);
 // initMem lists every location with its initial value.
 func Unfold(prog *xcfa.Program, unroll int, initRegs map[int]map[string]Value, initMem map[Value]Value) (*Unfolding, error) {
-	f := &unfolder{u: &Unfolding{Threads: len(prog.Procs), Inits: map[Value]*Event{}}, unroll: unroll,
+	return unfold(context.Background(), prog, unroll, initRegs, initMem)
+}
+
+// unfold is Unfold that gives up, returning ctx.Err(), when ctx is done.
+func unfold(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[int]map[string]Value, initMem map[Value]Value) (*Unfolding, error) {
+	f := &unfolder{ctx: ctx, u: &Unfolding{Threads: len(prog.Procs), Inits: map[Value]*Event{}}, unroll: unroll,
 		terms: map[termKey]*Term{}}
 	cells := make([]Value, 0, len(initMem))
 	for a := range initMem {
@@ -186,6 +186,9 @@ func (f *unfolder) newSegment(thread int, parent *Segment) *Segment {
 
 func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) error {
 	for {
+		if err := f.ctx.Err(); err != nil {
+			return err
+		}
 		if len(f.u.Events) > unfoldLimit {
 			return fmt.Errorf("%s: the unfolding exceeds %d events; lower --unroll", proc.Name, unfoldLimit)
 		}
@@ -202,8 +205,20 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 			return nil
 		case 1:
 			e := loc.Out[0]
+			if a, ok := e.Op.(xcfa.Assume); ok && !a.Internal {
+				// An indirect jump with one possible target is still a
+				// branch: it makes a branch event and control dependencies.
+				t, err := f.term(a.Cond, st)
+				if err != nil {
+					return fmt.Errorf("%s: %v", e.Pos, err)
+				}
+				f.branch(proc, e.Pos, []*Term{t}, st)
+			}
 			if err := f.apply(proc, e, st); err != nil {
 				return err
+			}
+			if st.seg.Dead {
+				return nil
 			}
 			loc = e.To
 			continue
@@ -222,21 +237,28 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 			}
 		}
 		if isBranch {
-			var deps, picks []*Event
-			for _, t := range conds {
-				deps = mergeEvents(deps, t.Deps)
-				picks = mergeEvents(picks, t.Picks)
-			}
-			b := f.newEvent(proc, KindBranch, loc.Out[0].Pos, st)
-			b.DataDeps, b.DataPicks = deps, picks
-			st.ctrl = mergeEvents(st.ctrl, deps)
-			st.ctrlPicks = mergeEvents(st.ctrlPicks, picks)
+			f.branch(proc, loc.Out[0].Pos, conds, st)
 		}
 		parent := st.seg
+		storeExclusive := false
+		for _, e := range loc.Out {
+			if s, ok := e.Op.(xcfa.Store); ok && hasTag(s.Tags, "X") && s.RMW == 0 {
+				storeExclusive = true
+			}
+		}
 		for _, e := range loc.Out {
 			child := st.fork(f.newSegment(proc.ID, parent))
+			if storeExclusive {
+				if s, ok := e.Op.(xcfa.Store); !ok || !hasTag(s.Tags, "X") {
+					// A failing store-exclusive also ends the reservation.
+					child.lastX = nil
+				}
+			}
 			if err := f.apply(proc, e, child); err != nil {
 				return err
+			}
+			if child.seg.Dead {
+				continue // its assumption is false whatever the values
 			}
 			if err := f.walk(proc, e.To, child); err != nil {
 				return err
@@ -244,6 +266,20 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 		}
 		return nil
 	}
+}
+
+// branch adds a branch event testing conds: later events depend on the
+// reads the conditions depend on.
+func (f *unfolder) branch(proc *xcfa.Process, pos xcfa.Pos, conds []*Term, st *pathState) {
+	var deps, picks []*Event
+	for _, t := range conds {
+		deps = mergeEvents(deps, t.Deps)
+		picks = mergeEvents(picks, t.Picks)
+	}
+	b := f.newEvent(proc, KindBranch, pos, st)
+	b.DataDeps, b.DataPicks = deps, picks
+	st.ctrl = mergeEvents(st.ctrl, deps)
+	st.ctrlPicks = mergeEvents(st.ctrlPicks, picks)
 }
 
 func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos xcfa.Pos, st *pathState) *Event {
@@ -275,6 +311,9 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 		t, err := f.term(op.Cond, st)
 		if err != nil {
 			return wrap(err)
+		}
+		if v, ok := t.IsConst(); ok && !truth(v) {
+			st.seg.Dead = true // no execution takes this path
 		}
 		st.seg.Assumes = append(st.seg.Assumes, t)
 	case xcfa.Load:
@@ -385,3 +424,12 @@ func mergeEvents(a, b []*Event) []*Event {
 
 // zextOf gives the operator that keeps the low bytes of a narrow access.
 var zextOf = map[int]xcfa.UnOp{1: xcfa.Zext8, 2: xcfa.Zext16, 4: xcfa.Zext32}
+
+func hasTag(tags []string, tag string) bool {
+	for _, t := range tags {
+		if t == tag {
+			return true
+		}
+	}
+	return false
+}

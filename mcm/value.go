@@ -3,6 +3,7 @@ package mcm
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/purr-mcm/purr/xcfa"
 )
@@ -19,6 +20,14 @@ func Int(v int64) Value { return Value{Off: v} }
 
 // Addr returns the address of a location.
 func Addr(sym string) Value { return Value{Sym: sym} }
+
+// CodeAddr is the address of a code position: label name of thread proc.
+// It prints as herd7 prints it (0:L0); the colon keeps it apart from every
+// data location, so it is never a memory cell.
+func CodeAddr(proc int, name string) Value { return Value{Sym: fmt.Sprintf("%d:%s", proc, name)} }
+
+// IsCode tells whether v is the address of a code position.
+func (v Value) IsCode() bool { return strings.Contains(v.Sym, ":") }
 
 // IsAddr tells whether v is an address.
 func (v Value) IsAddr() bool { return v.Sym != "" }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/purr-mcm/purr/internal/shared"
+	"github.com/purr-mcm/purr/mcm"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -48,7 +49,7 @@ func TestHerdSpellings(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := options{model: "x.cat", includes: []string{"d1", "d2"}, variants: []string{"a", "b"},
-		unroll: 3, timeout: 1500000000, speedcheck: true}
+		unroll: 3, timeout: 1500000000, speedcheck: true, maxVars: mcm.DefaultMaxVars, maxClauses: mcm.DefaultMaxClauses}
 	if !reflect.DeepEqual(o, want) {
 		t.Errorf("options: got %+v, want %+v", o, want)
 	}

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/purr-mcm/purr/mcm"
 )
 
 // options are the flags shared by every purr command. Their names follow
@@ -24,6 +26,13 @@ type options struct {
 	speedcheck bool
 	hexa       bool
 	cpuprofile string
+
+	maxExecutions int
+	engine        string
+	checkModels   bool
+	maxVars       int
+	maxClauses    int
+	worker        bool // serve tests to a parent purr (see worker.go)
 }
 
 func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
@@ -39,6 +48,13 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.Var((*timeoutValue)(&o.timeout), "timeout", "give up on a test after this `duration` (10s, 1m, or seconds as herd7 takes them: 10.0; 0: never)")
 	fs.BoolVar(&o.speedcheck, "speedcheck", false, "stop at the first execution that decides the condition")
 	fs.BoolVar(&o.hexa, "hexa", false, "print values in hexadecimal")
+	fs.IntVar(&o.maxExecutions, "max-executions", 0, "stop enumerating a test after `N` executions, reporting its counts as incomplete (0: all)")
+	fs.StringVar(&o.engine, "engine", "", "decide with `ENGINE`: sat (the default), explicit (herd7's enumeration of candidate executions, for tiny tests and cross-checks) or auto")
+	fs.BoolVar(&o.checkModels, "check-models", false, "re-check every execution the SAT engine accepts by evaluating the model on it concretely (slow; for purr's developers)")
+	fs.IntVar(&o.maxVars, "max-sat-vars", mcm.DefaultMaxVars, "refuse a test whose formula needs more than `N` SAT variables (0: no bound)")
+	fs.IntVar(&o.maxClauses, "max-sat-clauses", mcm.DefaultMaxClauses, "refuse a test whose formula needs more than `N` SAT clauses (0: no bound)")
+	fs.BoolVar(&o.worker, workerFlag, false, "check the tests named on standard input for a parent purr")
+	fs.MarkHidden(workerFlag)
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for purr's developers)")
 	fs.MarkHidden("cpuprofile")
 	return fs
@@ -91,9 +107,11 @@ func parseFlags(fs *pflag.FlagSet, args []string) ([]string, error) {
 	if err := fs.Parse(herdSpellings(fs, args)); err != nil {
 		return nil, err
 	}
-	if o := fs.Lookup("unroll"); o != nil && o.Changed {
-		if n, _ := fs.GetInt("unroll"); n < 0 {
-			return nil, fmt.Errorf("--unroll must be at least 0, not %d", n)
+	for _, name := range []string{"unroll", "max-executions", "max-sat-vars", "max-sat-clauses"} {
+		if o := fs.Lookup(name); o != nil && o.Changed {
+			if n, _ := fs.GetInt(name); n < 0 {
+				return nil, fmt.Errorf("--%s must be at least 0, not %d", name, n)
+			}
 		}
 	}
 	return fs.Args(), nil

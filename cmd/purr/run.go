@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -8,10 +9,8 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 	"strings"
-	"time"
 
 	"github.com/purr-mcm/purr/cat"
-	"github.com/purr-mcm/purr/mcm"
 	"github.com/purr-mcm/purr/models"
 )
 
@@ -23,6 +22,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "purr:", err)
 		return 2
+	}
+	if o.worker {
+		return serveTests(&o, os.Stdin, stdout)
 	}
 	if files, err = expandIndexes(files); err != nil {
 		fmt.Fprintln(stderr, "purr:", err)
@@ -42,39 +44,24 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		pprof.StartCPUProfile(f)
 		defer pprof.StopCPUProfile()
 	}
-	models := map[string]*cat.Model{} // by architecture: the model is parsed once
+	if o.timeout > 0 {
+		return runIsolated(&o, args, files, stdout, stderr)
+	}
+	r := newRunner(&o)
 	status := 0
 	for _, f := range files {
-		t, err := readTest(f)
-		if err != nil {
-			printErr(stderr, err)
+		switch r.check(context.Background(), f, stdout, stderr) {
+		case failed:
 			status = 1
-			continue
+		case fatal:
+			return 1
 		}
-		m, ok := models[t.Arch]
-		if !ok {
-			if m, err = o.loadModel(t.Arch); err != nil {
-				printErr(stderr, err)
-				return 1
-			}
-			models[t.Arch] = m
-		}
-		start := time.Now()
-		out, err := mcm.Check(m, t, mcm.Options{Unroll: o.unroll, Variants: o.variants, Speedcheck: o.speedcheck})
-		if err != nil {
-			printErr(stderr, err)
-			status = 1
-			continue
-		}
-		r := out.Result(t, o.hexa)
-		r.Time, r.HasTime = time.Since(start).Seconds(), true
-		r.Write(stdout)
 	}
 	return status
 }
 
 // defaultModels names each architecture's model when -m is not given.
-var defaultModels = map[string]string{"AArch64": "aarch64"}
+var defaultModels = map[string]string{"AArch64": "aarch64", "C": "rc11"}
 
 // loadModel loads -m: a file if one exists at that path, else a file of
 // that name on the include path or among the embedded models (with or

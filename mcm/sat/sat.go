@@ -1,6 +1,7 @@
 package sat
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sync"
@@ -63,6 +64,70 @@ type Solver struct {
 	model    []bool // model of the last successful Solve, indexed by variable-1
 	hasModel bool
 	mark     []int8 // scratch per variable for Solve's assumptions
+
+	limits Limits
+	polls  int // calls since the context was last checked
+}
+
+// Limits bound the formula a Solver builds and the time spent on it; zero
+// fields impose nothing. A Solver that exceeds them abandons its work by
+// panicking: whoever sets Limits must defer Catch, and must not use the
+// Solver afterwards.
+type Limits struct {
+	MaxVars    int // variables, the constant included
+	MaxClauses int // clauses kept, as NumClauses counts them
+	// Context is checked every few thousand variables and clauses and
+	// before each solve. gophersat cannot be interrupted inside a solve.
+	Context context.Context
+}
+
+// LimitError says that a formula outgrew one of its Limits.
+type LimitError struct {
+	What  string // "variables" or "clauses"
+	Limit int
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("the formula needs more than %d SAT %s", e.Limit, e.What)
+}
+
+// abort is the panic value with which a Solver under Limits abandons the
+// formula being built.
+type abort struct{ err error }
+
+// Catch, deferred by a function that builds or solves a formula under
+// Limits, turns the Solver's abort into *err (a *LimitError or the
+// context's error); any other panic goes on.
+func Catch(err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if a, ok := r.(abort); ok {
+		*err = a.err
+		return
+	}
+	panic(r)
+}
+
+// SetLimits bounds the rest of the formula's construction and its solves.
+func (s *Solver) SetLimits(l Limits) { s.limits = l }
+
+// poll aborts when the context is done; it looks only every 4096 calls,
+// which keeps it off the profiles.
+func (s *Solver) poll() {
+	s.polls++
+	if s.polls&4095 == 0 {
+		s.pollNow()
+	}
+}
+
+func (s *Solver) pollNow() {
+	if ctx := s.limits.Context; ctx != nil {
+		if err := ctx.Err(); err != nil {
+			panic(abort{err})
+		}
+	}
 }
 
 // New returns an empty (satisfiable) formula.
@@ -77,6 +142,10 @@ func New() *Solver {
 
 // NewVar allocates a fresh variable and returns its positive literal.
 func (s *Solver) NewVar() Lit {
+	if s.limits.MaxVars > 0 && s.numVars >= s.limits.MaxVars {
+		panic(abort{&LimitError{What: "variables", Limit: s.limits.MaxVars}})
+	}
+	s.poll()
 	s.numVars++
 	s.unitValue = append(s.unitValue, 0)
 	return Lit(s.numVars)
@@ -159,6 +228,10 @@ func (s *Solver) AddClause(lits ...Lit) {
 	case len(c) == 1:
 		s.addUnit(c[0])
 	default:
+		if s.limits.MaxClauses > 0 && s.NumClauses() >= s.limits.MaxClauses {
+			panic(abort{&LimitError{What: "clauses", Limit: s.limits.MaxClauses}})
+		}
+		s.poll()
 		s.pending = append(s.pending, c)
 		s.nClauses++
 	}
@@ -183,6 +256,7 @@ func (s *Solver) addUnit(l Lit) {
 // this call only) and reports whether it is satisfiable. After a true
 // result, Value reads the model. Clauses may be added between calls.
 func (s *Solver) Solve(assumptions ...Lit) bool {
+	s.pollNow()
 	s.hasModel = false
 	if s.unsat {
 		return false

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/mcm"
+	"github.com/purr-mcm/purr/mcm/sat"
+)
+
+// testStatus is what became of one test of a batch.
+type testStatus int
+
+const (
+	answered testStatus = iota // its result block was printed
+	failed                     // an error was printed instead
+	timedOut                   // --timeout stopped it; nothing was printed
+	fatal                      // the model could not be loaded: the batch stops
+)
+
+// runner checks the tests of one batch, parsing each architecture's model
+// once.
+type runner struct {
+	o      *options
+	models map[string]*cat.Model // by architecture
+}
+
+func newRunner(o *options) *runner { return &runner{o: o, models: map[string]*cat.Model{}} }
+
+// check checks one test, printing its result block whole on stdout or
+// its errors on stderr.
+func (r *runner) check(ctx context.Context, path string, stdout, stderr io.Writer) testStatus {
+	o := r.o
+	t, err := readTest(path)
+	if err != nil {
+		printErr(stderr, err)
+		return failed
+	}
+	m, ok := r.models[t.Arch]
+	if !ok {
+		if m, err = o.loadModel(t.Arch); err != nil {
+			printErr(stderr, err)
+			return fatal
+		}
+		r.models[t.Arch] = m
+	}
+	start := time.Now()
+	out, err := mcm.CheckContext(ctx, m, t, mcm.Options{Unroll: o.unroll, Variants: o.variants,
+		Speedcheck: o.speedcheck, MaxExecutions: o.maxExecutions, Engine: o.engine, CheckModels: o.checkModels,
+		MaxVars: formulaBound(o.maxVars), MaxClauses: formulaBound(o.maxClauses)})
+	switch {
+	case err == nil:
+	case errors.Is(err, context.DeadlineExceeded):
+		return timedOut
+	default:
+		var limit *sat.LimitError
+		if errors.As(err, &limit) {
+			flag := "--max-sat-clauses"
+			if limit.What == "variables" {
+				flag = "--max-sat-vars"
+			}
+			err = fmt.Errorf("%w (raise it with %s)", err, flag)
+		}
+		printErr(stderr, err)
+		return failed
+	}
+	res := out.Result(t, o.hexa)
+	res.Time, res.HasTime = time.Since(start).Seconds(), true
+	var block bytes.Buffer
+	res.Write(&block)
+	stdout.Write(block.Bytes())
+	if n := out.Positive + out.Negative; !out.Complete && o.maxExecutions > 0 && n >= o.maxExecutions {
+		fmt.Fprintf(stderr, "%s: Test %s: stopped after %d executions (--max-executions): its states and counts are incomplete\n",
+			path, t.Name, n)
+	}
+	return answered
+}
+
+// formulaBound turns a --max-sat-* flag into mcm's Options (0: no bound).
+func formulaBound(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
+}
+
+// timeoutMessage is the line printed on stderr for a test that --timeout
+// stopped: herd7 prints nothing for it.
+func timeoutMessage(path string, limit time.Duration) string {
+	return fmt.Sprintf("%s: timed out after %s\n", path, limit)
+}

@@ -1,0 +1,243 @@
+package main
+
+// With --timeout, purr checks the tests of a batch in a child process, a
+// worker: purr itself started with the hidden --worker flag and the same
+// command line. The worker stops a test by itself at the deadline, between
+// any two steps of the check, but a single call to gophersat cannot be
+// interrupted (it has no stop channel, timeout or conflict budget), and a
+// goroutine left solving would keep its CPU, its memory and the lock that
+// serialises gophersat. So when a worker does not answer shortly after the
+// deadline, purr kills it, which frees everything, and starts another for
+// the next test. A worker that crashes costs one test, not the batch.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime/debug"
+	"strings"
+	"time"
+)
+
+// workerFlag is the hidden flag that makes purr a worker.
+const workerFlag = "worker"
+
+// replyTag starts the header of a worker's reply:
+// "purr-reply STATUS LEN(stdout) LEN(stderr)\n", then those bytes.
+const replyTag = "purr-reply"
+
+// workerCommand returns the command that starts a worker with args. Tests
+// replace it: a test binary is not purr.
+var workerCommand = func(args []string) (*exec.Cmd, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	return exec.Command(exe, args...), nil
+}
+
+// killGrace is how long past --timeout purr waits for a worker's answer
+// before killing it; the worker normally stops by itself at the deadline.
+var killGrace = func(timeout time.Duration) time.Duration { return timeout/4 + 100*time.Millisecond }
+
+// serveTests is a worker's life: it reads test paths from in, one a line,
+// checks each under --timeout and writes a reply for each to out. It ends
+// with in, or when the model cannot be loaded.
+func serveTests(o *options, in io.Reader, out io.Writer) int {
+	r := newRunner(o)
+	sc := bufio.NewScanner(in)
+	for sc.Scan() {
+		ctx, cancel := context.Background(), context.CancelFunc(func() {})
+		if o.timeout > 0 {
+			ctx, cancel = context.WithTimeout(ctx, o.timeout)
+		}
+		var stdout, stderr bytes.Buffer
+		status := r.check(ctx, sc.Text(), &stdout, &stderr)
+		cancel()
+		if status == timedOut {
+			debug.FreeOSMemory() // what the abandoned check built
+		}
+		var reply bytes.Buffer
+		fmt.Fprintf(&reply, "%s %d %d %d\n", replyTag, status, stdout.Len(), stderr.Len())
+		reply.Write(stdout.Bytes())
+		reply.Write(stderr.Bytes())
+		if _, err := out.Write(reply.Bytes()); err != nil || status == fatal {
+			return 1
+		}
+	}
+	return 0
+}
+
+// runIsolated checks files in workers, killing a worker that overruns
+// --timeout. args is the command line, which each worker receives.
+func runIsolated(o *options, args, files []string, stdout, stderr io.Writer) int {
+	var w *worker
+	defer func() {
+		if w != nil {
+			w.stop()
+		}
+	}()
+	status := 0
+	for _, f := range files {
+		if strings.ContainsAny(f, "\r\n") {
+			fmt.Fprintf(stderr, "%q: purr cannot check a test whose path has a line break with --timeout\n", f)
+			status = 1
+			continue
+		}
+		if w == nil {
+			var err error
+			if w, err = startWorker(args); err != nil {
+				fmt.Fprintln(stderr, "purr: starting a worker process:", err)
+				return 1
+			}
+		}
+		rep, err := w.check(f, o.timeout+killGrace(o.timeout))
+		if err != nil {
+			w.stop()
+			w = nil
+			if errors.Is(err, errOverrun) {
+				fmt.Fprint(stderr, timeoutMessage(f, o.timeout))
+				continue
+			}
+			fmt.Fprintf(stderr, "%s: %v\n", f, err)
+			status = 1
+			continue
+		}
+		stdout.Write(rep.stdout)
+		stderr.Write(rep.stderr)
+		switch rep.status {
+		case timedOut:
+			fmt.Fprint(stderr, timeoutMessage(f, o.timeout))
+		case failed:
+			status = 1
+		case fatal:
+			return 1
+		}
+	}
+	return status
+}
+
+// worker is a running worker process.
+type worker struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *bufio.Reader
+	stderr bytes.Buffer // the worker's own messages: a crash's
+	killed bool
+}
+
+// reply is a worker's answer for one test.
+type reply struct {
+	status         testStatus
+	stdout, stderr []byte
+}
+
+// errOverrun says that a worker was killed for overrunning its time.
+var errOverrun = errors.New("the worker overran its time")
+
+func startWorker(args []string) (*worker, error) {
+	cmd, err := workerCommand(append([]string{"--" + workerFlag}, args...))
+	if err != nil {
+		return nil, err
+	}
+	w := &worker{cmd: cmd}
+	cmd.Stderr = &w.stderr
+	if w.stdin, err = cmd.StdinPipe(); err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	w.stdout = bufio.NewReader(out)
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// check asks the worker to check the test at path and waits for its reply
+// at most limit; past it, the worker is killed and check returns
+// errOverrun. After any error the worker is dead or unusable: stop it.
+func (w *worker) check(path string, limit time.Duration) (reply, error) {
+	if _, err := io.WriteString(w.stdin, path+"\n"); err != nil {
+		return reply{}, w.died(err)
+	}
+	type answer struct {
+		rep reply
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		rep, err := w.read()
+		done <- answer{rep, err}
+	}()
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	select {
+	case a := <-done:
+		if a.err != nil {
+			return reply{}, w.died(a.err)
+		}
+		return a.rep, nil
+	case <-timer.C:
+		w.cmd.Process.Kill()
+		w.killed = true
+		<-done // the pipe closes with the process
+		return reply{}, errOverrun
+	}
+}
+
+// read reads one reply.
+func (w *worker) read() (reply, error) {
+	var r reply
+	var tag string
+	var nOut, nErr int
+	if _, err := fmt.Fscanf(w.stdout, "%s %d %d %d\n", &tag, &r.status, &nOut, &nErr); err != nil {
+		return r, err
+	}
+	if tag != replyTag || nOut < 0 || nErr < 0 {
+		return r, fmt.Errorf("a worker's reply starts with %q", tag)
+	}
+	r.stdout, r.stderr = make([]byte, nOut), make([]byte, nErr)
+	if _, err := io.ReadFull(w.stdout, r.stdout); err != nil {
+		return r, err
+	}
+	_, err := io.ReadFull(w.stdout, r.stderr)
+	return r, err
+}
+
+// died describes a worker that stopped answering: it waits for its end
+// and quotes the first line of what it printed (a panic, "out of memory").
+func (w *worker) died(err error) error {
+	w.stdin.Close()
+	w.cmd.Process.Kill()
+	w.killed = true
+	io.Copy(io.Discard, w.stdout)
+	werr := w.cmd.Wait()
+	first, _, _ := strings.Cut(strings.TrimSpace(w.stderr.String()), "\n")
+	if first == "" {
+		first = fmt.Sprint(err)
+		if werr != nil {
+			first = werr.Error()
+		}
+	}
+	return fmt.Errorf("purr's worker process died checking this test: %s", first)
+}
+
+// stop ends the worker: it exits at the end of its input, or is killed.
+func (w *worker) stop() {
+	if w.cmd.ProcessState != nil {
+		return
+	}
+	w.stdin.Close()
+	if w.killed {
+		w.cmd.Process.Kill()
+	}
+	w.cmd.Wait()
+}

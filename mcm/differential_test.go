@@ -1,0 +1,164 @@
+package mcm
+
+import (
+	"flag"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/internal/shared"
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/herdout"
+	"github.com/purr-mcm/purr/models"
+)
+
+var differentialAll = flag.Bool("differential-all", false,
+	"compare the engines on every test of every corpus (by default, a fixed subset of dat3m-aarch64)")
+
+// differentialLimit is the largest estimated number of candidate
+// executions of a test that the differential tests give the explicit
+// engine.
+const differentialLimit = 20000
+
+// sameOutcome compares two engines' outcomes of one test field by field.
+func sameOutcome(t *litmus.Test, want, got *Outcome) []string {
+	rw, rg := want.Result(t, false), got.Result(t, false)
+	diffs := herdout.Compare(herdout.Block{Result: &rw}, herdout.Block{Result: &rg})
+	if a, b := strings.Join(rw.Flags, ","), strings.Join(rg.Flags, ","); a != b {
+		diffs = append(diffs, fmt.Sprintf("flags: want {%s}, got {%s}", a, b))
+	}
+	if rw.Loop != rg.Loop {
+		diffs = append(diffs, fmt.Sprintf("loop: want %v, got %v", rw.Loop, rg.Loop))
+	}
+	return diffs
+}
+
+// candidateEstimate is explicitCandidates for a test.
+func candidateEstimate(t *litmus.Test, unroll int) (float64, error) {
+	_, regs, mem, err := initialState(t)
+	if err != nil {
+		return 0, err
+	}
+	u, err := Unfold(t.Program, unroll, regs, mem)
+	if err != nil {
+		return 0, err
+	}
+	if err := u.analyseValues(); err != nil {
+		return 0, err
+	}
+	return explicitCandidates(u), nil
+}
+
+// engineDiff runs both engines (the SAT one re-checking its executions)
+// and describes how they differ; nil when they agree. Errors of both
+// engines agree when they are the same error.
+func engineDiff(m *cat.Model, t *litmus.Test) []string {
+	_, d := compareEngines(m, t)
+	return d
+}
+
+// compareEngines is engineDiff that also returns the SAT engine's outcome
+// (nil on an error).
+func compareEngines(m *cat.Model, t *litmus.Test) (*Outcome, []string) {
+	opt := Options{Unroll: 2}
+	sopt, eopt := opt, opt
+	sopt.Engine, sopt.CheckModels = EngineSAT, true
+	eopt.Engine = EngineExplicit
+	want, werr := Check(m, t, sopt)
+	got, gerr := Check(m, t, eopt)
+	switch {
+	case werr != nil && gerr != nil:
+		if werr.Error() != gerr.Error() {
+			return nil, []string{fmt.Sprintf("sat: %v; explicit: %v", werr, gerr)}
+		}
+		return nil, nil
+	case werr != nil:
+		return nil, []string{fmt.Sprintf("sat: %v", werr)}
+	case gerr != nil:
+		return nil, []string{fmt.Sprintf("explicit: %v", gerr)}
+	}
+	return want, sameOutcome(t, want, got)
+}
+
+// differentialCorpus is a folder of tests, the models to compare the
+// engines under, and the fraction of its tests compared by default.
+type differentialCorpus struct {
+	folder string // under ../shared/corpus
+	models []string
+	every  int // without -differential-all, every n-th test (1: all)
+}
+
+func TestDifferentialCorpora(t *testing.T) {
+	aarch64 := []string{"sc", "tso", "pso", "aarch64"}
+	c11 := []string{"sc", "tso", "pso"}
+	if _, err := fs.Stat(models.FS, "rc11.cat"); err == nil {
+		c11 = append(c11, "rc11")
+	}
+	for _, c := range []differentialCorpus{
+		{folder: "herd-catalogue-aarch64", models: aarch64, every: 1},
+		{folder: "herd-regression/AArch64", models: aarch64, every: 1},
+		{folder: "dat3m-aarch64", models: aarch64, every: 16},
+		{folder: "herd-regression/C", models: c11, every: 1},
+		{folder: "dat3m-c11", models: c11, every: 1},
+	} {
+		t.Run(strings.ReplaceAll(c.folder, "/", "-"), func(t *testing.T) { runDifferential(t, c) })
+	}
+}
+
+func runDifferential(t *testing.T, c differentialCorpus) {
+	dir := shared.Path(t, filepath.Join("corpus", c.folder))
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".litmus") {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(files)
+	var tests []*litmus.Test
+	unreadable, big := 0, 0
+	for i, f := range files {
+		if !*differentialAll && i%c.every != 0 {
+			continue
+		}
+		src, err := readFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lt, err := litmus.Parse(f, src)
+		if err != nil {
+			unreadable++
+			continue
+		}
+		n, err := candidateEstimate(lt, 2)
+		if err != nil {
+			unreadable++
+			continue
+		}
+		if n > differentialLimit {
+			big++
+			continue
+		}
+		tests = append(tests, lt)
+	}
+	for _, name := range c.models {
+		m := embeddedModel(t, name)
+		bad := 0
+		for _, lt := range tests {
+			if d := engineDiff(m, lt); len(d) > 0 {
+				bad++
+				t.Errorf("%s under %s: the engines disagree: %s", lt.File, name, strings.Join(d, "; "))
+			}
+		}
+		t.Logf("%s under %s: %d tests compared, %d agree", c.folder, name, len(tests), len(tests)-bad)
+	}
+	t.Logf("%s: %d tests left out (%d unreadable by purr, %d over %d candidates)", c.folder,
+		len(files)-len(tests), unreadable, big, differentialLimit)
+}
