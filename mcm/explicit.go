@@ -591,6 +591,9 @@ func (x *execution) predefined(al *algebra) (map[string]Set, map[string]Rel) {
 			if a.IsMem() && b.IsMem() && x.val[a.Addr.ID] == x.val[b.Addr.ID] {
 				add(rels["loc"], a, b)
 			}
+			if a != b && a.IsMem() && b.IsMem() && x.sameInstr(a, b) && a.Depth < b.Depth {
+				add(rels["iico_order"], a, b) // the accesses of one instruction, in order
+			}
 		}
 		// A dependency inside one instruction is herd's iico, not a
 		// dependency between instructions.
