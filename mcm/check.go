@@ -400,6 +400,9 @@ func forEachSym(op xcfa.Op, f func(string)) {
 			expr(x.Cond)
 			expr(x.X)
 			expr(x.Y)
+		case xcfa.Pick:
+			expr(x.Cond)
+			expr(x.X)
 		}
 	}
 	switch op := op.(type) {
