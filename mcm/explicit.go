@@ -30,9 +30,11 @@ const (
 // autoExplicitLimit is the largest estimated number of candidate
 // executions for which "auto" picks the explicit engine. BenchmarkEngines
 // (explicit_test.go) finds the explicit engine slower on every classic
-// test, even on CoWW's 2 candidates (sc: 0.20 ms against 0.16 ms;
-// aarch64: 0.77 ms against 0.33 ms): evaluating the model once costs
-// 0.1–0.3 ms, about what the SAT engine needs for a whole small test. So
+// test, even on CoWW's 2 candidates (sc: 0.23 ms against 0.19 ms;
+// aarch64: 0.52 ms against 0.32 ms; SB's 4: 0.57/0.28 and 1.24/0.45;
+// IRIW's 16: 2.6/0.6 and 5.3/1.0): evaluating the model on one candidate
+// costs 0.1–0.3 ms, about what the SAT engine needs for a whole small
+// test. So
 // "auto" keeps the SAT engine until the evaluator gets cheaper.
 const autoExplicitLimit = 0
 
@@ -56,8 +58,8 @@ func useExplicit(opt Options, u *Unfolding) (bool, error) {
 // path, every write that may touch a location).
 func explicitCandidates(u *Unfolding) float64 {
 	n := 1.0
-	for th := range u.Roots {
-		n *= math.Max(1, float64(len(livePaths(u)[th])))
+	for _, leaves := range livePaths(u) {
+		n *= math.Max(1, float64(len(leaves)))
 	}
 	var writes []*Event
 	for _, e := range u.Events {
@@ -117,14 +119,14 @@ func livePaths(u *Unfolding) [][]*Segment {
 // execution is one candidate execution of an unfolding.
 type execution struct {
 	u        *Unfolding
-	leaves   []*Segment // per thread, where its path ends
-	executed []bool     // per event
-	order    []int      // per executed thread event: its position along its path
-	reads    []*Event   // the executed reads, thread by thread in program order
-	writes   []*Event   // the executed writes, initial writes first
-	rf       []*Event   // per event: the write a read reads from
-	co       map[Value][]*Event
-	locs     []Value // the addresses of co, in a fixed order
+	leaves   []*Segment         // per thread, where its path ends
+	executed []bool             // per event
+	order    []int              // per executed thread event: its position along its path
+	reads    []*Event           // the executed reads, thread by thread in program order
+	writes   []*Event           // the executed writes, initial writes first
+	rf       []*Event           // per event: the write a read reads from
+	co       map[Value][]*Event // per address, its writes in coherence order
+	locs     []Value            // the addresses of co, in a fixed order
 
 	val   []Value // per term, memoised
 	state []uint8 // per term: one of the term states below
@@ -405,7 +407,7 @@ func permute(ws []*Event, k int, f func() bool) bool {
 	return true
 }
 
-// judge is one candidate's fate under the model.
+// judgement is one candidate's fate under the model.
 type judgement struct {
 	consistent bool // every required check holds, and the filter
 	holds      bool // the condition

@@ -114,5 +114,12 @@ func parseFlags(fs *pflag.FlagSet, args []string) ([]string, error) {
 			}
 		}
 	}
+	if o := fs.Lookup("engine"); o != nil {
+		switch e := o.Value.String(); e {
+		case "", "sat", "explicit", "auto":
+		default:
+			return nil, fmt.Errorf("--engine must be sat, explicit or auto, not %q", e)
+		}
+	}
 	return fs.Args(), nil
 }
