@@ -21,9 +21,8 @@ type encoding struct {
 	projection []sat.Lit
 }
 
-func encode(u *Unfolding) *encoding { return encodeLimited(u, sat.Limits{}) }
-
-// encodeLimited is encode under limits: the solver panics past them (see
+// encodeLimited builds the formula of an unfolding under limits: the
+// solver panics past them (see
 // sat.Catch).
 func encodeLimited(u *Unfolding, limits sat.Limits) *encoding {
 	s := sat.New()

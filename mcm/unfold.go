@@ -93,8 +93,7 @@ type Unfolding struct {
 	Segments []*Segment   // all, parents before children
 	Leaves   [][]*Segment // per thread, the segments that end a path (not cut)
 	Terms    []*Term
-	Inits    map[Value]*Event // by address
-	Cut      bool             // some path was cut by the unrolling bound (herd's "Loop")
+	Cut      bool // some path was cut by the unrolling bound (herd's "Loop")
 }
 
 // unfoldLimit bounds the events of one unfolding: past it, a test is
@@ -147,7 +146,7 @@ func Unfold(prog *xcfa.Program, unroll int, initRegs map[int]map[string]Value, i
 
 // unfold is Unfold that gives up, returning ctx.Err(), when ctx is done.
 func unfold(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[int]map[string]Value, initMem map[Value]Value) (*Unfolding, error) {
-	f := &unfolder{ctx: ctx, u: &Unfolding{Threads: len(prog.Procs), Inits: map[Value]*Event{}}, unroll: unroll,
+	f := &unfolder{ctx: ctx, u: &Unfolding{Threads: len(prog.Procs)}, unroll: unroll,
 		terms: map[termKey]*Term{}}
 	cells := make([]Value, 0, len(initMem))
 	for a := range initMem {
@@ -158,7 +157,6 @@ func unfold(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[in
 		e := &Event{ID: len(f.u.Events), Thread: -1, Kind: KindInit, Loc: l.String(),
 			Addr: f.constTerm(l), Val: f.constTerm(initMem[l])}
 		f.u.Events = append(f.u.Events, e)
-		f.u.Inits[l] = e
 	}
 	f.u.Leaves = make([][]*Segment, len(prog.Procs))
 	for i, proc := range prog.Procs {
