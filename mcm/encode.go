@@ -22,8 +22,7 @@ type encoding struct {
 }
 
 // encodeLimited builds the formula of an unfolding under limits: the
-// solver panics past them (see
-// sat.Catch).
+// solver panics past them (see sat.Catch).
 func encodeLimited(u *Unfolding, limits sat.Limits) *encoding {
 	s := sat.New()
 	s.SetLimits(limits)
