@@ -229,6 +229,7 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 		}
 	}
 	s.AddClause(s.And(consistent...))
+	lazy = append(lazy, en.derivation())
 	procIDs := make([]int, len(t.Program.Procs))
 	for i, p := range t.Program.Procs {
 		procIDs[i] = p.ID

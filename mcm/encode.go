@@ -351,3 +351,68 @@ func (en *encoding) encodeCO() {
 		}
 	}
 }
+
+// derivation is the relation "read r's value is computed from read r2's":
+// r reads from a write whose value needs r2's. Values flow along rf from
+// the initial state, as in herd7 and the explicit engine, so an execution
+// in which this relation has a cycle (values that justify themselves, out
+// of thin air) is no candidate at all, whatever the model; enumerate
+// refutes such cycles lazily.
+func (en *encoding) derivation() Rel {
+	needs := map[*Term]map[*Event]sat.Lit{}
+	d := Rel{}
+	for _, k := range sortedPairs(en.rf) {
+		w := en.u.Events[k.a]
+		for r2, l := range en.needs(w.Val, needs) {
+			key := pair{k.b, int32(r2.ID)}
+			lit := en.s.And(en.rf[k], l)
+			if old, ok := d[key]; ok {
+				lit = en.s.Or(old, lit)
+			}
+			if lit != sat.False {
+				d[key] = lit
+			}
+		}
+	}
+	return d
+}
+
+// needs says, for each read, when computing t needs its value: as the
+// explicit engine computes terms, a conditional needs its condition and
+// the branch taken, a pick the value picked, x^x nothing, other
+// operations all their operands.
+func (en *encoding) needs(t *Term, memo map[*Term]map[*Event]sat.Lit) map[*Event]sat.Lit {
+	if m, ok := memo[t]; ok {
+		return m
+	}
+	m := map[*Event]sat.Lit{}
+	add := func(from map[*Event]sat.Lit, when sat.Lit) {
+		for r, l := range from {
+			l = en.s.And(when, l)
+			if old, ok := m[r]; ok {
+				l = en.s.Or(old, l)
+			}
+			m[r] = l
+		}
+	}
+	switch t.op {
+	case termRead:
+		m[t.read] = sat.True
+	case termPick:
+		add(en.needs(t.args[1], memo), sat.True)
+	case termIte:
+		isTrue, isFalse := en.truthLits(t.args[0])
+		add(en.needs(t.args[0], memo), sat.True)
+		add(en.needs(t.args[1], memo), isTrue)
+		add(en.needs(t.args[2], memo), isFalse)
+	case termBinary, termUnary:
+		if t.cancels() {
+			break
+		}
+		for _, a := range t.args {
+			add(en.needs(a, memo), sat.True)
+		}
+	}
+	memo[t] = m
+	return m
+}

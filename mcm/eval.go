@@ -80,6 +80,31 @@ type evaluator struct {
 	included map[string]bool
 	checks   []check
 	co       Rel // the encoding's co, which "with co from ..." binds
+	depth    int // nested function applications and procedure calls
+}
+
+// maxCallDepth bounds the nesting of function applications and procedure
+// calls, so that a model that recurses without end gets an error instead
+// of overflowing Go's stack, which no recover can catch.
+const maxCallDepth = 10000
+
+// enter counts one more nested call at pos; the caller defers ev.leave.
+func (ev *evaluator) enter(pos cat.Pos, name string) error {
+	if ev.depth >= maxCallDepth {
+		return errAt(pos, "calls of %s nest deeper than %d: unbounded recursion?", name, maxCallDepth)
+	}
+	ev.depth++
+	return nil
+}
+
+func (ev *evaluator) leave() { ev.depth-- }
+
+// describe names a closure in messages.
+func (f *closure) describe() string {
+	if f.name == "" {
+		return "an anonymous function"
+	}
+	return f.name
 }
 
 // done returns the context's error once it is done.
@@ -253,7 +278,12 @@ func (ev *evaluator) stmt(st cat.Stmt, sc *env) (*env, error) {
 			return nil, err
 		}
 		before := len(ev.checks)
-		if _, err := ev.run(p.def.Body, body); err != nil {
+		if err := ev.enter(st.Pos, st.Name); err != nil {
+			return nil, err
+		}
+		_, err = ev.run(p.def.Body, body)
+		ev.leave()
+		if err != nil {
 			return nil, err
 		}
 		if st.As != "" {
@@ -417,11 +447,14 @@ func (ev *evaluator) bind(bs []*cat.Binding, rec bool, sc *env) (*env, error) {
 	return ev.fixpoint(bs, next)
 }
 
-// fixpoint computes the least fixpoint of mutually recursive relation
-// definitions. Every function of the iteration is monotone in the
-// candidate execution, so after one more round than there are pairs that
-// may be related the formula is exact even where hash-consing has not
-// made it stable.
+// fixpoint computes the least fixpoint of mutually recursive definitions
+// by iteration from the empty value, as herd7 does. Over the SAT algebra a
+// round rarely rebuilds the same literals (r;r makes new gates each time),
+// so when the values differ syntactically the solver decides whether they
+// may differ in any execution; once they cannot, the iteration has
+// converged in every execution. An iteration that still changes after
+// more rounds than there are pairs of events never converges (only a
+// definition that is not monotone, using \ or ~ on itself, can do that).
 func (ev *evaluator) fixpoint(bs []*cat.Binding, sc *env) (*env, error) {
 	for _, b := range bs {
 		if len(b.Names) != 1 {
@@ -437,7 +470,6 @@ func (ev *evaluator) fixpoint(bs []*cat.Binding, sc *env) (*env, error) {
 		if round > bound {
 			return nil, errAt(bs[0].Pos, "the fixpoint of %s does not converge", bs[0].Names[0])
 		}
-		changed := false
 		vals := make([]value, len(bs))
 		for i, b := range bs {
 			v, err := ev.expr(b.Value, sc)
@@ -445,17 +477,37 @@ func (ev *evaluator) fixpoint(bs []*cat.Binding, sc *env) (*env, error) {
 				return nil, err
 			}
 			vals[i] = v
-			if !sameValue(v, sc.vars[b.Names[0]]) {
-				changed = true
-			}
 		}
+		converged := ev.converged(bs, vals, sc)
 		for i, b := range bs {
 			sc.vars[b.Names[0]] = vals[i]
 		}
-		if !changed {
+		if converged {
 			return sc, nil
 		}
 	}
+}
+
+// converged reports whether the new values of a fixpoint round equal the
+// previous ones (bound in sc) in every execution.
+func (ev *evaluator) converged(bs []*cat.Binding, vals []value, sc *env) bool {
+	var differ []sat.Lit
+	for i, b := range bs {
+		old := sc.vars[b.Names[0]]
+		if sameValue(vals[i], old) {
+			continue
+		}
+		d, ok := ev.al.differences(vals[i], old)
+		if !ok {
+			return false
+		}
+		differ = append(differ, d...)
+	}
+	if len(differ) == 0 {
+		return true
+	}
+	some := ev.al.s.Or(differ...)
+	return some == sat.False || !ev.al.s.Solve(some)
 }
 
 // sameValue compares two sets or relations literal by literal.
@@ -807,6 +859,10 @@ func (ev *evaluator) apply(pos cat.Pos, f, arg value) (value, error) {
 		if err := ev.bindParams(pos, f.params, arg, inner); err != nil {
 			return nil, err
 		}
+		if err := ev.enter(pos, f.describe()); err != nil {
+			return nil, err
+		}
+		defer ev.leave()
 		return ev.expr(f.body, inner)
 	case *builtin:
 		return f.fn(ev, pos, arg)

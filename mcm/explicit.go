@@ -249,6 +249,9 @@ func (x *execution) compute(t *Term) (Value, uint8) {
 		}
 		return v, termKnown
 	case termBinary:
+		if t.cancels() {
+			return Int(0), termKnown
+		}
 		a, sa := x.value(t.args[0])
 		b, sb := x.value(t.args[1])
 		switch {

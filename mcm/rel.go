@@ -31,6 +31,54 @@ type algebra struct {
 
 func (al *algebra) n() int { return len(al.exec) }
 
+// differences returns literals of which one holds exactly when two sets or
+// two relations (or the empty value "0") differ; ok is false for other
+// values.
+func (al *algebra) differences(a, b value) (lits []sat.Lit, ok bool) {
+	if _, empty := a.(emptyVal); empty {
+		a, b = b, a
+	}
+	switch a := a.(type) {
+	case emptyVal:
+		_, empty := b.(emptyVal)
+		return nil, empty
+	case Set:
+		other, isSet := b.(Set)
+		if _, empty := b.(emptyVal); empty {
+			other, isSet = al.emptySet(), true
+		}
+		if !isSet {
+			return nil, false
+		}
+		for i := range a {
+			lits = append(lits, al.s.Xor(a[i], other[i]))
+		}
+		return lits, true
+	case Rel:
+		other, isRel := b.(Rel)
+		if _, empty := b.(emptyVal); empty {
+			other, isRel = Rel{}, true
+		}
+		if !isRel {
+			return nil, false
+		}
+		for p, l := range a {
+			o, in := other[p]
+			if !in {
+				o = sat.False
+			}
+			lits = append(lits, al.s.Xor(l, o))
+		}
+		for p, l := range other {
+			if _, seen := a[p]; !seen {
+				lits = append(lits, l)
+			}
+		}
+		return lits, true
+	}
+	return nil, false
+}
+
 func (al *algebra) emptySet() Set {
 	s := make(Set, al.n())
 	for i := range s {

@@ -36,6 +36,12 @@ type Term struct {
 	index map[Value]int
 }
 
+// cancels tells whether t is x^x: herd7 makes that zero before x is known
+// (so it needs no value), while x^x still depends on x.
+func (t *Term) cancels() bool {
+	return t.op == termBinary && t.bin == xcfa.Xor && t.args[0] == t.args[1]
+}
+
 // IsConst tells whether the term is a constant, and which.
 func (t *Term) IsConst() (Value, bool) { return t.val, t.op == termConst }
 
