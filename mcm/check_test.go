@@ -22,7 +22,7 @@ func inlineModel(t *testing.T, src string) *cat.Model {
 	return m
 }
 
-func inlineTest(t *testing.T, src string) *litmus.Test {
+func inlineTest(t testing.TB, src string) *litmus.Test {
 	t.Helper()
 	lt, err := litmus.Parse("inline.litmus", []byte(src))
 	if err != nil {
@@ -179,7 +179,7 @@ exists (0:X0=1 /\ 1:X0=1)
 	} {
 		lt := inlineTest(t, c.src)
 		for _, engine := range []string{EngineSAT, EngineExplicit} {
-			out, err := Check(none, lt, Options{Unroll: 1, Engine: engine, CheckModels: engine == EngineSAT})
+			out, err := Check(none, lt, engineOptions(engine, 1))
 			if err != nil {
 				t.Fatalf("%s, %s: %v", c.name, engine, err)
 			}

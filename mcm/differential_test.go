@@ -64,24 +64,36 @@ func engineDiff(m *cat.Model, t *litmus.Test) []string {
 // compareEngines is engineDiff that also returns the SAT engine's outcome
 // (nil on an error).
 func compareEngines(m *cat.Model, t *litmus.Test) (*Outcome, []string) {
-	opt := Options{Unroll: 2}
-	sopt, eopt := opt, opt
-	sopt.Engine, sopt.CheckModels = EngineSAT, true
-	eopt.Engine = EngineExplicit
-	want, werr := Check(m, t, sopt)
-	got, gerr := Check(m, t, eopt)
+	want, werr := Check(m, t, engineOptions(EngineSAT, 2))
+	got, gerr := Check(m, t, engineOptions(EngineExplicit, 2))
+	if werr != nil {
+		want = nil
+	}
+	return want, resultsDiff(t, want, werr, got, gerr)
+}
+
+// engineOptions are the options the engines are compared with: the SAT
+// engine re-checks every execution it accepts.
+func engineOptions(engine string, unroll int) Options {
+	return Options{Unroll: unroll, Engine: engine, CheckModels: engine == EngineSAT}
+}
+
+// resultsDiff describes how the SAT engine's result of a test (want,
+// werr) differs from the explicit engine's; nil when they agree. Errors
+// agree when they are the same error.
+func resultsDiff(t *litmus.Test, want *Outcome, werr error, got *Outcome, gerr error) []string {
 	switch {
 	case werr != nil && gerr != nil:
 		if werr.Error() != gerr.Error() {
-			return nil, []string{fmt.Sprintf("sat: %v; explicit: %v", werr, gerr)}
+			return []string{fmt.Sprintf("sat: %v; explicit: %v", werr, gerr)}
 		}
-		return nil, nil
+		return nil
 	case werr != nil:
-		return nil, []string{fmt.Sprintf("sat: %v", werr)}
+		return []string{fmt.Sprintf("sat: %v", werr)}
 	case gerr != nil:
-		return nil, []string{fmt.Sprintf("explicit: %v", gerr)}
+		return []string{fmt.Sprintf("explicit: %v", gerr)}
 	}
-	return want, sameOutcome(t, want, got)
+	return sameOutcome(t, want, got)
 }
 
 // differentialCorpus is a folder of tests, the models to compare the

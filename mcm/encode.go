@@ -359,58 +359,50 @@ func (en *encoding) encodeCO() {
 // of thin air) is no candidate at all, whatever the model; enumerate
 // refutes such cycles lazily.
 func (en *encoding) derivation() Rel {
-	needs := map[*Term]map[*Event]sat.Lit{}
+	memo := map[*Term]Set{}
 	d := Rel{}
 	for _, k := range sortedPairs(en.rf) {
 		w := en.u.Events[k.a]
-		for r2, l := range en.needs(w.Val, needs) {
-			key := pair{k.b, int32(r2.ID)}
-			lit := en.s.And(en.rf[k], l)
-			if old, ok := d[key]; ok {
-				lit = en.s.Or(old, lit)
-			}
-			if lit != sat.False {
-				d[key] = lit
-			}
+		for r2, l := range en.needs(w.Val, memo) {
+			en.al.put(d, int(k.b), r2, en.s.And(en.rf[k], l))
 		}
 	}
 	return d
 }
 
-// needs says, for each read, when computing t needs its value: as the
-// explicit engine computes terms, a conditional needs its condition and
-// the branch taken, a pick the value picked, x^x nothing, other
-// operations all their operands.
-func (en *encoding) needs(t *Term, memo map[*Term]map[*Event]sat.Lit) map[*Event]sat.Lit {
+// needs says, for each read (by event ID), when computing t needs its
+// value: as the explicit engine computes terms, a conditional needs its
+// condition and the branch taken, a pick the value picked, x^x nothing,
+// other operations all their operands. A Set, not a map, so that gates
+// are built in the same order on every run.
+func (en *encoding) needs(t *Term, memo map[*Term]Set) Set {
 	if m, ok := memo[t]; ok {
 		return m
 	}
-	m := map[*Event]sat.Lit{}
-	add := func(from map[*Event]sat.Lit, when sat.Lit) {
-		for r, l := range from {
-			l = en.s.And(when, l)
-			if old, ok := m[r]; ok {
-				l = en.s.Or(old, l)
+	m := en.al.emptySet()
+	add := func(arg *Term, when sat.Lit) {
+		for i, l := range en.needs(arg, memo) {
+			if l != sat.False {
+				m[i] = en.s.Or(m[i], en.s.And(when, l))
 			}
-			m[r] = l
 		}
 	}
 	switch t.op {
 	case termRead:
-		m[t.read] = sat.True
+		m[t.read.ID] = sat.True
 	case termPick:
-		add(en.needs(t.args[1], memo), sat.True)
+		add(t.args[1], sat.True)
 	case termIte:
 		isTrue, isFalse := en.truthLits(t.args[0])
-		add(en.needs(t.args[0], memo), sat.True)
-		add(en.needs(t.args[1], memo), isTrue)
-		add(en.needs(t.args[2], memo), isFalse)
+		add(t.args[0], sat.True)
+		add(t.args[1], isTrue)
+		add(t.args[2], isFalse)
 	case termBinary, termUnary:
 		if t.cancels() {
 			break
 		}
 		for _, a := range t.args {
-			add(en.needs(a, memo), sat.True)
+			add(a, sat.True)
 		}
 	}
 	memo[t] = m

@@ -3,7 +3,6 @@ package mcm
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -73,16 +72,12 @@ func FuzzEval(f *testing.F) {
 		f.Add(src)
 	}
 	var tests []*litmus.Test
-	for i, src := range fuzzTests {
-		if !strings.Contains(src, "\n") {
+	for _, src := range fuzzTests {
+		if strings.Contains(src, "\n") {
+			tests = append(tests, inlineTest(f, src))
+		} else {
 			tests = append(tests, parseTestFile(f, repoPath(src)))
-			continue
 		}
-		lt, err := litmus.Parse(fmt.Sprintf("fuzz%d.litmus", i), []byte(src))
-		if err != nil {
-			f.Fatal(err)
-		}
-		tests = append(tests, lt)
 	}
 	loader := &cat.Loader{Embedded: []fs.FS{stdlib.FS, models.FS}}
 	if d := shared.Dir(); d != "" {
@@ -108,7 +103,7 @@ func fuzzCompare(m *cat.Model, lt *litmus.Test) string {
 	run := func(engine string) (*Outcome, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), fuzzBudget)
 		defer cancel()
-		return CheckContext(ctx, m, lt, Options{Unroll: 1, Engine: engine, CheckModels: engine == EngineSAT})
+		return CheckContext(ctx, m, lt, engineOptions(engine, 1))
 	}
 	want, werr := run(EngineSAT)
 	if errors.Is(werr, context.DeadlineExceeded) {
@@ -118,14 +113,5 @@ func fuzzCompare(m *cat.Model, lt *litmus.Test) string {
 	if errors.Is(gerr, context.DeadlineExceeded) {
 		return ""
 	}
-	switch {
-	case werr != nil && gerr != nil:
-		if werr.Error() != gerr.Error() {
-			return fmt.Sprintf("sat: %v; explicit: %v", werr, gerr)
-		}
-		return ""
-	case werr != nil || gerr != nil:
-		return fmt.Sprintf("sat: %v; explicit: %v", werr, gerr)
-	}
-	return strings.Join(sameOutcome(lt, want, got), "; ")
+	return strings.Join(resultsDiff(lt, want, werr, got, gerr), "; ")
 }

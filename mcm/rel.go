@@ -62,12 +62,15 @@ func (al *algebra) differences(a, b value) (lits []sat.Lit, ok bool) {
 		if !isRel {
 			return nil, false
 		}
-		for p, l := range a {
+		// Sorted, as everywhere gates are built, so that a run numbers
+		// its variables as the last one did (the Or of the lits sorts
+		// them itself).
+		for _, p := range sortedPairs(a) {
 			o, in := other[p]
 			if !in {
 				o = sat.False
 			}
-			lits = append(lits, al.s.Xor(l, o))
+			lits = append(lits, al.s.Xor(a[p], o))
 		}
 		for p, l := range other {
 			if _, seen := a[p]; !seen {
