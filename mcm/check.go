@@ -39,48 +39,6 @@ type Options struct {
 	skipWellFormed bool
 }
 
-// Binding is one location's final value in a state.
-type Binding struct {
-	Loc   litmus.Loc
-	Type  string // the declared type, which says how the value prints
-	Value Value
-	Array []Value // a whole array's elements, when Loc names an array
-}
-
-// LocString prints the location as herd7 prints it in states: [x], x[1],
-// 0:X0, and a whole array bare (x={1,2}).
-func (b Binding) LocString() string {
-	if b.Array != nil {
-		return b.Loc.Name
-	}
-	return b.Loc.String()
-}
-
-// ValueString prints the value as herd7 does (hex: as herd7 -hexa does).
-func (b Binding) ValueString(hex bool) string {
-	if b.Array == nil {
-		return format(b.Type, b.Value, hex)
-	}
-	parts := make([]string, len(b.Array))
-	for i, v := range b.Array {
-		parts[i] = format(b.Type, v, hex)
-	}
-	return "{" + strings.Join(parts, ",") + "}"
-}
-
-// State is a final state: the observed locations' values.
-type State []Binding
-
-// Outcome is what a model says of a test.
-type Outcome struct {
-	States   []State // distinct final states of the consistent executions
-	Positive int     // consistent executions satisfying the condition
-	Negative int     // consistent executions not satisfying it
-	Flags    []string
-	Loop     bool // some path was cut by the unrolling bound
-	Complete bool // every consistent execution was enumerated
-}
-
 // Library files, parsed once.
 var (
 	libOnce           sync.Once
@@ -159,15 +117,15 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 	if err != nil {
 		return nil, fmt.Errorf("purr's library: %v", err)
 	}
-	lay, initRegs, initMem, err := initialState(t)
+	lay, initRegs, initMem, err := InitialState(t)
 	if err != nil {
 		return nil, err
 	}
-	u, err := unfold(ctx, t.Program, opt.Unroll, initRegs, initMem)
+	u, err := events.UnfoldContext(ctx, t.Program, opt.Unroll, initRegs, initMem)
 	if err != nil {
 		return nil, err
 	}
-	if err := u.analyseValuesContext(ctx); err != nil {
+	if err := u.AnalyseValuesContext(ctx); err != nil {
 		return nil, fmt.Errorf("%s: %w", t.File, err)
 	}
 	if explicit, err := useExplicit(opt, u); err != nil || explicit {
@@ -246,7 +204,7 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 	if err != nil {
 		return nil, err
 	}
-	observed := observedLocations(t)
+	observed := ObservedLocations(t)
 	flagNames := make([]string, 0, len(flags))
 	for name := range flags {
 		flagNames = append(flagNames, name)
@@ -274,8 +232,8 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 		}
 		st := make(State, 0, len(observed))
 		for _, loc := range observed {
-			if n, isArray := lay.length[loc.Name]; isArray && loc.Kind == litmus.GlobalLoc {
-				b := Binding{Loc: loc, Type: lay.typeOf(loc), Array: make([]Value, n)}
+			if n, isArray := lay.Length[loc.Name]; isArray && loc.Kind == litmus.GlobalLoc {
+				b := Binding{Loc: loc, Type: lay.TypeOf(loc), Array: make([]Value, n)}
 				for i := range b.Array {
 					b.Array[i], _ = fs.valueOf(litmus.Loc{Kind: litmus.IndexLoc, Name: loc.Name, Index: i})
 				}
@@ -283,7 +241,7 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 				continue
 			}
 			v, _ := fs.valueOf(loc)
-			st = append(st, Binding{Loc: loc, Type: lay.typeOf(loc), Value: v})
+			st = append(st, Binding{Loc: loc, Type: lay.TypeOf(loc), Value: v})
 		}
 		if key := stateKey(st); !seen[key] {
 			seen[key] = true
@@ -327,94 +285,3 @@ func bound(opt, def int) int {
 	return opt
 }
 
-// decisive tells whether one execution settles the condition: a witness
-// for exists, a counter-example for ~exists and forall.
-func decisive(q litmus.Quantifier, holds bool) bool {
-	if q == litmus.Forall {
-		return !holds
-	}
-	return holds
-}
-
-func stateKey(st State) string {
-	var b strings.Builder
-	for _, x := range st {
-		fmt.Fprintf(&b, "%s=%s;", x.LocString(), x.ValueString(false))
-	}
-	return b.String()
-}
-
-// observedLocations are the locations a state shows: those of the
-// locations clause, then those the condition names, each once.
-func observedLocations(t *litmus.Test) []litmus.Loc {
-	var out []litmus.Loc
-	seen := map[litmus.Loc]bool{}
-	add := func(l litmus.Loc) {
-		if k := l.Key(); !seen[k] {
-			seen[k] = true
-			out = append(out, k)
-		}
-	}
-	for _, it := range t.Locations {
-		if it.Fault == nil {
-			add(it.Loc)
-		}
-	}
-	var walk func(p litmus.Prop)
-	walk = func(p litmus.Prop) {
-		switch p := p.(type) {
-		case litmus.Not:
-			walk(p.X)
-		case litmus.And:
-			walk(p.X)
-			walk(p.Y)
-		case litmus.Or:
-			walk(p.X)
-			walk(p.Y)
-		case litmus.Implies:
-			walk(p.X)
-			walk(p.Y)
-		case litmus.Eq:
-			add(p.Loc)
-		case litmus.LocEq:
-			add(p.X)
-			add(p.Y)
-		}
-	}
-	walk(t.Cond)
-	return out
-}
-
-// forEachSym calls f with every location an operation names.
-func forEachSym(op xcfa.Op, f func(string)) {
-	var expr func(x xcfa.Expr)
-	expr = func(x xcfa.Expr) {
-		switch x := x.(type) {
-		case xcfa.Sym:
-			f(x.Name)
-		case xcfa.Binary:
-			expr(x.X)
-			expr(x.Y)
-		case xcfa.Unary:
-			expr(x.X)
-		case xcfa.Ite:
-			expr(x.Cond)
-			expr(x.X)
-			expr(x.Y)
-		case xcfa.Pick:
-			expr(x.Cond)
-			expr(x.X)
-		}
-	}
-	switch op := op.(type) {
-	case xcfa.Assign:
-		expr(op.Value)
-	case xcfa.Assume:
-		expr(op.Cond)
-	case xcfa.Load:
-		expr(op.Addr)
-	case xcfa.Store:
-		expr(op.Addr)
-		expr(op.Value)
-	}
-}

@@ -39,7 +39,7 @@ func sameOutcome(t *litmus.Test, want, got *Outcome) []string {
 
 // candidateEstimate is explicitCandidates for a test.
 func candidateEstimate(t *litmus.Test, unroll int) (float64, error) {
-	_, regs, mem, err := initialState(t)
+	_, regs, mem, err := InitialState(t)
 	if err != nil {
 		return 0, err
 	}
@@ -47,7 +47,7 @@ func candidateEstimate(t *litmus.Test, unroll int) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := u.analyseValues(); err != nil {
+	if err := u.AnalyseValues(); err != nil {
 		return 0, err
 	}
 	return explicitCandidates(u), nil

@@ -67,7 +67,7 @@ func TestExplicitCandidates(t *testing.T) {
 		{"testdata/classic/SB+swps.litmus", 16, 5},
 	} {
 		lt := parseTestFile(t, repoPath(c.path))
-		_, regs, mem, err := initialState(lt)
+		_, regs, mem, err := InitialState(lt)
 		if err != nil {
 			t.Fatal(err)
 		}

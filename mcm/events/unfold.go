@@ -1,4 +1,4 @@
-package mcm
+package events
 
 import (
 	"context"
@@ -141,11 +141,11 @@ func (p *pathState) fork(seg *Segment) *pathState {
 // initRegs gives the registers' initial values (unlisted registers hold 0);
 // initMem lists every location with its initial value.
 func Unfold(prog *xcfa.Program, unroll int, initRegs map[int]map[string]Value, initMem map[Value]Value) (*Unfolding, error) {
-	return unfold(context.Background(), prog, unroll, initRegs, initMem)
+	return UnfoldContext(context.Background(), prog, unroll, initRegs, initMem)
 }
 
-// unfold is Unfold that gives up, returning ctx.Err(), when ctx is done.
-func unfold(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[int]map[string]Value, initMem map[Value]Value) (*Unfolding, error) {
+// UnfoldContext is Unfold that gives up, returning ctx.Err(), when ctx is done.
+func UnfoldContext(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[int]map[string]Value, initMem map[Value]Value) (*Unfolding, error) {
 	f := &unfolder{ctx: ctx, u: &Unfolding{Threads: len(prog.Procs)}, unroll: unroll,
 		terms: map[termKey]*Term{}}
 	cells := make([]Value, 0, len(initMem))
@@ -310,7 +310,7 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 		if err != nil {
 			return wrap(err)
 		}
-		if v, ok := t.IsConst(); ok && !truth(v) {
+		if v, ok := t.IsConst(); ok && !Truth(v) {
 			st.seg.Dead = true // no execution takes this path
 		}
 		st.seg.Assumes = append(st.seg.Assumes, t)
@@ -376,7 +376,7 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 			default:
 				// Success at another address than the reservation's is
 				// constrained unpredictable, which herd7 leaves out.
-				same := f.addTerm(&Term{op: termBinary, bin: xcfa.Eq, args: []*Term{partner.Addr, e.Addr}})
+				same := f.addTerm(&Term{Op: TermBinary, Bin: xcfa.Eq, Args: []*Term{partner.Addr, e.Addr}})
 				st.seg.Assumes = append(st.seg.Assumes, same)
 			}
 		}

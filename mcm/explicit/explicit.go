@@ -1,4 +1,4 @@
-package mcm
+package explicit
 
 import (
 	"context"
@@ -73,7 +73,7 @@ func explicitCandidates(u *Unfolding) float64 {
 		}
 		k := 0
 		for _, w := range writes {
-			if mayAlias(w.Addr, r.Addr) && mayCoexist(w, r) {
+			if MayAlias(w.Addr, r.Addr) && MayCoexist(w, r) {
 				k++
 			}
 		}
@@ -218,49 +218,49 @@ func (x *execution) value(t *Term) (Value, uint8) {
 }
 
 func (x *execution) compute(t *Term) (Value, uint8) {
-	switch t.op {
-	case termConst:
-		return t.val, termKnown
-	case termRead:
-		w := x.rf[t.read.ID]
+	switch t.Op {
+	case TermConst:
+		return t.Val, termKnown
+	case TermRead:
+		w := x.rf[t.Read.ID]
 		if w == nil {
 			return Value{}, termPending
 		}
 		return x.value(w.Val)
-	case termPick:
-		return x.value(t.args[1])
-	case termIte:
-		c, st := x.value(t.args[0])
+	case TermPick:
+		return x.value(t.Args[1])
+	case TermIte:
+		c, st := x.value(t.Args[0])
 		if st != termKnown {
 			return Value{}, st
 		}
-		if truth(c) {
-			return x.value(t.args[1])
+		if Truth(c) {
+			return x.value(t.Args[1])
 		}
-		return x.value(t.args[2])
-	case termUnary:
-		a, st := x.value(t.args[0])
+		return x.value(t.Args[2])
+	case TermUnary:
+		a, st := x.value(t.Args[0])
 		if st != termKnown {
 			return Value{}, st
 		}
-		v, err := applyUnary(t.un, a)
+		v, err := ApplyUnary(t.Un, a)
 		if err != nil {
 			return Value{}, termUndefined
 		}
 		return v, termKnown
-	case termBinary:
-		if t.cancels() {
+	case TermBinary:
+		if t.Cancels() {
 			return Int(0), termKnown
 		}
-		a, sa := x.value(t.args[0])
-		b, sb := x.value(t.args[1])
+		a, sa := x.value(t.Args[0])
+		b, sb := x.value(t.Args[1])
 		switch {
 		case sa == termUndefined || sb == termUndefined:
 			return Value{}, termUndefined
 		case sa != termKnown || sb != termKnown:
 			return Value{}, termPending
 		}
-		v, err := applyBinary(t.bin, a, b)
+		v, err := ApplyBinary(t.Bin, a, b)
 		if err != nil {
 			return Value{}, termUndefined
 		}
@@ -285,7 +285,7 @@ func (x *execution) refuted(n int) bool {
 	x.segments(func(s *Segment) {
 		for _, a := range s.Assumes {
 			v, st := x.value(a)
-			if st == termUndefined || (st == termKnown && !truth(v)) {
+			if st == termUndefined || (st == termKnown && !Truth(v)) {
 				failed = true
 			}
 		}
@@ -314,7 +314,7 @@ func (x *execution) determined() bool {
 	ok := true
 	x.segments(func(s *Segment) {
 		for _, a := range s.Assumes {
-			if v, st := x.value(a); st != termKnown || !truth(v) {
+			if v, st := x.value(a); st != termKnown || !Truth(v) {
 				ok = false
 			}
 		}
@@ -425,15 +425,15 @@ type concreteChecker struct {
 	test     *litmus.Test
 	opt      Options
 	u        *Unfolding
-	lay      layout
+	lay      Layout
 	procs    map[int]int // process number → thread
 	observed []litmus.Loc
 	s        *sat.Solver // only ever sees constants
 }
 
-func newConcreteChecker(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options, u *Unfolding, lay layout) *concreteChecker {
+func newConcreteChecker(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options, u *Unfolding, lay Layout) *concreteChecker {
 	c := &concreteChecker{ctx: ctx, model: m, test: t, opt: opt, u: u, lay: lay, procs: map[int]int{},
-		observed: observedLocations(t), s: sat.New()}
+		observed: ObservedLocations(t), s: sat.New()}
 	for i, p := range t.Program.Procs {
 		c.procs[p.ID] = i
 	}
@@ -690,7 +690,7 @@ func (c *concreteChecker) final(x *execution, loc litmus.Loc) (Value, bool) {
 	case litmus.GlobalLoc, litmus.IndexLoc:
 		a := Addr(loc.Name)
 		if loc.Kind == litmus.IndexLoc {
-			a = c.lay.cell(loc.Name, loc.Index)
+			a = c.lay.Cell(loc.Name, loc.Index)
 		}
 		ws := x.co[a]
 		if len(ws) == 0 {
@@ -705,8 +705,8 @@ func (c *concreteChecker) final(x *execution, loc litmus.Loc) (Value, bool) {
 func (c *concreteChecker) state(x *execution) State {
 	st := make(State, 0, len(c.observed))
 	for _, loc := range c.observed {
-		if n, isArray := c.lay.length[loc.Name]; isArray && loc.Kind == litmus.GlobalLoc {
-			b := Binding{Loc: loc, Type: c.lay.typeOf(loc), Array: make([]Value, n)}
+		if n, isArray := c.lay.Length[loc.Name]; isArray && loc.Kind == litmus.GlobalLoc {
+			b := Binding{Loc: loc, Type: c.lay.TypeOf(loc), Array: make([]Value, n)}
 			for i := range b.Array {
 				b.Array[i], _ = c.final(x, litmus.Loc{Kind: litmus.IndexLoc, Name: loc.Name, Index: i})
 			}
@@ -714,7 +714,7 @@ func (c *concreteChecker) state(x *execution) State {
 			continue
 		}
 		v, _ := c.final(x, loc)
-		st = append(st, Binding{Loc: loc, Type: c.lay.typeOf(loc), Value: v})
+		st = append(st, Binding{Loc: loc, Type: c.lay.TypeOf(loc), Value: v})
 	}
 	return st
 }
@@ -749,21 +749,21 @@ func (c *concreteChecker) prop(x *execution, p litmus.Prop) (bool, error) {
 		b, err := c.prop(x, p.Y)
 		return !a || b, err
 	case litmus.Eq:
-		typ := c.lay.typeOf(p.Loc)
+		typ := c.lay.TypeOf(p.Loc)
 		if p.Value.Kind == litmus.ArrayValue && p.Loc.Kind == litmus.GlobalLoc {
 			for i, e := range p.Value.Elems {
-				want, err := c.lay.value(e)
+				want, err := c.lay.ValueOf(e)
 				if err != nil {
 					return false, err
 				}
 				got, ok := c.final(x, litmus.Loc{Kind: litmus.IndexLoc, Name: p.Loc.Name, Index: i})
-				if !ok || cast(typ, got) != cast(typ, want) {
+				if !ok || Cast(typ, got) != Cast(typ, want) {
 					return false, nil
 				}
 			}
 			return true, nil
 		}
-		want, err := c.lay.value(p.Value)
+		want, err := c.lay.ValueOf(p.Value)
 		if err != nil {
 			return false, err
 		}
@@ -773,7 +773,7 @@ func (c *concreteChecker) prop(x *execution, p litmus.Prop) (bool, error) {
 			}
 		}
 		got, ok := c.final(x, p.Loc)
-		return ok && cast(typ, got) == cast(typ, want), nil
+		return ok && Cast(typ, got) == Cast(typ, want), nil
 	}
 	return false, fmt.Errorf("unsupported condition %s", litmus.FormatProp(p))
 }
@@ -797,7 +797,7 @@ func (c *concreteChecker) validate(p litmus.Prop) error {
 			vals = p.Value.Elems
 		}
 		for _, v := range vals {
-			if _, err := c.lay.value(v); err != nil {
+			if _, err := c.lay.ValueOf(v); err != nil {
 				return err
 			}
 		}
@@ -817,7 +817,7 @@ func (c *concreteChecker) validateBoth(x, y litmus.Prop) error {
 }
 
 // checkExplicit decides a test with the explicit engine.
-func checkExplicit(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options, u *Unfolding, lay layout) (*Outcome, error) {
+func checkExplicit(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options, u *Unfolding, lay Layout) (*Outcome, error) {
 	c := newConcreteChecker(ctx, m, t, opt, u, lay)
 	// Refuse a condition purr cannot evaluate even when no execution
 	// would evaluate it.

@@ -1,4 +1,4 @@
-package mcm
+package satengine
 
 import (
 	"sort"
@@ -46,18 +46,18 @@ func (en *encoding) predefined() (sets map[string]Set, rels map[string]Rel) {
 	for _, a := range u.Events {
 		for _, b := range u.Events {
 			ea, eb := al.exec[a.ID], al.exec[b.ID]
-			if poOrdered(a, b) {
+			if POOrdered(a, b) {
 				po[pair{int32(a.ID), int32(b.ID)}] = eb // b's path runs through a
 			}
-			if a != b && a.IsMem() && b.IsMem() && sameInstruction(a, b) && a.Depth < b.Depth {
+			if a != b && a.IsMem() && b.IsMem() && SameInstruction(a, b) && a.Depth < b.Depth {
 				// The accesses of one instruction in the order it makes them
 				// (herd's iico_order: STILP's two writes).
 				iicoOrder[pair{int32(a.ID), int32(b.ID)}] = eb
 			}
-			if a == b || (a.Thread >= 0 && a.Thread == b.Thread && mayCoexist(a, b)) {
+			if a == b || (a.Thread >= 0 && a.Thread == b.Thread && MayCoexist(a, b)) {
 				al.put(intl, a.ID, b.ID, s.And(ea, eb))
 			}
-			if a.IsMem() && b.IsMem() && mayAlias(a.Addr, b.Addr) && mayCoexist(a, b) {
+			if a.IsMem() && b.IsMem() && MayAlias(a.Addr, b.Addr) && MayCoexist(a, b) {
 				al.put(loc, a.ID, b.ID, s.And(ea, eb, en.sameValue(a.Addr, b.Addr)))
 			}
 		}
@@ -67,7 +67,7 @@ func (en *encoding) predefined() (sets map[string]Set, rels map[string]Rel) {
 		dep := func(r, intra Rel, reads []*Event) {
 			for _, d := range reads {
 				k := pair{int32(d.ID), int32(a.ID)}
-				if sameInstruction(d, a) {
+				if SameInstruction(d, a) {
 					intra[k] = al.exec[a.ID]
 				} else {
 					r[k] = al.exec[a.ID]

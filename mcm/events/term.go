@@ -1,4 +1,4 @@
-package mcm
+package events
 
 import (
 	"fmt"
@@ -6,15 +6,15 @@ import (
 	"github.com/purr-mcm/purr/xcfa"
 )
 
-type termOp uint8
+type TermOp uint8
 
 const (
-	termConst termOp = iota
-	termRead         // the value a read event returns
-	termBinary
-	termUnary
-	termIte
-	termPick // the value of args[1], chosen by args[0]
+	TermConst TermOp = iota
+	TermRead         // the value a read event returns
+	TermBinary
+	TermUnary
+	TermIte
+	TermPick // the value of args[1], chosen by args[0]
 )
 
 // Term is an SSA value of the unfolding: a constant, the value of a read,
@@ -22,43 +22,43 @@ const (
 // (x^x still depends on x), which is what herd's dependencies follow.
 type Term struct {
 	ID   int
-	op   termOp
-	val  Value // termConst
-	read *Event
-	bin  xcfa.BinOp
-	un   xcfa.UnOp
-	args []*Term
+	Op   TermOp
+	Val  Value // TermConst
+	Read *Event // TermRead
+	Bin  xcfa.BinOp
+	Un   xcfa.UnOp
+	Args []*Term
 	Deps []*Event
 	// Picks are the reads the term depends on only through a choice (the
 	// condition of a conditional select): herd7's pick dependencies.
 	Picks []*Event
 	Dom   []Value // every value the term may take, sorted (after the value analysis)
-	index map[Value]int
+	Index map[Value]int // each value of Dom: its position
 }
 
-// cancels tells whether t is x^x: herd7 makes that zero before x is known
+// Cancels tells whether t is x^x: herd7 makes that zero before x is known
 // (so it needs no value), while x^x still depends on x.
-func (t *Term) cancels() bool {
-	return t.op == termBinary && t.bin == xcfa.Xor && t.args[0] == t.args[1]
+func (t *Term) Cancels() bool {
+	return t.Op == TermBinary && t.Bin == xcfa.Xor && t.Args[0] == t.Args[1]
 }
 
 // IsConst tells whether the term is a constant, and which.
-func (t *Term) IsConst() (Value, bool) { return t.val, t.op == termConst }
+func (t *Term) IsConst() (Value, bool) { return t.Val, t.Op == TermConst }
 
 func (t *Term) String() string {
-	switch t.op {
-	case termConst:
-		return t.val.String()
-	case termRead:
-		return fmt.Sprintf("v%d", t.read.ID)
-	case termBinary:
-		return fmt.Sprintf("(%v %v %v)", t.args[0], t.bin, t.args[1])
-	case termUnary:
-		return fmt.Sprintf("%v(%v)", t.un, t.args[0])
-	case termPick:
-		return fmt.Sprintf("pick(%v, %v)", t.args[0], t.args[1])
+	switch t.Op {
+	case TermConst:
+		return t.Val.String()
+	case TermRead:
+		return fmt.Sprintf("v%d", t.Read.ID)
+	case TermBinary:
+		return fmt.Sprintf("(%v %v %v)", t.Args[0], t.Bin, t.Args[1])
+	case TermUnary:
+		return fmt.Sprintf("%v(%v)", t.Un, t.Args[0])
+	case TermPick:
+		return fmt.Sprintf("pick(%v, %v)", t.Args[0], t.Args[1])
 	default:
-		return fmt.Sprintf("(%v ? %v : %v)", t.args[0], t.args[1], t.args[2])
+		return fmt.Sprintf("(%v ? %v : %v)", t.Args[0], t.Args[1], t.Args[2])
 	}
 }
 
@@ -66,20 +66,20 @@ func (t *Term) String() string {
 // that equal expressions are one term: the value analysis then knows that
 // both operands of W0^W0 are the same value.
 type termKey struct {
-	op      termOp
+	op      TermOp
 	bin     xcfa.BinOp
 	un      xcfa.UnOp
 	a, b, c int
 }
 
 func (f *unfolder) addTerm(t *Term) *Term {
-	if t.op == termBinary || t.op == termUnary || t.op == termIte || t.op == termPick {
-		k := termKey{op: t.op, bin: t.bin, un: t.un, a: t.args[0].ID, b: -1, c: -1}
-		if len(t.args) > 1 {
-			k.b = t.args[1].ID
+	if t.Op == TermBinary || t.Op == TermUnary || t.Op == TermIte || t.Op == TermPick {
+		k := termKey{op: t.Op, bin: t.Bin, un: t.Un, a: t.Args[0].ID, b: -1, c: -1}
+		if len(t.Args) > 1 {
+			k.b = t.Args[1].ID
 		}
-		if len(t.args) > 2 {
-			k.c = t.args[2].ID
+		if len(t.Args) > 2 {
+			k.c = t.Args[2].ID
 		}
 		if old, ok := f.terms[k]; ok {
 			return old
@@ -92,11 +92,11 @@ func (f *unfolder) addTerm(t *Term) *Term {
 }
 
 func (f *unfolder) constTerm(v Value) *Term {
-	return f.addTerm(&Term{op: termConst, val: v})
+	return f.addTerm(&Term{Op: TermConst, Val: v})
 }
 
 func (f *unfolder) readTerm(e *Event) *Term {
-	return f.addTerm(&Term{op: termRead, read: e, Deps: []*Event{e}})
+	return f.addTerm(&Term{Op: TermRead, Read: e, Deps: []*Event{e}})
 }
 
 // term builds the SSA term of an expression in the current path state.
@@ -128,14 +128,14 @@ func (f *unfolder) term(x xcfa.Expr, st *pathState) (*Term, error) {
 		}
 		if av, ok := a.IsConst(); ok {
 			if bv, ok := b.IsConst(); ok {
-				v, err := applyBinary(x.Op, av, bv)
+				v, err := ApplyBinary(x.Op, av, bv)
 				if err != nil {
 					return nil, err
 				}
 				return f.constTerm(v), nil
 			}
 		}
-		return f.addTerm(&Term{op: termBinary, bin: x.Op, args: []*Term{a, b}, Deps: mergeEvents(a.Deps, b.Deps),
+		return f.addTerm(&Term{Op: TermBinary, Bin: x.Op, Args: []*Term{a, b}, Deps: mergeEvents(a.Deps, b.Deps),
 			Picks: mergeEvents(a.Picks, b.Picks)}), nil
 	case xcfa.Unary:
 		a, err := f.term(x.X, st)
@@ -158,7 +158,7 @@ func (f *unfolder) term(x xcfa.Expr, st *pathState) (*Term, error) {
 		}
 		deps := mergeEvents(c.Deps, mergeEvents(a.Deps, b.Deps))
 		picks := mergeEvents(c.Picks, mergeEvents(a.Picks, b.Picks))
-		return f.addTerm(&Term{op: termIte, args: []*Term{c, a, b}, Deps: deps, Picks: picks}), nil
+		return f.addTerm(&Term{Op: TermIte, Args: []*Term{c, a, b}, Deps: deps, Picks: picks}), nil
 	case xcfa.Pick:
 		c, err := f.term(x.Cond, st)
 		if err != nil {
@@ -172,7 +172,7 @@ func (f *unfolder) term(x xcfa.Expr, st *pathState) (*Term, error) {
 		if len(picks) == len(a.Picks) {
 			return a, nil // the choice depends on no read
 		}
-		return f.addTerm(&Term{op: termPick, args: []*Term{c, a}, Deps: a.Deps, Picks: picks}), nil
+		return f.addTerm(&Term{Op: TermPick, Args: []*Term{c, a}, Deps: a.Deps, Picks: picks}), nil
 	}
 	return nil, fmt.Errorf("unknown expression %T", x)
 }
@@ -180,11 +180,11 @@ func (f *unfolder) term(x xcfa.Expr, st *pathState) (*Term, error) {
 // unaryTerm applies a unary operator to a term, folding constants.
 func (f *unfolder) unaryTerm(op xcfa.UnOp, a *Term) (*Term, error) {
 	if av, ok := a.IsConst(); ok {
-		v, err := applyUnary(op, av)
+		v, err := ApplyUnary(op, av)
 		if err != nil {
 			return nil, err
 		}
 		return f.constTerm(v), nil
 	}
-	return f.addTerm(&Term{op: termUnary, un: op, args: []*Term{a}, Deps: a.Deps, Picks: a.Picks}), nil
+	return f.addTerm(&Term{Op: TermUnary, Un: op, Args: []*Term{a}, Deps: a.Deps, Picks: a.Picks}), nil
 }

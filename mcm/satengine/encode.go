@@ -1,4 +1,4 @@
-package mcm
+package satengine
 
 import (
 	"github.com/purr-mcm/purr/mcm/sat"
@@ -94,10 +94,10 @@ func (en *encoding) encodeValues() {
 	en.val = make([][]sat.Lit, len(u.Terms))
 	for _, t := range u.Terms { // operands are created before the terms that use them
 		lits := make([]sat.Lit, len(t.Dom))
-		switch t.op {
-		case termConst:
+		switch t.Op {
+		case TermConst:
 			lits[0] = sat.True
-		case termRead:
+		case TermRead:
 			if len(lits) == 1 {
 				lits[0] = sat.True
 				break
@@ -106,49 +106,49 @@ func (en *encoding) encodeValues() {
 				lits[i] = s.NewVar()
 			}
 			s.ExactlyOne(lits...)
-		case termBinary:
+		case TermBinary:
 			terms := make([][]sat.Lit, len(t.Dom))
-			x, y := t.args[0], t.args[1]
+			x, y := t.Args[0], t.Args[1]
 			for i, a := range x.Dom {
 				for j, b := range y.Dom {
 					if x == y && i != j {
 						continue // one term has one value
 					}
-					v, err := applyBinary(t.bin, a, b)
+					v, err := ApplyBinary(t.Bin, a, b)
 					if err != nil {
 						continue
 					}
-					k := t.index[v]
+					k := t.Index[v]
 					terms[k] = append(terms[k], s.And(en.val[x.ID][i], en.val[y.ID][j]))
 				}
 			}
 			for k := range lits {
 				lits[k] = s.Or(terms[k]...)
 			}
-		case termUnary:
+		case TermUnary:
 			terms := make([][]sat.Lit, len(t.Dom))
-			x := t.args[0]
+			x := t.Args[0]
 			for i, a := range x.Dom {
-				if v, err := applyUnary(t.un, a); err == nil {
-					k := t.index[v]
+				if v, err := ApplyUnary(t.Un, a); err == nil {
+					k := t.Index[v]
 					terms[k] = append(terms[k], en.val[x.ID][i])
 				}
 			}
 			for k := range lits {
 				lits[k] = s.Or(terms[k]...)
 			}
-		case termPick:
-			copy(lits, en.val[t.args[1].ID])
-		case termIte:
-			c, x, y := t.args[0], t.args[1], t.args[2]
+		case TermPick:
+			copy(lits, en.val[t.Args[1].ID])
+		case TermIte:
+			c, x, y := t.Args[0], t.Args[1], t.Args[2]
 			isTrue, isFalse := en.truthLits(c)
 			terms := make([][]sat.Lit, len(t.Dom))
 			for i, v := range x.Dom {
-				k := t.index[v]
+				k := t.Index[v]
 				terms[k] = append(terms[k], s.And(isTrue, en.val[x.ID][i]))
 			}
 			for i, v := range y.Dom {
-				k := t.index[v]
+				k := t.Index[v]
 				terms[k] = append(terms[k], s.And(isFalse, en.val[y.ID][i]))
 			}
 			for k := range lits {
@@ -170,7 +170,7 @@ func (en *encoding) encodeValues() {
 func (en *encoding) truthLits(t *Term) (isTrue, isFalse sat.Lit) {
 	var ts, fs []sat.Lit
 	for i, v := range t.Dom {
-		if truth(v) {
+		if Truth(v) {
 			ts = append(ts, en.val[t.ID][i])
 		} else {
 			fs = append(fs, en.val[t.ID][i])
@@ -181,7 +181,7 @@ func (en *encoding) truthLits(t *Term) (isTrue, isFalse sat.Lit) {
 
 // valueIs is the literal "term t has value v".
 func (en *encoding) valueIs(t *Term, v Value) sat.Lit {
-	if i, ok := t.index[v]; ok {
+	if i, ok := t.Index[v]; ok {
 		return en.val[t.ID][i]
 	}
 	return sat.False
@@ -194,53 +194,11 @@ func (en *encoding) sameValue(a, b *Term) sat.Lit {
 	}
 	var lits []sat.Lit
 	for i, v := range a.Dom {
-		if j, ok := b.index[v]; ok {
+		if j, ok := b.Index[v]; ok {
 			lits = append(lits, en.s.And(en.val[a.ID][i], en.val[b.ID][j]))
 		}
 	}
 	return en.s.Or(lits...)
-}
-
-// mayCoexist tells whether two events can be in one execution: events of
-// one thread on different branches cannot.
-func mayCoexist(a, b *Event) bool {
-	if a.Thread < 0 || b.Thread < 0 || a.Thread != b.Thread {
-		return true
-	}
-	return onOnePath(a, b) || onOnePath(b, a)
-}
-
-// onOnePath tells whether b's path passes through a (or a is b).
-func onOnePath(a, b *Event) bool {
-	if a.Depth > b.Depth {
-		return false
-	}
-	for s := b.Seg; s != nil; s = s.Parent {
-		if s == a.Seg {
-			return true
-		}
-	}
-	return false
-}
-
-// sameInstruction tells whether two events come from one instruction
-// instance.
-func sameInstruction(a, b *Event) bool {
-	return a.Thread >= 0 && a.Thread == b.Thread && a.Instr == b.Instr && (onOnePath(a, b) || onOnePath(b, a))
-}
-
-// poOrdered tells whether a comes before b in program order: b's path
-// passes through a, and they belong to different instructions.
-func poOrdered(a, b *Event) bool {
-	if a.Thread < 0 || a.Thread != b.Thread || a.Depth >= b.Depth || a.Instr == b.Instr {
-		return false
-	}
-	for s := b.Seg; s != nil; s = s.Parent {
-		if s == a.Seg {
-			return true
-		}
-	}
-	return false
 }
 
 // encodeRF: one variable per write/read pair that may share a location;
@@ -261,7 +219,7 @@ func (en *encoding) encodeRF() {
 		}
 		var cands []sat.Lit
 		for _, w := range writes {
-			if !mayAlias(w.Addr, r.Addr) || !mayCoexist(w, r) || sameInstruction(w, r) {
+			if !MayAlias(w.Addr, r.Addr) || !MayCoexist(w, r) || SameInstruction(w, r) {
 				continue // an instruction never reads its own write
 			}
 			same := s.And(en.sameValue(w.Addr, r.Addr), en.sameValue(w.Val, r.Val))
@@ -305,7 +263,7 @@ func (en *encoding) encodeCO() {
 	}
 	for i, a := range writes {
 		for _, b := range writes[i+1:] {
-			if !mayAlias(a.Addr, b.Addr) || !mayCoexist(a, b) {
+			if !MayAlias(a.Addr, b.Addr) || !MayCoexist(a, b) {
 				continue
 			}
 			same := en.sameValue(a.Addr, b.Addr)
@@ -387,21 +345,21 @@ func (en *encoding) needs(t *Term, memo map[*Term]Set) Set {
 			}
 		}
 	}
-	switch t.op {
-	case termRead:
-		m[t.read.ID] = sat.True
-	case termPick:
-		add(t.args[1], sat.True)
-	case termIte:
-		isTrue, isFalse := en.truthLits(t.args[0])
-		add(t.args[0], sat.True)
-		add(t.args[1], isTrue)
-		add(t.args[2], isFalse)
-	case termBinary, termUnary:
-		if t.cancels() {
+	switch t.Op {
+	case TermRead:
+		m[t.Read.ID] = sat.True
+	case TermPick:
+		add(t.Args[1], sat.True)
+	case TermIte:
+		isTrue, isFalse := en.truthLits(t.Args[0])
+		add(t.Args[0], sat.True)
+		add(t.Args[1], isTrue)
+		add(t.Args[2], isFalse)
+	case TermBinary, TermUnary:
+		if t.Cancels() {
 			break
 		}
-		for _, a := range t.args {
+		for _, a := range t.Args {
 			add(a, sat.True)
 		}
 	}

@@ -1,4 +1,4 @@
-package mcm
+package events
 
 import (
 	"fmt"
@@ -7,30 +7,30 @@ import (
 	"github.com/purr-mcm/purr/litmus"
 )
 
-// layout says how a test's memory is laid out: the element size of each
+// Layout says how a test's memory is laid out: the element size of each
 // array (a scalar is an array of one element), so that x[i] is the
 // address x plus i elements.
-type layout struct {
+type Layout struct {
 	elemSize map[string]int // bytes
-	length   map[string]int // arrays only
+	Length   map[string]int // arrays only
 	// types are the declared types of registers and locations (by
 	// Loc.Key(); an array's under its name): values are compared and
 	// printed as that type, as herd7 does; undeclared ones are int.
 	types map[litmus.Loc]string
 }
 
-// typeOf is the declared type of a location; an array element has its
+// TypeOf is the declared type of a location; an array element has its
 // array's type.
-func (l layout) typeOf(loc litmus.Loc) string {
+func (l Layout) TypeOf(loc litmus.Loc) string {
 	if loc.Kind == litmus.IndexLoc {
 		loc = litmus.Loc{Kind: litmus.GlobalLoc, Name: loc.Name}
 	}
 	return l.types[loc.Key()]
 }
 
-// cast is a value as a location of type typ holds it: integers wrap to
+// Cast is a value as a location of type typ holds it: integers wrap to
 // the type's width and signedness; addresses are left alone.
-func cast(typ string, v Value) Value {
+func Cast(typ string, v Value) Value {
 	if v.IsAddr() {
 		return v
 	}
@@ -52,11 +52,11 @@ func cast(typ string, v Value) Value {
 	return Int(x)
 }
 
-// format prints a value of a location as herd7 does: unsigned 64-bit
+// Format prints a value of a location as herd7 does: unsigned 64-bit
 // types in full, everything else signed; with hex (herd7's -hexa), an
 // integer prints as its bits at the type's width.
-func format(typ string, v Value, hex bool) string {
-	v = cast(typ, v)
+func Format(typ string, v Value, hex bool) string {
+	v = Cast(typ, v)
 	if v.IsAddr() {
 		return v.String()
 	}
@@ -91,36 +91,36 @@ func typeSize(t string) int {
 	return 4
 }
 
-func (l layout) size(sym string) int {
+func (l Layout) size(sym string) int {
 	if n, ok := l.elemSize[sym]; ok {
 		return n
 	}
 	return 4
 }
 
-// cell is the address of element index of sym.
-func (l layout) cell(sym string, index int) Value {
+// Cell is the address of element index of sym.
+func (l Layout) Cell(sym string, index int) Value {
 	return Value{Sym: sym, Off: int64(index * l.size(sym))}
 }
 
-// value converts a scalar value of a test's text.
-func (l layout) value(v litmus.Value) (Value, error) {
+// ValueOf converts a scalar value of a test's text.
+func (l Layout) ValueOf(v litmus.Value) (Value, error) {
 	switch v.Kind {
 	case litmus.IntValue:
 		return Int(v.Int), nil
 	case litmus.AddrValue:
-		return l.cell(v.Sym, v.Index), nil
+		return l.Cell(v.Sym, v.Index), nil
 	case litmus.LabelValue:
 		return CodeAddr(v.Index, v.Sym), nil
 	}
 	return Value{}, fmt.Errorf("%s: unsupported value %s", v.Pos, v)
 }
 
-// initialState collects the registers' and memory cells' initial values.
+// InitialState collects the registers' and memory cells' initial values.
 // Every location the test names exists, initially zero unless the test
 // says otherwise; an array has one cell per element.
-func initialState(t *litmus.Test) (layout, map[int]map[string]Value, map[Value]Value, error) {
-	lay := layout{elemSize: map[string]int{}, length: map[string]int{}, types: map[litmus.Loc]string{}}
+func InitialState(t *litmus.Test) (Layout, map[int]map[string]Value, map[Value]Value, error) {
+	lay := Layout{elemSize: map[string]int{}, Length: map[string]int{}, types: map[litmus.Loc]string{}}
 	regs := map[int]map[string]Value{}
 	mem := map[Value]Value{}
 	touch := func(a Value) {
@@ -133,7 +133,7 @@ func initialState(t *litmus.Test) (layout, map[int]map[string]Value, map[Value]V
 			lay.elemSize[in.Loc.Name] = typeSize(in.Type)
 		}
 		if in.ArrayLen > 0 {
-			lay.length[in.Loc.Name] = in.ArrayLen
+			lay.Length[in.Loc.Name] = in.ArrayLen
 		}
 		if in.Type != "" && !in.Pointer {
 			lay.types[in.Loc.Key()] = in.Type
@@ -162,25 +162,25 @@ func initialState(t *litmus.Test) (layout, map[int]map[string]Value, map[Value]V
 				v := Int(0)
 				if i < len(elems) {
 					var err error
-					if v, err = lay.value(elems[i]); err != nil {
+					if v, err = lay.ValueOf(elems[i]); err != nil {
 						return lay, nil, nil, err
 					}
 				}
-				mem[lay.cell(in.Loc.Name, i)] = cast(in.Type, v)
+				mem[lay.Cell(in.Loc.Name, i)] = Cast(in.Type, v)
 			}
 			continue
 		}
 		v := Int(0)
 		if in.Value != nil {
 			var err error
-			if v, err = lay.value(*in.Value); err != nil {
+			if v, err = lay.ValueOf(*in.Value); err != nil {
 				return lay, nil, nil, err
 			}
 			if v.IsAddr() && !v.IsCode() {
 				touch(Addr(v.Sym))
 			}
 			if in.Type != "" && !in.Pointer {
-				v = cast(in.Type, v)
+				v = Cast(in.Type, v)
 			}
 		}
 		switch in.Loc.Kind {
@@ -192,7 +192,7 @@ func initialState(t *litmus.Test) (layout, map[int]map[string]Value, map[Value]V
 		case litmus.GlobalLoc:
 			mem[Addr(in.Loc.Name)] = v
 		case litmus.IndexLoc:
-			mem[lay.cell(in.Loc.Name, in.Loc.Index)] = v
+			mem[lay.Cell(in.Loc.Name, in.Loc.Index)] = v
 		default:
 			return lay, nil, nil, fmt.Errorf("%s: unsupported initial location %s", in.Pos, in.Loc)
 		}
@@ -202,14 +202,14 @@ func initialState(t *litmus.Test) (layout, map[int]map[string]Value, map[Value]V
 			forEachSym(e.Op, func(name string) { touch(Addr(name)) })
 		}
 	}
-	for _, loc := range observedLocations(t) {
+	for _, loc := range ObservedLocations(t) {
 		switch loc.Kind {
 		case litmus.GlobalLoc:
-			if _, isArray := lay.length[loc.Name]; !isArray {
+			if _, isArray := lay.Length[loc.Name]; !isArray {
 				touch(Addr(loc.Name))
 			}
 		case litmus.IndexLoc:
-			touch(lay.cell(loc.Name, loc.Index))
+			touch(lay.Cell(loc.Name, loc.Index))
 		}
 	}
 	return lay, regs, mem, nil

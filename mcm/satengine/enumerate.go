@@ -1,4 +1,4 @@
-package mcm
+package satengine
 
 import (
 	"sort"

@@ -1,4 +1,4 @@
-package mcm
+package satengine
 
 import (
 	"fmt"
@@ -12,12 +12,12 @@ import (
 // by the co-last write.
 type finalState struct {
 	en      *encoding
-	lay     layout
+	lay     Layout
 	threads map[int]int // process number → thread index of the unfolding
 	writes  []*Event
 }
 
-func newFinalState(en *encoding, procIDs []int, lay layout) *finalState {
+func newFinalState(en *encoding, procIDs []int, lay Layout) *finalState {
 	fs := &finalState{en: en, lay: lay, threads: map[int]int{}}
 	for i, id := range procIDs {
 		fs.threads[id] = i
@@ -42,8 +42,8 @@ func (fs *finalState) regTerm(leaf *Segment, reg string) *Term {
 // type (herd7 compares 0:X0=-1 and 0xffffffff equal in an int register).
 func (fs *finalState) valueLit(loc litmus.Loc, v Value) (sat.Lit, error) {
 	s := fs.en.s
-	typ := fs.lay.typeOf(loc)
-	v = cast(typ, v)
+	typ := fs.lay.TypeOf(loc)
+	v = Cast(typ, v)
 	switch loc.Kind {
 	case litmus.RegLoc:
 		th, ok := fs.threads[loc.Proc]
@@ -68,7 +68,7 @@ func (fs *finalState) valueLit(loc litmus.Loc, v Value) (sat.Lit, error) {
 	case litmus.GlobalLoc:
 		return fs.memLit(Addr(loc.Name), typ, v), nil
 	case litmus.IndexLoc:
-		return fs.memLit(fs.lay.cell(loc.Name, loc.Index), typ, v), nil
+		return fs.memLit(fs.lay.Cell(loc.Name, loc.Index), typ, v), nil
 	}
 	return sat.False, fmt.Errorf("%s: unsupported location %s in a condition", loc.Pos, loc)
 }
@@ -135,15 +135,15 @@ func (fs *finalState) propLit(p litmus.Prop) (sat.Lit, error) {
 			// x={1,2}: every element has its value.
 			var lits []sat.Lit
 			for i, e := range p.Value.Elems {
-				v, err := fs.lay.value(e)
+				v, err := fs.lay.ValueOf(e)
 				if err != nil {
 					return 0, err
 				}
-				lits = append(lits, fs.memLit(fs.lay.cell(p.Loc.Name, i), fs.lay.typeOf(p.Loc), cast(fs.lay.typeOf(p.Loc), v)))
+				lits = append(lits, fs.memLit(fs.lay.Cell(p.Loc.Name, i), fs.lay.TypeOf(p.Loc), Cast(fs.lay.TypeOf(p.Loc), v)))
 			}
 			return s.And(lits...), nil
 		}
-		v, err := fs.lay.value(p.Value)
+		v, err := fs.lay.ValueOf(p.Value)
 		if err != nil {
 			return 0, err
 		}
@@ -174,7 +174,7 @@ func (fs *finalState) valueOf(loc litmus.Loc) (Value, bool) {
 	case litmus.GlobalLoc, litmus.IndexLoc:
 		a := Addr(loc.Name)
 		if loc.Kind == litmus.IndexLoc {
-			a = fs.lay.cell(loc.Name, loc.Index)
+			a = fs.lay.Cell(loc.Name, loc.Index)
 		}
 		for _, w := range fs.writes {
 			if !en.s.Value(en.al.exec[w.ID]) || !en.s.Value(en.valueIs(w.Addr, a)) {
@@ -209,7 +209,7 @@ func (en *encoding) termValue(t *Term) (Value, bool) {
 func (en *encoding) valueIsAs(t *Term, typ string, v Value) sat.Lit {
 	var lits []sat.Lit
 	for i, d := range t.Dom {
-		if cast(typ, d) == v {
+		if Cast(typ, d) == v {
 			lits = append(lits, en.val[t.ID][i])
 		}
 	}

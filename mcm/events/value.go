@@ -1,4 +1,4 @@
-package mcm
+package events
 
 import (
 	"fmt"
@@ -54,9 +54,9 @@ func sortValues(vs []Value) {
 	sort.Slice(vs, func(i, j int) bool { return lessValue(vs[i], vs[j]) })
 }
 
-// truth is the Boolean reading of a value, as branches take it: every
+// Truth is the Boolean reading of a value, as branches take it: every
 // address and every non-zero integer is true.
-func truth(v Value) bool { return v.Sym != "" || v.Off != 0 }
+func Truth(v Value) bool { return v.Sym != "" || v.Off != 0 }
 
 func boolValue(b bool) Value {
 	if b {
@@ -72,9 +72,9 @@ type errUndefinedOp struct{ msg string }
 
 func (e errUndefinedOp) Error() string { return e.msg }
 
-// applyBinary computes x op y. Addresses support adding and subtracting
+// ApplyBinary computes x op y. Addresses support adding and subtracting
 // integers, subtracting addresses of the same location, and comparisons.
-func applyBinary(op xcfa.BinOp, x, y Value) (Value, error) {
+func ApplyBinary(op xcfa.BinOp, x, y Value) (Value, error) {
 	if x.IsAddr() || y.IsAddr() {
 		return applyAddrBinary(op, x, y)
 	}
@@ -157,9 +157,9 @@ func applyAddrBinary(op xcfa.BinOp, x, y Value) (Value, error) {
 	case xcfa.Ne:
 		return boolValue(x != y), nil
 	case xcfa.LAnd:
-		return boolValue(truth(x) && truth(y)), nil
+		return boolValue(Truth(x) && Truth(y)), nil
 	case xcfa.LOr:
-		return boolValue(truth(x) || truth(y)), nil
+		return boolValue(Truth(x) || Truth(y)), nil
 	case xcfa.Xor, xcfa.And, xcfa.Or:
 		// x^x, x&x, x|x on one address: the false-dependency idioms.
 		if x == y {
@@ -194,8 +194,8 @@ func applyAddrBinary(op xcfa.BinOp, x, y Value) (Value, error) {
 	return Value{}, errUndefinedOp{fmt.Sprintf("%v %v %v is not defined on addresses", x, op, y)}
 }
 
-// applyUnary computes op x.
-func applyUnary(op xcfa.UnOp, x Value) (Value, error) {
+// ApplyUnary computes op x.
+func ApplyUnary(op xcfa.UnOp, x Value) (Value, error) {
 	if x.IsAddr() {
 		switch op {
 		case xcfa.Not:

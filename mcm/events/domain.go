@@ -1,4 +1,4 @@
-package mcm
+package events
 
 import (
 	"context"
@@ -10,16 +10,16 @@ import (
 // reads and writes have no finite domain).
 const maxDomain = 512
 
-// analyseValues computes every term's domain: the values it can take in
+// AnalyseValues computes every term's domain: the values it can take in
 // some candidate execution. A read may return what any write that may
 // touch its location writes; operations are applied pointwise. It iterates
 // to a fixpoint, which exists because litmus tests write finitely many
 // values.
-func (u *Unfolding) analyseValues() error { return u.analyseValuesContext(context.Background()) }
+func (u *Unfolding) AnalyseValues() error { return u.AnalyseValuesContext(context.Background()) }
 
-// analyseValuesContext is analyseValues that gives up, returning
+// AnalyseValuesContext is AnalyseValues that gives up, returning
 // ctx.Err(), when ctx is done.
-func (u *Unfolding) analyseValuesContext(ctx context.Context) error {
+func (u *Unfolding) AnalyseValuesContext(ctx context.Context) error {
 	var writes []*Event
 	for _, e := range u.Events {
 		if e.IsWrite() {
@@ -28,9 +28,9 @@ func (u *Unfolding) analyseValuesContext(ctx context.Context) error {
 	}
 	for _, t := range u.Terms {
 		t.Dom = nil
-		t.index = nil
-		if t.op == termConst {
-			t.Dom = []Value{t.val}
+		t.Index = nil
+		if t.Op == TermConst {
+			t.Dom = []Value{t.Val}
 		}
 	}
 	// A value that a read can really return has a derivation through at
@@ -40,7 +40,7 @@ func (u *Unfolding) analyseValuesContext(ctx context.Context) error {
 	// produces those, so the analysis stops there.
 	rounds := 0
 	for _, t := range u.Terms {
-		if t.op == termRead {
+		if t.Op == TermRead {
 			rounds++
 		}
 	}
@@ -52,37 +52,37 @@ func (u *Unfolding) analyseValuesContext(ctx context.Context) error {
 		}
 		for _, t := range u.Terms {
 			var dom []Value
-			switch t.op {
-			case termConst:
+			switch t.Op {
+			case TermConst:
 				continue
-			case termRead:
-				dom = readDomain(t.read, writes)
-			case termBinary:
-				for i, a := range t.args[0].Dom {
-					for j, b := range t.args[1].Dom {
-						if t.args[0] == t.args[1] && i != j {
+			case TermRead:
+				dom = readDomain(t.Read, writes)
+			case TermBinary:
+				for i, a := range t.Args[0].Dom {
+					for j, b := range t.Args[1].Dom {
+						if t.Args[0] == t.Args[1] && i != j {
 							continue // one term has one value
 						}
-						if v, err := applyBinary(t.bin, a, b); err == nil {
+						if v, err := ApplyBinary(t.Bin, a, b); err == nil {
 							dom = append(dom, v)
 						}
 					}
 				}
-			case termUnary:
-				for _, a := range t.args[0].Dom {
-					if v, err := applyUnary(t.un, a); err == nil {
+			case TermUnary:
+				for _, a := range t.Args[0].Dom {
+					if v, err := ApplyUnary(t.Un, a); err == nil {
 						dom = append(dom, v)
 					}
 				}
-			case termPick:
-				dom = append(dom, t.args[1].Dom...)
-			case termIte:
-				c := t.args[0].Dom
+			case TermPick:
+				dom = append(dom, t.Args[1].Dom...)
+			case TermIte:
+				c := t.Args[0].Dom
 				if anyTruth(c, true) {
-					dom = append(dom, t.args[1].Dom...)
+					dom = append(dom, t.Args[1].Dom...)
 				}
 				if anyTruth(c, false) {
-					dom = append(dom, t.args[2].Dom...)
+					dom = append(dom, t.Args[2].Dom...)
 				}
 			}
 			dom = uniqueValues(dom)
@@ -96,9 +96,9 @@ func (u *Unfolding) analyseValuesContext(ctx context.Context) error {
 		}
 	}
 	for _, t := range u.Terms {
-		t.index = make(map[Value]int, len(t.Dom))
+		t.Index = make(map[Value]int, len(t.Dom))
 		for i, v := range t.Dom {
-			t.index[v] = i
+			t.Index[v] = i
 		}
 	}
 	return nil
@@ -107,15 +107,15 @@ func (u *Unfolding) analyseValuesContext(ctx context.Context) error {
 func readDomain(r *Event, writes []*Event) []Value {
 	var dom []Value
 	for _, w := range writes {
-		if mayAlias(w.Addr, r.Addr) {
+		if MayAlias(w.Addr, r.Addr) {
 			dom = append(dom, w.Val.Dom...)
 		}
 	}
 	return dom
 }
 
-// mayAlias tells whether two address terms may hold the same address.
-func mayAlias(a, b *Term) bool {
+// MayAlias tells whether two address terms may hold the same address.
+func MayAlias(a, b *Term) bool {
 	for _, v := range a.Dom {
 		if containsValue(b.Dom, v) {
 			return true
@@ -126,7 +126,7 @@ func mayAlias(a, b *Term) bool {
 
 func anyTruth(dom []Value, want bool) bool {
 	for _, v := range dom {
-		if truth(v) == want {
+		if Truth(v) == want {
 			return true
 		}
 	}

@@ -1,4 +1,4 @@
-package mcm
+package outcome
 
 import (
 	"github.com/purr-mcm/purr/litmus"

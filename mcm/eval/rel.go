@@ -1,4 +1,4 @@
-package mcm
+package eval
 
 import (
 	"sort"

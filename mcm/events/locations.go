@@ -1,0 +1,81 @@
+package events
+
+import (
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/xcfa"
+)
+
+// ObservedLocations are the locations a state shows: those of the
+// locations clause, then those the condition names, each once.
+func ObservedLocations(t *litmus.Test) []litmus.Loc {
+	var out []litmus.Loc
+	seen := map[litmus.Loc]bool{}
+	add := func(l litmus.Loc) {
+		if k := l.Key(); !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	for _, it := range t.Locations {
+		if it.Fault == nil {
+			add(it.Loc)
+		}
+	}
+	var walk func(p litmus.Prop)
+	walk = func(p litmus.Prop) {
+		switch p := p.(type) {
+		case litmus.Not:
+			walk(p.X)
+		case litmus.And:
+			walk(p.X)
+			walk(p.Y)
+		case litmus.Or:
+			walk(p.X)
+			walk(p.Y)
+		case litmus.Implies:
+			walk(p.X)
+			walk(p.Y)
+		case litmus.Eq:
+			add(p.Loc)
+		case litmus.LocEq:
+			add(p.X)
+			add(p.Y)
+		}
+	}
+	walk(t.Cond)
+	return out
+}
+
+// forEachSym calls f with every location an operation names.
+func forEachSym(op xcfa.Op, f func(string)) {
+	var expr func(x xcfa.Expr)
+	expr = func(x xcfa.Expr) {
+		switch x := x.(type) {
+		case xcfa.Sym:
+			f(x.Name)
+		case xcfa.Binary:
+			expr(x.X)
+			expr(x.Y)
+		case xcfa.Unary:
+			expr(x.X)
+		case xcfa.Ite:
+			expr(x.Cond)
+			expr(x.X)
+			expr(x.Y)
+		case xcfa.Pick:
+			expr(x.Cond)
+			expr(x.X)
+		}
+	}
+	switch op := op.(type) {
+	case xcfa.Assign:
+		expr(op.Value)
+	case xcfa.Assume:
+		expr(op.Cond)
+	case xcfa.Load:
+		expr(op.Addr)
+	case xcfa.Store:
+		expr(op.Addr)
+		expr(op.Value)
+	}
+}

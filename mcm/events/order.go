@@ -1,0 +1,43 @@
+package events
+
+// MayCoexist tells whether two events can be in one execution: events of
+// one thread on different branches cannot.
+func MayCoexist(a, b *Event) bool {
+	if a.Thread < 0 || b.Thread < 0 || a.Thread != b.Thread {
+		return true
+	}
+	return onOnePath(a, b) || onOnePath(b, a)
+}
+
+// onOnePath tells whether b's path passes through a (or a is b).
+func onOnePath(a, b *Event) bool {
+	if a.Depth > b.Depth {
+		return false
+	}
+	for s := b.Seg; s != nil; s = s.Parent {
+		if s == a.Seg {
+			return true
+		}
+	}
+	return false
+}
+
+// SameInstruction tells whether two events come from one instruction
+// instance.
+func SameInstruction(a, b *Event) bool {
+	return a.Thread >= 0 && a.Thread == b.Thread && a.Instr == b.Instr && (onOnePath(a, b) || onOnePath(b, a))
+}
+
+// POOrdered tells whether a comes before b in program order: b's path
+// passes through a, and they belong to different instructions.
+func POOrdered(a, b *Event) bool {
+	if a.Thread < 0 || a.Thread != b.Thread || a.Depth >= b.Depth || a.Instr == b.Instr {
+		return false
+	}
+	for s := b.Seg; s != nil; s = s.Parent {
+		if s == a.Seg {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,69 @@
+package outcome
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/events"
+)
+
+// Binding is one location's final value in a state.
+type Binding struct {
+	Loc   litmus.Loc
+	Type  string // the declared type, which says how the value prints
+	Value events.Value
+	Array []events.Value // a whole array's elements, when Loc names an array
+}
+
+// LocString prints the location as herd7 prints it in states: [x], x[1],
+// 0:X0, and a whole array bare (x={1,2}).
+func (b Binding) LocString() string {
+	if b.Array != nil {
+		return b.Loc.Name
+	}
+	return b.Loc.String()
+}
+
+// ValueString prints the value as herd7 does (hex: as herd7 -hexa does).
+func (b Binding) ValueString(hex bool) string {
+	if b.Array == nil {
+		return events.Format(b.Type, b.Value, hex)
+	}
+	parts := make([]string, len(b.Array))
+	for i, v := range b.Array {
+		parts[i] = events.Format(b.Type, v, hex)
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
+// State is a final state: the observed locations' values.
+type State []Binding
+
+// Outcome is what a model says of a test.
+type Outcome struct {
+	States   []State // distinct final states of the consistent executions
+	Positive int     // consistent executions satisfying the condition
+	Negative int     // consistent executions not satisfying it
+	Flags    []string
+	Loop     bool // some path was cut by the unrolling bound
+	Complete bool // every consistent execution was enumerated
+}
+
+// Decisive tells whether one execution settles the condition: a witness
+// for exists, a counter-example for ~exists and forall.
+func Decisive(q litmus.Quantifier, holds bool) bool {
+	if q == litmus.Forall {
+		return !holds
+	}
+	return holds
+}
+
+// StateKey identifies a state, so that states are counted once.
+func StateKey(st State) string {
+	var b strings.Builder
+	for _, x := range st {
+		fmt.Fprintf(&b, "%s=%s;", x.LocString(), x.ValueString(false))
+	}
+	return b.String()
+}
