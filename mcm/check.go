@@ -4,17 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
-	"strings"
-	"sync"
 
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/mcm/herdout"
+	"github.com/purr-mcm/purr/mcm/eval"
+	"github.com/purr-mcm/purr/mcm/events"
+	"github.com/purr-mcm/purr/mcm/explicit"
+	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/mcm/sat"
-	"github.com/purr-mcm/purr/stdlib"
-	"github.com/purr-mcm/purr/xcfa"
+	"github.com/purr-mcm/purr/mcm/satengine"
 )
+
+// Outcome is what a model says of a test.
+type Outcome = outcome.Outcome
 
 // Options tune one check.
 type Options struct {
@@ -38,45 +40,6 @@ type Options struct {
 	// can check that the encoding of rf and co meets them by itself.
 	skipWellFormed bool
 }
-
-// Library files, parsed once.
-var (
-	libOnce           sync.Once
-	libPrelude, libWF *cat.File
-	libErr            error
-)
-
-func library() (*cat.File, *cat.File, error) {
-	libOnce.Do(func() {
-		read := func(name string) *cat.File {
-			src, err := stdlib.FS.ReadFile(name)
-			if err != nil {
-				libErr = err
-				return nil
-			}
-			f, err := cat.Parse(name, src)
-			if err != nil {
-				libErr = err
-			}
-			return f
-		}
-		libPrelude = read("prelude.cat")
-		libWF = read("wellformed.cat")
-	})
-	return libPrelude, libWF, libErr
-}
-
-// knownTags are the event tags of every architecture purr reads; a model
-// may name any of them, and those no event carries are empty sets.
-var knownTags = strings.Fields(`
-	A Q L X NoRet NExp
-	TLBI TLBIIS TLBInXS DC.CVAU IC.IVAU IC.IALLU IC.IALLUIS TagCheck EXC-RET EXC-ENTRY FAULT T SPURIOUS
-	BCC DATA Rreg
-	DMB.SY DMB.LD DMB.ST DMB.ISH DMB.ISHLD DMB.ISHST DMB.OSH DMB.OSHLD DMB.OSHST DMB.NSH DMB.NSHLD DMB.NSHST
-	DSB.SY DSB.LD DSB.ST DSB.ISH DSB.ISHLD DSB.ISHST DSB.OSH DSB.OSHLD DSB.OSHST DSB.NSH DSB.NSHLD DSB.NSHST
-	ISB
-	NA RLX ACQ REL ACQ_REL SC CON
-	Once Acquire Release Noreturn Mb Rmb Wmb Rb_dep Before-atomic After-atomic After-spinlock After-unlock-lock Rcu-lock Rcu-unlock Sync-rcu RMW`)
 
 // The default bounds of a test's formula: about ten times what the
 // largest test of purr's corpora needs (dat3m-c11's TSan: 51,660
@@ -112,12 +75,7 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 			err = fmt.Errorf("%s: %w", t.File, err)
 		}
 	}()
-	defer sat.Catch(&err) // the formula's bounds and ctx abort by panicking
-	prelude, wf, err := library()
-	if err != nil {
-		return nil, fmt.Errorf("purr's library: %v", err)
-	}
-	lay, initRegs, initMem, err := InitialState(t)
+	lay, initRegs, initMem, err := events.InitialState(t)
 	if err != nil {
 		return nil, err
 	}
@@ -128,149 +86,26 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 	if err := u.AnalyseValuesContext(ctx); err != nil {
 		return nil, fmt.Errorf("%s: %w", t.File, err)
 	}
-	if explicit, err := useExplicit(opt, u); err != nil || explicit {
+	model := eval.Model{Cat: m, Variants: opt.Variants, SkipWellFormed: opt.skipWellFormed}
+	if explicitly, err := useExplicit(opt, u); err != nil || explicitly {
 		if err != nil {
 			return nil, err
 		}
-		return checkExplicit(ctx, m, t, opt, u, lay)
+		return explicit.Check(ctx, model, t, u, lay, explicit.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions})
 	}
-	en := encodeLimited(u, sat.Limits{MaxVars: bound(opt.MaxVars, DefaultMaxVars),
-		MaxClauses: bound(opt.MaxClauses, DefaultMaxClauses), Context: ctx})
-	sets, rels := en.predefined()
-	top := &env{vars: map[string]value{}}
-	for name, fn := range builtins {
-		top.vars[name] = &builtin{name: name, fn: fn}
-	}
-	for _, tag := range knownTags {
-		top.vars[tag] = en.al.emptySet()
-	}
-	for name, s := range sets {
-		top.vars[name] = s
-	}
-	for name, r := range rels {
-		top.vars[name] = r
-	}
-	ev := &evaluator{ctx: ctx, al: en.al, variants: map[string]bool{}, included: map[string]bool{}, co: en.co}
-	for _, v := range opt.Variants {
-		ev.variants[v] = true
-	}
-	sc, err := ev.run(prelude.Stmts, top)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := ev.run(m.Stmts, sc); err != nil {
-		return nil, err
-	}
-	if !opt.skipWellFormed {
-		if _, err := ev.run(wf.Stmts, sc); err != nil {
-			return nil, err
-		}
-	}
-
-	s := en.s
-	var consistent []sat.Lit
-	var lazy []Rel
-	flags := map[string][]sat.Lit{}
-	for _, c := range ev.checks {
-		switch c.mode {
-		case cat.Require, cat.Assert:
-			if c.acyclic != nil {
-				lazy = append(lazy, c.acyclic)
-				continue
-			}
-			consistent = append(consistent, c.lit)
-		case cat.Flag:
-			flags[c.name] = append(flags[c.name], c.lit)
-		case cat.UndefinedUnless:
-			// herd7 raises its undefined-behaviour flag when the check fails.
-			flags[herdout.UndefFlag] = append(flags[herdout.UndefFlag], -c.lit)
-		}
-	}
-	s.AddClause(s.And(consistent...))
-	lazy = append(lazy, en.derivation())
-	procIDs := make([]int, len(t.Program.Procs))
-	for i, p := range t.Program.Procs {
-		procIDs[i] = p.ID
-	}
-	fs := newFinalState(en, procIDs, lay)
-	if t.Filter != nil {
-		f, err := fs.propLit(t.Filter)
-		if err != nil {
-			return nil, err
-		}
-		s.AddClause(f)
-	}
-	cond, err := fs.propLit(t.Cond)
-	if err != nil {
-		return nil, err
-	}
-	observed := ObservedLocations(t)
-	flagNames := make([]string, 0, len(flags))
-	for name := range flags {
-		flagNames = append(flagNames, name)
-	}
-	sort.Strings(flagNames)
-	flagLits := map[string]sat.Lit{}
-	for _, name := range flagNames {
-		flagLits[name] = s.Or(flags[name]...)
-	}
-
-	var recheck *concreteChecker
-	var failure error
+	sopt := satengine.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions,
+		Limits: sat.Limits{MaxVars: bound(opt.MaxVars, DefaultMaxVars), MaxClauses: bound(opt.MaxClauses, DefaultMaxClauses), Context: ctx}}
 	if opt.CheckModels {
-		recheck = newConcreteChecker(ctx, m, t, opt, u, lay)
-	}
-	out = &Outcome{Loop: u.Cut}
-	seen := map[string]bool{}
-	raised := map[string]bool{}
-	out.Complete = enumerate(s, en.projection, lazy, opt.MaxExecutions, func() bool {
-		holds := s.Value(cond)
-		if holds {
-			out.Positive++
-		} else {
-			out.Negative++
-		}
-		st := make(State, 0, len(observed))
-		for _, loc := range observed {
-			if n, isArray := lay.Length[loc.Name]; isArray && loc.Kind == litmus.GlobalLoc {
-				b := Binding{Loc: loc, Type: lay.TypeOf(loc), Array: make([]Value, n)}
-				for i := range b.Array {
-					b.Array[i], _ = fs.valueOf(litmus.Loc{Kind: litmus.IndexLoc, Name: loc.Name, Index: i})
-				}
-				st = append(st, b)
-				continue
+		c := explicit.NewChecker(ctx, model, t, u, lay)
+		sopt.Recheck = func(a satengine.Accepted) error {
+			leaves, err := a.Paths()
+			if err != nil {
+				return fmt.Errorf("%s: check-models: %v", t.File, err)
 			}
-			v, _ := fs.valueOf(loc)
-			st = append(st, Binding{Loc: loc, Type: lay.TypeOf(loc), Value: v})
-		}
-		if key := stateKey(st); !seen[key] {
-			seen[key] = true
-			out.States = append(out.States, st)
-		}
-		for _, name := range flagNames {
-			if s.Value(flagLits[name]) {
-				raised[name] = true
-			}
-		}
-		if recheck != nil {
-			if failure = recheck.verify(en, holds, st, flagNames, flagLits); failure != nil {
-				return false
-			}
-		}
-		if opt.Speedcheck && decisive(t.Quant, holds) {
-			return false
-		}
-		return true
-	})
-	if failure != nil {
-		return nil, failure
-	}
-	for _, name := range flagNames {
-		if raised[name] {
-			out.Flags = append(out.Flags, name)
+			return c.Verify(leaves, a.ReadsFrom(), a.Coherence(), a.Holds, a.State, a.Flags)
 		}
 	}
-	return out, nil
+	return satengine.Check(model, t, u, lay, sopt)
 }
 
 // bound is a formula bound as Options gives it: 0 for the default, a
@@ -284,4 +119,3 @@ func bound(opt, def int) int {
 	}
 	return opt
 }
-

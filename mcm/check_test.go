@@ -1,6 +1,7 @@
 package mcm
 
 import (
+	"github.com/purr-mcm/purr/mcm/outcome"
 	"io/fs"
 	"sort"
 	"strings"
@@ -185,7 +186,7 @@ exists (0:X0=1 /\ 1:X0=1)
 			}
 			var states []string
 			for _, st := range out.States {
-				states = append(states, stateKey(st))
+				states = append(states, outcome.StateKey(st))
 			}
 			sort.Strings(states)
 			if out.Positive+out.Negative != c.executions || strings.Join(states, "|") != strings.Join(c.states, "|") {

@@ -3,6 +3,8 @@ package mcm
 import (
 	"flag"
 	"fmt"
+	"github.com/purr-mcm/purr/mcm/events"
+	"github.com/purr-mcm/purr/mcm/explicit"
 	"io/fs"
 	"path/filepath"
 	"sort"
@@ -39,18 +41,18 @@ func sameOutcome(t *litmus.Test, want, got *Outcome) []string {
 
 // candidateEstimate is explicitCandidates for a test.
 func candidateEstimate(t *litmus.Test, unroll int) (float64, error) {
-	_, regs, mem, err := InitialState(t)
+	_, regs, mem, err := events.InitialState(t)
 	if err != nil {
 		return 0, err
 	}
-	u, err := Unfold(t.Program, unroll, regs, mem)
+	u, err := events.Unfold(t.Program, unroll, regs, mem)
 	if err != nil {
 		return 0, err
 	}
 	if err := u.AnalyseValues(); err != nil {
 		return 0, err
 	}
-	return explicitCandidates(u), nil
+	return explicit.Candidates(u), nil
 }
 
 // engineDiff runs both engines (the SAT one re-checking its executions)

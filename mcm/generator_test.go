@@ -3,6 +3,7 @@ package mcm
 import (
 	"flag"
 	"fmt"
+	"github.com/purr-mcm/purr/mcm/outcome"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -253,7 +254,7 @@ func TestGeneratedDifferential(t *testing.T) {
 			if out != nil {
 				keys := make([]string, len(out.States))
 				for i, st := range out.States {
-					keys[i] = stateKey(st)
+					keys[i] = outcome.StateKey(st)
 				}
 				sort.Strings(keys)
 				states[model] = strings.Join(keys, "\n")

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/purr-mcm/purr/cat"
-	"github.com/purr-mcm/purr/mcm/sat"
 )
 
 // The evaluator runs a resolved Cat model over the algebra. Values are
@@ -23,9 +22,9 @@ type (
 		body   cat.Expr
 		env    *env
 	}
-	builtin struct {
+	builtin[L comparable] struct {
 		name string
-		fn   func(ev *evaluator, pos cat.Pos, arg value) (value, error)
+		fn   func(ev *evaluator[L], pos cat.Pos, arg value) (value, error)
 	}
 	procedure struct {
 		def *cat.Procedure
@@ -52,35 +51,35 @@ func (e *env) lookup(name string) (value, bool) {
 
 func (e *env) child() *env { return &env{vars: map[string]value{}, parent: e} }
 
-// check is one axiom of the model, as a literal that holds when the
+// Check is one axiom of the model, as a literal that holds when the
 // execution passes it. A required acyclicity check keeps its relation
-// instead (acyclic != nil, lit unset): the engine enforces it lazily, by
-// refuting the cycles the solver proposes, which avoids encoding the
+// instead (Acyclic != nil, Lit unset): the SAT engine enforces it lazily,
+// by refuting the cycles the solver proposes, which avoids encoding the
 // transitive closure.
-type check struct {
-	name    string
-	mode    cat.CheckMode
-	lit     sat.Lit
-	acyclic Rel
-	pos     cat.Pos
+type Check[L comparable] struct {
+	Name    string
+	Mode    cat.CheckMode
+	Lit     L
+	Acyclic Rel[L]
+	Pos     cat.Pos
 }
 
-// literal returns the check's literal, encoding a lazy check exactly.
-func (c *check) literal(al *algebra) sat.Lit {
-	if c.acyclic != nil {
-		c.lit, c.acyclic = al.acyclic(c.acyclic), nil
+// Literal returns the check's literal, encoding a lazy check exactly.
+func (c *Check[L]) Literal(al *Algebra[L]) L {
+	if c.Acyclic != nil {
+		c.Lit, c.Acyclic = al.acyclic(c.Acyclic), nil
 	}
-	return c.lit
+	return c.Lit
 }
 
-type evaluator struct {
+type evaluator[L comparable] struct {
 	ctx      context.Context // nil: never done
-	al       *algebra
+	al       *Algebra[L]
 	variants map[string]bool
 	included map[string]bool
-	checks   []check
-	co       Rel // the encoding's co, which "with co from ..." binds
-	depth    int // nested function applications and procedure calls
+	checks   []Check[L]
+	co       Rel[L] // the engine's co, which "with co from ..." binds
+	depth    int    // nested function applications and procedure calls
 }
 
 // maxCallDepth bounds the nesting of function applications and procedure
@@ -89,7 +88,7 @@ type evaluator struct {
 const maxCallDepth = 10000
 
 // enter counts one more nested call at pos; the caller defers ev.leave.
-func (ev *evaluator) enter(pos cat.Pos, name string) error {
+func (ev *evaluator[L]) enter(pos cat.Pos, name string) error {
 	if ev.depth >= maxCallDepth {
 		return errAt(pos, "calls of %s nest deeper than %d: unbounded recursion?", name, maxCallDepth)
 	}
@@ -97,7 +96,7 @@ func (ev *evaluator) enter(pos cat.Pos, name string) error {
 	return nil
 }
 
-func (ev *evaluator) leave() { ev.depth-- }
+func (ev *evaluator[L]) leave() { ev.depth-- }
 
 // describe names a closure in messages.
 func (f *closure) describe() string {
@@ -108,7 +107,7 @@ func (f *closure) describe() string {
 }
 
 // done returns the context's error once it is done.
-func (ev *evaluator) done() error {
+func (ev *evaluator[L]) done() error {
 	if ev.ctx == nil {
 		return nil
 	}
@@ -129,7 +128,7 @@ func errAt(pos cat.Pos, format string, args ...any) error {
 
 // run evaluates a list of statements in scope sc and returns the scope
 // that follows them.
-func (ev *evaluator) run(stmts []cat.Stmt, sc *env) (*env, error) {
+func (ev *evaluator[L]) run(stmts []cat.Stmt, sc *env) (*env, error) {
 	for i, st := range stmts {
 		if err := ev.done(); err != nil {
 			return nil, err
@@ -149,7 +148,7 @@ func (ev *evaluator) run(stmts []cat.Stmt, sc *env) (*env, error) {
 // element of S. An execution is consistent when it passes the rest for
 // some element: each branch's checks are joined into one check per branch,
 // and the branches into their disjunction.
-func (ev *evaluator) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env, error) {
+func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env, error) {
 	v, err := ev.expr(w.Set, sc)
 	if err != nil {
 		return nil, err
@@ -164,8 +163,8 @@ func (ev *evaluator) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env, er
 		return ev.run(rest, inner)
 	}
 	before := ev.checks
-	var branches []sat.Lit
-	var flags []check
+	var branches []L
+	var flags []Check[L]
 	var last *env
 	for _, x := range elems {
 		ev.checks = nil
@@ -174,23 +173,23 @@ func (ev *evaluator) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env, er
 		if last, err = ev.run(rest, inner); err != nil {
 			return nil, err
 		}
-		var ok []sat.Lit
+		var ok []L
 		for i := range ev.checks {
-			if c := &ev.checks[i]; c.mode == cat.Require || c.mode == cat.Assert {
-				ok = append(ok, c.literal(ev.al))
+			if c := &ev.checks[i]; c.Mode == cat.Require || c.Mode == cat.Assert {
+				ok = append(ok, c.Literal(ev.al))
 			}
 		}
-		branch := ev.al.s.And(ok...)
+		branch := ev.al.lg.And(ok...)
 		branches = append(branches, branch)
 		for _, c := range ev.checks {
-			if c.mode == cat.Flag || c.mode == cat.UndefinedUnless {
-				c.lit = ev.al.s.And(branch, c.lit)
+			if c.Mode == cat.Flag || c.Mode == cat.UndefinedUnless {
+				c.Lit = ev.al.lg.And(branch, c.Lit)
 				flags = append(flags, c)
 			}
 		}
 	}
 	ev.checks = append(before, flags...)
-	ev.checks = append(ev.checks, check{name: w.Var, mode: cat.Require, lit: ev.al.s.Or(branches...), pos: w.Pos})
+	ev.checks = append(ev.checks, Check[L]{Name: w.Var, Mode: cat.Require, Lit: ev.al.lg.Or(branches...), Pos: w.Pos})
 	if last == nil {
 		last = sc
 	}
@@ -208,7 +207,7 @@ func isCoGeneration(w *cat.With) bool {
 	return ok && (f.Name == "generate_cos" || f.Name == "linearisations")
 }
 
-func (ev *evaluator) stmt(st cat.Stmt, sc *env) (*env, error) {
+func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 	switch st := st.(type) {
 	case *cat.Let:
 		next, err := ev.bind(st.Bindings, st.Rec, sc)
@@ -235,7 +234,7 @@ func (ev *evaluator) stmt(st cat.Stmt, sc *env) (*env, error) {
 			if err != nil {
 				return nil, err
 			}
-			ev.checks = append(ev.checks, check{name: name, mode: st.Mode, acyclic: r, pos: st.Pos})
+			ev.checks = append(ev.checks, Check[L]{Name: name, Mode: st.Mode, Acyclic: r, Pos: st.Pos})
 			return sc, nil
 		}
 		lit, err := ev.test(st, v)
@@ -243,9 +242,9 @@ func (ev *evaluator) stmt(st cat.Stmt, sc *env) (*env, error) {
 			return nil, err
 		}
 		if st.Negated {
-			lit = -lit
+			lit = ev.al.lg.Not(lit)
 		}
-		ev.checks = append(ev.checks, check{name: name, mode: st.Mode, lit: lit, pos: st.Pos})
+		ev.checks = append(ev.checks, Check[L]{Name: name, Mode: st.Mode, Lit: lit, Pos: st.Pos})
 		return sc, nil
 	case *cat.Show, *cat.ShowAs, *cat.Unshow, *cat.Debug, *cat.Instructions:
 		return sc, nil
@@ -288,7 +287,7 @@ func (ev *evaluator) stmt(st cat.Stmt, sc *env) (*env, error) {
 		}
 		if st.As != "" {
 			for i := before; i < len(ev.checks); i++ {
-				ev.checks[i].name = st.As
+				ev.checks[i].Name = st.As
 			}
 		}
 		return sc, nil
@@ -353,7 +352,7 @@ func (ev *evaluator) stmt(st cat.Stmt, sc *env) (*env, error) {
 // with handles "with co from S": purr's co is already a free strict total
 // order per location with initial writes first, so choosing co among the
 // linearisations of a relation means requiring that co extends it.
-func (ev *evaluator) with(st *cat.With, sc *env) (*env, error) {
+func (ev *evaluator[L]) with(st *cat.With, sc *env) (*env, error) {
 	if !isCoGeneration(st) {
 		return nil, errAt(st.Pos, "with %s from ... cannot be evaluated here", st.Var)
 	}
@@ -375,33 +374,33 @@ func (ev *evaluator) with(st *cat.With, sc *env) (*env, error) {
 		return nil, err
 	}
 	co := ev.co
-	ev.checks = append(ev.checks, check{name: "co-extends", mode: cat.Require, lit: ev.al.isEmpty(ev.al.diff(base, co)), pos: st.Pos})
+	ev.checks = append(ev.checks, Check[L]{Name: "co-extends", Mode: cat.Require, Lit: ev.al.isEmpty(ev.al.Diff(base, co)), Pos: st.Pos})
 	next := sc.child()
 	next.vars["co"] = co
 	return next, nil
 }
 
 // test evaluates a check's test on a value.
-func (ev *evaluator) test(st *cat.Check, v value) (sat.Lit, error) {
+func (ev *evaluator[L]) test(st *cat.Check, v value) (L, error) {
 	if st.Kind == cat.IsEmpty {
 		switch v := v.(type) {
 		case emptyVal:
-			return sat.True, nil
-		case Set:
+			return ev.al.t, nil
+		case Set[L]:
 			return ev.al.isEmptySet(v), nil
-		case Rel:
+		case Rel[L]:
 			return ev.al.isEmpty(v), nil
 		case setVal:
 			if len(v) == 0 {
-				return sat.True, nil
+				return ev.al.t, nil
 			}
-			return sat.False, nil
+			return ev.al.f, nil
 		}
-		return 0, errAt(st.Pos, "empty expects a set or a relation, not %s", kindOf(v))
+		return ev.al.f, errAt(st.Pos, "empty expects a set or a relation, not %s", kindOf(v))
 	}
 	r, err := ev.rel(st.Pos, v)
 	if err != nil {
-		return 0, err
+		return ev.al.f, err
 	}
 	if st.Kind == cat.Acyclic {
 		return ev.al.acyclic(r), nil
@@ -412,7 +411,7 @@ func (ev *evaluator) test(st *cat.Check, v value) (sat.Lit, error) {
 // bind evaluates let bindings. Recursive bindings of functions tie the knot
 // through the scope; recursive bindings of sets and relations are least
 // fixpoints, computed by iteration from the empty relation.
-func (ev *evaluator) bind(bs []*cat.Binding, rec bool, sc *env) (*env, error) {
+func (ev *evaluator[L]) bind(bs []*cat.Binding, rec bool, sc *env) (*env, error) {
 	next := sc.child()
 	if !rec {
 		for _, b := range bs {
@@ -455,14 +454,14 @@ func (ev *evaluator) bind(bs []*cat.Binding, rec bool, sc *env) (*env, error) {
 // converged in every execution. An iteration that still changes after
 // more rounds than there are pairs of events never converges (only a
 // definition that is not monotone, using \ or ~ on itself, can do that).
-func (ev *evaluator) fixpoint(bs []*cat.Binding, sc *env) (*env, error) {
+func (ev *evaluator[L]) fixpoint(bs []*cat.Binding, sc *env) (*env, error) {
 	for _, b := range bs {
 		if len(b.Names) != 1 {
 			return nil, errAt(b.Pos, "let rec of a tuple is not supported")
 		}
 		sc.vars[b.Names[0]] = emptyVal{}
 	}
-	bound := len(ev.al.exec)*len(ev.al.exec) + 1
+	bound := len(ev.al.Exec)*len(ev.al.Exec) + 1
 	for round := 0; ; round++ {
 		if err := ev.done(); err != nil {
 			return nil, err
@@ -490,11 +489,11 @@ func (ev *evaluator) fixpoint(bs []*cat.Binding, sc *env) (*env, error) {
 
 // converged reports whether the new values of a fixpoint round equal the
 // previous ones (bound in sc) in every execution.
-func (ev *evaluator) converged(bs []*cat.Binding, vals []value, sc *env) bool {
-	var differ []sat.Lit
+func (ev *evaluator[L]) converged(bs []*cat.Binding, vals []value, sc *env) bool {
+	var differ []L
 	for i, b := range bs {
 		old := sc.vars[b.Names[0]]
-		if sameValue(vals[i], old) {
+		if ev.al.sameValue(vals[i], old) {
 			continue
 		}
 		d, ok := ev.al.differences(vals[i], old)
@@ -506,32 +505,31 @@ func (ev *evaluator) converged(bs []*cat.Binding, vals []value, sc *env) bool {
 	if len(differ) == 0 {
 		return true
 	}
-	some := ev.al.s.Or(differ...)
-	return some == sat.False || !ev.al.s.Solve(some)
+	return !ev.al.lg.Satisfiable(ev.al.lg.Or(differ...))
 }
 
 // sameValue compares two sets or relations literal by literal.
-func sameValue(a, b value) bool {
+func (al *Algebra[L]) sameValue(a, b value) bool {
 	switch a := a.(type) {
 	case emptyVal:
 		switch b := b.(type) {
 		case emptyVal:
 			return true
-		case Rel:
+		case Rel[L]:
 			return len(b) == 0
-		case Set:
+		case Set[L]:
 			for _, l := range b {
-				if l != sat.False {
+				if l != al.f {
 					return false
 				}
 			}
 			return true
 		}
-	case Rel:
+	case Rel[L]:
 		switch b := b.(type) {
 		case emptyVal:
 			return len(a) == 0
-		case Rel:
+		case Rel[L]:
 			if len(a) != len(b) {
 				return false
 			}
@@ -542,11 +540,11 @@ func sameValue(a, b value) bool {
 			}
 			return true
 		}
-	case Set:
+	case Set[L]:
 		switch b := b.(type) {
 		case emptyVal:
-			return sameValue(b, a)
-		case Set:
+			return al.sameValue(b, a)
+		case Set[L]:
 			for i := range a {
 				if a[i] != b[i] {
 					return false
@@ -559,7 +557,7 @@ func sameValue(a, b value) bool {
 }
 
 // bindParams binds a pattern (one name, or a tuple of names) to a value.
-func (ev *evaluator) bindParams(pos cat.Pos, names []string, v value, sc *env) error {
+func (ev *evaluator[L]) bindParams(pos cat.Pos, names []string, v value, sc *env) error {
 	if len(names) == 1 {
 		if names[0] != "_" {
 			sc.vars[names[0]] = v
@@ -578,7 +576,7 @@ func (ev *evaluator) bindParams(pos cat.Pos, names []string, v value, sc *env) e
 	return nil
 }
 
-func (ev *evaluator) cond(c cat.Cond, sc *env) (bool, error) {
+func (ev *evaluator[L]) cond(c cat.Cond, sc *env) (bool, error) {
 	switch c := c.(type) {
 	case *cat.Variant:
 		return ev.variants[c.Name], nil
@@ -632,20 +630,18 @@ func (ev *evaluator) cond(c cat.Cond, sc *env) (bool, error) {
 }
 
 func kindOf(v value) string {
-	switch v.(type) {
+	switch v := v.(type) {
+	case interface{ kind() string }:
+		return v.kind()
 	case emptyVal:
 		return "the empty set"
-	case Set:
-		return "an event set"
-	case Rel:
-		return "a relation"
 	case tagVal:
 		return "a tag"
 	case tupleVal:
 		return "a tuple"
 	case setVal:
 		return "a set of values"
-	case *closure, *builtin:
+	case *closure:
 		return "a function"
 	case *procedure:
 		return "a procedure"
@@ -656,20 +652,20 @@ func kindOf(v value) string {
 // elements lists the members of a set of values. A set of events or a
 // relation is a set of values only when it is empty in every execution:
 // purr does not enumerate the members of sets that vary.
-func (ev *evaluator) elements(pos cat.Pos, v value) ([]value, error) {
+func (ev *evaluator[L]) elements(pos cat.Pos, v value) ([]value, error) {
 	switch v := v.(type) {
 	case emptyVal:
 		return nil, nil
 	case setVal:
 		return v, nil
-	case Rel:
+	case Rel[L]:
 		if len(v) == 0 {
 			return nil, nil
 		}
 		return nil, errAt(pos, "unsupported: enumerating the pairs of a relation that depends on the execution")
-	case Set:
+	case Set[L]:
 		for _, l := range v {
-			if l != sat.False {
+			if l != ev.al.f {
 				return nil, errAt(pos, "unsupported: enumerating the events of a set that depends on the execution")
 			}
 		}
@@ -679,28 +675,28 @@ func (ev *evaluator) elements(pos cat.Pos, v value) ([]value, error) {
 }
 
 // rel coerces a value to a relation.
-func (ev *evaluator) rel(pos cat.Pos, v value) (Rel, error) {
+func (ev *evaluator[L]) rel(pos cat.Pos, v value) (Rel[L], error) {
 	switch v := v.(type) {
 	case emptyVal:
-		return Rel{}, nil
-	case Rel:
+		return Rel[L]{}, nil
+	case Rel[L]:
 		return v, nil
 	}
 	return nil, errAt(pos, "expected a relation, got %s", kindOf(v))
 }
 
 // set coerces a value to an event set.
-func (ev *evaluator) set(pos cat.Pos, v value) (Set, error) {
+func (ev *evaluator[L]) set(pos cat.Pos, v value) (Set[L], error) {
 	switch v := v.(type) {
 	case emptyVal:
-		return ev.al.emptySet(), nil
-	case Set:
+		return ev.al.EmptySet(), nil
+	case Set[L]:
 		return v, nil
 	}
 	return nil, errAt(pos, "expected an event set, got %s", kindOf(v))
 }
 
-func (ev *evaluator) expr(x cat.Expr, sc *env) (value, error) {
+func (ev *evaluator[L]) expr(x cat.Expr, sc *env) (value, error) {
 	switch x := x.(type) {
 	case *cat.Var:
 		if v, ok := sc.lookup(x.Name); ok {
@@ -720,7 +716,7 @@ func (ev *evaluator) expr(x cat.Expr, sc *env) (value, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = addElem(out, v)
+			out = ev.addElem(out, v)
 		}
 		if len(out) == 0 {
 			return emptyVal{}, nil
@@ -832,24 +828,24 @@ func (ev *evaluator) expr(x cat.Expr, sc *env) (value, error) {
 }
 
 // addElem adds v to a set of values, keeping it free of duplicates.
-func addElem(s setVal, v value) setVal {
+func (ev *evaluator[L]) addElem(s setVal, v value) setVal {
 	for _, x := range s {
-		if sameElem(x, v) {
+		if ev.sameElem(x, v) {
 			return s
 		}
 	}
 	return append(s, v)
 }
 
-func sameElem(a, b value) bool {
+func (ev *evaluator[L]) sameElem(a, b value) bool {
 	if ta, ok := a.(tagVal); ok {
 		tb, ok := b.(tagVal)
 		return ok && ta == tb
 	}
-	return sameValue(a, b)
+	return ev.al.sameValue(a, b)
 }
 
-func (ev *evaluator) apply(pos cat.Pos, f, arg value) (value, error) {
+func (ev *evaluator[L]) apply(pos cat.Pos, f, arg value) (value, error) {
 	if err := ev.done(); err != nil {
 		return nil, err
 	}
@@ -864,20 +860,20 @@ func (ev *evaluator) apply(pos cat.Pos, f, arg value) (value, error) {
 		}
 		defer ev.leave()
 		return ev.expr(f.body, inner)
-	case *builtin:
+	case *builtin[L]:
 		return f.fn(ev, pos, arg)
 	}
 	return nil, errAt(pos, "%s is not a function", kindOf(f))
 }
 
-func (ev *evaluator) binary(x *cat.Binary, a, b value) (value, error) {
+func (ev *evaluator[L]) binary(x *cat.Binary, a, b value) (value, error) {
 	al := ev.al
 	if x.Op == cat.Add {
 		elems, err := ev.elements(x.Pos, b)
 		if err != nil {
 			return nil, err
 		}
-		return addElem(append(setVal(nil), elems...), a), nil
+		return ev.addElem(append(setVal(nil), elems...), a), nil
 	}
 	if x.Op == cat.Cartesian {
 		sa, err := ev.set(x.Pos, a)
@@ -905,13 +901,13 @@ func (ev *evaluator) binary(x *cat.Binary, a, b value) (value, error) {
 		return emptyVal{}, nil
 	}
 	// A set beside 0 stays a set; anything else is a relation.
-	if sa, ok := a.(Set); ok || aEmpty {
-		if sb, ok := b.(Set); ok || bEmpty {
+	if sa, ok := a.(Set[L]); ok || aEmpty {
+		if sb, ok := b.(Set[L]); ok || bEmpty {
 			if aEmpty {
-				sa = al.emptySet()
+				sa = al.EmptySet()
 			}
 			if bEmpty {
-				sb = al.emptySet()
+				sb = al.EmptySet()
 			}
 			switch x.Op {
 			case cat.Union:
@@ -938,14 +934,14 @@ func (ev *evaluator) binary(x *cat.Binary, a, b value) (value, error) {
 	case cat.Inter:
 		return al.inter(ra, rb), nil
 	case cat.Diff:
-		return al.diff(ra, rb), nil
+		return al.Diff(ra, rb), nil
 	case cat.Seq:
-		return al.seq(ra, rb), nil
+		return al.Seq(ra, rb), nil
 	}
 	return nil, errAt(x.Pos, "unsupported operator %s", x.Op)
 }
 
-func (ev *evaluator) valueSetOp(x *cat.Binary, a setVal, b value) (value, error) {
+func (ev *evaluator[L]) valueSetOp(x *cat.Binary, a setVal, b value) (value, error) {
 	bs, err := ev.elements(x.Pos, b)
 	if err != nil {
 		return nil, err
@@ -955,13 +951,13 @@ func (ev *evaluator) valueSetOp(x *cat.Binary, a setVal, b value) (value, error)
 	case cat.Union:
 		out = append(out, a...)
 		for _, v := range bs {
-			out = addElem(out, v)
+			out = ev.addElem(out, v)
 		}
 	case cat.Inter, cat.Diff:
 		for _, v := range a {
 			in := false
 			for _, w := range bs {
-				if sameElem(v, w) {
+				if ev.sameElem(v, w) {
 					in = true
 				}
 			}
@@ -978,24 +974,24 @@ func (ev *evaluator) valueSetOp(x *cat.Binary, a setVal, b value) (value, error)
 	return out, nil
 }
 
-func (ev *evaluator) unary(x *cat.Unary, a value) (value, error) {
+func (ev *evaluator[L]) unary(x *cat.Unary, a value) (value, error) {
 	al := ev.al
 	if x.Op == cat.ToID {
 		s, err := ev.set(x.Pos, a)
 		if err != nil {
 			return nil, err
 		}
-		return al.identity(s), nil
+		return al.Identity(s), nil
 	}
 	if x.Op == cat.Compl {
 		switch a := a.(type) {
-		case Set:
+		case Set[L]:
 			return al.setComplement(a), nil
-		case Rel:
-			return al.complement(a), nil
+		case Rel[L]:
+			return al.Complement(a), nil
 		case emptyVal:
 			// ~0 is ambiguous in herd as well; the relations are the common use.
-			return al.cross(al.exec, al.exec), nil
+			return al.cross(al.Exec, al.Exec), nil
 		}
 		return nil, errAt(x.Pos, "~ expects a set or a relation, not %s", kindOf(a))
 	}
@@ -1005,43 +1001,49 @@ func (ev *evaluator) unary(x *cat.Unary, a value) (value, error) {
 	}
 	switch x.Op {
 	case cat.Inverse:
-		return al.inverse(r), nil
+		return al.Inverse(r), nil
 	case cat.Plus:
 		return al.closure(r), nil
 	case cat.Star:
 		return al.reflexiveClosure(r), nil
 	case cat.Opt:
-		return al.union(r, al.identity(al.exec)), nil
+		return al.union(r, al.Identity(al.Exec)), nil
 	}
 	return nil, errAt(x.Pos, "unsupported operator %s", x.Op)
 }
 
 // builtins are the functions herd7 predefines.
-var builtins = map[string]func(ev *evaluator, pos cat.Pos, arg value) (value, error){
-	"domain": func(ev *evaluator, pos cat.Pos, arg value) (value, error) {
-		r, err := ev.rel(pos, arg)
-		if err != nil {
-			return nil, err
-		}
-		return ev.al.domain(r), nil
-	},
-	"range": func(ev *evaluator, pos cat.Pos, arg value) (value, error) {
-		r, err := ev.rel(pos, arg)
-		if err != nil {
-			return nil, err
-		}
-		return ev.al.rng(r), nil
-	},
-	"fail": func(ev *evaluator, pos cat.Pos, arg value) (value, error) {
-		return nil, errAt(pos, "fail")
-	},
-	// Page-table functions of herd's virtual-memory models: purr's tests
-	// have no page-table entries, so they select nothing.
-	"oa-changes":            noPageTables,
-	"at-least-one-writable": noPageTables,
-	"same-oa":               noPageTables,
+func builtins[L comparable]() map[string]func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
+	return map[string]func(ev *evaluator[L], pos cat.Pos, arg value) (value, error){
+		"domain": func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
+			r, err := ev.rel(pos, arg)
+			if err != nil {
+				return nil, err
+			}
+			return ev.al.domain(r), nil
+		},
+		"range": func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
+			r, err := ev.rel(pos, arg)
+			if err != nil {
+				return nil, err
+			}
+			return ev.al.rng(r), nil
+		},
+		"fail": func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
+			return nil, errAt(pos, "fail")
+		},
+		// Page-table functions of herd's virtual-memory models: purr's tests
+		// have no page-table entries, so they select nothing.
+		"oa-changes":            noPageTables[L],
+		"at-least-one-writable": noPageTables[L],
+		"same-oa":               noPageTables[L],
+	}
 }
 
-func noPageTables(ev *evaluator, pos cat.Pos, arg value) (value, error) {
+func noPageTables[L comparable](ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
 	return emptyVal{}, nil
 }
+
+func (Set[L]) kind() string      { return "an event set" }
+func (Rel[L]) kind() string      { return "a relation" }
+func (*builtin[L]) kind() string { return "a function" }

@@ -2,39 +2,63 @@ package eval
 
 import (
 	"sort"
-
-	"github.com/purr-mcm/purr/mcm/sat"
 )
 
-// The symbolic algebra: a set of events is a literal per event, a relation
-// a literal per pair that may be related. A literal says when the element
-// belongs, in terms of the candidate execution's variables; constant
-// literals make the same code the concrete algebra of one execution.
+// The algebra of sets and relations over the events of one unfolding,
+// generic over its literals: a set of events is a literal per event, a
+// relation a literal per pair that may be related. A literal says when the
+// element belongs: over the SAT solver's literals (the SAT engine) in
+// terms of the candidate execution's variables, over booleans (the
+// explicit engine) in one execution.
 //
 // Invariant: every member is executed. Base sets and relations are built
 // with their events' exec literals, union, intersection, difference,
 // composition and closure keep the invariant, and complements re-impose it.
 
-// Set is a set of events: Set[i] says when event i belongs.
-type Set []sat.Lit
-
-type pair struct{ a, b int32 }
-
-// Rel is a relation over events; absent pairs are never related.
-type Rel map[pair]sat.Lit
-
-// algebra builds sets and relations over the n events of one unfolding.
-type algebra struct {
-	s    *sat.Solver
-	exec []sat.Lit // per event
+// Logic is what the algebra needs of its literals: constants, the
+// connectives, and whether a literal holds in some execution.
+type Logic[L comparable] interface {
+	True() L
+	False() L
+	Not(a L) L
+	And(lits ...L) L
+	Or(lits ...L) L
+	Xor(a, b L) L
+	// Satisfiable tells whether the literal holds in some execution; the
+	// evaluator asks it whether two rounds of a fixpoint may differ.
+	Satisfiable(a L) bool
 }
 
-func (al *algebra) n() int { return len(al.exec) }
+// Set is a set of events: Set[i] says when event i belongs.
+type Set[L comparable] []L
+
+// Pair is a pair of events of a relation, by ID.
+type Pair struct{ A, B int32 }
+
+// PairOf is the pair of events a, b.
+func PairOf(a, b int) Pair { return Pair{int32(a), int32(b)} }
+
+// Rel is a relation over events; absent pairs are never related.
+type Rel[L comparable] map[Pair]L
+
+// Algebra builds sets and relations over the events of one unfolding.
+type Algebra[L comparable] struct {
+	lg   Logic[L]
+	t, f L   // lg.True(), lg.False()
+	Exec []L // per event: when it executes
+}
+
+// NewAlgebra is the algebra of the events whose execution exec gives.
+func NewAlgebra[L comparable](lg Logic[L], exec []L) *Algebra[L] {
+	return &Algebra[L]{lg: lg, t: lg.True(), f: lg.False(), Exec: exec}
+}
+
+func (al *Algebra[L]) n() int { return len(al.Exec) }
 
 // differences returns literals of which one holds exactly when two sets or
 // two relations (or the empty value "0") differ; ok is false for other
 // values.
-func (al *algebra) differences(a, b value) (lits []sat.Lit, ok bool) {
+func (al *Algebra[L]) differences(a, b value) (lits []L, ok bool) {
 	if _, empty := a.(emptyVal); empty {
 		a, b = b, a
 	}
@@ -42,22 +66,22 @@ func (al *algebra) differences(a, b value) (lits []sat.Lit, ok bool) {
 	case emptyVal:
 		_, empty := b.(emptyVal)
 		return nil, empty
-	case Set:
-		other, isSet := b.(Set)
+	case Set[L]:
+		other, isSet := b.(Set[L])
 		if _, empty := b.(emptyVal); empty {
-			other, isSet = al.emptySet(), true
+			other, isSet = al.EmptySet(), true
 		}
 		if !isSet {
 			return nil, false
 		}
 		for i := range a {
-			lits = append(lits, al.s.Xor(a[i], other[i]))
+			lits = append(lits, al.lg.Xor(a[i], other[i]))
 		}
 		return lits, true
-	case Rel:
-		other, isRel := b.(Rel)
+	case Rel[L]:
+		other, isRel := b.(Rel[L])
 		if _, empty := b.(emptyVal); empty {
-			other, isRel = Rel{}, true
+			other, isRel = Rel[L]{}, true
 		}
 		if !isRel {
 			return nil, false
@@ -65,12 +89,12 @@ func (al *algebra) differences(a, b value) (lits []sat.Lit, ok bool) {
 		// Sorted, as everywhere gates are built, so that a run numbers
 		// its variables as the last one did (the Or of the lits sorts
 		// them itself).
-		for _, p := range sortedPairs(a) {
+		for _, p := range SortedPairs(a) {
 			o, in := other[p]
 			if !in {
-				o = sat.False
+				o = al.f
 			}
-			lits = append(lits, al.s.Xor(a[p], o))
+			lits = append(lits, al.lg.Xor(a[p], o))
 		}
 		for p, l := range other {
 			if _, seen := a[p]; !seen {
@@ -82,73 +106,73 @@ func (al *algebra) differences(a, b value) (lits []sat.Lit, ok bool) {
 	return nil, false
 }
 
-func (al *algebra) emptySet() Set {
-	s := make(Set, al.n())
+func (al *Algebra[L]) EmptySet() Set[L] {
+	s := make(Set[L], al.n())
 	for i := range s {
-		s[i] = sat.False
+		s[i] = al.f
 	}
 	return s
 }
 
-func (al *algebra) universe() Set { return append(Set(nil), al.exec...) }
+func (al *Algebra[L]) universe() Set[L] { return append(Set[L](nil), al.Exec...) }
 
-func (al *algebra) setUnion(x, y Set) Set {
-	out := make(Set, len(x))
+func (al *Algebra[L]) setUnion(x, y Set[L]) Set[L] {
+	out := make(Set[L], len(x))
 	for i := range x {
-		out[i] = al.s.Or(x[i], y[i])
+		out[i] = al.lg.Or(x[i], y[i])
 	}
 	return out
 }
 
-func (al *algebra) setInter(x, y Set) Set {
-	out := make(Set, len(x))
+func (al *Algebra[L]) setInter(x, y Set[L]) Set[L] {
+	out := make(Set[L], len(x))
 	for i := range x {
-		out[i] = al.s.And(x[i], y[i])
+		out[i] = al.lg.And(x[i], y[i])
 	}
 	return out
 }
 
-func (al *algebra) setDiff(x, y Set) Set {
-	out := make(Set, len(x))
+func (al *Algebra[L]) setDiff(x, y Set[L]) Set[L] {
+	out := make(Set[L], len(x))
 	for i := range x {
-		out[i] = al.s.And(x[i], -y[i])
+		out[i] = al.lg.And(x[i], al.lg.Not(y[i]))
 	}
 	return out
 }
 
-func (al *algebra) setComplement(x Set) Set { return al.setDiff(al.exec, x) }
+func (al *Algebra[L]) setComplement(x Set[L]) Set[L] { return al.setDiff(al.Exec, x) }
 
-// put adds lit to the pair, or-ing it with what is there.
-func (al *algebra) put(r Rel, a, b int, lit sat.Lit) {
-	if lit == sat.False {
+// Put adds lit to the Pair, or-ing it with what is there.
+func (al *Algebra[L]) Put(r Rel[L], a, b int, lit L) {
+	if lit == al.f {
 		return
 	}
-	k := pair{int32(a), int32(b)}
+	k := Pair{int32(a), int32(b)}
 	if old, ok := r[k]; ok {
-		lit = al.s.Or(old, lit)
+		lit = al.lg.Or(old, lit)
 	}
 	r[k] = lit
 }
 
-func (al *algebra) union(x, y Rel) Rel {
-	out := make(Rel, len(x)+len(y))
+func (al *Algebra[L]) union(x, y Rel[L]) Rel[L] {
+	out := make(Rel[L], len(x)+len(y))
 	for k, l := range x {
 		out[k] = l
 	}
-	for _, k := range sortedPairs(y) {
-		al.put(out, int(k.a), int(k.b), y[k])
+	for _, k := range SortedPairs(y) {
+		al.Put(out, int(k.A), int(k.B), y[k])
 	}
 	return out
 }
 
-func (al *algebra) inter(x, y Rel) Rel {
+func (al *Algebra[L]) inter(x, y Rel[L]) Rel[L] {
 	if len(y) < len(x) {
 		x, y = y, x
 	}
-	out := make(Rel)
-	for _, k := range sortedPairs(x) {
+	out := make(Rel[L])
+	for _, k := range SortedPairs(x) {
 		if m, ok := y[k]; ok {
-			if g := al.s.And(x[k], m); g != sat.False {
+			if g := al.lg.And(x[k], m); g != al.f {
 				out[k] = g
 			}
 		}
@@ -156,137 +180,137 @@ func (al *algebra) inter(x, y Rel) Rel {
 	return out
 }
 
-func (al *algebra) diff(x, y Rel) Rel {
-	out := make(Rel, len(x))
-	for _, k := range sortedPairs(x) {
+func (al *Algebra[L]) Diff(x, y Rel[L]) Rel[L] {
+	out := make(Rel[L], len(x))
+	for _, k := range SortedPairs(x) {
 		l := x[k]
 		if m, ok := y[k]; ok {
-			l = al.s.And(l, -m)
+			l = al.lg.And(l, al.lg.Not(m))
 		}
-		if l != sat.False {
+		if l != al.f {
 			out[k] = l
 		}
 	}
 	return out
 }
 
-func (al *algebra) inverse(x Rel) Rel {
-	out := make(Rel, len(x))
+func (al *Algebra[L]) Inverse(x Rel[L]) Rel[L] {
+	out := make(Rel[L], len(x))
 	for k, l := range x {
-		out[pair{k.b, k.a}] = l
+		out[Pair{k.B, k.A}] = l
 	}
 	return out
 }
 
 // rows indexes a relation by its first component, in a fixed order.
-func rows(x Rel) map[int32][]pair {
-	idx := make(map[int32][]pair)
+func rows[L comparable](x Rel[L]) map[int32][]Pair {
+	idx := make(map[int32][]Pair)
 	for k := range x {
-		idx[k.a] = append(idx[k.a], k)
+		idx[k.A] = append(idx[k.A], k)
 	}
 	for _, ks := range idx {
-		sort.Slice(ks, func(i, j int) bool { return ks[i].b < ks[j].b })
+		sort.Slice(ks, func(i, j int) bool { return ks[i].B < ks[j].B })
 	}
 	return idx
 }
 
-// sortedPairs lists a relation's pairs in a fixed order, so that the
+// SortedPairs lists a relation's pairs in a fixed order, so that the
 // formula built from it (and so the solver's behaviour) is reproducible.
-func sortedPairs(x Rel) []pair {
-	ks := make([]pair, 0, len(x))
+func SortedPairs[L comparable](x Rel[L]) []Pair {
+	ks := make([]Pair, 0, len(x))
 	for k := range x {
 		ks = append(ks, k)
 	}
 	sort.Slice(ks, func(i, j int) bool {
-		if ks[i].a != ks[j].a {
-			return ks[i].a < ks[j].a
+		if ks[i].A != ks[j].A {
+			return ks[i].A < ks[j].A
 		}
-		return ks[i].b < ks[j].b
+		return ks[i].B < ks[j].B
 	})
 	return ks
 }
 
-// seq composes: (x;y)(a,c) when x(a,b) and y(b,c) for some b.
-func (al *algebra) seq(x, y Rel) Rel {
+// Seq composes: (x;y)(a,c) when x(a,b) and y(b,c) for some b.
+func (al *Algebra[L]) Seq(x, y Rel[L]) Rel[L] {
 	yRows := rows(y)
-	terms := make(map[pair][]sat.Lit)
-	var order []pair
-	for _, k := range sortedPairs(x) {
-		for _, k2 := range yRows[k.b] {
-			p := pair{k.a, k2.b}
+	terms := make(map[Pair][]L)
+	var order []Pair
+	for _, k := range SortedPairs(x) {
+		for _, k2 := range yRows[k.B] {
+			p := Pair{k.A, k2.B}
 			if _, ok := terms[p]; !ok {
 				order = append(order, p)
 			}
-			terms[p] = append(terms[p], al.s.And(x[k], y[k2]))
+			terms[p] = append(terms[p], al.lg.And(x[k], y[k2]))
 		}
 	}
-	out := make(Rel, len(order))
+	out := make(Rel[L], len(order))
 	for _, p := range order {
-		if l := al.s.Or(terms[p]...); l != sat.False {
+		if l := al.lg.Or(terms[p]...); l != al.f {
 			out[p] = l
 		}
 	}
 	return out
 }
 
-func (al *algebra) cross(x, y Set) Rel {
-	out := make(Rel)
+func (al *Algebra[L]) cross(x, y Set[L]) Rel[L] {
+	out := make(Rel[L])
 	for i, a := range x {
-		if a == sat.False {
+		if a == al.f {
 			continue
 		}
 		for j, b := range y {
-			if b == sat.False {
+			if b == al.f {
 				continue
 			}
-			if l := al.s.And(a, b); l != sat.False {
-				out[pair{int32(i), int32(j)}] = l
+			if l := al.lg.And(a, b); l != al.f {
+				out[Pair{int32(i), int32(j)}] = l
 			}
 		}
 	}
 	return out
 }
 
-// identity is [x]: each member of x related to itself.
-func (al *algebra) identity(x Set) Rel {
-	out := make(Rel)
+// Identity is [x]: each member of x related to itself.
+func (al *Algebra[L]) Identity(x Set[L]) Rel[L] {
+	out := make(Rel[L])
 	for i, a := range x {
-		if a != sat.False {
-			out[pair{int32(i), int32(i)}] = a
+		if a != al.f {
+			out[Pair{int32(i), int32(i)}] = a
 		}
 	}
 	return out
 }
 
-func (al *algebra) complement(x Rel) Rel {
-	return al.diff(al.cross(al.exec, al.exec), x)
+func (al *Algebra[L]) Complement(x Rel[L]) Rel[L] {
+	return al.Diff(al.cross(al.Exec, al.Exec), x)
 }
 
-func (al *algebra) domain(x Rel) Set {
-	terms := make([][]sat.Lit, al.n())
-	for _, k := range sortedPairs(x) {
-		terms[k.a] = append(terms[k.a], x[k])
+func (al *Algebra[L]) domain(x Rel[L]) Set[L] {
+	terms := make([][]L, al.n())
+	for _, k := range SortedPairs(x) {
+		terms[k.A] = append(terms[k.A], x[k])
 	}
-	out := make(Set, al.n())
+	out := make(Set[L], al.n())
 	for i := range out {
-		out[i] = al.s.Or(terms[i]...)
+		out[i] = al.lg.Or(terms[i]...)
 	}
 	return out
 }
 
-func (al *algebra) rng(x Rel) Set { return al.domain(al.inverse(x)) }
+func (al *Algebra[L]) rng(x Rel[L]) Set[L] { return al.domain(al.Inverse(x)) }
 
 // closure is the transitive closure x⁺, encoded exactly (it may be used
 // under negation) by Floyd–Warshall over the events that have both a
 // predecessor and a successor: t_k(i,j) = t(i,j) ∨ (t(i,k) ∧ t(k,j)).
-func (al *algebra) closure(x Rel) Rel {
-	t := make(Rel, len(x))
+func (al *Algebra[L]) closure(x Rel[L]) Rel[L] {
+	t := make(Rel[L], len(x))
 	for k, l := range x {
 		t[k] = l
 	}
 	in, out := map[int32]bool{}, map[int32]bool{}
 	for k := range x {
-		out[k.a], in[k.b] = true, true
+		out[k.A], in[k.B] = true, true
 	}
 	var mids []int32
 	for v := range in {
@@ -296,18 +320,18 @@ func (al *algebra) closure(x Rel) Rel {
 	}
 	sort.Slice(mids, func(i, j int) bool { return mids[i] < mids[j] })
 	for _, m := range mids {
-		var preds, succs []pair
-		for _, k := range sortedPairs(t) {
-			if k.b == m {
+		var preds, succs []Pair
+		for _, k := range SortedPairs(t) {
+			if k.B == m {
 				preds = append(preds, k)
 			}
-			if k.a == m {
+			if k.A == m {
 				succs = append(succs, k)
 			}
 		}
 		for _, p := range preds {
 			for _, q := range succs {
-				al.put(t, int(p.a), int(q.b), al.s.And(t[p], t[q]))
+				al.Put(t, int(p.A), int(q.B), al.lg.And(t[p], t[q]))
 			}
 		}
 	}
@@ -315,35 +339,35 @@ func (al *algebra) closure(x Rel) Rel {
 }
 
 // reflexiveClosure is x* = x⁺ ∪ id over executed events.
-func (al *algebra) reflexiveClosure(x Rel) Rel {
-	return al.union(al.closure(x), al.identity(al.exec))
+func (al *Algebra[L]) reflexiveClosure(x Rel[L]) Rel[L] {
+	return al.union(al.closure(x), al.Identity(al.Exec))
 }
 
-// isEmpty is true when no pair is related.
-func (al *algebra) isEmpty(x Rel) sat.Lit {
-	lits := make([]sat.Lit, 0, len(x))
-	for _, k := range sortedPairs(x) {
-		lits = append(lits, -x[k])
+// isEmpty is true when no Pair is related.
+func (al *Algebra[L]) isEmpty(x Rel[L]) L {
+	lits := make([]L, 0, len(x))
+	for _, k := range SortedPairs(x) {
+		lits = append(lits, al.lg.Not(x[k]))
 	}
-	return al.s.And(lits...)
+	return al.lg.And(lits...)
 }
 
-func (al *algebra) isEmptySet(x Set) sat.Lit {
-	lits := make([]sat.Lit, len(x))
+func (al *Algebra[L]) isEmptySet(x Set[L]) L {
+	lits := make([]L, len(x))
 	for i, l := range x {
-		lits[i] = -l
+		lits[i] = al.lg.Not(l)
 	}
-	return al.s.And(lits...)
+	return al.lg.And(lits...)
 }
 
-func (al *algebra) irreflexive(x Rel) sat.Lit {
-	var lits []sat.Lit
-	for _, k := range sortedPairs(x) {
-		if k.a == k.b {
-			lits = append(lits, -x[k])
+func (al *Algebra[L]) irreflexive(x Rel[L]) L {
+	var lits []L
+	for _, k := range SortedPairs(x) {
+		if k.A == k.B {
+			lits = append(lits, al.lg.Not(x[k]))
 		}
 	}
-	return al.s.And(lits...)
+	return al.lg.And(lits...)
 }
 
-func (al *algebra) acyclic(x Rel) sat.Lit { return al.irreflexive(al.closure(x)) }
+func (al *Algebra[L]) acyclic(x Rel[L]) L { return al.irreflexive(al.closure(x)) }

@@ -8,60 +8,55 @@ import (
 
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/eval"
+	"github.com/purr-mcm/purr/mcm/events"
 	"github.com/purr-mcm/purr/mcm/herdout"
-	"github.com/purr-mcm/purr/mcm/sat"
+	"github.com/purr-mcm/purr/mcm/outcome"
 )
 
-// The explicit engine decides a test as herd7 does: it enumerates the
-// candidate executions one by one (a path per thread, a write for every
-// read, a coherence order per location), computes their values
-// concretely, and evaluates the model on each over the algebra with
-// constant literals. It shares the unfolding, the evaluator and the
-// algebra with the SAT engine, and nothing of the encoding of paths,
-// values, rf and co: it is the oracle the SAT engine is tested against.
-
-// The engines Options.Engine names.
-const (
-	EngineSAT      = "sat"
-	EngineExplicit = "explicit"
-	EngineAuto     = "auto"
+// Set and Rel are the algebra's sets and relations of one execution.
+type (
+	Set = eval.Set[bool]
+	Rel = eval.Rel[bool]
 )
 
-// autoExplicitLimit is the largest estimated number of candidate
-// executions for which "auto" picks the explicit engine. BenchmarkEngines
-// (explicit_test.go) finds the explicit engine slower on every classic
-// test, even on CoWW's 2 candidates (sc: 0.23 ms against 0.19 ms;
-// aarch64: 0.52 ms against 0.32 ms; SB's 4: 0.57/0.28 and 1.24/0.45;
-// IRIW's 16: 2.6/0.6 and 5.3/1.0): evaluating the model on one candidate
-// costs 0.1–0.3 ms, about what the SAT engine needs for a whole small
-// test. So
-// "auto" keeps the SAT engine until the evaluator gets cheaper.
-const autoExplicitLimit = 0
+// boolLogic is the logic of one execution: a literal is true or false.
+type boolLogic struct{}
 
-// useExplicit tells whether the options choose the explicit engine for
-// the unfolding (after its value analysis, which the estimate needs).
-func useExplicit(opt Options, u *Unfolding) (bool, error) {
-	switch opt.Engine {
-	case "", EngineSAT:
-		return false, nil
-	case EngineExplicit:
-		return true, nil
-	case EngineAuto:
-		return explicitCandidates(u) <= autoExplicitLimit, nil
+func (boolLogic) True() bool              { return true }
+func (boolLogic) False() bool             { return false }
+func (boolLogic) Not(a bool) bool         { return !a }
+func (boolLogic) Xor(a, b bool) bool      { return a != b }
+func (boolLogic) Satisfiable(a bool) bool { return a }
+
+func (boolLogic) And(lits ...bool) bool {
+	for _, l := range lits {
+		if !l {
+			return false
+		}
 	}
-	return false, fmt.Errorf("unknown engine %q (sat, explicit or auto)", opt.Engine)
+	return true
 }
 
-// explicitCandidates estimates, from the value analysis, how many
-// candidate executions the explicit engine would enumerate: paths × rf
-// choices × coherence orders. It over-approximates (every read of every
-// path, every write that may touch a location).
-func explicitCandidates(u *Unfolding) float64 {
+func (boolLogic) Or(lits ...bool) bool {
+	for _, l := range lits {
+		if l {
+			return true
+		}
+	}
+	return false
+}
+
+// Candidates estimates, from the value analysis, how many candidate
+// executions the explicit engine would enumerate: paths × rf choices ×
+// coherence orders. It over-approximates (every read of every path, every
+// write that may touch a location).
+func Candidates(u *events.Unfolding) float64 {
 	n := 1.0
 	for _, leaves := range livePaths(u) {
 		n *= math.Max(1, float64(len(leaves)))
 	}
-	var writes []*Event
+	var writes []*events.Event
 	for _, e := range u.Events {
 		if e.IsWrite() {
 			writes = append(writes, e)
@@ -73,15 +68,15 @@ func explicitCandidates(u *Unfolding) float64 {
 		}
 		k := 0
 		for _, w := range writes {
-			if MayAlias(w.Addr, r.Addr) && MayCoexist(w, r) {
+			if events.MayAlias(w.Addr, r.Addr) && events.MayCoexist(w, r) {
 				k++
 			}
 		}
 		n *= math.Max(1, float64(k))
 	}
-	perLoc := map[Value]int{}
+	perLoc := map[events.Value]int{}
 	for _, w := range writes {
-		if w.Kind == KindInit {
+		if w.Kind == events.KindInit {
 			continue
 		}
 		for _, a := range w.Addr.Dom {
@@ -98,8 +93,8 @@ func explicitCandidates(u *Unfolding) float64 {
 
 // livePaths lists, per thread, the leaves of the paths that can execute:
 // not cut by the unrolling bound, through no dead segment.
-func livePaths(u *Unfolding) [][]*Segment {
-	out := make([][]*Segment, len(u.Roots))
+func livePaths(u *events.Unfolding) [][]*events.Segment {
+	out := make([][]*events.Segment, len(u.Roots))
 	for th := range u.Roots {
 		for _, leaf := range u.Leaves[th] {
 			live := true
@@ -118,18 +113,18 @@ func livePaths(u *Unfolding) [][]*Segment {
 
 // execution is one candidate execution of an unfolding.
 type execution struct {
-	u        *Unfolding
-	leaves   []*Segment         // per thread, where its path ends
-	executed []bool             // per event
-	order    []int              // per executed thread event: its position along its path
-	reads    []*Event           // the executed reads, thread by thread in program order
-	writes   []*Event           // the executed writes, initial writes first
-	rf       []*Event           // per event: the write a read reads from
-	co       map[Value][]*Event // per address, its writes in coherence order
-	locs     []Value            // the addresses of co, in a fixed order
+	u        *events.Unfolding
+	leaves   []*events.Segment                // per thread, where its path ends
+	executed []bool                           // per event
+	order    []int                            // per executed thread event: its position along its path
+	reads    []*events.Event                  // the executed reads, thread by thread in program order
+	writes   []*events.Event                  // the executed writes, initial writes first
+	rf       []*events.Event                  // per event: the write a read reads from
+	co       map[events.Value][]*events.Event // per address, its writes in coherence order
+	locs     []events.Value                   // the addresses of co, in a fixed order
 
-	val   []Value // per term, memoised
-	state []uint8 // per term: one of the term states below
+	val   []events.Value // per term, memoised
+	state []uint8        // per term: one of the term states below
 }
 
 const (
@@ -142,17 +137,17 @@ const (
 
 // newExecution starts a candidate on the given paths (one leaf per
 // thread), with no rf or co yet.
-func newExecution(u *Unfolding, leaves []*Segment) *execution {
+func newExecution(u *events.Unfolding, leaves []*events.Segment) *execution {
 	x := &execution{u: u, leaves: leaves, executed: make([]bool, len(u.Events)), order: make([]int, len(u.Events)),
-		rf: make([]*Event, len(u.Events)), val: make([]Value, len(u.Terms)), state: make([]uint8, len(u.Terms))}
+		rf: make([]*events.Event, len(u.Events)), val: make([]events.Value, len(u.Terms)), state: make([]uint8, len(u.Terms))}
 	for _, e := range u.Events {
-		if e.Kind == KindInit {
+		if e.Kind == events.KindInit {
 			x.executed[e.ID] = true
 			x.writes = append(x.writes, e)
 		}
 	}
 	for _, leaf := range leaves {
-		var segs []*Segment
+		var segs []*events.Segment
 		for s := leaf; s != nil; s = s.Parent {
 			segs = append(segs, s)
 		}
@@ -175,7 +170,7 @@ func newExecution(u *Unfolding, leaves []*Segment) *execution {
 }
 
 // segments calls f with every segment of the execution's paths.
-func (x *execution) segments(f func(*Segment)) {
+func (x *execution) segments(f func(*events.Segment)) {
 	for _, leaf := range x.leaves {
 		for s := leaf; s != nil; s = s.Parent {
 			f(s)
@@ -185,13 +180,13 @@ func (x *execution) segments(f func(*Segment)) {
 
 // sameInstr tells whether two executed events come from one instruction
 // instance of one thread.
-func (x *execution) sameInstr(a, b *Event) bool {
+func (x *execution) sameInstr(a, b *events.Event) bool {
 	return a.Thread >= 0 && a.Thread == b.Thread && a.Instr == b.Instr
 }
 
 // before is program order between two executed events: one thread, a
 // earlier on the path, another instruction.
-func (x *execution) before(a, b *Event) bool {
+func (x *execution) before(a, b *events.Event) bool {
 	return a.Thread >= 0 && a.Thread == b.Thread && x.order[a.ID] < x.order[b.ID] && a.Instr != b.Instr
 }
 
@@ -202,14 +197,14 @@ func (x *execution) forget() {
 }
 
 // value computes a term's value under the reads-from chosen so far.
-func (x *execution) value(t *Term) (Value, uint8) {
+func (x *execution) value(t *events.Term) (events.Value, uint8) {
 	switch x.state[t.ID] {
 	case termKnown:
 		return x.val[t.ID], termKnown
 	case termBusy:
-		return Value{}, termUndefined
+		return events.Value{}, termUndefined
 	case termPending, termUndefined:
-		return Value{}, x.state[t.ID]
+		return events.Value{}, x.state[t.ID]
 	}
 	x.state[t.ID] = termBusy
 	v, st := x.compute(t)
@@ -217,56 +212,56 @@ func (x *execution) value(t *Term) (Value, uint8) {
 	return v, st
 }
 
-func (x *execution) compute(t *Term) (Value, uint8) {
+func (x *execution) compute(t *events.Term) (events.Value, uint8) {
 	switch t.Op {
-	case TermConst:
+	case events.TermConst:
 		return t.Val, termKnown
-	case TermRead:
+	case events.TermRead:
 		w := x.rf[t.Read.ID]
 		if w == nil {
-			return Value{}, termPending
+			return events.Value{}, termPending
 		}
 		return x.value(w.Val)
-	case TermPick:
+	case events.TermPick:
 		return x.value(t.Args[1])
-	case TermIte:
+	case events.TermIte:
 		c, st := x.value(t.Args[0])
 		if st != termKnown {
-			return Value{}, st
+			return events.Value{}, st
 		}
-		if Truth(c) {
+		if events.Truth(c) {
 			return x.value(t.Args[1])
 		}
 		return x.value(t.Args[2])
-	case TermUnary:
+	case events.TermUnary:
 		a, st := x.value(t.Args[0])
 		if st != termKnown {
-			return Value{}, st
+			return events.Value{}, st
 		}
-		v, err := ApplyUnary(t.Un, a)
+		v, err := events.ApplyUnary(t.Un, a)
 		if err != nil {
-			return Value{}, termUndefined
+			return events.Value{}, termUndefined
 		}
 		return v, termKnown
-	case TermBinary:
+	case events.TermBinary:
 		if t.Cancels() {
-			return Int(0), termKnown
+			return events.Int(0), termKnown
 		}
 		a, sa := x.value(t.Args[0])
 		b, sb := x.value(t.Args[1])
 		switch {
 		case sa == termUndefined || sb == termUndefined:
-			return Value{}, termUndefined
+			return events.Value{}, termUndefined
 		case sa != termKnown || sb != termKnown:
-			return Value{}, termPending
+			return events.Value{}, termPending
 		}
-		v, err := ApplyBinary(t.Bin, a, b)
+		v, err := events.ApplyBinary(t.Bin, a, b)
 		if err != nil {
-			return Value{}, termUndefined
+			return events.Value{}, termUndefined
 		}
 		return v, termKnown
 	}
-	return Value{}, termUndefined
+	return events.Value{}, termUndefined
 }
 
 // refuted tells whether the reads-from chosen so far (for reads[:n])
@@ -282,10 +277,10 @@ func (x *execution) refuted(n int) bool {
 		}
 	}
 	failed := false
-	x.segments(func(s *Segment) {
+	x.segments(func(s *events.Segment) {
 		for _, a := range s.Assumes {
 			v, st := x.value(a)
-			if st == termUndefined || (st == termKnown && !Truth(v)) {
+			if st == termUndefined || (st == termKnown && !events.Truth(v)) {
 				failed = true
 			}
 		}
@@ -312,9 +307,9 @@ func (x *execution) determined() bool {
 		}
 	}
 	ok := true
-	x.segments(func(s *Segment) {
+	x.segments(func(s *events.Segment) {
 		for _, a := range s.Assumes {
-			if v, st := x.value(a); st != termKnown || !Truth(v) {
+			if v, st := x.value(a); st != termKnown || !events.Truth(v) {
 				ok = false
 			}
 		}
@@ -322,7 +317,7 @@ func (x *execution) determined() bool {
 	if !ok {
 		return false
 	}
-	x.co, x.locs = map[Value][]*Event{}, nil
+	x.co, x.locs = map[events.Value][]*events.Event{}, nil
 	for _, w := range x.writes { // initial writes come first
 		a := x.val[w.Addr.ID]
 		if _, seen := x.co[a]; !seen {
@@ -336,13 +331,13 @@ func (x *execution) determined() bool {
 // candidates calls visit with every candidate execution whose values are
 // determined; visit returns false to stop. candidates returns false when
 // stopped.
-func candidates(u *Unfolding, visit func(x *execution) bool) bool {
+func candidates(u *events.Unfolding, visit func(x *execution) bool) bool {
 	live := livePaths(u)
-	leaves := make([]*Segment, len(u.Roots))
+	leaves := make([]*events.Segment, len(u.Roots))
 	var paths func(th int) bool
 	paths = func(th int) bool {
 		if th == len(u.Roots) {
-			return newExecution(u, append([]*Segment(nil), leaves...)).chooseRF(0, visit)
+			return newExecution(u, append([]*events.Segment(nil), leaves...)).chooseRF(0, visit)
 		}
 		for _, leaf := range live[th] {
 			leaves[th] = leaf
@@ -388,14 +383,14 @@ func (x *execution) chooseCO(i int, visit func(*execution) bool) bool {
 	}
 	ws := x.co[x.locs[i]]
 	first := 0
-	if ws[0].Kind == KindInit {
+	if ws[0].Kind == events.KindInit {
 		first = 1
 	}
 	return permute(ws, first, func() bool { return x.chooseCO(i+1, visit) })
 }
 
 // permute calls f with every ordering of ws[k:], restoring ws after.
-func permute(ws []*Event, k int, f func() bool) bool {
+func permute(ws []*events.Event, k int, f func() bool) bool {
 	if k >= len(ws)-1 {
 		return f()
 	}
@@ -410,30 +405,30 @@ func permute(ws []*Event, k int, f func() bool) bool {
 	return true
 }
 
-// judgement is one candidate's fate under the model.
-type judgement struct {
-	consistent bool // every required check holds, and the filter
-	holds      bool // the condition
-	state      State
-	flags      []string // the flags the execution raises, sorted
+// Judgement is one candidate's fate under the model.
+type Judgement struct {
+	Consistent bool // every required check holds, and the filter
+	Holds      bool // the condition
+	State      outcome.State
+	Flags      []string // the flags the execution raises, sorted
 }
 
-// concreteChecker evaluates a model on single executions of one test.
-type concreteChecker struct {
+// Checker evaluates a model on single executions of one test.
+type Checker struct {
 	ctx      context.Context
-	model    *cat.Model
+	model    eval.Model
 	test     *litmus.Test
-	opt      Options
-	u        *Unfolding
-	lay      Layout
+	u        *events.Unfolding
+	lay      events.Layout
 	procs    map[int]int // process number → thread
 	observed []litmus.Loc
-	s        *sat.Solver // only ever sees constants
 }
 
-func newConcreteChecker(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options, u *Unfolding, lay Layout) *concreteChecker {
-	c := &concreteChecker{ctx: ctx, model: m, test: t, opt: opt, u: u, lay: lay, procs: map[int]int{},
-		observed: ObservedLocations(t), s: sat.New()}
+// NewChecker is the checker of the model m on the executions of the
+// unfolding u of test t.
+func NewChecker(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout) *Checker {
+	c := &Checker{ctx: ctx, model: m, test: t, u: u, lay: lay, procs: map[int]int{},
+		observed: events.ObservedLocations(t)}
 	for i, p := range t.Program.Procs {
 		c.procs[p.ID] = i
 	}
@@ -442,117 +437,74 @@ func newConcreteChecker(ctx context.Context, m *cat.Model, t *litmus.Test, opt O
 
 // judge evaluates the model, the filter and the condition on an execution
 // whose values are determined.
-func (c *concreteChecker) judge(x *execution) (judgement, error) {
-	var j judgement
-	exec := make([]sat.Lit, len(x.u.Events))
-	for i, ok := range x.executed {
-		exec[i] = constLit(ok)
-	}
-	al := &algebra{s: c.s, exec: exec}
+func (c *Checker) judge(x *execution) (Judgement, error) {
+	var j Judgement
+	al := eval.NewAlgebra[bool](boolLogic{}, x.executed)
 	sets, rels := x.predefined(al)
-	top := &env{vars: map[string]value{}}
-	for name, fn := range builtins {
-		top.vars[name] = &builtin{name: name, fn: fn}
-	}
-	for _, tag := range knownTags {
-		top.vars[tag] = al.emptySet()
-	}
-	for name, s := range sets {
-		top.vars[name] = s
-	}
-	for name, r := range rels {
-		top.vars[name] = r
-	}
-	prelude, wf, err := library()
-	if err != nil {
-		return j, fmt.Errorf("purr's library: %v", err)
-	}
-	ev := &evaluator{ctx: c.ctx, al: al, variants: map[string]bool{}, included: map[string]bool{}, co: rels["co"]}
-	for _, v := range c.opt.Variants {
-		ev.variants[v] = true
-	}
-	sc, err := ev.run(prelude.Stmts, top)
+	checks, err := eval.Run(c.ctx, c.model, al, sets, rels)
 	if err != nil {
 		return j, err
 	}
-	if _, err := ev.run(c.model.Stmts, sc); err != nil {
-		return j, err
-	}
-	if !c.opt.skipWellFormed {
-		if _, err := ev.run(wf.Stmts, sc); err != nil {
-			return j, err
-		}
-	}
-	j.consistent = true
+	j.Consistent = true
 	raised := map[string]bool{}
-	for i := range ev.checks {
-		ch := &ev.checks[i]
-		switch ch.mode {
+	for i := range checks {
+		ch := &checks[i]
+		switch ch.Mode {
 		case cat.Require, cat.Assert:
-			if ch.literal(al) != sat.True {
-				j.consistent = false
+			if !ch.Literal(al) {
+				j.Consistent = false
 			}
 		case cat.Flag:
-			if ch.lit == sat.True {
-				raised[ch.name] = true
+			if ch.Lit {
+				raised[ch.Name] = true
 			}
 		case cat.UndefinedUnless:
-			if ch.lit != sat.True {
+			if !ch.Lit {
 				raised[herdout.UndefFlag] = true
 			}
 		}
-	}
-	if c.s.NumVars() != 1 {
-		return j, fmt.Errorf("internal error: the concrete algebra made a variable")
 	}
 	if c.test.Filter != nil {
 		ok, err := c.prop(x, c.test.Filter)
 		if err != nil {
 			return j, err
 		}
-		j.consistent = j.consistent && ok
+		j.Consistent = j.Consistent && ok
 	}
-	if j.holds, err = c.prop(x, c.test.Cond); err != nil {
+	if j.Holds, err = c.prop(x, c.test.Cond); err != nil {
 		return j, err
 	}
 	for name := range raised {
-		j.flags = append(j.flags, name)
+		j.Flags = append(j.Flags, name)
 	}
-	sort.Strings(j.flags)
-	j.state = c.state(x)
+	sort.Strings(j.Flags)
+	j.State = c.state(x)
 	return j, nil
-}
-
-func constLit(b bool) sat.Lit {
-	if b {
-		return sat.True
-	}
-	return sat.False
 }
 
 // predefined computes herd's predefined sets and relations of one
 // execution, as constant sets and relations.
-func (x *execution) predefined(al *algebra) (map[string]Set, map[string]Rel) {
+func (x *execution) predefined(al *eval.Algebra[bool]) (map[string]Set, map[string]Rel) {
 	u := x.u
 	sets := map[string]Set{}
-	set := func(name string, member func(e *Event) bool) {
-		s := al.emptySet()
+	set := func(name string, member func(e *events.Event) bool) {
+		s := al.EmptySet()
 		for _, e := range u.Events {
 			if x.executed[e.ID] && member(e) {
-				s[e.ID] = sat.True
+				s[e.ID] = true
 			}
 		}
 		sets[name] = s
 	}
-	set("_", func(*Event) bool { return true })
-	set("W", (*Event).IsWrite)
-	set("R", (*Event).IsRead)
-	set("M", (*Event).IsMem)
-	set("Exp", (*Event).IsMem)
-	set("F", func(e *Event) bool { return e.Kind == KindFence })
-	set("IW", func(e *Event) bool { return e.Kind == KindInit })
-	set("B", func(e *Event) bool { return e.Kind == KindBranch })
-	set("RMW", func(e *Event) bool { return e.RMW != nil })
+	set("_", func(*events.Event) bool { return true })
+	set("W", (*events.Event).IsWrite)
+	set("R", (*events.Event).IsRead)
+	set("M", (*events.Event).IsMem)
+	set("Exp", (*events.Event).IsMem)
+	set("F", func(e *events.Event) bool { return e.Kind == events.KindFence })
+	set("IW", func(e *events.Event) bool { return e.Kind == events.KindInit })
+	set("B", func(e *events.Event) bool { return e.Kind == events.KindBranch })
+	set("RMW", func(e *events.Event) bool { return e.RMW != nil })
 	// Every tag is the set of the events carrying it (a tag named like a
 	// base set replaces it).
 	tagged := map[string]bool{}
@@ -560,12 +512,12 @@ func (x *execution) predefined(al *algebra) (map[string]Set, map[string]Rel) {
 		for _, tag := range e.Tags {
 			if !tagged[tag] {
 				tagged[tag] = true
-				set(tag, func(e *Event) bool { return e.HasTag(tag) })
+				set(tag, func(e *events.Event) bool { return e.HasTag(tag) })
 			}
 		}
 	}
 
-	add := func(r Rel, a, b *Event) { r[pair{int32(a.ID), int32(b.ID)}] = sat.True }
+	add := func(r Rel, a, b *events.Event) { r[eval.PairOf(a.ID, b.ID)] = true }
 	names := []string{"id", "po", "int", "ext", "loc", "addr", "data", "ctrl", "pick-addr-dep", "pick-data-dep",
 		"pick-ctrl-dep", "rmw", "amo", "rf", "co", "fr", "sm", "iico_data", "iico_ctrl", "rf-reg",
 		"same-low-order-bits", "same-tag-loc", "iico_order"}
@@ -573,15 +525,15 @@ func (x *execution) predefined(al *algebra) (map[string]Set, map[string]Rel) {
 	for _, n := range names {
 		rels[n] = Rel{}
 	}
-	var events []*Event
+	var executed []*events.Event
 	for _, e := range u.Events {
 		if x.executed[e.ID] {
-			events = append(events, e)
+			executed = append(executed, e)
 		}
 	}
 	pickCtrl := Rel{} // iico_ctrl before the plain dependencies are taken out
-	for _, a := range events {
-		for _, b := range events {
+	for _, a := range executed {
+		for _, b := range executed {
 			if a == b {
 				add(rels["id"], a, b)
 			}
@@ -602,7 +554,7 @@ func (x *execution) predefined(al *algebra) (map[string]Set, map[string]Rel) {
 		}
 		// A dependency inside one instruction is herd's iico, not a
 		// dependency between instructions.
-		dep := func(name, intra string, reads []*Event) {
+		dep := func(name, intra string, reads []*events.Event) {
 			for _, d := range reads {
 				if x.sameInstr(d, a) {
 					if intra == "iico_data" {
@@ -616,13 +568,13 @@ func (x *execution) predefined(al *algebra) (map[string]Set, map[string]Rel) {
 			}
 		}
 		dep("addr", "iico_data", a.AddrDeps)
-		if a.Kind != KindBranch {
+		if a.Kind != events.KindBranch {
 			dep("data", "iico_data", a.DataDeps)
 		}
 		dep("ctrl", "iico_data", a.CtrlDeps)
 		dep("pick-addr-dep", "iico_ctrl", a.AddrDeps)
 		dep("pick-addr-dep", "iico_ctrl", a.AddrPicks)
-		if a.Kind != KindBranch {
+		if a.Kind != events.KindBranch {
 			dep("pick-data-dep", "iico_ctrl", a.DataDeps)
 			dep("pick-data-dep", "iico_ctrl", a.DataPicks)
 		}
@@ -640,13 +592,13 @@ func (x *execution) predefined(al *algebra) (map[string]Set, map[string]Rel) {
 	}
 	for k := range pickCtrl {
 		if _, data := rels["iico_data"][k]; !data {
-			rels["iico_ctrl"][k] = sat.True
+			rels["iico_ctrl"][k] = true
 		}
 	}
 	for _, r := range x.reads {
 		add(rels["rf"], x.rf[r.ID], r)
 	}
-	fw := al.emptySet()
+	fw := al.EmptySet()
 	for _, a := range x.locs {
 		ws := x.co[a]
 		for i, w := range ws {
@@ -654,7 +606,7 @@ func (x *execution) predefined(al *algebra) (map[string]Set, map[string]Rel) {
 				add(rels["co"], w, v)
 			}
 		}
-		fw[ws[len(ws)-1].ID] = sat.True
+		fw[ws[len(ws)-1].ID] = true
 	}
 	sets["FW"] = fw
 	for _, r := range x.reads {
@@ -674,39 +626,39 @@ func (x *execution) predefined(al *algebra) (map[string]Set, map[string]Rel) {
 
 // final is a location's final value: a register's at the end of its
 // thread's path, a memory cell's as its co-last write wrote it.
-func (c *concreteChecker) final(x *execution, loc litmus.Loc) (Value, bool) {
+func (c *Checker) final(x *execution, loc litmus.Loc) (events.Value, bool) {
 	switch loc.Kind {
 	case litmus.RegLoc:
 		th, ok := c.procs[loc.Proc]
 		if !ok {
-			return Value{}, false
+			return events.Value{}, false
 		}
 		t, ok := x.leaves[th].Regs[loc.Name]
 		if !ok {
-			return Int(0), true
+			return events.Int(0), true
 		}
 		v, st := x.value(t)
 		return v, st == termKnown
 	case litmus.GlobalLoc, litmus.IndexLoc:
-		a := Addr(loc.Name)
+		a := events.Addr(loc.Name)
 		if loc.Kind == litmus.IndexLoc {
 			a = c.lay.Cell(loc.Name, loc.Index)
 		}
 		ws := x.co[a]
 		if len(ws) == 0 {
-			return Value{}, false
+			return events.Value{}, false
 		}
 		return x.val[ws[len(ws)-1].Val.ID], true
 	}
-	return Value{}, false
+	return events.Value{}, false
 }
 
 // state reads the observed locations' final values.
-func (c *concreteChecker) state(x *execution) State {
-	st := make(State, 0, len(c.observed))
+func (c *Checker) state(x *execution) outcome.State {
+	st := make(outcome.State, 0, len(c.observed))
 	for _, loc := range c.observed {
 		if n, isArray := c.lay.Length[loc.Name]; isArray && loc.Kind == litmus.GlobalLoc {
-			b := Binding{Loc: loc, Type: c.lay.TypeOf(loc), Array: make([]Value, n)}
+			b := outcome.Binding{Loc: loc, Type: c.lay.TypeOf(loc), Array: make([]events.Value, n)}
 			for i := range b.Array {
 				b.Array[i], _ = c.final(x, litmus.Loc{Kind: litmus.IndexLoc, Name: loc.Name, Index: i})
 			}
@@ -714,13 +666,13 @@ func (c *concreteChecker) state(x *execution) State {
 			continue
 		}
 		v, _ := c.final(x, loc)
-		st = append(st, Binding{Loc: loc, Type: c.lay.TypeOf(loc), Value: v})
+		st = append(st, outcome.Binding{Loc: loc, Type: c.lay.TypeOf(loc), Value: v})
 	}
 	return st
 }
 
 // prop evaluates a condition on an execution.
-func (c *concreteChecker) prop(x *execution, p litmus.Prop) (bool, error) {
+func (c *Checker) prop(x *execution, p litmus.Prop) (bool, error) {
 	switch p := p.(type) {
 	case litmus.Bool:
 		return p.Value, nil
@@ -757,7 +709,7 @@ func (c *concreteChecker) prop(x *execution, p litmus.Prop) (bool, error) {
 					return false, err
 				}
 				got, ok := c.final(x, litmus.Loc{Kind: litmus.IndexLoc, Name: p.Loc.Name, Index: i})
-				if !ok || Cast(typ, got) != Cast(typ, want) {
+				if !ok || events.Cast(typ, got) != events.Cast(typ, want) {
 					return false, nil
 				}
 			}
@@ -773,13 +725,13 @@ func (c *concreteChecker) prop(x *execution, p litmus.Prop) (bool, error) {
 			}
 		}
 		got, ok := c.final(x, p.Loc)
-		return ok && Cast(typ, got) == Cast(typ, want), nil
+		return ok && events.Cast(typ, got) == events.Cast(typ, want), nil
 	}
 	return false, fmt.Errorf("unsupported condition %s", litmus.FormatProp(p))
 }
 
 // validate reports the errors prop would report on some execution.
-func (c *concreteChecker) validate(p litmus.Prop) error {
+func (c *Checker) validate(p litmus.Prop) error {
 	switch p := p.(type) {
 	case nil, litmus.Bool:
 		return nil
@@ -809,16 +761,23 @@ func (c *concreteChecker) validate(p litmus.Prop) error {
 	return fmt.Errorf("unsupported condition %s", litmus.FormatProp(p))
 }
 
-func (c *concreteChecker) validateBoth(x, y litmus.Prop) error {
+func (c *Checker) validateBoth(x, y litmus.Prop) error {
 	if err := c.validate(x); err != nil {
 		return err
 	}
 	return c.validate(y)
 }
 
-// checkExplicit decides a test with the explicit engine.
-func checkExplicit(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options, u *Unfolding, lay Layout) (*Outcome, error) {
-	c := newConcreteChecker(ctx, m, t, opt, u, lay)
+// Options tune the explicit engine.
+type Options struct {
+	Speedcheck    bool // stop at the first execution that decides the condition
+	MaxExecutions int  // stop enumerating after this many executions (0: all)
+}
+
+// Check decides test t, unfolded into u (after its value analysis), under
+// the model m.
+func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout, opt Options) (*outcome.Outcome, error) {
+	c := NewChecker(ctx, m, t, u, lay)
 	// Refuse a condition purr cannot evaluate even when no execution
 	// would evaluate it.
 	for _, p := range []litmus.Prop{t.Filter, t.Cond} {
@@ -826,7 +785,7 @@ func checkExplicit(ctx context.Context, m *cat.Model, t *litmus.Test, opt Option
 			return nil, err
 		}
 	}
-	out := &Outcome{Loop: u.Cut}
+	out := &outcome.Outcome{Loop: u.Cut}
 	seen := map[string]bool{}
 	raised := map[string]bool{}
 	var failure error
@@ -841,29 +800,29 @@ func checkExplicit(ctx context.Context, m *cat.Model, t *litmus.Test, opt Option
 			failure = err
 			return false
 		}
-		if !j.consistent {
+		if !j.Consistent {
 			return true
 		}
 		if opt.MaxExecutions > 0 && count == opt.MaxExecutions {
 			return false
 		}
 		count++
-		if j.holds {
+		if j.Holds {
 			out.Positive++
 		} else {
 			out.Negative++
 		}
-		if key := stateKey(j.state); !seen[key] {
+		if key := outcome.StateKey(j.State); !seen[key] {
 			seen[key] = true
-			out.States = append(out.States, j.state)
+			out.States = append(out.States, j.State)
 		}
-		for _, f := range j.flags {
+		for _, f := range j.Flags {
 			if !raised[f] {
 				raised[f] = true
 				out.Flags = append(out.Flags, f)
 			}
 		}
-		return !(opt.Speedcheck && decisive(t.Quant, j.holds))
+		return !(opt.Speedcheck && outcome.Decisive(t.Quant, j.Holds))
 	})
 	if failure != nil {
 		return nil, failure

@@ -1,6 +1,8 @@
 package satengine
 
 import (
+	"github.com/purr-mcm/purr/mcm/eval"
+	"github.com/purr-mcm/purr/mcm/events"
 	"github.com/purr-mcm/purr/mcm/sat"
 )
 
@@ -9,9 +11,9 @@ import (
 // is (one literal per domain value), rf and co (one variable per pair that
 // may be related).
 type encoding struct {
-	u   *Unfolding
+	u   *events.Unfolding
 	s   *sat.Solver
-	al  *algebra
+	al  *eval.Algebra[sat.Lit]
 	seg []sat.Lit   // per segment: the segment executes
 	val [][]sat.Lit // per term, per domain value
 	rf  Rel         // write → read
@@ -23,7 +25,7 @@ type encoding struct {
 
 // encodeLimited builds the formula of an unfolding under limits: the
 // solver panics past them (see sat.Catch).
-func encodeLimited(u *Unfolding, limits sat.Limits) *encoding {
+func encodeLimited(u *events.Unfolding, limits sat.Limits) *encoding {
 	s := sat.New()
 	s.SetLimits(limits)
 	en := &encoding{u: u, s: s}
@@ -31,13 +33,13 @@ func encodeLimited(u *Unfolding, limits sat.Limits) *encoding {
 	en.encodeValues()
 	exec := make([]sat.Lit, len(u.Events))
 	for i, e := range u.Events {
-		if e.Kind == KindInit {
+		if e.Kind == events.KindInit {
 			exec[i] = sat.True
 		} else {
 			exec[i] = en.seg[e.Seg.ID]
 		}
 	}
-	en.al = &algebra{s: s, exec: exec}
+	en.al = eval.NewAlgebra[sat.Lit](logic{s}, exec)
 	en.encodeRF()
 	en.encodeCO()
 	return en
@@ -95,9 +97,9 @@ func (en *encoding) encodeValues() {
 	for _, t := range u.Terms { // operands are created before the terms that use them
 		lits := make([]sat.Lit, len(t.Dom))
 		switch t.Op {
-		case TermConst:
+		case events.TermConst:
 			lits[0] = sat.True
-		case TermRead:
+		case events.TermRead:
 			if len(lits) == 1 {
 				lits[0] = sat.True
 				break
@@ -106,7 +108,7 @@ func (en *encoding) encodeValues() {
 				lits[i] = s.NewVar()
 			}
 			s.ExactlyOne(lits...)
-		case TermBinary:
+		case events.TermBinary:
 			terms := make([][]sat.Lit, len(t.Dom))
 			x, y := t.Args[0], t.Args[1]
 			for i, a := range x.Dom {
@@ -114,7 +116,7 @@ func (en *encoding) encodeValues() {
 					if x == y && i != j {
 						continue // one term has one value
 					}
-					v, err := ApplyBinary(t.Bin, a, b)
+					v, err := events.ApplyBinary(t.Bin, a, b)
 					if err != nil {
 						continue
 					}
@@ -125,11 +127,11 @@ func (en *encoding) encodeValues() {
 			for k := range lits {
 				lits[k] = s.Or(terms[k]...)
 			}
-		case TermUnary:
+		case events.TermUnary:
 			terms := make([][]sat.Lit, len(t.Dom))
 			x := t.Args[0]
 			for i, a := range x.Dom {
-				if v, err := ApplyUnary(t.Un, a); err == nil {
+				if v, err := events.ApplyUnary(t.Un, a); err == nil {
 					k := t.Index[v]
 					terms[k] = append(terms[k], en.val[x.ID][i])
 				}
@@ -137,9 +139,9 @@ func (en *encoding) encodeValues() {
 			for k := range lits {
 				lits[k] = s.Or(terms[k]...)
 			}
-		case TermPick:
+		case events.TermPick:
 			copy(lits, en.val[t.Args[1].ID])
-		case TermIte:
+		case events.TermIte:
 			c, x, y := t.Args[0], t.Args[1], t.Args[2]
 			isTrue, isFalse := en.truthLits(c)
 			terms := make([][]sat.Lit, len(t.Dom))
@@ -167,10 +169,10 @@ func (en *encoding) encodeValues() {
 
 // truthLits says when a term is true (an address or a non-zero integer)
 // and when it is false.
-func (en *encoding) truthLits(t *Term) (isTrue, isFalse sat.Lit) {
+func (en *encoding) truthLits(t *events.Term) (isTrue, isFalse sat.Lit) {
 	var ts, fs []sat.Lit
 	for i, v := range t.Dom {
-		if Truth(v) {
+		if events.Truth(v) {
 			ts = append(ts, en.val[t.ID][i])
 		} else {
 			fs = append(fs, en.val[t.ID][i])
@@ -180,7 +182,7 @@ func (en *encoding) truthLits(t *Term) (isTrue, isFalse sat.Lit) {
 }
 
 // valueIs is the literal "term t has value v".
-func (en *encoding) valueIs(t *Term, v Value) sat.Lit {
+func (en *encoding) valueIs(t *events.Term, v events.Value) sat.Lit {
 	if i, ok := t.Index[v]; ok {
 		return en.val[t.ID][i]
 	}
@@ -188,7 +190,7 @@ func (en *encoding) valueIs(t *Term, v Value) sat.Lit {
 }
 
 // sameValue is the literal "terms a and b have the same value".
-func (en *encoding) sameValue(a, b *Term) sat.Lit {
+func (en *encoding) sameValue(a, b *events.Term) sat.Lit {
 	if a == b {
 		return sat.True
 	}
@@ -207,7 +209,7 @@ func (en *encoding) sameValue(a, b *Term) sat.Lit {
 func (en *encoding) encodeRF() {
 	s := en.s
 	en.rf = make(Rel)
-	var writes []*Event
+	var writes []*events.Event
 	for _, e := range en.u.Events {
 		if e.IsWrite() {
 			writes = append(writes, e)
@@ -219,7 +221,7 @@ func (en *encoding) encodeRF() {
 		}
 		var cands []sat.Lit
 		for _, w := range writes {
-			if !MayAlias(w.Addr, r.Addr) || !MayCoexist(w, r) || SameInstruction(w, r) {
+			if !events.MayAlias(w.Addr, r.Addr) || !events.MayCoexist(w, r) || events.SameInstruction(w, r) {
 				continue // an instruction never reads its own write
 			}
 			same := s.And(en.sameValue(w.Addr, r.Addr), en.sameValue(w.Val, r.Val))
@@ -227,14 +229,14 @@ func (en *encoding) encodeRF() {
 				continue
 			}
 			v := s.NewVar()
-			s.AddClause(-v, en.al.exec[w.ID])
-			s.AddClause(-v, en.al.exec[r.ID])
+			s.AddClause(-v, en.al.Exec[w.ID])
+			s.AddClause(-v, en.al.Exec[r.ID])
 			s.AddClause(-v, same)
-			en.rf[pair{int32(w.ID), int32(r.ID)}] = v
+			en.rf[eval.PairOf(w.ID, r.ID)] = v
 			cands = append(cands, v)
 			en.projection = append(en.projection, v)
 		}
-		s.AddClause(append([]sat.Lit{-en.al.exec[r.ID]}, cands...)...)
+		s.AddClause(append([]sat.Lit{-en.al.Exec[r.ID]}, cands...)...)
 		for i := range cands {
 			for j := i + 1; j < len(cands); j++ {
 				s.AddClause(-cands[i], -cands[j])
@@ -248,22 +250,22 @@ func (en *encoding) encodeRF() {
 func (en *encoding) encodeCO() {
 	s := en.s
 	en.co = make(Rel)
-	var writes []*Event
+	var writes []*events.Event
 	for _, e := range en.u.Events {
 		if e.IsWrite() {
 			writes = append(writes, e)
 		}
 	}
-	exec := en.al.exec
-	lit := func(a, b *Event) sat.Lit {
-		if l, ok := en.co[pair{int32(a.ID), int32(b.ID)}]; ok {
+	exec := en.al.Exec
+	lit := func(a, b *events.Event) sat.Lit {
+		if l, ok := en.co[eval.PairOf(a.ID, b.ID)]; ok {
 			return l
 		}
 		return sat.False
 	}
 	for i, a := range writes {
 		for _, b := range writes[i+1:] {
-			if !MayAlias(a.Addr, b.Addr) || !MayCoexist(a, b) {
+			if !events.MayAlias(a.Addr, b.Addr) || !events.MayCoexist(a, b) {
 				continue
 			}
 			same := en.sameValue(a.Addr, b.Addr)
@@ -271,13 +273,13 @@ func (en *encoding) encodeCO() {
 			if both == sat.False {
 				continue
 			}
-			ab, ba := pair{int32(a.ID), int32(b.ID)}, pair{int32(b.ID), int32(a.ID)}
+			ab, ba := eval.PairOf(a.ID, b.ID), eval.PairOf(b.ID, a.ID)
 			switch {
-			case a.Kind == KindInit && b.Kind == KindInit:
+			case a.Kind == events.KindInit && b.Kind == events.KindInit:
 				continue // distinct locations
-			case a.Kind == KindInit:
+			case a.Kind == events.KindInit:
 				en.co[ab] = both
-			case b.Kind == KindInit:
+			case b.Kind == events.KindInit:
 				en.co[ba] = both
 			default:
 				v := s.NewVar()
@@ -317,12 +319,12 @@ func (en *encoding) encodeCO() {
 // of thin air) is no candidate at all, whatever the model; enumerate
 // refutes such cycles lazily.
 func (en *encoding) derivation() Rel {
-	memo := map[*Term]Set{}
+	memo := map[*events.Term]Set{}
 	d := Rel{}
-	for _, k := range sortedPairs(en.rf) {
-		w := en.u.Events[k.a]
+	for _, k := range eval.SortedPairs(en.rf) {
+		w := en.u.Events[k.A]
 		for r2, l := range en.needs(w.Val, memo) {
-			en.al.put(d, int(k.b), r2, en.s.And(en.rf[k], l))
+			en.al.Put(d, int(k.B), r2, en.s.And(en.rf[k], l))
 		}
 	}
 	return d
@@ -333,12 +335,12 @@ func (en *encoding) derivation() Rel {
 // condition and the branch taken, a pick the value picked, x^x nothing,
 // other operations all their operands. A Set, not a map, so that gates
 // are built in the same order on every run.
-func (en *encoding) needs(t *Term, memo map[*Term]Set) Set {
+func (en *encoding) needs(t *events.Term, memo map[*events.Term]Set) Set {
 	if m, ok := memo[t]; ok {
 		return m
 	}
-	m := en.al.emptySet()
-	add := func(arg *Term, when sat.Lit) {
+	m := en.al.EmptySet()
+	add := func(arg *events.Term, when sat.Lit) {
 		for i, l := range en.needs(arg, memo) {
 			if l != sat.False {
 				m[i] = en.s.Or(m[i], en.s.And(when, l))
@@ -346,16 +348,16 @@ func (en *encoding) needs(t *Term, memo map[*Term]Set) Set {
 		}
 	}
 	switch t.Op {
-	case TermRead:
+	case events.TermRead:
 		m[t.Read.ID] = sat.True
-	case TermPick:
+	case events.TermPick:
 		add(t.Args[1], sat.True)
-	case TermIte:
+	case events.TermIte:
 		isTrue, isFalse := en.truthLits(t.Args[0])
 		add(t.Args[0], sat.True)
 		add(t.Args[1], isTrue)
 		add(t.Args[2], isFalse)
-	case TermBinary, TermUnary:
+	case events.TermBinary, events.TermUnary:
 		if t.Cancels() {
 			break
 		}

@@ -1,6 +1,7 @@
 package satengine
 
 import (
+	"github.com/purr-mcm/purr/mcm/eval"
 	"sort"
 
 	"github.com/purr-mcm/purr/mcm/sat"
@@ -55,15 +56,15 @@ func enumerate(s *sat.Solver, projection []sat.Lit, lazy []Rel, limit int, visit
 func findCycle(s *sat.Solver, rels []Rel) []sat.Lit {
 	for _, r := range rels {
 		succ := map[int32][]int32{}
-		for _, k := range sortedPairs(r) {
+		for _, k := range eval.SortedPairs(r) {
 			if s.Value(r[k]) {
-				succ[k.a] = append(succ[k.a], k.b)
+				succ[k.A] = append(succ[k.A], k.B)
 			}
 		}
 		if cycle := cycleIn(succ); cycle != nil {
 			clause := make([]sat.Lit, len(cycle))
 			for i := range cycle {
-				clause[i] = -r[pair{cycle[i], cycle[(i+1)%len(cycle)]}]
+				clause[i] = -r[eval.Pair{A: cycle[i], B: cycle[(i+1)%len(cycle)]}]
 			}
 			return clause
 		}

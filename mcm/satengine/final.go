@@ -2,6 +2,8 @@ package satengine
 
 import (
 	"fmt"
+	"github.com/purr-mcm/purr/mcm/eval"
+	"github.com/purr-mcm/purr/mcm/events"
 
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/mcm/sat"
@@ -12,12 +14,12 @@ import (
 // by the co-last write.
 type finalState struct {
 	en      *encoding
-	lay     Layout
+	lay     events.Layout
 	threads map[int]int // process number → thread index of the unfolding
-	writes  []*Event
+	writes  []*events.Event
 }
 
-func newFinalState(en *encoding, procIDs []int, lay Layout) *finalState {
+func newFinalState(en *encoding, procIDs []int, lay events.Layout) *finalState {
 	fs := &finalState{en: en, lay: lay, threads: map[int]int{}}
 	for i, id := range procIDs {
 		fs.threads[id] = i
@@ -31,7 +33,7 @@ func newFinalState(en *encoding, procIDs []int, lay Layout) *finalState {
 }
 
 // regTerm is the term a thread's register holds at the end of a leaf.
-func (fs *finalState) regTerm(leaf *Segment, reg string) *Term {
+func (fs *finalState) regTerm(leaf *events.Segment, reg string) *events.Term {
 	if t, ok := leaf.Regs[reg]; ok {
 		return t
 	}
@@ -40,10 +42,10 @@ func (fs *finalState) regTerm(leaf *Segment, reg string) *Term {
 
 // valueLit is the literal "loc's final value is v", compared as loc's
 // type (herd7 compares 0:X0=-1 and 0xffffffff equal in an int register).
-func (fs *finalState) valueLit(loc litmus.Loc, v Value) (sat.Lit, error) {
+func (fs *finalState) valueLit(loc litmus.Loc, v events.Value) (sat.Lit, error) {
 	s := fs.en.s
 	typ := fs.lay.TypeOf(loc)
-	v = Cast(typ, v)
+	v = events.Cast(typ, v)
 	switch loc.Kind {
 	case litmus.RegLoc:
 		th, ok := fs.threads[loc.Proc]
@@ -56,7 +58,7 @@ func (fs *finalState) valueLit(loc litmus.Loc, v Value) (sat.Lit, error) {
 			var is sat.Lit
 			if t == nil {
 				is = sat.False
-				if v == Int(0) {
+				if v == events.Int(0) {
 					is = sat.True
 				}
 			} else {
@@ -66,7 +68,7 @@ func (fs *finalState) valueLit(loc litmus.Loc, v Value) (sat.Lit, error) {
 		}
 		return s.Or(lits...), nil
 	case litmus.GlobalLoc:
-		return fs.memLit(Addr(loc.Name), typ, v), nil
+		return fs.memLit(events.Addr(loc.Name), typ, v), nil
 	case litmus.IndexLoc:
 		return fs.memLit(fs.lay.Cell(loc.Name, loc.Index), typ, v), nil
 	}
@@ -74,7 +76,7 @@ func (fs *finalState) valueLit(loc litmus.Loc, v Value) (sat.Lit, error) {
 }
 
 // memLit is "the co-last write to address a writes v" (as type typ).
-func (fs *finalState) memLit(a Value, typ string, v Value) sat.Lit {
+func (fs *finalState) memLit(a events.Value, typ string, v events.Value) sat.Lit {
 	s := fs.en.s
 	var lits []sat.Lit
 	for _, w := range fs.writes {
@@ -82,9 +84,9 @@ func (fs *finalState) memLit(a Value, typ string, v Value) sat.Lit {
 		if at == sat.False {
 			continue
 		}
-		last := []sat.Lit{fs.en.al.exec[w.ID], at, fs.en.valueIsAs(w.Val, typ, v)}
-		for _, k := range sortedPairs(fs.en.co) {
-			if int(k.a) == w.ID {
+		last := []sat.Lit{fs.en.al.Exec[w.ID], at, fs.en.valueIsAs(w.Val, typ, v)}
+		for _, k := range eval.SortedPairs(fs.en.co) {
+			if int(k.A) == w.ID {
 				last = append(last, -fs.en.co[k])
 			}
 		}
@@ -139,7 +141,7 @@ func (fs *finalState) propLit(p litmus.Prop) (sat.Lit, error) {
 				if err != nil {
 					return 0, err
 				}
-				lits = append(lits, fs.memLit(fs.lay.Cell(p.Loc.Name, i), fs.lay.TypeOf(p.Loc), Cast(fs.lay.TypeOf(p.Loc), v)))
+				lits = append(lits, fs.memLit(fs.lay.Cell(p.Loc.Name, i), fs.lay.TypeOf(p.Loc), events.Cast(fs.lay.TypeOf(p.Loc), v)))
 			}
 			return s.And(lits...), nil
 		}
@@ -153,13 +155,13 @@ func (fs *finalState) propLit(p litmus.Prop) (sat.Lit, error) {
 }
 
 // valueOf reads loc's final value in the solver's current model.
-func (fs *finalState) valueOf(loc litmus.Loc) (Value, bool) {
+func (fs *finalState) valueOf(loc litmus.Loc) (events.Value, bool) {
 	en := fs.en
 	switch loc.Kind {
 	case litmus.RegLoc:
 		th, ok := fs.threads[loc.Proc]
 		if !ok {
-			return Value{}, false
+			return events.Value{}, false
 		}
 		for _, leaf := range en.u.Leaves[th] {
 			if !en.s.Value(en.seg[leaf.ID]) {
@@ -167,22 +169,22 @@ func (fs *finalState) valueOf(loc litmus.Loc) (Value, bool) {
 			}
 			t := fs.regTerm(leaf, loc.Name)
 			if t == nil {
-				return Int(0), true
+				return events.Int(0), true
 			}
 			return en.termValue(t)
 		}
 	case litmus.GlobalLoc, litmus.IndexLoc:
-		a := Addr(loc.Name)
+		a := events.Addr(loc.Name)
 		if loc.Kind == litmus.IndexLoc {
 			a = fs.lay.Cell(loc.Name, loc.Index)
 		}
 		for _, w := range fs.writes {
-			if !en.s.Value(en.al.exec[w.ID]) || !en.s.Value(en.valueIs(w.Addr, a)) {
+			if !en.s.Value(en.al.Exec[w.ID]) || !en.s.Value(en.valueIs(w.Addr, a)) {
 				continue
 			}
 			last := true
-			for _, k := range sortedPairs(en.co) {
-				if int(k.a) == w.ID && en.s.Value(en.co[k]) {
+			for _, k := range eval.SortedPairs(en.co) {
+				if int(k.A) == w.ID && en.s.Value(en.co[k]) {
 					last = false
 					break
 				}
@@ -192,24 +194,24 @@ func (fs *finalState) valueOf(loc litmus.Loc) (Value, bool) {
 			}
 		}
 	}
-	return Value{}, false
+	return events.Value{}, false
 }
 
 // termValue reads a term's value in the solver's current model.
-func (en *encoding) termValue(t *Term) (Value, bool) {
+func (en *encoding) termValue(t *events.Term) (events.Value, bool) {
 	for i, v := range t.Dom {
 		if en.s.Value(en.val[t.ID][i]) {
 			return v, true
 		}
 	}
-	return Value{}, false
+	return events.Value{}, false
 }
 
 // valueIsAs is "term t's value, as type typ, is v" (v already of typ).
-func (en *encoding) valueIsAs(t *Term, typ string, v Value) sat.Lit {
+func (en *encoding) valueIsAs(t *events.Term, typ string, v events.Value) sat.Lit {
 	var lits []sat.Lit
 	for i, d := range t.Dom {
-		if Cast(typ, d) == v {
+		if events.Cast(typ, d) == v {
 			lits = append(lits, en.val[t.ID][i])
 		}
 	}

@@ -1,6 +1,8 @@
 package satengine
 
 import (
+	"github.com/purr-mcm/purr/mcm/eval"
+	"github.com/purr-mcm/purr/mcm/events"
 	"sort"
 
 	"github.com/purr-mcm/purr/mcm/sat"
@@ -10,33 +12,33 @@ import (
 // named as herd names them.
 func (en *encoding) predefined() (sets map[string]Set, rels map[string]Rel) {
 	al, u := en.al, en.u
-	s := al.s
+	s := en.s
 	sets = map[string]Set{}
-	set := func(name string, member func(e *Event) bool) {
-		x := al.emptySet()
+	set := func(name string, member func(e *events.Event) bool) {
+		x := al.EmptySet()
 		for i, e := range u.Events {
 			if member(e) {
-				x[i] = al.exec[i]
+				x[i] = al.Exec[i]
 			}
 		}
 		sets[name] = x
 	}
-	set("_", func(*Event) bool { return true })
-	set("W", (*Event).IsWrite)
-	set("R", (*Event).IsRead)
-	set("M", (*Event).IsMem)
-	set("Exp", (*Event).IsMem) // every access of a litmus test is explicit
-	set("F", func(e *Event) bool { return e.Kind == KindFence })
-	set("IW", func(e *Event) bool { return e.Kind == KindInit })
-	set("B", func(e *Event) bool { return e.Kind == KindBranch })
-	set("RMW", func(e *Event) bool { return e.RMW != nil })
+	set("_", func(*events.Event) bool { return true })
+	set("W", (*events.Event).IsWrite)
+	set("R", (*events.Event).IsRead)
+	set("M", (*events.Event).IsMem)
+	set("Exp", (*events.Event).IsMem) // every access of a litmus test is explicit
+	set("F", func(e *events.Event) bool { return e.Kind == events.KindFence })
+	set("IW", func(e *events.Event) bool { return e.Kind == events.KindInit })
+	set("B", func(e *events.Event) bool { return e.Kind == events.KindBranch })
+	set("RMW", func(e *events.Event) bool { return e.RMW != nil })
 	// Every tag an event carries is the set of events carrying it.
 	for _, tag := range en.tags() {
-		set(tag, func(e *Event) bool { return e.HasTag(tag) })
+		set(tag, func(e *events.Event) bool { return e.HasTag(tag) })
 	}
 
 	rels = map[string]Rel{}
-	rels["id"] = al.identity(al.exec)
+	rels["id"] = al.Identity(al.Exec)
 	po, intl, loc := make(Rel), make(Rel), make(Rel)
 	addr, data, ctrl := make(Rel), make(Rel), make(Rel)
 	pickAddr, pickData, pickCtrl := make(Rel), make(Rel), make(Rel)
@@ -45,44 +47,44 @@ func (en *encoding) predefined() (sets map[string]Set, rels map[string]Rel) {
 	iicoOrder := make(Rel)
 	for _, a := range u.Events {
 		for _, b := range u.Events {
-			ea, eb := al.exec[a.ID], al.exec[b.ID]
-			if POOrdered(a, b) {
-				po[pair{int32(a.ID), int32(b.ID)}] = eb // b's path runs through a
+			ea, eb := al.Exec[a.ID], al.Exec[b.ID]
+			if events.POOrdered(a, b) {
+				po[eval.PairOf(a.ID, b.ID)] = eb // b's path runs through a
 			}
-			if a != b && a.IsMem() && b.IsMem() && SameInstruction(a, b) && a.Depth < b.Depth {
+			if a != b && a.IsMem() && b.IsMem() && events.SameInstruction(a, b) && a.Depth < b.Depth {
 				// The accesses of one instruction in the order it makes them
 				// (herd's iico_order: STILP's two writes).
-				iicoOrder[pair{int32(a.ID), int32(b.ID)}] = eb
+				iicoOrder[eval.PairOf(a.ID, b.ID)] = eb
 			}
-			if a == b || (a.Thread >= 0 && a.Thread == b.Thread && MayCoexist(a, b)) {
-				al.put(intl, a.ID, b.ID, s.And(ea, eb))
+			if a == b || (a.Thread >= 0 && a.Thread == b.Thread && events.MayCoexist(a, b)) {
+				al.Put(intl, a.ID, b.ID, s.And(ea, eb))
 			}
-			if a.IsMem() && b.IsMem() && MayAlias(a.Addr, b.Addr) && MayCoexist(a, b) {
-				al.put(loc, a.ID, b.ID, s.And(ea, eb, en.sameValue(a.Addr, b.Addr)))
+			if a.IsMem() && b.IsMem() && events.MayAlias(a.Addr, b.Addr) && events.MayCoexist(a, b) {
+				al.Put(loc, a.ID, b.ID, s.And(ea, eb, en.sameValue(a.Addr, b.Addr)))
 			}
 		}
 		// Dependencies between the events of one instruction are herd's
 		// iico_data (the read and write of an LDADD) and iico_ctrl (the
 		// comparison of a CAS deciding its write), not addr or data.
-		dep := func(r, intra Rel, reads []*Event) {
+		dep := func(r, intra Rel, reads []*events.Event) {
 			for _, d := range reads {
-				k := pair{int32(d.ID), int32(a.ID)}
-				if SameInstruction(d, a) {
-					intra[k] = al.exec[a.ID]
+				k := eval.PairOf(d.ID, a.ID)
+				if events.SameInstruction(d, a) {
+					intra[k] = al.Exec[a.ID]
 				} else {
-					r[k] = al.exec[a.ID]
+					r[k] = al.Exec[a.ID]
 				}
 			}
 		}
 		dep(addr, iicoData, a.AddrDeps)
-		if a.Kind != KindBranch {
+		if a.Kind != events.KindBranch {
 			dep(data, iicoData, a.DataDeps)
 		}
 		dep(ctrl, iicoData, a.CtrlDeps)
 		// Pick dependencies include the plain ones, as herd's do.
 		dep(pickAddr, iicoCtrl, a.AddrDeps)
 		dep(pickAddr, iicoCtrl, a.AddrPicks)
-		if a.Kind != KindBranch {
+		if a.Kind != events.KindBranch {
 			dep(pickData, iicoCtrl, a.DataDeps)
 			dep(pickData, iicoCtrl, a.DataPicks)
 		}
@@ -90,28 +92,28 @@ func (en *encoding) predefined() (sets map[string]Set, rels map[string]Rel) {
 		dep(pickCtrl, iicoCtrl, a.CtrlPicks)
 		if a.IsRead() && a.RMW != nil {
 			w := a.RMW
-			rmw[pair{int32(a.ID), int32(w.ID)}] = al.exec[w.ID]
+			rmw[eval.PairOf(a.ID, w.ID)] = al.Exec[w.ID]
 			if !w.HasTag("X") {
-				amo[pair{int32(a.ID), int32(w.ID)}] = al.exec[w.ID]
+				amo[eval.PairOf(a.ID, w.ID)] = al.Exec[w.ID]
 			}
 		}
 	}
 	rels["po"], rels["int"], rels["loc"] = po, intl, loc
-	rels["ext"] = al.complement(intl)
+	rels["ext"] = al.Complement(intl)
 	rels["addr"], rels["data"], rels["ctrl"] = addr, data, ctrl
 	rels["pick-addr-dep"], rels["pick-data-dep"], rels["pick-ctrl-dep"] = pickAddr, pickData, pickCtrl
 	rels["rmw"], rels["amo"] = rmw, amo
 	rels["rf"], rels["co"] = en.rf, en.co
-	rels["fr"] = al.diff(al.seq(al.inverse(en.rf), en.co), rels["id"])
+	rels["fr"] = al.Diff(al.Seq(al.Inverse(en.rf), en.co), rels["id"])
 	// Instructions of non-mixed-size tests make one event each, and every
 	// memory access is its own single-byte-range access.
 	rels["si"] = rels["id"]
 	rels["same-instance"] = rels["id"]
-	rels["sm"] = al.identity(sets["M"])
+	rels["sm"] = al.Identity(sets["M"])
 	// purr's events are memory events only: no register read-from, and
 	// iico_data relates the events of one instruction only.
 	// A pick inside an instruction that is also a plain dependency is data.
-	rels["iico_data"], rels["iico_ctrl"], rels["rf-reg"] = iicoData, al.diff(iicoCtrl, iicoData), Rel{}
+	rels["iico_data"], rels["iico_ctrl"], rels["rf-reg"] = iicoData, al.Diff(iicoCtrl, iicoData), Rel{}
 	// Relations of herd's virtual-memory and tagged-memory models, empty
 	// for tests without page tables or tags.
 	rels["iico_order"] = iicoOrder
@@ -120,14 +122,14 @@ func (en *encoding) predefined() (sets map[string]Set, rels map[string]Rel) {
 	}
 
 	// FW: the co-last write to each location.
-	fw := al.emptySet()
+	fw := al.EmptySet()
 	for i, e := range u.Events {
 		if !e.IsWrite() {
 			continue
 		}
-		lits := []sat.Lit{al.exec[i]}
-		for _, k := range sortedPairs(en.co) {
-			if int(k.a) == i {
+		lits := []sat.Lit{al.Exec[i]}
+		for _, k := range eval.SortedPairs(en.co) {
+			if int(k.A) == i {
 				lits = append(lits, -en.co[k])
 			}
 		}

@@ -1,22 +1,25 @@
-package mcm
+package explicit
 
 import (
 	"fmt"
 	"sort"
 	"strings"
 
-	"github.com/purr-mcm/purr/mcm/sat"
+	"github.com/purr-mcm/purr/mcm/events"
+	"github.com/purr-mcm/purr/mcm/outcome"
 )
 
-// verify re-checks the execution of the solver's current model
-// concretely (Options.CheckModels): its paths and rf, read off the
-// formula, must determine the values and co the formula chose, the model
-// evaluated on it must accept it, and it must give the same condition,
-// final state and flags.
-func (c *concreteChecker) verify(en *encoding, holds bool, st State, flagNames []string, flagLits map[string]sat.Lit) error {
-	x, err := executionOf(en)
+// Verify re-checks concretely an execution the SAT engine accepted
+// (--check-models): thread th takes the path ending at leaves[th], reads
+// read from the writes of rf (write, read pairs), and co (pairs of writes)
+// is the coherence order. These must determine the execution's values, co
+// must be exactly a total order of the writes to each address, the model
+// evaluated on it must accept it, and it must give the same condition
+// (holds), final state and flags (sorted) as the SAT engine.
+func (c *Checker) Verify(leaves []*events.Segment, rf, co [][2]*events.Event, holds bool, st outcome.State, flags []string) error {
+	x, err := executionOf(c.u, leaves, rf)
 	if err == nil {
-		err = sameCoherence(en, x)
+		err = sameCoherence(co, x)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: check-models: %v", c.test.File, err)
@@ -25,23 +28,17 @@ func (c *concreteChecker) verify(en *encoding, holds bool, st State, flagNames [
 	if err != nil {
 		return err
 	}
-	var flags []string
-	for _, name := range flagNames {
-		if en.s.Value(flagLits[name]) {
-			flags = append(flags, name)
-		}
-	}
 	var diffs []string
-	if !j.consistent {
+	if !j.Consistent {
 		diffs = append(diffs, "the model evaluated on it rejects it")
 	}
-	if j.holds != holds {
-		diffs = append(diffs, fmt.Sprintf("the condition is %v, the SAT engine says %v", j.holds, holds))
+	if j.Holds != holds {
+		diffs = append(diffs, fmt.Sprintf("the condition is %v, the SAT engine says %v", j.Holds, holds))
 	}
-	if a, b := stateKey(j.state), stateKey(st); a != b {
+	if a, b := outcome.StateKey(j.State), outcome.StateKey(st); a != b {
 		diffs = append(diffs, fmt.Sprintf("the final state is %s, the SAT engine says %s", a, b))
 	}
-	if a, b := strings.Join(j.flags, ","), strings.Join(flags, ","); a != b {
+	if a, b := strings.Join(j.Flags, ","), strings.Join(flags, ","); a != b {
 		diffs = append(diffs, fmt.Sprintf("the flags are {%s}, the SAT engine says {%s}", a, b))
 	}
 	if len(diffs) > 0 {
@@ -50,30 +47,12 @@ func (c *concreteChecker) verify(en *encoding, holds bool, st State, flagNames [
 	return nil
 }
 
-// executionOf reads the paths and rf of the solver's current model, and
-// computes the execution's values concretely.
-func executionOf(en *encoding) (*execution, error) {
-	u, s := en.u, en.s
-	leaves := make([]*Segment, len(u.Roots))
-	for th := range u.Roots {
-		for _, leaf := range u.Leaves[th] {
-			if s.Value(en.seg[leaf.ID]) {
-				if leaves[th] != nil {
-					return nil, fmt.Errorf("thread %d takes two paths", th)
-				}
-				leaves[th] = leaf
-			}
-		}
-		if leaves[th] == nil {
-			return nil, fmt.Errorf("thread %d takes no path", th)
-		}
-	}
+// executionOf is the execution of the given paths and reads-from, with
+// its values computed concretely.
+func executionOf(u *events.Unfolding, leaves []*events.Segment, rf [][2]*events.Event) (*execution, error) {
 	x := newExecution(u, leaves)
-	for _, k := range sortedPairs(en.rf) {
-		if !s.Value(en.rf[k]) {
-			continue
-		}
-		w, r := u.Events[k.a], u.Events[k.b]
+	for _, k := range rf {
+		w, r := k[0], k[1]
 		switch {
 		case !x.executed[r.ID] || !x.executed[w.ID]:
 			return nil, fmt.Errorf("rf relates %v to %v, which do not both execute", w, r)
@@ -96,18 +75,18 @@ func executionOf(en *encoding) (*execution, error) {
 	return x, nil
 }
 
-// sameCoherence orders the execution's co as the formula does, and checks
-// that the formula's co is exactly that order.
-func sameCoherence(en *encoding, x *execution) error {
-	s := en.s
-	related := func(a, b *Event) bool {
-		l, ok := en.co[pair{int32(a.ID), int32(b.ID)}]
-		return ok && s.Value(l)
+// sameCoherence orders the execution's co as the pairs co do, and checks
+// that they are exactly that order.
+func sameCoherence(co [][2]*events.Event, x *execution) error {
+	set := map[[2]*events.Event]bool{}
+	for _, k := range co {
+		set[k] = true
 	}
-	pos := map[*Event]int{}
+	related := func(a, b *events.Event) bool { return set[[2]*events.Event{a, b}] }
+	pos := map[*events.Event]int{}
 	for _, a := range x.locs {
 		ws := x.co[a]
-		preds := map[*Event]int{}
+		preds := map[*events.Event]int{}
 		for _, w := range ws {
 			for _, v := range ws {
 				if v != w && related(v, w) {
@@ -125,11 +104,8 @@ func sameCoherence(en *encoding, x *execution) error {
 			}
 		}
 	}
-	for _, k := range sortedPairs(en.co) {
-		if !s.Value(en.co[k]) {
-			continue
-		}
-		a, b := en.u.Events[k.a], en.u.Events[k.b]
+	for _, k := range co {
+		a, b := k[0], k[1]
 		if !x.executed[a.ID] || !x.executed[b.ID] || x.val[a.Addr.ID] != x.val[b.Addr.ID] || pos[a] >= pos[b] {
 			return fmt.Errorf("%s: co relates %v to %v", x, a, b)
 		}

@@ -1,0 +1,187 @@
+package satengine
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/eval"
+	"github.com/purr-mcm/purr/mcm/events"
+	"github.com/purr-mcm/purr/mcm/herdout"
+	"github.com/purr-mcm/purr/mcm/outcome"
+	"github.com/purr-mcm/purr/mcm/sat"
+)
+
+// Options tune the SAT engine.
+type Options struct {
+	Limits        sat.Limits // the formula's bounds, and the context its solver polls
+	Speedcheck    bool       // stop at the first execution that decides the condition
+	MaxExecutions int        // stop enumerating after this many executions (0: all)
+	// Recheck, when set, re-checks every execution the engine accepts; an
+	// error stops the enumeration, and Check returns it.
+	Recheck func(Accepted) error
+}
+
+// Accepted is an execution the engine accepts: the solver's current model,
+// as Options.Recheck sees it.
+type Accepted struct {
+	en    *encoding
+	Holds bool          // the condition
+	State outcome.State // the final state
+	Flags []string      // the flags it raises, sorted
+}
+
+// Paths are the leaves of the paths the threads take, one per thread.
+func (a Accepted) Paths() ([]*events.Segment, error) {
+	u, s := a.en.u, a.en.s
+	leaves := make([]*events.Segment, len(u.Roots))
+	for th := range u.Roots {
+		for _, leaf := range u.Leaves[th] {
+			if s.Value(a.en.seg[leaf.ID]) {
+				if leaves[th] != nil {
+					return nil, fmt.Errorf("thread %d takes two paths", th)
+				}
+				leaves[th] = leaf
+			}
+		}
+		if leaves[th] == nil {
+			return nil, fmt.Errorf("thread %d takes no path", th)
+		}
+	}
+	return leaves, nil
+}
+
+// ReadsFrom lists the pairs (write, read) of rf, in a fixed order.
+func (a Accepted) ReadsFrom() [][2]*events.Event { return a.pairs(a.en.rf) }
+
+// Coherence lists the pairs of writes of co, in a fixed order.
+func (a Accepted) Coherence() [][2]*events.Event { return a.pairs(a.en.co) }
+
+func (a Accepted) pairs(r Rel) [][2]*events.Event {
+	var out [][2]*events.Event
+	for _, k := range eval.SortedPairs(r) {
+		if a.en.s.Value(r[k]) {
+			out = append(out, [2]*events.Event{a.en.u.Events[k.A], a.en.u.Events[k.B]})
+		}
+	}
+	return out
+}
+
+// Check decides test t, unfolded into u (after its value analysis), under
+// the model m, and enumerates its consistent executions. The formula's
+// bounds and the context of opt.Limits stop it with an error (a
+// *sat.LimitError, or one that wraps the context's).
+func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout, opt Options) (out *outcome.Outcome, err error) {
+	defer sat.Catch(&err) // the formula's bounds and ctx abort by panicking
+	ctx := opt.Limits.Context
+	en := encodeLimited(u, opt.Limits)
+	sets, rels := en.predefined()
+	checks, err := eval.Run(ctx, m, en.al, sets, rels)
+	if err != nil {
+		return nil, err
+	}
+
+	s := en.s
+	var consistent []sat.Lit
+	var lazy []Rel
+	flags := map[string][]sat.Lit{}
+	for _, c := range checks {
+		switch c.Mode {
+		case cat.Require, cat.Assert:
+			if c.Acyclic != nil {
+				lazy = append(lazy, c.Acyclic)
+				continue
+			}
+			consistent = append(consistent, c.Lit)
+		case cat.Flag:
+			flags[c.Name] = append(flags[c.Name], c.Lit)
+		case cat.UndefinedUnless:
+			// herd7 raises its undefined-behaviour flag when the check fails.
+			flags[herdout.UndefFlag] = append(flags[herdout.UndefFlag], -c.Lit)
+		}
+	}
+	s.AddClause(s.And(consistent...))
+	lazy = append(lazy, en.derivation())
+	procIDs := make([]int, len(t.Program.Procs))
+	for i, p := range t.Program.Procs {
+		procIDs[i] = p.ID
+	}
+	fs := newFinalState(en, procIDs, lay)
+	if t.Filter != nil {
+		f, err := fs.propLit(t.Filter)
+		if err != nil {
+			return nil, err
+		}
+		s.AddClause(f)
+	}
+	cond, err := fs.propLit(t.Cond)
+	if err != nil {
+		return nil, err
+	}
+	observed := events.ObservedLocations(t)
+	flagNames := make([]string, 0, len(flags))
+	for name := range flags {
+		flagNames = append(flagNames, name)
+	}
+	sort.Strings(flagNames)
+	flagLits := map[string]sat.Lit{}
+	for _, name := range flagNames {
+		flagLits[name] = s.Or(flags[name]...)
+	}
+
+	var failure error
+	out = &outcome.Outcome{Loop: u.Cut}
+	seen := map[string]bool{}
+	raised := map[string]bool{}
+	out.Complete = enumerate(s, en.projection, lazy, opt.MaxExecutions, func() bool {
+		holds := s.Value(cond)
+		if holds {
+			out.Positive++
+		} else {
+			out.Negative++
+		}
+		st := make(outcome.State, 0, len(observed))
+		for _, loc := range observed {
+			if n, isArray := lay.Length[loc.Name]; isArray && loc.Kind == litmus.GlobalLoc {
+				b := outcome.Binding{Loc: loc, Type: lay.TypeOf(loc), Array: make([]events.Value, n)}
+				for i := range b.Array {
+					b.Array[i], _ = fs.valueOf(litmus.Loc{Kind: litmus.IndexLoc, Name: loc.Name, Index: i})
+				}
+				st = append(st, b)
+				continue
+			}
+			v, _ := fs.valueOf(loc)
+			st = append(st, outcome.Binding{Loc: loc, Type: lay.TypeOf(loc), Value: v})
+		}
+		if key := outcome.StateKey(st); !seen[key] {
+			seen[key] = true
+			out.States = append(out.States, st)
+		}
+		var these []string
+		for _, name := range flagNames {
+			if s.Value(flagLits[name]) {
+				raised[name] = true
+				these = append(these, name)
+			}
+		}
+		if opt.Recheck != nil {
+			if failure = opt.Recheck(Accepted{en: en, Holds: holds, State: st, Flags: these}); failure != nil {
+				return false
+			}
+		}
+		if opt.Speedcheck && outcome.Decisive(t.Quant, holds) {
+			return false
+		}
+		return true
+	})
+	if failure != nil {
+		return nil, failure
+	}
+	for _, name := range flagNames {
+		if raised[name] {
+			out.Flags = append(out.Flags, name)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,27 @@
+package satengine
+
+import (
+	"github.com/purr-mcm/purr/mcm/eval"
+	"github.com/purr-mcm/purr/mcm/sat"
+)
+
+// Set and Rel are the algebra's sets and relations over the formula's
+// literals: a member belongs in the executions where its literal holds.
+type (
+	Set = eval.Set[sat.Lit]
+	Rel = eval.Rel[sat.Lit]
+)
+
+// logic is the algebra's logic over the solver's literals, built with its
+// gates.
+type logic struct{ s *sat.Solver }
+
+func (logic) True() sat.Lit              { return sat.True }
+func (logic) False() sat.Lit             { return sat.False }
+func (logic) Not(a sat.Lit) sat.Lit      { return -a }
+func (g logic) And(l ...sat.Lit) sat.Lit { return g.s.And(l...) }
+func (g logic) Or(l ...sat.Lit) sat.Lit  { return g.s.Or(l...) }
+func (g logic) Xor(a, b sat.Lit) sat.Lit { return g.s.Xor(a, b) }
+
+// Satisfiable asks the solver whether some execution makes a true.
+func (g logic) Satisfiable(a sat.Lit) bool { return a != sat.False && g.s.Solve(a) }
