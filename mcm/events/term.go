@@ -23,7 +23,7 @@ const (
 type Term struct {
 	ID   int
 	Op   TermOp
-	Val  Value // TermConst
+	Val  Value  // TermConst
 	Read *Event // TermRead
 	Bin  xcfa.BinOp
 	Un   xcfa.UnOp
@@ -32,7 +32,7 @@ type Term struct {
 	// Picks are the reads the term depends on only through a choice (the
 	// condition of a conditional select): herd7's pick dependencies.
 	Picks []*Event
-	Dom   []Value // every value the term may take, sorted (after the value analysis)
+	Dom   []Value       // every value the term may take, sorted (after the value analysis)
 	Index map[Value]int // each value of Dom: its position
 }
 

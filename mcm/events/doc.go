@@ -1,0 +1,6 @@
+// Package events gives a litmus program its meaning as events, shared by
+// both engines: it lays out the test's memory and initial state, unfolds
+// each thread's XCFA into a tree of events up to the unrolling bound, with
+// SSA terms for addresses and values, and computes every term's domain of
+// values.
+package events
