@@ -26,7 +26,9 @@ type Options struct {
 	MaxExecutions int      // stop enumerating after this many executions (0: all)
 	// MaxVars and MaxClauses bound the SAT formula of a test, which is
 	// refused with a *sat.LimitError past them, before it exhausts memory
-	// (0: DefaultMaxVars and DefaultMaxClauses; negative: no bound).
+	// (0: no bound, as for the command line's --max-sat-vars and
+	// --max-sat-clauses, whose defaults are DefaultMaxVars and
+	// DefaultMaxClauses).
 	MaxVars, MaxClauses int
 	// Engine chooses how to decide: "sat" (the default), "explicit"
 	// (herd7's enumeration of candidate executions: the oracle of the
@@ -94,7 +96,7 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 		return explicit.Check(ctx, model, t, u, lay, explicit.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions})
 	}
 	sopt := satengine.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions,
-		Limits: sat.Limits{MaxVars: bound(opt.MaxVars, DefaultMaxVars), MaxClauses: bound(opt.MaxClauses, DefaultMaxClauses), Context: ctx}}
+		Limits: sat.Limits{MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses, Context: ctx}}
 	if opt.CheckModels {
 		c := explicit.NewChecker(ctx, model, t, u, lay)
 		sopt.Recheck = func(a satengine.Accepted) error {
@@ -106,16 +108,4 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 		}
 	}
 	return satengine.Check(model, t, u, lay, sopt)
-}
-
-// bound is a formula bound as Options gives it: 0 for the default, a
-// negative number for none.
-func bound(opt, def int) int {
-	switch {
-	case opt == 0:
-		return def
-	case opt < 0:
-		return 0
-	}
-	return opt
 }

@@ -63,8 +63,9 @@ func TestLimits(t *testing.T) {
 		{name: "clause bound", src: sb, opt: Options{MaxClauses: 10}, limit: "clauses"},
 		{name: "variable bound", src: sb, opt: Options{MaxVars: 10}, limit: "variables"},
 		// 1600 writes to x: 2.56 million co pairs, past the default bound.
-		{name: "default bound", src: manyWriters(40, 40), limit: "variables"},
-		{name: "no bound", src: sb, opt: Options{MaxVars: -1, MaxClauses: -1}, executions: 4, wantComplete: true},
+		{name: "default bound", src: manyWriters(40, 40), opt: Options{MaxVars: DefaultMaxVars, MaxClauses: DefaultMaxClauses},
+			limit: "variables"},
+		{name: "no bound", src: sb, executions: 4, wantComplete: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx := context.Background()

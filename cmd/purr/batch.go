@@ -52,7 +52,7 @@ func (r *runner) check(ctx context.Context, path string, stdout, stderr io.Write
 	start := time.Now()
 	out, err := mcm.CheckContext(ctx, m, t, mcm.Options{Unroll: o.unroll, Variants: o.variants,
 		Speedcheck: o.speedcheck, MaxExecutions: o.maxExecutions, Engine: o.engine, CheckModels: o.checkModels,
-		MaxVars: formulaBound(o.maxVars), MaxClauses: formulaBound(o.maxClauses)})
+		MaxVars: o.maxVars, MaxClauses: o.maxClauses})
 	switch {
 	case err == nil:
 	case errors.Is(err, context.DeadlineExceeded):
@@ -79,14 +79,6 @@ func (r *runner) check(ctx context.Context, path string, stdout, stderr io.Write
 			path, t.Name, n)
 	}
 	return answered
-}
-
-// formulaBound turns a --max-sat-* flag into mcm's Options (0: no bound).
-func formulaBound(n int) int {
-	if n == 0 {
-		return -1
-	}
-	return n
 }
 
 // timeoutMessage is the line printed on stderr for a test that --timeout
