@@ -44,7 +44,7 @@ func BenchmarkPigeonhole10in10Enumerate(b *testing.B) {
 		for v := 2; v <= 101; v++ {
 			proj = append(proj, Lit(v))
 		}
-		if n, _ := s.Enumerate(proj, 1000, func([]bool) bool { return true }); n != 1000 {
+		if n, _ := enumerate(s, proj, 1000, func([]bool) bool { return true }); n != 1000 {
 			b.Fatalf("%d models", n)
 		}
 	}

@@ -20,7 +20,7 @@
 // is about a second per model (dat3m-c11/manual/TSan.litmus: 1.8M
 // variables, 5.4M clauses, 0.7 s per enumerated model). An enumeration
 // that really never ends can only come from a blocking clause being
-// ignored; EnumerateUnder therefore panics on a projected model seen twice
+// ignored; the enumerations therefore panic on a projected model seen twice
 // rather than loop. Two gophersat flaws cost time but not correctness:
 // cleanupBindings inserts each unbound variable into the decision heap
 // twice, and rebuildOrderHeap seeds the heap with nbVars copies of

@@ -35,7 +35,7 @@ func TestEnumerateTwoLiteralProjectionTerminates(t *testing.T) {
 		s.AddClause(-x, w)
 		counts := []int{}
 		for round := range 6 {
-			n, complete := s.Enumerate([]Lit{x, y}, 0, func([]bool) bool { return true })
+			n, complete := enumerate(s, []Lit{x, y}, 0, func([]bool) bool { return true })
 			if !complete {
 				t.Errorf("round %d: enumeration not complete", round)
 			}
@@ -95,7 +95,7 @@ func TestIncrementalEnumerationAgainstExhaustive(t *testing.T) {
 					want[project(bits, projection)] = true
 				}
 				got := map[string]bool{}
-				count, complete := s.EnumerateUnder(assumptions, projection, 0, func(model []bool) bool {
+				count, complete := enumerateUnder(s, assumptions, projection, 0, func(model []bool) bool {
 					got[key(model)] = true
 					return true
 				})

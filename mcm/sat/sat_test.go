@@ -198,7 +198,7 @@ func TestEnumerateProjectionAgainstExhaustive(t *testing.T) {
 		}
 		for pass := range 2 { // twice: the first must leave the formula unchanged
 			got := map[string]bool{}
-			count, complete := s.EnumerateUnder(assumptions, projection, 0, func(model []bool) bool {
+			count, complete := enumerateUnder(s, assumptions, projection, 0, func(model []bool) bool {
 				k := key(model)
 				if got[k] {
 					t.Fatalf("seed %d: model %s enumerated twice", seed, k)
@@ -216,11 +216,11 @@ func TestEnumerateProjectionAgainstExhaustive(t *testing.T) {
 			}
 		}
 		if limit := 2; len(want) > 0 {
-			count, complete := s.EnumerateUnder(assumptions, projection, limit, func([]bool) bool { return true })
+			count, complete := enumerateUnder(s, assumptions, projection, limit, func([]bool) bool { return true })
 			if count != min(limit, len(want)) || complete != (len(want) <= limit) {
 				t.Fatalf("seed %d: limit %d gave %d (complete %v) of %d", seed, limit, count, complete, len(want))
 			}
-			count, complete = s.EnumerateUnder(assumptions, projection, 0, func([]bool) bool { return false })
+			count, complete = enumerateUnder(s, assumptions, projection, 0, func([]bool) bool { return false })
 			if count != 1 || complete {
 				t.Fatalf("seed %d: stopping at once gave %d (complete %v)", seed, count, complete)
 			}
@@ -459,7 +459,7 @@ func TestCardinalityAgainstExhaustive(t *testing.T) {
 				}
 			}
 			got := map[string]bool{}
-			s.Enumerate(base, 0, func(m []bool) bool { got[key(m)] = true; return true })
+			enumerate(s, base, 0, func(m []bool) bool { got[key(m)] = true; return true })
 			if len(got) != len(want) {
 				t.Fatalf("seed %d exactly=%v %v: %d models, want %d", seed, exactly, lits, len(got), len(want))
 			}
