@@ -179,7 +179,7 @@ func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env,
 				ok = append(ok, c.Literal(ev.al))
 			}
 		}
-		branch := ev.al.lg.And(ok...)
+		branch := ev.al.lg.All(ok)
 		branches = append(branches, branch)
 		for _, c := range ev.checks {
 			if c.Mode == cat.Flag || c.Mode == cat.UndefinedUnless {
@@ -189,7 +189,7 @@ func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env,
 		}
 	}
 	ev.checks = append(before, flags...)
-	ev.checks = append(ev.checks, Check[L]{Name: w.Var, Mode: cat.Require, Lit: ev.al.lg.Or(branches...), Pos: w.Pos})
+	ev.checks = append(ev.checks, Check[L]{Name: w.Var, Mode: cat.Require, Lit: ev.al.lg.Any(branches), Pos: w.Pos})
 	if last == nil {
 		last = sc
 	}
@@ -505,7 +505,7 @@ func (ev *evaluator[L]) converged(bs []*cat.Binding, vals []value, sc *env) bool
 	if len(differ) == 0 {
 		return true
 	}
-	return !ev.al.lg.Satisfiable(ev.al.lg.Or(differ...))
+	return !ev.al.lg.Satisfiable(ev.al.lg.Any(differ))
 }
 
 // sameValue compares two sets or relations literal by literal.

@@ -21,9 +21,11 @@ type Logic[L comparable] interface {
 	True() L
 	False() L
 	Not(a L) L
-	And(lits ...L) L
-	Or(lits ...L) L
+	And(a, b L) L
+	Or(a, b L) L
 	Xor(a, b L) L
+	All(lits []L) L // the conjunction of lits (true when empty)
+	Any(lits []L) L // the disjunction of lits (false when empty)
 	// Satisfiable tells whether the literal holds in some execution; the
 	// evaluator asks it whether two rounds of a fixpoint may differ.
 	Satisfiable(a L) bool
@@ -246,7 +248,7 @@ func (al *Algebra[L]) Seq(x, y Rel[L]) Rel[L] {
 	}
 	out := make(Rel[L], len(order))
 	for _, p := range order {
-		if l := al.lg.Or(terms[p]...); l != al.f {
+		if l := al.lg.Any(terms[p]); l != al.f {
 			out[p] = l
 		}
 	}
@@ -293,7 +295,7 @@ func (al *Algebra[L]) domain(x Rel[L]) Set[L] {
 	}
 	out := make(Set[L], al.n())
 	for i := range out {
-		out[i] = al.lg.Or(terms[i]...)
+		out[i] = al.lg.Any(terms[i])
 	}
 	return out
 }
@@ -349,7 +351,7 @@ func (al *Algebra[L]) isEmpty(x Rel[L]) L {
 	for _, k := range SortedPairs(x) {
 		lits = append(lits, al.lg.Not(x[k]))
 	}
-	return al.lg.And(lits...)
+	return al.lg.All(lits)
 }
 
 func (al *Algebra[L]) isEmptySet(x Set[L]) L {
@@ -357,7 +359,7 @@ func (al *Algebra[L]) isEmptySet(x Set[L]) L {
 	for i, l := range x {
 		lits[i] = al.lg.Not(l)
 	}
-	return al.lg.And(lits...)
+	return al.lg.All(lits)
 }
 
 func (al *Algebra[L]) irreflexive(x Rel[L]) L {
@@ -367,7 +369,7 @@ func (al *Algebra[L]) irreflexive(x Rel[L]) L {
 			lits = append(lits, al.lg.Not(x[k]))
 		}
 	}
-	return al.lg.And(lits...)
+	return al.lg.All(lits)
 }
 
 func (al *Algebra[L]) acyclic(x Rel[L]) L { return al.irreflexive(al.closure(x)) }

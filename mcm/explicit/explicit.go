@@ -29,7 +29,10 @@ func (boolLogic) Not(a bool) bool         { return !a }
 func (boolLogic) Xor(a, b bool) bool      { return a != b }
 func (boolLogic) Satisfiable(a bool) bool { return a }
 
-func (boolLogic) And(lits ...bool) bool {
+func (boolLogic) And(a, b bool) bool { return a && b }
+func (boolLogic) Or(a, b bool) bool  { return a || b }
+
+func (boolLogic) All(lits []bool) bool {
 	for _, l := range lits {
 		if !l {
 			return false
@@ -38,7 +41,7 @@ func (boolLogic) And(lits ...bool) bool {
 	return true
 }
 
-func (boolLogic) Or(lits ...bool) bool {
+func (boolLogic) Any(lits []bool) bool {
 	for _, l := range lits {
 		if l {
 			return true

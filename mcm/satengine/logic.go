@@ -19,9 +19,11 @@ type logic struct{ s *sat.Solver }
 func (logic) True() sat.Lit              { return sat.True }
 func (logic) False() sat.Lit             { return sat.False }
 func (logic) Not(a sat.Lit) sat.Lit      { return -a }
-func (g logic) And(l ...sat.Lit) sat.Lit { return g.s.And(l...) }
-func (g logic) Or(l ...sat.Lit) sat.Lit  { return g.s.Or(l...) }
+func (g logic) And(a, b sat.Lit) sat.Lit { return g.s.And(a, b) }
+func (g logic) Or(a, b sat.Lit) sat.Lit  { return g.s.Or(a, b) }
 func (g logic) Xor(a, b sat.Lit) sat.Lit { return g.s.Xor(a, b) }
+func (g logic) All(l []sat.Lit) sat.Lit  { return g.s.And(l...) }
+func (g logic) Any(l []sat.Lit) sat.Lit  { return g.s.Or(l...) }
 
 // Satisfiable asks the solver whether some execution makes a true.
 func (g logic) Satisfiable(a sat.Lit) bool { return a != sat.False && g.s.Solve(a) }
