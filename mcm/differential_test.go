@@ -39,7 +39,7 @@ func sameOutcome(t *litmus.Test, want, got *Outcome) []string {
 	return diffs
 }
 
-// candidateEstimate is explicitCandidates for a test.
+// candidateEstimate is explicit.Candidates for a test.
 func candidateEstimate(t *litmus.Test, unroll int) (float64, error) {
 	_, regs, mem, err := events.InitialState(t)
 	if err != nil {

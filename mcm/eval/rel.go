@@ -108,6 +108,7 @@ func (al *Algebra[L]) differences(a, b value) (lits []L, ok bool) {
 	return nil, false
 }
 
+// EmptySet is the set without members.
 func (al *Algebra[L]) EmptySet() Set[L] {
 	s := make(Set[L], al.n())
 	for i := range s {
@@ -144,7 +145,7 @@ func (al *Algebra[L]) setDiff(x, y Set[L]) Set[L] {
 
 func (al *Algebra[L]) setComplement(x Set[L]) Set[L] { return al.setDiff(al.Exec, x) }
 
-// Put adds lit to the Pair, or-ing it with what is there.
+// Put adds lit to the pair (a, b), or-ing it with what is there.
 func (al *Algebra[L]) Put(r Rel[L], a, b int, lit L) {
 	if lit == al.f {
 		return
@@ -182,6 +183,7 @@ func (al *Algebra[L]) inter(x, y Rel[L]) Rel[L] {
 	return out
 }
 
+// Diff is x \ y.
 func (al *Algebra[L]) Diff(x, y Rel[L]) Rel[L] {
 	out := make(Rel[L], len(x))
 	for _, k := range SortedPairs(x) {
@@ -196,6 +198,7 @@ func (al *Algebra[L]) Diff(x, y Rel[L]) Rel[L] {
 	return out
 }
 
+// Inverse is x^-1.
 func (al *Algebra[L]) Inverse(x Rel[L]) Rel[L] {
 	out := make(Rel[L], len(x))
 	for k, l := range x {
@@ -284,6 +287,7 @@ func (al *Algebra[L]) Identity(x Set[L]) Rel[L] {
 	return out
 }
 
+// Complement is ~x: the pairs of executed events x does not relate.
 func (al *Algebra[L]) Complement(x Rel[L]) Rel[L] {
 	return al.Diff(al.cross(al.Exec, al.Exec), x)
 }
