@@ -28,7 +28,7 @@ type Options struct {
 	MaxVars, MaxClauses int
 	// Engine chooses how to decide: "sat" (the default), "explicit"
 	// (herd7's enumeration of candidate executions: the oracle of the
-	// differential tests) or "auto" (explicit for tiny tests).
+	// differential tests).
 	Engine string
 	// CheckModels re-checks every execution the SAT engine accepts by
 	// evaluating the model on it concretely, and fails on a disagreement.
@@ -170,7 +170,7 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 	if err := u.analyseValuesContext(ctx); err != nil {
 		return nil, fmt.Errorf("%s: %w", t.File, err)
 	}
-	if explicit, err := useExplicit(opt, u); err != nil || explicit {
+	if explicit, err := useExplicit(opt); err != nil || explicit {
 		if err != nil {
 			return nil, err
 		}
