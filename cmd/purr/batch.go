@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/purr-mcm/purr/cat"
@@ -21,7 +24,20 @@ const (
 	failed                     // an error was printed instead
 	timedOut                   // --timeout stopped it; nothing was printed
 	fatal                      // the model could not be loaded: the batch stops
+	crashed                    // purr panicked checking it: a bug of purr's
 )
+
+// exitStatus is the exit status an outcome calls for; a batch exits with
+// the largest of its tests'.
+func (s testStatus) exitStatus() int {
+	switch s {
+	case failed, fatal:
+		return 1
+	case crashed:
+		return exitInternal
+	}
+	return 0
+}
 
 // runner checks the tests of one batch, parsing each architecture's model
 // once.
@@ -33,8 +49,15 @@ type runner struct {
 func newRunner(o *options) *runner { return &runner{o: o, models: map[string]*cat.Model{}} }
 
 // check checks one test, printing its result block whole on stdout or
-// its errors on stderr.
+// its errors on stderr. A panic costs this test only: it is reported as an
+// internal error.
 func (r *runner) check(ctx context.Context, path string, stdout, stderr io.Writer) testStatus {
+	status := crashed
+	protect(path, stderr, func() { status = r.checkTest(ctx, path, stdout, stderr) })
+	return status
+}
+
+func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.Writer) testStatus {
 	o := r.o
 	t, err := readTest(path)
 	if err != nil {
@@ -74,11 +97,43 @@ func (r *runner) check(ctx context.Context, path string, stdout, stderr io.Write
 	var block bytes.Buffer
 	res.Write(&block)
 	stdout.Write(block.Bytes())
-	if n := out.Positive + out.Negative; !out.Complete && o.maxExecutions > 0 && n >= o.maxExecutions {
+	n := out.Positive + out.Negative
+	if !out.Complete && o.maxExecutions > 0 && n >= o.maxExecutions {
 		fmt.Fprintf(stderr, "%s: Test %s: stopped after %d executions (--max-executions): its states and counts are incomplete\n",
 			path, t.Name, n)
 	}
+	if n == 0 {
+		// Every stop short of the whole search happens at an execution, so
+		// 0 is exact under --speedcheck and --max-executions too.
+		fmt.Fprintf(stderr, "%s: warning: no consistent execution (the model forbids every candidate; check the test and the model)\n", path)
+	}
 	return answered
+}
+
+// injectFault, when tests set it, runs before each file is checked, so
+// that they can make purr panic inside a check.
+var injectFault func(path string)
+
+// protect runs do, reporting a panic in it on stderr as an internal error
+// of purr's while checking path, with the stack when PURR_DEBUG=1, and
+// tells whether do completed.
+func protect(path string, stderr io.Writer, do func()) (completed bool) {
+	defer func() {
+		if completed {
+			return
+		}
+		p := recover()
+		msg, _, _ := strings.Cut(fmt.Sprint(p), "\n")
+		fmt.Fprintf(stderr, "%s: internal error: %s (please report)\n", path, msg)
+		if os.Getenv("PURR_DEBUG") == "1" {
+			stderr.Write(debug.Stack())
+		}
+	}()
+	if injectFault != nil {
+		injectFault(path)
+	}
+	do()
+	return true
 }
 
 // formulaBound turns a --max-sat-* flag into mcm's Options (0: no bound).

@@ -44,6 +44,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	var o options
 	fs := newFlagSet("purr check", stderr, &o)
 	files, err := parseFlags(fs, args)
+	if err == nil {
+		err = onlyFlags(fs, "include")
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "purr check:", err)
 		return 2
@@ -54,9 +57,14 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	status := 0
 	for _, f := range files {
-		if err := checkFile(&o, f); err != nil {
+		var err error
+		if !protect(f, stderr, func() { err = checkFile(&o, f) }) {
+			status = exitInternal
+			continue
+		}
+		if err != nil {
 			printErr(stdout, err)
-			status = 1
+			status = max(status, 1)
 			continue
 		}
 		fmt.Fprintf(stdout, "%s: ok\n", f)
@@ -89,6 +97,9 @@ func cmdXCFA(args []string, stdout, stderr io.Writer) int {
 	var o options
 	fs := newFlagSet("purr xcfa", stderr, &o)
 	files, err := parseFlags(fs, args)
+	if err == nil {
+		err = onlyFlags(fs)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "purr xcfa:", err)
 		return 2
@@ -99,15 +110,24 @@ func cmdXCFA(args []string, stdout, stderr io.Writer) int {
 	}
 	status := 0
 	for _, f := range files {
-		t, err := readTest(f)
-		if err != nil {
-			printErr(stderr, err)
-			status = 1
+		var readErr, writeErr error
+		if !protect(f, stderr, func() {
+			var t *litmus.Test
+			if t, readErr = readTest(f); readErr == nil {
+				writeErr = xcfa.WriteDOT(stdout, t.Program)
+			}
+		}) {
+			status = exitInternal
 			continue
 		}
-		if err := xcfa.WriteDOT(stdout, t.Program); err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
+		if readErr != nil {
+			printErr(stderr, readErr)
+			status = max(status, 1)
+			continue
+		}
+		if writeErr != nil {
+			fmt.Fprintln(stderr, writeErr)
+			return max(status, 1)
 		}
 	}
 	return status

@@ -18,8 +18,13 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// exitInternal is the exit status of a run in which purr failed (a panic
+// while checking a file): a bug of purr's, whatever the input.
+const exitInternal = 3
+
 // run executes one purr command line and returns the exit status:
-// 0 success, 1 some input failed, 2 usage error.
+// 0 success, 1 some input failed, 2 usage error, exitInternal a bug of
+// purr's; when several apply, the largest.
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {

@@ -50,11 +50,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	r := newRunner(&o)
 	status := 0
 	for _, f := range files {
-		switch r.check(context.Background(), f, stdout, stderr) {
-		case failed:
-			status = 1
-		case fatal:
-			return 1
+		st := r.check(context.Background(), f, stdout, stderr)
+		status = max(status, st.exitStatus())
+		if st == fatal {
+			break
 		}
 	}
 	return status
