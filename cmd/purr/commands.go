@@ -52,7 +52,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if len(files) == 0 {
-		fmt.Fprintln(stderr, "purr check: no files (usage: purr check [flags] FILE...)")
+		fmt.Fprintln(stderr, "purr check: no files (usage: purr check [-I DIR]... FILE...)")
 		return 2
 	}
 	status := 0

@@ -1,8 +1,8 @@
 // Command purr checks litmus tests against memory models written in Cat.
 //
 //	purr [flags] TEST.litmus... | @INDEX   run tests, print herd7-format results
-//	purr check [flags] FILE...             parse and resolve .cat models and .litmus tests
-//	purr xcfa [flags] TEST.litmus          print a test's XCFA as Graphviz DOT
+//	purr check [-I DIR]... FILE...         parse and resolve .cat models and .litmus tests
+//	purr xcfa TEST.litmus...               print tests' XCFAs as Graphviz DOT
 //
 // Flags follow herd7's names and accept its single-dash spellings
 // (-model x.cat, -I dir, -variant a,b).
@@ -43,8 +43,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   purr [flags] TEST.litmus... | @INDEX   run tests, print herd7-format results
-  purr check [flags] FILE...             parse and resolve .cat models and .litmus tests
-  purr xcfa [flags] TEST.litmus          print a test's XCFA as Graphviz DOT
+  purr check [-I DIR]... FILE...         parse and resolve .cat models and .litmus tests
+  purr xcfa TEST.litmus...               print tests' XCFAs as Graphviz DOT
 
 flags (herd7's single-dash spellings work too: -model, -variant, -unroll ...):
 `)
