@@ -105,7 +105,11 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 	if n == 0 {
 		// Every stop short of the whole search happens at an execution, so
 		// 0 is exact under --speedcheck and --max-executions too.
-		fmt.Fprintf(stderr, "%s: warning: no consistent execution (the model forbids every candidate; check the test and the model)\n", path)
+		why := "the model forbids every candidate"
+		if t.Filter != nil {
+			why = "the model and the test's filter rule out every candidate"
+		}
+		fmt.Fprintf(stderr, "%s: warning: no consistent execution (%s; check the test and the model)\n", path, why)
 	}
 	return answered
 }

@@ -121,3 +121,17 @@ func TestNoConsistentExecution(t *testing.T) {
 		})
 	}
 }
+
+// TestNoExecutionPassesFilter checks that the warning names the filter
+// when the test has one.
+func TestNoExecutionPassesFilter(t *testing.T) {
+	const path = "testdata/MP-filtered.litmus"
+	out, errs, status := runPurr("-m", "sc", path)
+	if status != 0 || !strings.Contains(out, "Positive: 0 Negative: 0\n") {
+		t.Errorf("exit status %d, stdout:\n%s", status, out)
+	}
+	want := path + ": warning: no consistent execution (the model and the test's filter rule out every candidate; check the test and the model)\n"
+	if errs != want {
+		t.Errorf("stderr %q, want %q", errs, want)
+	}
+}

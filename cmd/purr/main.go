@@ -15,7 +15,9 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	status := exitInternal // unless run returns: a panic outside any file's check
+	protect("purr", os.Stderr, func() { status = run(os.Args[1:], os.Stdout, os.Stderr) })
+	os.Exit(status)
 }
 
 // exitInternal is the exit status of a run in which purr failed (a panic

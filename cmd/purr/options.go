@@ -22,8 +22,6 @@ type options struct {
 	includes   []string
 	variants   []string
 	unroll     int
-	show       string
-	outputDir  string
 	timeout    time.Duration
 	speedcheck bool
 	hexa       bool
@@ -47,8 +45,8 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.IntVar(&o.unroll, "unroll", 2, "unroll loops `N` times")
 	// herd7's -show and -o are recognised so that they are refused by name
 	// (see parseFlags) rather than as unknown flags.
-	fs.StringVar(&o.show, "show", "", "draw executions (not implemented yet)")
-	fs.StringVarP(&o.outputDir, "output", "o", "", "write drawings into `DIR` (not implemented yet)")
+	fs.String("show", "", "draw executions (not implemented yet)")
+	fs.StringP("output", "o", "", "write drawings into `DIR` (not implemented yet)")
 	fs.MarkHidden("show")
 	fs.MarkHidden("output")
 	fs.Var((*timeoutValue)(&o.timeout), "timeout", "give up on a test after this `duration` (10s, 1m, or seconds as herd7 takes them: 10.0; 0: never)")
