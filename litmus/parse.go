@@ -34,6 +34,9 @@ func Parse(filename string, src []byte) (*Test, error) {
 	}
 	if t.Program != nil {
 		t.Program.Name, t.Program.Arch = t.Name, t.Arch
+		if err := checkThreadRefs(t); err != nil {
+			return nil, err
+		}
 	}
 	return t, nil
 }

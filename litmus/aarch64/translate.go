@@ -34,6 +34,9 @@ func Translate(t *litmus.Test, sec litmus.Section) (*xcfa.Program, error) {
 		if _, dup := pr.codes[id]; dup {
 			return nil, litmus.Errorf(ph.pos, "thread %s is named twice", ph.name)
 		}
+		if err := litmus.CheckThreadOrder(ph.pos, i, id); err != nil {
+			return nil, err
+		}
 		pr.codes[id] = newCodeMap(id, tab, i)
 		pr.columns[id] = i
 		p := xcfa.NewProcess(id)
