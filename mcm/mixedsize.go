@@ -18,9 +18,11 @@ import (
 // A declared type fixes a location's cells. An access narrower than its
 // cell, at the cell's start, keeps working as a cell access (a load
 // zero-extends the cell's low bytes, a store writes its value, zero-
-// extended, over the cell), as herd7 does without -variant mixed and as
-// its regression tests (LDRB of a uint64_t) expect; an access that
-// starts inside a cell or spills over the next one is mixed.
+// extended, over the cell), as herd7's regression tests (LDRB of a
+// uint64_t) expect: exact as long as the bytes past the access are zero
+// when it stores, which holds when the cell's initial value fits the
+// access, since every store has the same size. An access that starts
+// inside a cell or spills over the next one is mixed.
 
 // shape is the bytes one access touches: size bytes of a location from
 // byte off.
@@ -33,12 +35,14 @@ func (a shape) overlaps(b shape) bool {
 	return a.off < b.off+int64(b.size) && b.off < a.off+int64(a.size)
 }
 
-func (a shape) String() string {
-	unit := "bytes"
-	if a.size == 1 {
-		unit = "byte"
+func (a shape) String() string { return fmt.Sprintf("%s at offset %d", byteCount(a.size), a.off) }
+
+// byteCount spells a number of bytes.
+func byteCount(n int) string {
+	if n == 1 {
+		return "1 byte"
 	}
-	return fmt.Sprintf("%d %s at offset %d", a.size, unit, a.off)
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // sizedAccess is a memory access, as a message names it.
@@ -65,12 +69,11 @@ func checkAccessSizes(t *litmus.Test, u *Unfolding, lay layout) error {
 	// of the unfolding; shapes[sym] lists them in that order.
 	first := map[string]map[shape]sizedAccess{}
 	shapes := map[string][]shape{}
-	cells := map[Value]bool{}
+	initial := map[Value]Value{} // each cell's initial value
+	stored := map[string]map[shape]bool{}
 	for _, e := range u.Events {
 		if e.Kind == KindInit {
-			for _, v := range e.Addr.Dom {
-				cells[v] = true
-			}
+			initial[e.Addr.Dom[0]] = e.Val.Dom[0]
 		}
 		if !e.IsMem() || e.Kind == KindInit || e.Seg.Dead || e.Seg.Cut {
 			continue
@@ -94,6 +97,12 @@ func checkAccessSizes(t *litmus.Test, u *Unfolding, lay layout) error {
 			if _, ok := first[v.Sym][s]; !ok {
 				first[v.Sym][s] = a
 				shapes[v.Sym] = append(shapes[v.Sym], s)
+			}
+			if e.IsWrite() {
+				if stored[v.Sym] == nil {
+					stored[v.Sym] = map[shape]bool{}
+				}
+				stored[v.Sym][s] = true
 			}
 		}
 	}
@@ -136,20 +145,32 @@ func checkAccessSizes(t *litmus.Test, u *Unfolding, lay layout) error {
 		for _, s := range ss {
 			a := first[sym][s]
 			if declared && s.overlaps(shape{0, d.size * d.cells}) && (s.off%int64(d.size) != 0 || s.size > d.size) {
-				unit := "bytes"
-				if d.size == 1 {
-					unit = "byte"
-				}
-				return fmt.Errorf("%s: mixed-size accesses to %s: %s (%s) and %s: the declaration %s (cells of %d %s); %s",
-					a.pos, sym, a.what, s, d.pos, d.text, d.size, unit, unsupported)
+				return fmt.Errorf("%s: mixed-size accesses to %s: %s (%s) and %s: the declaration %s (cells of %s); %s",
+					a.pos, sym, a.what, s, d.pos, d.text, byteCount(d.size), unsupported)
 			}
-			if !cells[Value{Sym: sym, Off: s.off}] {
+			init, isCell := initial[Value{Sym: sym, Off: s.off}]
+			if !isCell {
 				return fmt.Errorf("%s: %s may access %s at offset %d, where no cell of %s starts; %s",
 					a.pos, a.what, sym, s.off, sym, unsupported)
+			}
+			if declared && s.size < d.size && stored[sym][s] && !fits(init, s.size) {
+				cell := sym
+				if d.cells > 1 || lay.length[sym] > 0 {
+					cell = fmt.Sprintf("%s[%d]", sym, s.off/int64(d.size))
+				}
+				return fmt.Errorf("%s: mixed-size accesses to %s: %s (%s) and %s: the initial value %s of %s, wider than %s; %s",
+					a.pos, sym, a.what, s, d.pos, init, cell, byteCount(s.size), unsupported)
 			}
 		}
 	}
 	return nil
+}
+
+// fits tells whether an integer's bits, past the low size bytes, are all
+// zero: a store of size bytes over a cell holding it leaves the rest of
+// the cell as purr's whole-cell store does.
+func fits(v Value, size int) bool {
+	return !v.IsAddr() && uint64(v.Off)>>(8*size) == 0
 }
 
 // before orders positions by file, line and column.
