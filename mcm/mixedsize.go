@@ -70,7 +70,7 @@ func checkAccessSizes(t *litmus.Test, u *Unfolding, lay layout) error {
 	first := map[string]map[shape]sizedAccess{}
 	shapes := map[string][]shape{}
 	initial := map[Value]Value{} // each cell's initial value
-	stored := map[string]map[shape]bool{}
+	stored := map[string]map[shape]sizedAccess{} // the first store of each shape
 	for _, e := range u.Events {
 		if e.Kind == KindInit {
 			initial[e.Addr.Dom[0]] = e.Val.Dom[0]
@@ -100,9 +100,11 @@ func checkAccessSizes(t *litmus.Test, u *Unfolding, lay layout) error {
 			}
 			if e.IsWrite() {
 				if stored[v.Sym] == nil {
-					stored[v.Sym] = map[shape]bool{}
+					stored[v.Sym] = map[shape]sizedAccess{}
 				}
-				stored[v.Sym][s] = true
+				if _, ok := stored[v.Sym][s]; !ok {
+					stored[v.Sym][s] = a
+				}
 			}
 		}
 	}
@@ -153,13 +155,13 @@ func checkAccessSizes(t *litmus.Test, u *Unfolding, lay layout) error {
 				return fmt.Errorf("%s: %s may access %s at offset %d, where no cell of %s starts; %s",
 					a.pos, a.what, sym, s.off, sym, unsupported)
 			}
-			if declared && s.size < d.size && stored[sym][s] && !fits(init, s.size) {
+			if w, ok := stored[sym][s]; ok && declared && s.size < d.size && !fits(init, s.size) {
 				cell := sym
-				if d.cells > 1 || lay.length[sym] > 0 {
+				if lay.length[sym] > 0 {
 					cell = fmt.Sprintf("%s[%d]", sym, s.off/int64(d.size))
 				}
 				return fmt.Errorf("%s: mixed-size accesses to %s: %s (%s) and %s: the initial value %s of %s, wider than %s; %s",
-					a.pos, sym, a.what, s, d.pos, init, cell, byteCount(s.size), unsupported)
+					w.pos, sym, w.what, s, d.pos, init, cell, byteCount(s.size), unsupported)
 			}
 		}
 	}
