@@ -69,7 +69,7 @@ func checkAccessSizes(t *litmus.Test, u *Unfolding, lay layout) error {
 	// of the unfolding; shapes[sym] lists them in that order.
 	first := map[string]map[shape]sizedAccess{}
 	shapes := map[string][]shape{}
-	initial := map[Value]Value{} // each cell's initial value
+	initial := map[Value]Value{}                 // each cell's initial value
 	stored := map[string]map[shape]sizedAccess{} // the first store of each shape
 	for _, e := range u.Events {
 		if e.Kind == KindInit {
