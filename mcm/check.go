@@ -170,6 +170,9 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 	if err := u.analyseValuesContext(ctx); err != nil {
 		return nil, fmt.Errorf("%s: %w", t.File, err)
 	}
+	if err := checkAccessSizes(t, u, lay); err != nil {
+		return nil, err
+	}
 	if explicit, err := useExplicit(opt); err != nil || explicit {
 		if err != nil {
 			return nil, err

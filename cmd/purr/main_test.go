@@ -128,3 +128,18 @@ func withoutTime(out string) string {
 	}
 	return b.String()
 }
+
+// TestMixedSizeRefused runs a mixed-size test with each engine: it is
+// refused with status 1, one message on stderr naming both accesses and
+// nothing on stdout, whichever engine would decide.
+func TestMixedSizeRefused(t *testing.T) {
+	for _, engine := range []string{"sat", "explicit"} {
+		t.Run(engine, func(t *testing.T) {
+			out, errs, status := runPurr("--engine", engine, "../../testdata/mixed/strb-ldrw.litmus")
+			if status != 1 || out != "" {
+				t.Errorf("exit status %d, stdout %q: want 1 and nothing", status, out)
+			}
+			golden(t, "run-mixed-size", errs)
+		})
+	}
+}
