@@ -82,28 +82,37 @@ type hashLoc struct {
 	proc int
 	name string
 	tag  string
+	cell int    // an array cell x[i] of the condition: i; else -1
 	text string // as the hash prints it
 }
 
 func newHashLoc(l Loc) hashLoc {
 	switch l.Kind {
 	case RegLoc:
-		return hashLoc{kind: 0, proc: l.Proc, name: l.Name, text: fmt.Sprintf("%d:%s", l.Proc, l.Name)}
+		return hashLoc{kind: 0, proc: l.Proc, name: l.Name, cell: -1, text: fmt.Sprintf("%d:%s", l.Proc, l.Name)}
 	case SymRegLoc:
-		return hashLoc{kind: 1, name: l.Name, text: l.Name}
+		return hashLoc{kind: 1, name: l.Name, cell: -1, text: l.Name}
 	}
-	text := l.Name
+	text, cell := l.Name, -1
 	if l.Kind == IndexLoc {
 		text += "[" + strconv.Itoa(l.Index) + "]"
+		cell = l.Index
 	}
 	if l.Tag != "" {
 		text += ":" + l.Tag
 	}
-	return hashLoc{kind: 2, name: l.Name, tag: l.Tag, text: text}
+	return hashLoc{kind: 2, name: l.Name, tag: l.Tag, cell: cell, text: text}
 }
 
-// compareHashLocs is herd7's MiscParser.location_compare.
+// compareHashLocs is herd7's order of locations (MiscParser's
+// location_compare), array cells x[i] of the condition after the rest.
 func compareHashLocs(a, b hashLoc) int {
+	if (a.cell >= 0) != (b.cell >= 0) {
+		if a.cell >= 0 {
+			return 1
+		}
+		return -1
+	}
 	if a.kind != b.kind {
 		return a.kind - b.kind
 	}
@@ -113,7 +122,10 @@ func compareHashLocs(a, b hashLoc) int {
 	if c := strings.Compare(a.name, b.name); c != 0 {
 		return c
 	}
-	return strings.Compare(a.tag, b.tag)
+	if c := strings.Compare(a.tag, b.tag); c != 0 {
+		return c
+	}
+	return a.cell - b.cell
 }
 
 // hashValue prints a value of the state as herd7's parser keeps it:

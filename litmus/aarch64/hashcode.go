@@ -145,7 +145,11 @@ func hashOperand(o operand, rename map[string]string) string {
 	case relOp:
 		return "." + fmt.Sprintf("%+d", o.imm)
 	case symRegOp:
-		return o.text
+		// herd7 reads a bare %r as the X register X%r.
+		if strings.HasPrefix(o.text, "%") {
+			return "X" + o.text
+		}
+		return strings.ToUpper(o.text[:1]) + o.text[1:]
 	case memOp:
 		return hashMem(o, rename)
 	}
@@ -182,8 +186,12 @@ func hashMem(o operand, rename map[string]string) string {
 // hashInstr prints one instruction as herd7 does for its hash.
 func hashInstr(in *instr, rename map[string]string) string {
 	m := in.mnem
-	ops := make([]string, len(in.ops))
-	for i, o := range in.ops {
+	args := in.ops
+	if n := len(args); n > 0 && args[n-1].kind == shiftOp && args[n-1].imm == 0 && m != "MOVZ" && m != "MOVN" && m != "MOVK" {
+		args = args[:n-1] // herd7 leaves out a zero shift of an operand
+	}
+	ops := make([]string, len(args))
+	for i, o := range args {
 		ops[i] = hashOperand(o, rename)
 	}
 	plain := func(mnem string, args ...string) string {
@@ -225,6 +233,14 @@ func hashInstr(in *instr, rename map[string]string) string {
 			}
 			return plain(strings.Replace(m, "NEG", "SUB", 1), append([]string{ops[0], zr}, ops[1:]...)...)
 		}
+	case m == "REV64":
+		return plain("REV", ops...)
+	case m == "SUBS" && len(ops) >= 3 && isZero(ops[0]):
+		return plain("CMP", ops[1:]...)
+	case m == "ANDS" && len(ops) >= 3 && isZero(ops[0]):
+		return plain("TST", ops[1:]...)
+	case m == "ORN" && len(ops) >= 3 && isZero(ops[1]):
+		return plain("MVN", append([]string{ops[0]}, ops[2:]...)...)
 	case m == "UBFM" || m == "SBFM":
 		if len(in.ops) == 4 {
 			return plain(m, xName(in.ops[0]), xName(in.ops[1]), ops[2], ops[3])
