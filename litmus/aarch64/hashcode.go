@@ -246,7 +246,7 @@ func hashInstr(in *instr, rename map[string]string) string {
 			return plain(m, xName(in.ops[0]), xName(in.ops[1]), ops[2], ops[3])
 		}
 	case m == "LDUR" && len(in.ops) == 2:
-		return "LDUR " + xName(in.ops[0]) + ", " + strings.Replace(ops[1], "[", "[", 1)
+		return "LDUR " + xName(in.ops[0]) + ", " + ops[1] // herd7's blank after the comma
 	case (m == "LDXP" || m == "LDAXP") && len(ops) == 3:
 		// The compat printer prints the first register as a W register.
 		first := ops[0]
