@@ -21,6 +21,7 @@ func Translate(t *litmus.Test, sec litmus.Section) (*xcfa.Program, error) {
 	if err != nil {
 		return nil, err
 	}
+	t.HashCode = hashCode(tab)
 	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch, Source: map[xcfa.Pos]string{}}
 	pr := &program{file: sec.File, codes: map[int]*codeMap{}, columns: map[int]int{}, taken: map[xcfa.Label]bool{},
 		initRegs: map[int]map[string][]xcfa.Label{}, telechat: hasVariant(t, "telechat"), syms: symbols(t), tab: tab}
