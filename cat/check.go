@@ -2,6 +2,25 @@ package cat
 
 import "fmt"
 
+// Kind is what a predefined name denotes, as far as the resolver cares.
+type Kind int
+
+// Kinds of predefined names.
+const (
+	KindSet      Kind = iota + 1 // an event set
+	KindRelation                 // a relation over events
+	KindFunction                 // a function (domain, range, ...)
+)
+
+var kindText = [...]string{KindSet: "a set", KindRelation: "a relation", KindFunction: "a function"}
+
+func (k Kind) String() string {
+	if k <= 0 || int(k) >= len(kindText) {
+		return fmt.Sprintf("Kind(%d)", int(k))
+	}
+	return kindText[k]
+}
+
 // symbol is what a name is bound to in a checker scope.
 type symbol struct {
 	proc *Procedure // nil for a value
@@ -30,16 +49,21 @@ func (s *scope) defineValue(name string) {
 }
 
 // checker binds procedures to their calls and, with predefined set, names
-// to their definitions.
+// to their definitions. Scoping is lexical, as herd's: a procedure or a
+// function sees the names bound before its definition (and itself, when
+// rec), whenever it is called; so checking each body once where it is
+// defined finds every unbound name any call would meet.
 type checker struct {
-	predefined func(string) bool
+	predefined map[string]Kind
 	errs       ErrorList
 	inTry      int
 }
 
-func checkModel(m *Model, predefined func(string) bool) ErrorList {
+func checkModel(m *Model, prelude []Stmt, predefined map[string]Kind) ErrorList {
 	c := &checker{predefined: predefined}
-	c.stmts(m.Stmts, newScope(nil))
+	sc := newScope(nil)
+	c.stmts(prelude, sc)
+	c.stmts(m.Stmts, sc)
 	const maxErrors = 20
 	if len(c.errs) > maxErrors {
 		c.errs.Sort()
@@ -104,8 +128,8 @@ func (c *checker) stmt(s Stmt, sc *scope) {
 		c.expr(s.Set, sc)
 		body := newScope(sc)
 		body.defineValue(s.Var)
+		// Names bound in the body are gone after it, as in herd.
 		c.stmts(s.Body, body)
-		mergeInto(sc, body)
 	case *IfVariant:
 		t, e := newScope(sc), newScope(sc)
 		c.stmts(s.Then, t)
@@ -149,6 +173,9 @@ func (c *checker) call(s *Call, sc *scope) {
 	c.expr(s.Arg, sc)
 	sym, ok := sc.lookup(s.Name)
 	switch {
+	case !ok && c.isPredefined(s.Name):
+		c.errs.add(s.Pos, "'%s' is not a procedure (it is %s predefined)", s.Name, c.predefined[s.Name])
+		return
 	case !ok:
 		c.errs.add(s.Pos, "call of undefined procedure '%s'", s.Name)
 		return
@@ -179,15 +206,51 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
+func (c *checker) isPredefined(name string) bool {
+	_, ok := c.predefined[name]
+	return ok
+}
+
+// name checks a use of a name; applied says it is applied as a function.
+func (c *checker) name(v *Var, sc *scope, applied bool) {
+	if c.predefined == nil || c.inTry > 0 {
+		return
+	}
+	if _, ok := sc.lookup(v.Name); ok {
+		return
+	}
+	kind, ok := c.predefined[v.Name]
+	switch {
+	case !ok && applied:
+		c.errs.add(v.Pos, "undefined function '%s'", v.Name)
+	case !ok:
+		c.errs.add(v.Pos, "undefined name '%s'", v.Name)
+	case applied && kind != KindFunction:
+		c.errs.add(v.Pos, "'%s' is %s predefined, not a function", v.Name, kind)
+	}
+}
+
+// cond checks the expressions of an expression-level if's condition.
+func (c *checker) cond(k Cond, sc *scope) {
+	switch k := k.(type) {
+	case *Compare:
+		c.expr(k.X, sc)
+		c.expr(k.Y, sc)
+	case *Not:
+		c.cond(k.X, sc)
+	case *And:
+		c.cond(k.X, sc)
+		c.cond(k.Y, sc)
+	case *Or:
+		c.cond(k.X, sc)
+		c.cond(k.Y, sc)
+	}
+}
+
 func (c *checker) expr(e Expr, sc *scope) {
 	switch e := e.(type) {
 	case *Var:
-		if c.predefined == nil || c.inTry > 0 {
-			return
-		}
-		if _, ok := sc.lookup(e.Name); !ok && !c.predefined(e.Name) {
-			c.errs.add(e.Pos, "undefined name '%s'", e.Name)
-		}
+		c.name(e, sc, false)
 	case *SetLit:
 		for _, x := range e.Elems {
 			c.expr(x, sc)
@@ -202,7 +265,11 @@ func (c *checker) expr(e Expr, sc *scope) {
 	case *Unary:
 		c.expr(e.X, sc)
 	case *App:
-		c.expr(e.Fun, sc)
+		if v, ok := e.Fun.(*Var); ok {
+			c.name(v, sc, true)
+		} else {
+			c.expr(e.Fun, sc)
+		}
 		c.expr(e.Arg, sc)
 	case *Fun:
 		body := newScope(sc)
@@ -249,10 +316,7 @@ func (c *checker) expr(e Expr, sc *scope) {
 		}
 		c.expr(e.NonEmpty, inner)
 	case *IfExpr:
-		if cmp, ok := e.Cond.(*Compare); ok {
-			c.expr(cmp.X, sc)
-			c.expr(cmp.Y, sc)
-		}
+		c.cond(e.Cond, sc)
 		c.expr(e.Then, sc)
 		c.expr(e.Else, sc)
 	case *Try:

@@ -20,11 +20,18 @@ import (
 type Loader struct {
 	IncludeDirs []string
 	Embedded    []fs.FS
-	// Predefined, when not nil, turns on the check for undefined names: a
-	// name that is neither bound in the model nor Predefined is an error.
-	// Names under the first operand of try ... with are not checked (herd
-	// catches their failure).
-	Predefined func(name string) bool
+	// Predefined, when not nil, turns on the check of names: every name
+	// the model uses must be bound before the use (by Prelude or the
+	// model, in herd's lexical scope: a procedure or function body sees
+	// the names bound before its definition) or be Predefined, and a
+	// predefined set or relation cannot be applied or called. Every body
+	// is checked, called or not; names bound in one branch of an if or a
+	// match count as bound after it. Names under the first operand of
+	// try ... with are not checked (herd catches their failure).
+	Predefined map[string]Kind
+	// Prelude is what every model runs after (purr's prelude): the names
+	// it binds are in scope for the model. It is checked with the model.
+	Prelude []Stmt
 }
 
 // LoadFile parses the model in the file at path, follows its includes and
@@ -76,7 +83,7 @@ func (l *Loader) load(main source, src []byte) (*Model, error) {
 	m.Stmts = ld.expand(f.Stmts, main, included)
 	m.Files = ld.files
 	if len(ld.errs) == 0 {
-		ld.errs = checkModel(m, l.Predefined)
+		ld.errs = checkModel(m, l.Prelude, l.Predefined)
 	}
 	if err := ld.errs.Err(); err != nil {
 		return nil, err

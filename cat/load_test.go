@@ -111,8 +111,8 @@ forall v in {a} do acyclic v end
 with co from cos
 acyclic co | unknown
 `
-	pre := map[string]bool{"po": true, "rf": true, "cos": true}
-	l := &Loader{Predefined: func(n string) bool { return pre[n] }}
+	pre := map[string]Kind{"po": KindRelation, "rf": KindRelation, "cos": KindSet}
+	l := &Loader{Predefined: pre}
 	_, err := l.LoadSource("u.cat", []byte(src))
 	want := "u.cat:5:22: undefined name 'z'\nu.cat:7:30: undefined name 'w'\nu.cat:10:14: undefined name 'unknown'"
 	if err == nil || err.Error() != want {
