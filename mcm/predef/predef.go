@@ -25,16 +25,19 @@ type Entry struct {
 var (
 	baseSets = fields(`_ W R M Exp F IW FW B RMW`)
 
-	tags = fields(`
-		A Q L X NoRet NExp
+	tags = fields(
+		// AArch64: annotations of accesses, and the barriers.
+		`A Q L X NoRet NExp
 		TLBI TLBIIS TLBInXS DC.CVAU IC.IVAU IC.IALLU IC.IALLUIS TagCheck EXC-RET EXC-ENTRY FAULT T SPURIOUS
 		BCC DATA Rreg
 		DMB.SY DMB.LD DMB.ST DMB.ISH DMB.ISHLD DMB.ISHST DMB.OSH DMB.OSHLD DMB.OSHST DMB.NSH DMB.NSHLD DMB.NSHST
 		DSB.SY DSB.LD DSB.ST DSB.ISH DSB.ISHLD DSB.ISHST DSB.OSH DSB.OSHLD DSB.OSHST DSB.NSH DSB.NSHLD DSB.NSHST
-		ISB`, // AArch64
-		`NA RLX ACQ REL ACQ_REL SC CON`, // C11 memory orders
+		ISB`,
+		// C11: memory orders.
+		`NA RLX ACQ REL ACQ_REL SC CON`,
+		// Linux: the annotations of the kernel's accesses and fences.
 		`Once Acquire Release Noreturn Mb Rmb Wmb Rb_dep Before-atomic After-atomic After-spinlock
-		After-unlock-lock Rcu-lock Rcu-unlock Sync-rcu`) // Linux annotations
+		After-unlock-lock Rcu-lock Rcu-unlock Sync-rcu`)
 
 	relations = fields(`
 		id po int ext loc rf co fr rmw amo
