@@ -7,17 +7,17 @@ import (
 	"github.com/purr-mcm/purr/mcm/predef"
 )
 
-// ModelNames is what a model may use without binding it, as the engines
-// run it: the names of predef's table, and those purr's prelude binds
-// (its statements). They are cat.Loader's Predefined and Prelude, so that
-// a model naming anything else is refused when it is loaded, before any
-// test runs.
-func ModelNames() (map[string]cat.Kind, []cat.Stmt, error) {
+// CheckNames sets l to refuse, when it loads a model, the names that
+// purr's engines would find unbound running it: l's Predefined are the
+// names of predef's table, its Prelude purr's prelude, and the with
+// statements the evaluator carries out itself are its NativeWith.
+func CheckNames(l *cat.Loader) error {
 	prelude, _, err := library()
 	if err != nil {
-		return nil, nil, fmt.Errorf("purr's library: %v", err)
+		return fmt.Errorf("purr's library: %v", err)
 	}
-	return predef.Kinds(), prelude.Stmts, nil
+	l.Predefined, l.Prelude, l.NativeWith = predef.Kinds(), prelude.Stmts, isCoGeneration
+	return nil
 }
 
 // predefinedEnv binds the names of predef's table: the functions of

@@ -59,7 +59,7 @@ func TestHerdSpellings(t *testing.T) {
 }
 
 func TestCheckErrors(t *testing.T) {
-	for _, name := range []string{"bad-paren.cat", "bad-include.cat", "bad-instruction.litmus"} {
+	for _, name := range []string{"bad-paren.cat", "bad-include.cat", "bad-instruction.litmus", "unbound.cat"} {
 		t.Run(name, func(t *testing.T) {
 			out, errs, status := runPurr("check", filepath.Join("testdata", name))
 			if status != 1 {
@@ -100,6 +100,22 @@ func TestCheckHerdLibdir(t *testing.T) {
 	}
 	if n := strings.Count(out, ": ok\n"); n != len(files) {
 		t.Errorf("%d files ok of %d:\n%s", n, len(files), out)
+	}
+}
+
+// TestRunBrokenModel: a model with an unbound name is refused once,
+// before any test runs, with or without worker processes.
+func TestRunBrokenModel(t *testing.T) {
+	tests := []string{"../../testdata/MP.litmus", "../../testdata/classic/SB.litmus"}
+	for _, extra := range [][]string{nil, {"--timeout", "1m"}} {
+		args := append(append([]string{"-m", "testdata/unbound.cat"}, extra...), tests...)
+		out, errs, status := runPurr(args...)
+		if status != 1 || out != "" {
+			t.Errorf("%q: status %d, stdout %q: want 1 and no result", args, status, out)
+		}
+		if want := "testdata/unbound.cat:4:24: undefined name 'nosuch'\n"; errs != want {
+			t.Errorf("%q: stderr %q, want %q", args, errs, want)
+		}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/models"
 )
 
@@ -44,10 +45,15 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		pprof.StartCPUProfile(f)
 		defer pprof.StopCPUProfile()
 	}
+	// A broken model is reported once, before any test runs.
+	r := newRunner(&o)
+	if err := r.loadModels(files); err != nil {
+		printErr(stderr, err)
+		return 1
+	}
 	if o.timeout > 0 {
 		return runIsolated(&o, args, files, stdout, stderr)
 	}
-	r := newRunner(&o)
 	status := 0
 	for _, f := range files {
 		switch r.check(context.Background(), f, stdout, stderr) {
@@ -58,6 +64,35 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return status
+}
+
+// loadModels loads the model of every architecture of the tests in files:
+// -m's, or the default model of each architecture the tests' headers
+// name. A test that cannot be read is left to fail when it is checked.
+func (r *runner) loadModels(files []string) error {
+	if r.o.model != "" {
+		_, err := r.model("")
+		return err
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		sp, err := litmus.SplitTest(f, src, func(string) bool { return false })
+		if err != nil || seen[sp.Arch] {
+			continue
+		}
+		seen[sp.Arch] = true
+		if _, ok := defaultModels[sp.Arch]; !ok {
+			continue
+		}
+		if _, err := r.model(sp.Arch); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // defaultModels names each architecture's model when -m is not given.
@@ -75,7 +110,10 @@ func (o *options) loadModel(arch string) (*cat.Model, error) {
 		}
 		name = def
 	}
-	l := o.loader()
+	l, err := o.loader()
+	if err != nil {
+		return nil, err
+	}
 	if fileExists(name) {
 		return l.LoadFile(name)
 	}
