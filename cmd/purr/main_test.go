@@ -82,6 +82,10 @@ func TestCheckOK(t *testing.T) {
 }
 
 // TestCheckHerdLibdir runs purr check on every Cat file of herd7's library.
+// The golden list holds the files that name what purr does not define
+// (herd7's builtins purr lacks, other architectures' tags, fragments that
+// rely on the file including them), with every such name, and the others
+// as ok.
 func TestCheckHerdLibdir(t *testing.T) {
 	dir := shared.Path(t, "herd-libdir")
 	var files []string
@@ -94,13 +98,11 @@ func TestCheckHerdLibdir(t *testing.T) {
 	if len(files) != 96 {
 		t.Errorf("found %d .cat and .bell files, want 96", len(files))
 	}
-	out, errs, status := runPurr(append([]string{"check", "-I", dir}, files...)...)
-	if status != 0 {
-		t.Errorf("exit status %d: %s", status, errs)
+	out, _, status := runPurr(append([]string{"check", "-I", dir}, files...)...)
+	if status != 1 {
+		t.Errorf("exit status %d, want 1", status)
 	}
-	if n := strings.Count(out, ": ok\n"); n != len(files) {
-		t.Errorf("%d files ok of %d:\n%s", n, len(files), out)
-	}
+	golden(t, "check-herd-libdir", strings.ReplaceAll(out, dir+string(filepath.Separator), "LIBDIR/"))
 }
 
 // TestRunBrokenModel: a model with an unbound name is refused once,
