@@ -121,6 +121,20 @@ func TestRunBrokenModel(t *testing.T) {
 	}
 }
 
+// TestRunBrokenDefaultModel: without -m, the default model of every
+// architecture among the tests is loaded before the first test runs, so
+// a broken one (here rc11.cat shadowed by -I) stops the run before the
+// AArch64 test is checked.
+func TestRunBrokenDefaultModel(t *testing.T) {
+	out, errs, status := runPurr("-I", "testdata/shadow", "../../testdata/MP.litmus", "testdata/SB.c.litmus")
+	if status != 1 || out != "" {
+		t.Errorf("status %d, stdout %q: want 1 and no result", status, out)
+	}
+	if want := "testdata/shadow/rc11.cat:2:19: undefined name 'sw'\n"; errs != want {
+		t.Errorf("stderr %q, want %q", errs, want)
+	}
+}
+
 func TestRunMP(t *testing.T) {
 	out, errs, status := runPurr("-m", "sc", "../../testdata/MP.litmus")
 	if status != 0 {

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/purr-mcm/purr/cat"
-	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/models"
 )
 
@@ -67,8 +66,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 }
 
 // loadModels loads the model of every architecture of the tests in files:
-// -m's, or the default model of each architecture the tests' headers
-// name. A test that cannot be read is left to fail when it is checked.
+// -m's, or the default model of each architecture the tests' header lines
+// name ("AArch64 MP": the first word). A test that cannot be read is left
+// to fail when it is checked.
 func (r *runner) loadModels(files []string) error {
 	if r.o.model != "" {
 		_, err := r.model("")
@@ -76,23 +76,36 @@ func (r *runner) loadModels(files []string) error {
 	}
 	seen := map[string]bool{}
 	for _, f := range files {
-		src, err := os.ReadFile(f)
-		if err != nil {
+		arch, ok := headerArch(f)
+		if !ok || seen[arch] {
 			continue
 		}
-		sp, err := litmus.SplitTest(f, src, func(string) bool { return false })
-		if err != nil || seen[sp.Arch] {
+		seen[arch] = true
+		if _, ok := defaultModels[arch]; !ok {
 			continue
 		}
-		seen[sp.Arch] = true
-		if _, ok := defaultModels[sp.Arch]; !ok {
-			continue
-		}
-		if _, err := r.model(sp.Arch); err != nil {
+		if _, err := r.model(arch); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// headerArch reads the architecture of a litmus test: the first word of
+// the file.
+func headerArch(path string) (string, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(f, head)
+	words := strings.Fields(string(head[:n]))
+	if len(words) == 0 {
+		return "", false
+	}
+	return words[0], true
 }
 
 // defaultModels names each architecture's model when -m is not given.
