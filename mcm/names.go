@@ -20,6 +20,9 @@ func CheckNames(l *cat.Loader) error {
 	return nil
 }
 
+// predefinedNames is predef's table, read once.
+var predefinedNames = predef.Table()
+
 // predefinedEnv binds the names of predef's table: the functions of
 // builtins, and the sets and relations an engine computed for a test
 // (sets holds a tag's set only when some event carries the tag; the
@@ -27,7 +30,7 @@ func CheckNames(l *cat.Loader) error {
 // the same names in both engines and in the resolver.
 func predefinedEnv(al *algebra, sets map[string]Set, rels map[string]Rel) (*env, error) {
 	top := &env{vars: map[string]value{}}
-	for _, e := range predef.Table() {
+	for _, e := range predefinedNames {
 		var v value
 		switch e.Kind {
 		case cat.KindFunction:
