@@ -108,18 +108,6 @@ func library() (*cat.File, *cat.File, error) {
 	return libPrelude, libWF, libErr
 }
 
-// knownTags are the event tags of every architecture purr reads; a model
-// may name any of them, and those no event carries are empty sets.
-var knownTags = strings.Fields(`
-	A Q L X NoRet NExp
-	TLBI TLBIIS TLBInXS DC.CVAU IC.IVAU IC.IALLU IC.IALLUIS TagCheck EXC-RET EXC-ENTRY FAULT T SPURIOUS
-	BCC DATA Rreg
-	DMB.SY DMB.LD DMB.ST DMB.ISH DMB.ISHLD DMB.ISHST DMB.OSH DMB.OSHLD DMB.OSHST DMB.NSH DMB.NSHLD DMB.NSHST
-	DSB.SY DSB.LD DSB.ST DSB.ISH DSB.ISHLD DSB.ISHST DSB.OSH DSB.OSHLD DSB.OSHST DSB.NSH DSB.NSHLD DSB.NSHST
-	ISB
-	NA RLX ACQ REL ACQ_REL SC CON
-	Once Acquire Release Noreturn Mb Rmb Wmb Rb_dep Before-atomic After-atomic After-spinlock After-unlock-lock Rcu-lock Rcu-unlock Sync-rcu RMW`)
-
 // The default bounds of a test's formula: about ten times what the
 // largest test of purr's corpora needs (dat3m-c11's TSan: 51,660
 // variables, 202,373 clauses), and a few hundred MB of memory at most.
@@ -182,18 +170,9 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 	en := encodeLimited(u, sat.Limits{MaxVars: bound(opt.MaxVars, DefaultMaxVars),
 		MaxClauses: bound(opt.MaxClauses, DefaultMaxClauses), Context: ctx})
 	sets, rels := en.predefined()
-	top := &env{vars: map[string]value{}}
-	for name, fn := range builtins {
-		top.vars[name] = &builtin{name: name, fn: fn}
-	}
-	for _, tag := range knownTags {
-		top.vars[tag] = en.al.emptySet()
-	}
-	for name, s := range sets {
-		top.vars[name] = s
-	}
-	for name, r := range rels {
-		top.vars[name] = r
+	top, err := predefinedEnv(en.al, sets, rels)
+	if err != nil {
+		return nil, err
 	}
 	ev := &evaluator{ctx: ctx, al: en.al, variants: map[string]bool{}, included: map[string]bool{}, co: en.co}
 	for _, v := range opt.Variants {

@@ -439,18 +439,9 @@ func (c *concreteChecker) judge(x *execution) (judgement, error) {
 	}
 	al := &algebra{s: c.s, exec: exec}
 	sets, rels := x.predefined(al)
-	top := &env{vars: map[string]value{}}
-	for name, fn := range builtins {
-		top.vars[name] = &builtin{name: name, fn: fn}
-	}
-	for _, tag := range knownTags {
-		top.vars[tag] = al.emptySet()
-	}
-	for name, s := range sets {
-		top.vars[name] = s
-	}
-	for name, r := range rels {
-		top.vars[name] = r
+	top, err := predefinedEnv(al, sets, rels)
+	if err != nil {
+		return j, err
 	}
 	prelude, wf, err := library()
 	if err != nil {

@@ -43,10 +43,26 @@ func (s testStatus) exitStatus() int {
 // once.
 type runner struct {
 	o      *options
-	models map[string]*cat.Model // by architecture
+	models map[string]*cat.Model // by architecture; -m's under ""
 }
 
 func newRunner(o *options) *runner { return &runner{o: o, models: map[string]*cat.Model{}} }
+
+// model returns the model for tests of an architecture, loading it once.
+func (r *runner) model(arch string) (*cat.Model, error) {
+	if r.o.model != "" {
+		arch = ""
+	}
+	if m, ok := r.models[arch]; ok {
+		return m, nil
+	}
+	m, err := r.o.loadModel(arch)
+	if err != nil {
+		return nil, err
+	}
+	r.models[arch] = m
+	return m, nil
+}
 
 // check checks one test, printing its result block whole on stdout or
 // its errors on stderr. A panic costs this test only: it is reported as an
@@ -64,13 +80,10 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 		printErr(stderr, err)
 		return failed
 	}
-	m, ok := r.models[t.Arch]
-	if !ok {
-		if m, err = o.loadModel(t.Arch); err != nil {
-			printErr(stderr, err)
-			return fatal
-		}
-		r.models[t.Arch] = m
+	m, err := r.model(t.Arch)
+	if err != nil {
+		printErr(stderr, err)
+		return fatal
 	}
 	start := time.Now()
 	out, err := mcm.CheckContext(ctx, m, t, mcm.Options{Unroll: o.unroll, Variants: o.variants,

@@ -66,6 +66,10 @@ func TestFlags(t *testing.T) {
 
 		{name: "check takes -I", args: []string{"check", "-I", "testdata/include-b", "testdata/include-a/uses-b.cat"},
 			stdout: []string{"testdata/include-a/uses-b.cat: ok"}},
+		{name: "check without the variant", args: []string{"check", "testdata/variant-unbound.cat"},
+			stdout: []string{"testdata/variant-unbound.cat: ok"}},
+		{name: "check takes --variant", args: []string{"check", "--variant", "strict", "testdata/variant-unbound.cat"}, status: 1,
+			stdout: []string{"variant-unbound.cat:2:", "nosuch"}},
 		{name: "check refuses run flags", args: []string{"check", "--timeout", "1", mp}, status: 2,
 			stderr: "purr check: --timeout does not apply to this command\n"},
 		{name: "check refuses -m", args: []string{"check", "-m", "sc", mp}, status: 2,
