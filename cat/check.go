@@ -2,9 +2,39 @@ package cat
 
 import "fmt"
 
+// Kind is what a predefined name denotes, as far as the resolver cares.
+type Kind int
+
+// Kinds of predefined names.
+const (
+	KindSet      Kind = iota + 1 // an event set
+	KindRelation                 // a relation over events
+	KindFunction                 // a function (domain, range, ...)
+)
+
+var kindText = [...]string{KindSet: "set", KindRelation: "relation", KindFunction: "function"}
+
+func (k Kind) String() string {
+	if k <= 0 || int(k) >= len(kindText) {
+		return fmt.Sprintf("Kind(%d)", int(k))
+	}
+	return kindText[k]
+}
+
+// body is the body of a procedure or of a function bound by let. herd
+// meets the errors of a body only when it calls it, so the checker keeps
+// them until the body is reachable: used from the model's top level,
+// directly or through other reachable bodies.
+type body struct {
+	reachable bool
+	errs      ErrorList // found in it, waiting for it to be reachable
+	uses      []*body   // the bodies it uses
+}
+
 // symbol is what a name is bound to in a checker scope.
 type symbol struct {
 	proc *Procedure // nil for a value
+	body *body      // a procedure's, or a function's bound by let; else nil
 }
 
 type scope struct {
@@ -23,29 +53,87 @@ func (s *scope) lookup(name string) (symbol, bool) {
 	return symbol{}, false
 }
 
-func (s *scope) defineValue(name string) {
+func (s *scope) define(name string, sym symbol) {
 	if name != "_" {
-		s.names[name] = symbol{}
+		s.names[name] = sym
 	}
 }
 
+func (s *scope) defineValue(name string) { s.define(name, symbol{}) }
+
 // checker binds procedures to their calls and, with predefined set, names
-// to their definitions.
+// to their definitions. Scoping is lexical, as herd's: a procedure or a
+// function sees the names bound before its definition (and itself, when
+// rec), whenever it is called; so checking each body once where it is
+// defined finds every error any call would meet. With predefined set,
+// only the errors of reachable code are reported (see body).
 type checker struct {
-	predefined func(string) bool
+	predefined map[string]Kind
+	variants   map[string]bool
+	native     func(*With) bool
 	errs       ErrorList
+	cur        *body // the body being checked; nil at the top level
 	inTry      int
 }
 
-func checkModel(m *Model, predefined func(string) bool) ErrorList {
-	c := &checker{predefined: predefined}
-	c.stmts(m.Stmts, newScope(nil))
+func checkModel(m *Model, l *Loader) ErrorList {
+	c := &checker{predefined: l.Predefined, variants: map[string]bool{}, native: l.NativeWith}
+	for _, v := range l.Variants {
+		c.variants[v] = true
+	}
+	sc := newScope(nil)
+	c.stmts(l.Prelude, sc)
+	c.stmts(m.Stmts, sc)
+	c.errs = c.errs.unique()
 	const maxErrors = 20
 	if len(c.errs) > maxErrors {
 		c.errs.Sort()
 		c.errs = c.errs[:maxErrors]
 	}
 	return c.errs
+}
+
+// report records an error of the code being checked: at once, or when
+// its body becomes reachable.
+func (c *checker) report(pos Pos, format string, args ...any) {
+	if c.predefined == nil || c.cur == nil || c.cur.reachable {
+		c.errs.add(pos, format, args...)
+		return
+	}
+	c.cur.errs.add(pos, format, args...)
+}
+
+// use records that the code being checked uses (calls, applies or passes
+// on) a body. Under try, herd catches the failure of a call: no use.
+func (c *checker) use(b *body) {
+	if b == nil || c.inTry > 0 {
+		return
+	}
+	if c.cur == nil || c.cur.reachable {
+		c.reach(b)
+		return
+	}
+	c.cur.uses = append(c.cur.uses, b)
+}
+
+func (c *checker) reach(b *body) {
+	if b.reachable {
+		return
+	}
+	b.reachable = true
+	c.errs = append(c.errs, b.errs...)
+	b.errs = nil
+	for _, u := range b.uses {
+		c.reach(u)
+	}
+}
+
+// in runs check with b as the body being checked.
+func (c *checker) in(b *body, check func()) {
+	saved := c.cur
+	c.cur = b
+	check()
+	c.cur = saved
 }
 
 // stmts checks a list of statements, defining names in sc as it goes.
@@ -58,25 +146,7 @@ func (c *checker) stmts(list []Stmt, sc *scope) {
 func (c *checker) stmt(s Stmt, sc *scope) {
 	switch s := s.(type) {
 	case *Let:
-		if s.Rec {
-			for _, b := range s.Bindings {
-				for _, n := range b.Names {
-					sc.defineValue(n)
-				}
-			}
-			for _, b := range s.Bindings {
-				c.expr(b.Value, sc)
-			}
-		} else {
-			for _, b := range s.Bindings {
-				c.expr(b.Value, sc)
-			}
-			for _, b := range s.Bindings {
-				for _, n := range b.Names {
-					sc.defineValue(n)
-				}
-			}
-		}
+		c.bind(s.Bindings, s.Rec, sc, sc)
 		if s.When != nil {
 			c.expr(s.When.X, sc)
 		}
@@ -89,24 +159,36 @@ func (c *checker) stmt(s Stmt, sc *scope) {
 	case *Include:
 		c.stmts(s.Stmts, sc)
 	case *Procedure:
+		sym := symbol{proc: s, body: &body{}}
 		if s.Rec {
-			sc.names[s.Name] = symbol{proc: s}
+			sc.define(s.Name, sym)
 		}
-		body := newScope(sc)
+		inner := newScope(sc)
 		for _, p := range s.Params {
-			body.defineValue(p)
+			inner.defineValue(p)
 		}
-		c.stmts(s.Body, body)
-		sc.names[s.Name] = symbol{proc: s}
+		c.in(sym.body, func() { c.stmts(s.Body, inner) })
+		sc.define(s.Name, sym)
 	case *Call:
 		c.call(s, sc)
 	case *Forall:
 		c.expr(s.Set, sc)
-		body := newScope(sc)
-		body.defineValue(s.Var)
-		c.stmts(s.Body, body)
-		mergeInto(sc, body)
+		inner := newScope(sc)
+		inner.defineValue(s.Var)
+		// Names bound in the body are gone after it, as in herd.
+		c.stmts(s.Body, inner)
 	case *IfVariant:
+		if c.predefined != nil {
+			if v, known := c.variantCond(s.Cond); known {
+				// Only this branch runs: its names are bound after the if.
+				if v {
+					c.stmts(s.Then, sc)
+				} else {
+					c.stmts(s.Else, sc)
+				}
+				return
+			}
+		}
 		t, e := newScope(sc), newScope(sc)
 		c.stmts(s.Then, t)
 		c.stmts(s.Else, e)
@@ -124,7 +206,12 @@ func (c *checker) stmt(s Stmt, sc *scope) {
 		c.stmts(s.Default, b)
 		mergeInto(sc, append(branches, b)...)
 	case *With:
-		c.expr(s.Set, sc)
+		app, isApp := s.Set.(*App)
+		if isApp && c.native != nil && c.native(s) {
+			c.expr(app.Arg, sc) // the engine does not apply the function
+		} else {
+			c.expr(s.Set, sc)
+		}
 		sc.defineValue(s.Var)
 	case *Enum:
 		sc.defineValue(s.Name)
@@ -135,6 +222,50 @@ func (c *checker) stmt(s Stmt, sc *scope) {
 	case *Debug:
 		c.expr(s.X, sc)
 	}
+}
+
+// bind checks let bindings whose values are in scope in (into itself when
+// rec) and defines their names in into. A function bound to a single
+// name gets a body: its errors count only once it is used.
+func (c *checker) bind(bs []*Binding, rec bool, in, into *scope) {
+	syms := make([]symbol, len(bs))
+	for i, b := range bs {
+		if len(b.Names) == 1 && isFunction(b.Value) {
+			syms[i].body = &body{}
+		}
+	}
+	define := func() {
+		for i, b := range bs {
+			for _, n := range b.Names {
+				into.define(n, syms[i])
+			}
+		}
+	}
+	if rec {
+		define()
+		in = into
+	}
+	for i, b := range bs {
+		if syms[i].body != nil {
+			c.in(syms[i].body, func() { c.expr(b.Value, in) })
+		} else {
+			c.expr(b.Value, in)
+		}
+	}
+	if !rec {
+		define()
+	}
+}
+
+// isFunction tells whether an expression is a function by its syntax.
+func isFunction(e Expr) bool {
+	switch e := e.(type) {
+	case *Fun:
+		return true
+	case *LetIn:
+		return isFunction(e.Body)
+	}
+	return false
 }
 
 func mergeInto(dst *scope, branches ...*scope) {
@@ -149,13 +280,17 @@ func (c *checker) call(s *Call, sc *scope) {
 	c.expr(s.Arg, sc)
 	sym, ok := sc.lookup(s.Name)
 	switch {
+	case !ok && c.isPredefined(s.Name):
+		c.report(s.Pos, "'%s' is a predefined %s, not a procedure", s.Name, c.predefined[s.Name])
+		return
 	case !ok:
-		c.errs.add(s.Pos, "call of undefined procedure '%s'", s.Name)
+		c.report(s.Pos, "call of undefined procedure '%s'", s.Name)
 		return
 	case sym.proc == nil:
-		c.errs.add(s.Pos, "'%s' is not a procedure", s.Name)
+		c.report(s.Pos, "'%s' is not a procedure", s.Name)
 		return
 	}
+	c.use(sym.body)
 	want := len(sym.proc.Params)
 	if want == 1 {
 		return // a single parameter takes any value, a tuple included
@@ -167,7 +302,7 @@ func (c *checker) call(s *Call, sc *scope) {
 		got = 1 // not a tuple, and not a name that could hold one
 	}
 	if got >= 0 && got != want {
-		c.errs.add(s.Pos, "procedure '%s' (defined at %s) takes %s, got %s",
+		c.report(s.Pos, "procedure '%s' (defined at %s) takes %s, got %s",
 			s.Name, sym.proc.Pos, plural(want, "argument"), plural(got, "argument"))
 	}
 }
@@ -179,15 +314,79 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
+func (c *checker) isPredefined(name string) bool {
+	_, ok := c.predefined[name]
+	return ok
+}
+
+// name checks a use of a name; applied says it is applied as a function.
+func (c *checker) name(v *Var, sc *scope, applied bool) {
+	if c.predefined == nil || c.inTry > 0 {
+		return
+	}
+	if sym, ok := sc.lookup(v.Name); ok {
+		c.use(sym.body)
+		return
+	}
+	kind, ok := c.predefined[v.Name]
+	switch {
+	case !ok && applied:
+		c.report(v.Pos, "undefined function '%s'", v.Name)
+	case !ok:
+		c.report(v.Pos, "undefined name '%s'", v.Name)
+	case applied && kind != KindFunction:
+		c.report(v.Pos, "'%s' is a predefined %s, not a function", v.Name, kind)
+	}
+}
+
+// variantCond evaluates a condition on variants as herd does with the
+// enabled ones; known is false when it compares values.
+func (c *checker) variantCond(k Cond) (value, known bool) {
+	switch k := k.(type) {
+	case *Variant:
+		return c.variants[k.Name], true
+	case *Not:
+		v, known := c.variantCond(k.X)
+		return !v, known
+	case *And:
+		x, kx := c.variantCond(k.X)
+		y, ky := c.variantCond(k.Y)
+		if (kx && !x) || (ky && !y) {
+			return false, true
+		}
+		return x && y, kx && ky
+	case *Or:
+		x, kx := c.variantCond(k.X)
+		y, ky := c.variantCond(k.Y)
+		if (kx && x) || (ky && y) {
+			return true, true
+		}
+		return x || y, kx && ky
+	}
+	return false, false
+}
+
+// cond checks the expressions of an expression-level if's condition.
+func (c *checker) cond(k Cond, sc *scope) {
+	switch k := k.(type) {
+	case *Compare:
+		c.expr(k.X, sc)
+		c.expr(k.Y, sc)
+	case *Not:
+		c.cond(k.X, sc)
+	case *And:
+		c.cond(k.X, sc)
+		c.cond(k.Y, sc)
+	case *Or:
+		c.cond(k.X, sc)
+		c.cond(k.Y, sc)
+	}
+}
+
 func (c *checker) expr(e Expr, sc *scope) {
 	switch e := e.(type) {
 	case *Var:
-		if c.predefined == nil || c.inTry > 0 {
-			return
-		}
-		if _, ok := sc.lookup(e.Name); !ok && !c.predefined(e.Name) {
-			c.errs.add(e.Pos, "undefined name '%s'", e.Name)
-		}
+		c.name(e, sc, false)
 	case *SetLit:
 		for _, x := range e.Elems {
 			c.expr(x, sc)
@@ -202,33 +401,21 @@ func (c *checker) expr(e Expr, sc *scope) {
 	case *Unary:
 		c.expr(e.X, sc)
 	case *App:
-		c.expr(e.Fun, sc)
+		if v, ok := e.Fun.(*Var); ok {
+			c.name(v, sc, true)
+		} else {
+			c.expr(e.Fun, sc)
+		}
 		c.expr(e.Arg, sc)
 	case *Fun:
-		body := newScope(sc)
+		inner := newScope(sc)
 		for _, p := range e.Params {
-			body.defineValue(p)
+			inner.defineValue(p)
 		}
-		c.expr(e.Body, body)
+		c.expr(e.Body, inner)
 	case *LetIn:
 		inner := newScope(sc)
-		if e.Rec {
-			for _, b := range e.Bindings {
-				for _, n := range b.Names {
-					inner.defineValue(n)
-				}
-			}
-			for _, b := range e.Bindings {
-				c.expr(b.Value, inner)
-			}
-		} else {
-			for _, b := range e.Bindings {
-				c.expr(b.Value, sc)
-				for _, n := range b.Names {
-					inner.defineValue(n)
-				}
-			}
-		}
+		c.bind(e.Bindings, e.Rec, sc, inner)
 		c.expr(e.Body, inner)
 	case *Match:
 		c.expr(e.X, sc)
@@ -249,10 +436,16 @@ func (c *checker) expr(e Expr, sc *scope) {
 		}
 		c.expr(e.NonEmpty, inner)
 	case *IfExpr:
-		if cmp, ok := e.Cond.(*Compare); ok {
-			c.expr(cmp.X, sc)
-			c.expr(cmp.Y, sc)
+		if v, known := c.variantCond(e.Cond); known && c.predefined != nil {
+			// herd evaluates the branch the variants select only.
+			if v {
+				c.expr(e.Then, sc)
+			} else {
+				c.expr(e.Else, sc)
+			}
+			return
 		}
+		c.cond(e.Cond, sc)
 		c.expr(e.Then, sc)
 		c.expr(e.Else, sc)
 	case *Try:

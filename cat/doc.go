@@ -14,8 +14,9 @@
 // A Loader reads a model with its includes into a *Model: each include is
 // kept as an Include statement holding the included statements (see
 // Include for herd's include-once rule), procedures are bound to their calls
-// (unknown procedure, wrong number of arguments), and names can be checked
-// against a caller-given set of predefined names.
+// (unknown procedure, wrong number of arguments), and, given the names the
+// caller predefines (with their Kind) and a prelude, every name the model
+// uses where herd would evaluate it is resolved (see Loader.Predefined).
 //
 // Errors are an ErrorList of "file:line:col: message"; a syntax error is the
 // first one of its file, naming what was expected.

@@ -27,7 +27,7 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		checkModel(&Model{Stmts: first.Stmts}, func(string) bool { return false })
+		checkModel(&Model{Stmts: first.Stmts}, &Loader{Predefined: map[string]Kind{"po": KindRelation, "W": KindSet, "domain": KindFunction}})
 		var out bytes.Buffer
 		if err := Fprint(&out, first); err != nil {
 			t.Fatal(err)

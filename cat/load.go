@@ -20,11 +20,29 @@ import (
 type Loader struct {
 	IncludeDirs []string
 	Embedded    []fs.FS
-	// Predefined, when not nil, turns on the check for undefined names: a
-	// name that is neither bound in the model nor Predefined is an error.
-	// Names under the first operand of try ... with are not checked (herd
-	// catches their failure).
-	Predefined func(name string) bool
+	// Predefined, when not nil, turns on the check of names: every name
+	// the model uses must be bound before the use (by Prelude or the
+	// model, in herd's lexical scope: a procedure or function body sees
+	// the names bound before its definition) or be Predefined, and a
+	// predefined set or relation cannot be applied or called. As herd,
+	// which fails only on what it runs, the check reports the errors of
+	// reachable code: the model's top level, and the bodies of the
+	// procedures it calls and of the functions bound by let it uses,
+	// directly or through other such bodies. Of an if on variants, only
+	// the branch that Variants select runs; names bound in one arm of a
+	// match count as bound after it. Names under the first operand of
+	// try ... with are not checked (herd catches their failure).
+	// Without Predefined, procedures are still bound to their calls.
+	Predefined map[string]Kind
+	// Prelude is what every model runs after (purr's prelude): the names
+	// it binds are in scope for the model. It is checked with the model.
+	Prelude []Stmt
+	// Variants are the enabled variants (herd's -variant) for the check.
+	Variants []string
+	// NativeWith, when not nil, tells the with x from f(arg) statements
+	// that the evaluator carries out itself without applying f (purr's
+	// "with co from generate_cos(...)"): only arg is checked.
+	NativeWith func(*With) bool
 }
 
 // LoadFile parses the model in the file at path, follows its includes and
@@ -76,7 +94,7 @@ func (l *Loader) load(main source, src []byte) (*Model, error) {
 	m.Stmts = ld.expand(f.Stmts, main, included)
 	m.Files = ld.files
 	if len(ld.errs) == 0 {
-		ld.errs = checkModel(m, l.Predefined)
+		ld.errs = checkModel(m, l)
 	}
 	if err := ld.errs.Err(); err != nil {
 		return nil, err

@@ -109,10 +109,11 @@ let d = match 0 with {} -> 0 || e ++ s -> e | s | f(s) end
 procedure p(x) = let q = x | w end
 forall v in {a} do acyclic v end
 with co from cos
-acyclic co | unknown
+acyclic co | unknown | c(po)
+call p(po)
 `
-	pre := map[string]bool{"po": true, "rf": true, "cos": true}
-	l := &Loader{Predefined: func(n string) bool { return pre[n] }}
+	pre := map[string]Kind{"po": KindRelation, "rf": KindRelation, "cos": KindSet}
+	l := &Loader{Predefined: pre}
 	_, err := l.LoadSource("u.cat", []byte(src))
 	want := "u.cat:5:22: undefined name 'z'\nu.cat:7:30: undefined name 'w'\nu.cat:10:14: undefined name 'unknown'"
 	if err == nil || err.Error() != want {
@@ -121,6 +122,53 @@ acyclic co | unknown
 	l.Predefined = nil
 	if _, err := l.LoadSource("u.cat", []byte(src)); err != nil {
 		t.Errorf("without Predefined: %v", err)
+	}
+}
+
+// TestReachableNames checks which unbound names the check reports: those
+// herd would meet running the model with the given variants.
+func TestReachableNames(t *testing.T) {
+	pre := map[string]Kind{"po": KindRelation, "W": KindSet, "domain": KindFunction, "gen": KindFunction}
+	tests := []struct {
+		name, src, want string
+		variants        []string
+	}{
+		{"unused function", "let f(x) = x | nope\nacyclic po\n", "", nil},
+		{"used function", "let f(x) = x | nope\nacyclic f(po)\n", "1:16: undefined name 'nope'", nil},
+		{"function passed on", "let f(x) = x | nope\nlet g(h) = h(po)\nacyclic g(f)\n", "1:16: undefined name 'nope'", nil},
+		{"through an unused function", "let f(x) = x | nope\nlet g(y) = f(y)\nacyclic po\n", "", nil},
+		{"through a used function", "let f(x) = x | nope\nlet g(y) = f(y)\nacyclic g(po)\n", "1:16: undefined name 'nope'", nil},
+		{"let rec function", "let rec f(x) = f(x) | nope\nacyclic f(po)\n", "1:23: undefined name 'nope'", nil},
+		{"let in function", "let f = let k = po in fun x -> x | k | nope\nacyclic f(po)\n", "1:40: undefined name 'nope'", nil},
+		{"uncalled procedure", "procedure p(x) = acyclic x | nope end\n", "", nil},
+		{"called procedure", "procedure p(x) = acyclic x | nope end\ncall p(po)\n", "1:30: undefined name 'nope'", nil},
+		{"procedure defined after its caller", "procedure p(x) = call q(x) end\nprocedure q(x) = acyclic nope end\ncall p(po)\ncall q(po)\n", "1:18: call of undefined procedure 'q'\nm.cat:2:26: undefined name 'nope'", nil},
+		{"procedure called in procedure", "procedure q(x) = acyclic nope end\nprocedure p(x) = call q(x) end\ncall p(po)\n", "1:26: undefined name 'nope'", nil},
+		{"bound after the function", "let f(x) = x | later\nlet later = po\nacyclic f(po)\n", "1:16: undefined name 'later'", nil},
+		{"bound after the procedure", "procedure p(x) = acyclic later end\nlet later = po\ncall p(po)\n", "1:26: undefined name 'later'", nil},
+		{"bound in a forall body", "forall e in W do let k = po end\nacyclic k\n", "2:9: undefined name 'k'", nil},
+		{"variant branch not taken", `let k = if "v" then nope else po` + "\nacyclic k\n", "", nil},
+		{"variant branch taken", `let k = if "v" then nope else po` + "\nacyclic k\n", "1:21: undefined name 'nope'", []string{"v"}},
+		{"bound in the branch taken", `if "v" then let k = po else let j = po end` + "\nacyclic k\n", "2:9: undefined name 'k'", nil},
+		{"with binds", "with x from W\nacyclic x | po\n", "", nil},
+		{"native with", "let gen2(x) = nope\nwith co from gen2(po)\nacyclic co\n", "", nil},
+		{"try", "let f(x) = nope\nacyclic try f(po) | nope2 with po\n", "", nil},
+		{"unbound function", "acyclic nofun(po)\n", "1:9: undefined function 'nofun'", nil},
+		{"relation applied", "acyclic po(W)\n", "1:9: 'po' is a predefined relation, not a function", nil},
+		{"relation called", "call po(W)\n", "1:1: 'po' is a predefined relation, not a procedure", nil},
+		{"shadowed predefined", "let po(x) = x\nacyclic po(W)\n", "", nil},
+	}
+	for _, tc := range tests {
+		l := &Loader{Predefined: pre, Variants: tc.variants,
+			NativeWith: func(w *With) bool { return w.Var == "co" }}
+		_, err := l.LoadSource("m.cat", []byte(tc.src))
+		got := ""
+		if err != nil {
+			got = strings.TrimPrefix(err.Error(), "m.cat:")
+		}
+		if got != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.name, got, tc.want)
+		}
 	}
 }
 

@@ -81,3 +81,17 @@ func (l ErrorList) Err() error {
 func (l *ErrorList) add(pos Pos, format string, args ...any) {
 	*l = append(*l, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
 }
+
+// unique drops the repeats of an error (a file included at two places is
+// checked at both).
+func (l ErrorList) unique() ErrorList {
+	seen := map[Error]bool{}
+	out := l[:0]
+	for _, e := range l {
+		if !seen[*e] {
+			seen[*e] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}

@@ -7,10 +7,11 @@ import (
 	"github.com/purr-mcm/purr/xcfa"
 )
 
-// fakeDialect accepts any program: these tests are about the common layer.
+// fakeDialect accepts any program as one thread P0: these tests are
+// about the common layer.
 func init() {
 	RegisterDialect("TEST", func(t *Test, prog Section) (*xcfa.Program, error) {
-		return &xcfa.Program{}, nil
+		return &xcfa.Program{Procs: []*xcfa.Process{xcfa.NewProcess(0)}}, nil
 	})
 }
 

@@ -29,11 +29,17 @@ func Parse(filename string, src []byte) (*Test, error) {
 		return nil, err
 	}
 	t.Locations, t.Filter, t.Quant, t.Cond, t.CondPos = c.Locations, c.Filter, c.Quant, c.Cond, c.Pos
+	// Before the dialect renames registers and labels: herd hashes them
+	// as written.
+	t.hashInit, t.hashObserved = hashInitText(t.Init), hashObservedText(t.Locations, t.Cond)
 	if t.Program, err = dialect(t, s.Prog); err != nil {
 		return nil, err
 	}
 	if t.Program != nil {
 		t.Program.Name, t.Program.Arch = t.Name, t.Arch
+		if err := checkThreadRefs(t); err != nil {
+			return nil, err
+		}
 	}
 	return t, nil
 }

@@ -172,7 +172,7 @@ func (b *stateBuilder) value(c sp.IValueContext) Value {
 	case *sp.NumValueContext:
 		n, _ := b.num(v.NUM())
 		text := v.NUM().GetText()
-		return Value{Kind: IntValue, Int: n, Hex: strings.HasPrefix(text, "0x") || strings.HasPrefix(text, "0X"), Pos: pos}
+		return Value{Kind: IntValue, Int: n, Hex: strings.HasPrefix(text, "0x") || strings.HasPrefix(text, "0X"), Text: text, Pos: pos}
 	case *sp.SymValueContext:
 		val := Value{Kind: AddrValue, Sym: v.NAME(0).GetText(), Pos: pos}
 		if v.GetTag() != nil {

@@ -25,6 +25,14 @@ type Test struct {
 	Quant     Quantifier
 	Cond      Prop // never nil: a test without a condition is "forall true"
 	CondPos   xcfa.Pos
+
+	// HashCode is the program as herd7 prints it to compute the test's
+	// hash: per thread, its lines in herd7's canonical syntax. The dialect
+	// sets it; nil means unknown (Hash then returns "").
+	HashCode [][]string
+	// hashInit and hashObserved are the other two parts of the hash,
+	// printed by Parse from the state and condition as written.
+	hashInit, hashObserved string
 }
 
 // KeyValue is one metadata line such as "Cycle=Rfe PodRR Fre".
@@ -125,6 +133,7 @@ type Value struct {
 	Kind  ValueKind
 	Int   int64  // IntValue: the 64-bit pattern (0xFFFFFFFFFFFFFFFF is -1)
 	Hex   bool   // IntValue: written in hexadecimal
+	Text  string // IntValue: the literal as written ("0x10"), which herd's test hash prints
 	Sym   string // AddrValue: the location; LabelValue: the label; InstrValue: the text; TagValue: the tag
 	Index int    // AddrValue: x[Index]; LabelValue: the process
 	Tag   string // AddrValue: x:red

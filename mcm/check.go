@@ -32,7 +32,7 @@ type Options struct {
 	MaxVars, MaxClauses int
 	// Engine chooses how to decide: "sat" (the default), "explicit"
 	// (herd7's enumeration of candidate executions: the oracle of the
-	// differential tests) or "auto" (explicit for tiny tests).
+	// differential tests).
 	Engine string
 	// CheckModels re-checks every execution the SAT engine accepts by
 	// evaluating the model on it concretely, and fails on a disagreement.
@@ -89,7 +89,10 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 		return nil, fmt.Errorf("%s: %w", t.File, err)
 	}
 	model := eval.Model{Cat: m, Variants: opt.Variants, SkipWellFormed: opt.skipWellFormed}
-	if explicitly, err := useExplicit(opt, u); err != nil || explicitly {
+	if err := events.CheckAccessSizes(t, u, lay); err != nil {
+		return nil, err
+	}
+	if explicitly, err := useExplicit(opt); err != nil || explicitly {
 		if err != nil {
 			return nil, err
 		}

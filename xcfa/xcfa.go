@@ -22,6 +22,9 @@ type Program struct {
 	Name  string
 	Arch  string // "AArch64", "C", ...
 	Procs []*Process
+	// Source is the source text of each instruction by its position, for
+	// messages that quote it; front ends may leave it nil.
+	Source map[Pos]string
 }
 
 // Process is one thread: a control-flow automaton from Init to Final.

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/purr-mcm/purr/cat"
@@ -21,33 +24,66 @@ const (
 	failed                     // an error was printed instead
 	timedOut                   // --timeout stopped it; nothing was printed
 	fatal                      // the model could not be loaded: the batch stops
+	crashed                    // purr panicked checking it: a bug of purr's
 )
+
+// exitStatus is the exit status an outcome calls for; a batch exits with
+// the largest of its tests'.
+func (s testStatus) exitStatus() int {
+	switch s {
+	case failed, fatal:
+		return 1
+	case crashed:
+		return exitInternal
+	}
+	return 0
+}
 
 // runner checks the tests of one batch, parsing each architecture's model
 // once.
 type runner struct {
 	o      *options
-	models map[string]*cat.Model // by architecture
+	models map[string]*cat.Model // by architecture; -m's under ""
 }
 
 func newRunner(o *options) *runner { return &runner{o: o, models: map[string]*cat.Model{}} }
 
+// model returns the model for tests of an architecture, loading it once.
+func (r *runner) model(arch string) (*cat.Model, error) {
+	if r.o.model != "" {
+		arch = ""
+	}
+	if m, ok := r.models[arch]; ok {
+		return m, nil
+	}
+	m, err := r.o.loadModel(arch)
+	if err != nil {
+		return nil, err
+	}
+	r.models[arch] = m
+	return m, nil
+}
+
 // check checks one test, printing its result block whole on stdout or
-// its errors on stderr.
+// its errors on stderr. A panic costs this test only: it is reported as an
+// internal error.
 func (r *runner) check(ctx context.Context, path string, stdout, stderr io.Writer) testStatus {
+	status := crashed
+	protect(path, stderr, func() { status = r.checkTest(ctx, path, stdout, stderr) })
+	return status
+}
+
+func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.Writer) testStatus {
 	o := r.o
 	t, err := readTest(path)
 	if err != nil {
 		printErr(stderr, err)
 		return failed
 	}
-	m, ok := r.models[t.Arch]
-	if !ok {
-		if m, err = o.loadModel(t.Arch); err != nil {
-			printErr(stderr, err)
-			return fatal
-		}
-		r.models[t.Arch] = m
+	m, err := r.model(t.Arch)
+	if err != nil {
+		printErr(stderr, err)
+		return fatal
 	}
 	start := time.Now()
 	out, err := mcm.CheckContext(ctx, m, t, mcm.Options{Unroll: o.unroll, Variants: o.variants,
@@ -74,11 +110,47 @@ func (r *runner) check(ctx context.Context, path string, stdout, stderr io.Write
 	var block bytes.Buffer
 	res.Write(&block)
 	stdout.Write(block.Bytes())
-	if n := out.Positive + out.Negative; !out.Complete && o.maxExecutions > 0 && n >= o.maxExecutions {
+	n := out.Positive + out.Negative
+	if !out.Complete && o.maxExecutions > 0 && n >= o.maxExecutions {
 		fmt.Fprintf(stderr, "%s: Test %s: stopped after %d executions (--max-executions): its states and counts are incomplete\n",
 			path, t.Name, n)
 	}
+	if n == 0 {
+		// Every stop short of the whole search happens at an execution, so
+		// 0 is exact under --speedcheck and --max-executions too.
+		why := "the model forbids every candidate"
+		if t.Filter != nil {
+			why = "the model and the test's filter rule out every candidate"
+		}
+		fmt.Fprintf(stderr, "%s: warning: no consistent execution (%s; check the test and the model)\n", path, why)
+	}
 	return answered
+}
+
+// injectFault, when tests set it, runs before each file is checked, so
+// that they can make purr panic inside a check.
+var injectFault func(path string)
+
+// protect runs do, reporting a panic in it on stderr as an internal error
+// of purr's while checking path, with the stack when PURR_DEBUG=1, and
+// tells whether do completed.
+func protect(path string, stderr io.Writer, do func()) (completed bool) {
+	defer func() {
+		if completed {
+			return
+		}
+		p := recover()
+		msg, _, _ := strings.Cut(fmt.Sprint(p), "\n")
+		fmt.Fprintf(stderr, "%s: internal error: %s (please report)\n", path, msg)
+		if os.Getenv("PURR_DEBUG") == "1" {
+			stderr.Write(debug.Stack())
+		}
+	}()
+	if injectFault != nil {
+		injectFault(path)
+	}
+	do()
+	return true
 }
 
 // timeoutMessage is the line printed on stderr for a test that --timeout

@@ -12,6 +12,7 @@ import (
 
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm"
 	"github.com/purr-mcm/purr/models"
 	"github.com/purr-mcm/purr/stdlib"
 	"github.com/purr-mcm/purr/xcfa"
@@ -22,9 +23,14 @@ import (
 )
 
 // loader returns the Cat loader for the include path of o: the -I folders,
-// then purr's embedded library and models.
-func (o *options) loader() *cat.Loader {
-	return &cat.Loader{IncludeDirs: o.includes, Embedded: []fs.FS{stdlib.FS, models.FS}}
+// then purr's embedded library and models. It refuses a model that names
+// something neither it, purr's prelude nor the engines define.
+func (o *options) loader() (*cat.Loader, error) {
+	l := &cat.Loader{IncludeDirs: o.includes, Embedded: []fs.FS{stdlib.FS, models.FS}, Variants: o.variants}
+	if err := mcm.CheckNames(l); err != nil {
+		return nil, err
+	}
+	return l, nil
 }
 
 // printErr prints an error, one line per problem.
@@ -44,19 +50,27 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	var o options
 	fs := newFlagSet("purr check", stderr, &o)
 	files, err := parseFlags(fs, args)
+	if err == nil {
+		err = onlyFlags(fs, "include", "variant")
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "purr check:", err)
 		return 2
 	}
 	if len(files) == 0 {
-		fmt.Fprintln(stderr, "purr check: no files (usage: purr check [flags] FILE...)")
+		fmt.Fprintln(stderr, "purr check: no files (usage: purr check [-I DIR]... [--variant a,b] FILE...)")
 		return 2
 	}
 	status := 0
 	for _, f := range files {
-		if err := checkFile(&o, f); err != nil {
+		var err error
+		if !protect(f, stderr, func() { err = checkFile(&o, f) }) {
+			status = exitInternal
+			continue
+		}
+		if err != nil {
 			printErr(stdout, err)
-			status = 1
+			status = max(status, 1)
 			continue
 		}
 		fmt.Fprintf(stdout, "%s: ok\n", f)
@@ -67,7 +81,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 func checkFile(o *options, path string) error {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".cat", ".bell":
-		_, err := o.loader().LoadFile(path)
+		l, err := o.loader()
+		if err != nil {
+			return err
+		}
+		_, err = l.LoadFile(path)
 		return err
 	case ".litmus":
 		_, err := readTest(path)
@@ -89,6 +107,9 @@ func cmdXCFA(args []string, stdout, stderr io.Writer) int {
 	var o options
 	fs := newFlagSet("purr xcfa", stderr, &o)
 	files, err := parseFlags(fs, args)
+	if err == nil {
+		err = onlyFlags(fs)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "purr xcfa:", err)
 		return 2
@@ -99,15 +120,24 @@ func cmdXCFA(args []string, stdout, stderr io.Writer) int {
 	}
 	status := 0
 	for _, f := range files {
-		t, err := readTest(f)
-		if err != nil {
-			printErr(stderr, err)
-			status = 1
+		var readErr, writeErr error
+		if !protect(f, stderr, func() {
+			var t *litmus.Test
+			if t, readErr = readTest(f); readErr == nil {
+				writeErr = xcfa.WriteDOT(stdout, t.Program)
+			}
+		}) {
+			status = exitInternal
 			continue
 		}
-		if err := xcfa.WriteDOT(stdout, t.Program); err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
+		if readErr != nil {
+			printErr(stderr, readErr)
+			status = max(status, 1)
+			continue
+		}
+		if writeErr != nil {
+			fmt.Fprintln(stderr, writeErr)
+			return max(status, 1)
 		}
 	}
 	return status

@@ -11,8 +11,15 @@ import (
 )
 
 // TestMain lets the test binary stand for purr when --timeout starts
-// workers: it runs purr's main when PURR_TEST_AS_PURR is set.
+// workers: it runs purr's main when PURR_TEST_AS_PURR is set. In both
+// roles, purr panics before checking a file whose path ends with
+// $PURR_TEST_PANIC.
 func TestMain(m *testing.M) {
+	injectFault = func(path string) {
+		if suffix := os.Getenv("PURR_TEST_PANIC"); suffix != "" && strings.HasSuffix(path, suffix) {
+			panic("injected fault\nsecond line")
+		}
+	}
 	if os.Getenv("PURR_TEST_AS_PURR") == "1" {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
@@ -82,9 +89,9 @@ func TestLimits(t *testing.T) {
 			answered: []string{"MP"}, stderr: []string{huge + ": timed out after 300ms\n"}},
 		{name: "worker killed", args: []string{"--timeout", "300ms", huge, mp, huge}, killEarly: true,
 			answered: []string{"MP"}, stderr: []string{huge + ": timed out after 300ms\n", huge + ": timed out after 300ms\n"}},
-		{name: "worker crash", args: []string{"--timeout", "1s", mp, small}, crash: true, status: 1,
-			stderr: []string{mp + ": purr's worker process died checking this test: boom\n",
-				small + ": purr's worker process died checking this test: boom\n"}},
+		{name: "worker crash", args: []string{"--timeout", "1s", mp, small}, crash: true, status: exitInternal,
+			stderr: []string{mp + ": internal error: purr's worker process died checking this test: boom (please report)\n",
+				small + ": internal error: purr's worker process died checking this test: boom (please report)\n"}},
 		{name: "max executions", args: []string{"--max-executions", "5", small, mp},
 			answered: []string{"W4x1", "MP"}, executions: 5,
 			stderr: []string{small + ": Test W4x1: stopped after 5 executions (--max-executions): its states and counts are incomplete\n"}},
@@ -148,6 +155,75 @@ func TestLimits(t *testing.T) {
 				if pos+neg != c.executions {
 					t.Errorf("%d executions, want %d", pos+neg, c.executions)
 				}
+			}
+		})
+	}
+}
+
+// TestInternalError makes purr panic on one file of a batch: the panic is
+// reported with the file's path as an internal error, without a stack
+// unless PURR_DEBUG=1, the exit status is exitInternal, and the next
+// files are checked all the same, with or without worker processes.
+func TestInternalError(t *testing.T) {
+	small := writers(t, 4, 1)
+	const report = ": internal error: injected fault (please report)\n"
+	for _, c := range []struct {
+		name     string
+		args     []string
+		debug    bool
+		stdout   []string // what stdout holds, in order
+		stderr   []string // what stderr holds, in order
+		answered []string // the tests whose blocks stdout holds, in order
+	}{
+		{name: "run", args: []string{"-m", "sc", small, mp},
+			answered: []string{"MP"}, stderr: []string{small + report}},
+		{name: "run in a worker", args: []string{"-m", "sc", "--timeout", "10s", small, mp, small, mp},
+			answered: []string{"MP", "MP"}, stderr: []string{small + report, small + report}},
+		{name: "beside a failed test", args: []string{"-m", "sc", "nosuch.litmus", small, mp},
+			answered: []string{"MP"}, stderr: []string{"nosuch.litmus", small + report}},
+		{name: "PURR_DEBUG=1 adds the stack", args: []string{"-m", "sc", small, mp}, debug: true,
+			answered: []string{"MP"}, stderr: []string{small + report, "goroutine ", "purr.TestMain.func1"}},
+		{name: "PURR_DEBUG=1 in a worker", args: []string{"-m", "sc", "--timeout", "10s", small, mp}, debug: true,
+			answered: []string{"MP"}, stderr: []string{small + report, "goroutine ", "purr.TestMain.func1"}},
+		{name: "check", args: []string{"check", small, mp},
+			stdout: []string{mp + ": ok\n"}, stderr: []string{small + report}},
+		{name: "xcfa", args: []string{"xcfa", small, mp},
+			stdout: []string{"digraph"}, stderr: []string{small + report}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("PURR_TEST_PANIC", filepath.Base(small))
+			t.Setenv("PURR_DEBUG", "")
+			if c.debug {
+				t.Setenv("PURR_DEBUG", "1")
+			}
+			out, errs, status := runPurr(c.args...)
+			if status != exitInternal {
+				t.Errorf("exit status %d, want %d", status, exitInternal)
+			}
+			var names []string
+			for _, line := range strings.Split(out, "\n") {
+				if name, ok := strings.CutPrefix(line, "Test "); ok {
+					names = append(names, strings.Fields(name)[0])
+				}
+			}
+			if strings.Join(names, " ") != strings.Join(c.answered, " ") {
+				t.Errorf("answered %q, want %q; stderr:\n%s", names, c.answered, errs)
+			}
+			for _, s := range []struct {
+				name, got string
+				want      []string
+			}{{"stdout", out, c.stdout}, {"stderr", errs, c.stderr}} {
+				rest := s.got
+				for _, want := range s.want {
+					i := strings.Index(rest, want)
+					if i < 0 {
+						t.Fatalf("%s lacks %q:\n%s", s.name, want, s.got)
+					}
+					rest = rest[i+len(want):]
+				}
+			}
+			if strings.Contains(errs, "goroutine ") != c.debug {
+				t.Errorf("a stack on stderr: %v, want %v:\n%s", !c.debug, c.debug, errs)
 			}
 		})
 	}

@@ -1,8 +1,8 @@
 // Command purr checks litmus tests against memory models written in Cat.
 //
 //	purr [flags] TEST.litmus... | @INDEX   run tests, print herd7-format results
-//	purr check [flags] FILE...             parse and resolve .cat models and .litmus tests
-//	purr xcfa [flags] TEST.litmus          print a test's XCFA as Graphviz DOT
+//	purr check [-I DIR]... FILE...         parse and resolve .cat models and .litmus tests
+//	purr xcfa TEST.litmus...               print tests' XCFAs as Graphviz DOT
 //
 // Flags follow herd7's names and accept its single-dash spellings
 // (-model x.cat, -I dir, -variant a,b).
@@ -15,11 +15,18 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	status := exitInternal // unless run returns: a panic outside any file's check
+	protect("purr", os.Stderr, func() { status = run(os.Args[1:], os.Stdout, os.Stderr) })
+	os.Exit(status)
 }
 
+// exitInternal is the exit status of a run in which purr failed (a panic
+// while checking a file): a bug of purr's, whatever the input.
+const exitInternal = 3
+
 // run executes one purr command line and returns the exit status:
-// 0 success, 1 some input failed, 2 usage error.
+// 0 success, 1 some input failed, 2 usage error, exitInternal a bug of
+// purr's; when several apply, the largest.
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
@@ -38,8 +45,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   purr [flags] TEST.litmus... | @INDEX   run tests, print herd7-format results
-  purr check [flags] FILE...             parse and resolve .cat models and .litmus tests
-  purr xcfa [flags] TEST.litmus          print a test's XCFA as Graphviz DOT
+  purr check [-I DIR]... FILE...         parse and resolve .cat models and .litmus tests
+  purr xcfa TEST.litmus...               print tests' XCFAs as Graphviz DOT
 
 flags (herd7's single-dash spellings work too: -model, -variant, -unroll ...):
 `)

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -20,8 +22,6 @@ type options struct {
 	includes   []string
 	variants   []string
 	unroll     int
-	show       string
-	outputDir  string
 	timeout    time.Duration
 	speedcheck bool
 	hexa       bool
@@ -43,13 +43,17 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.StringArrayVarP(&o.includes, "include", "I", nil, "add `DIR` to the Cat include path (repeatable)")
 	fs.StringSliceVar(&o.variants, "variant", nil, "enable model variants `a,b,...`")
 	fs.IntVar(&o.unroll, "unroll", 2, "unroll loops `N` times")
-	fs.StringVar(&o.show, "show", "", "draw executions: none, all, prop, neg, cond, wit")
-	fs.StringVarP(&o.outputDir, "output", "o", "", "write drawings into `DIR`")
+	// herd7's -show and -o are recognised so that they are refused by name
+	// (see parseFlags) rather than as unknown flags.
+	fs.String("show", "", "draw executions (not implemented yet)")
+	fs.StringP("output", "o", "", "write drawings into `DIR` (not implemented yet)")
+	fs.MarkHidden("show")
+	fs.MarkHidden("output")
 	fs.Var((*timeoutValue)(&o.timeout), "timeout", "give up on a test after this `duration` (10s, 1m, or seconds as herd7 takes them: 10.0; 0: never)")
 	fs.BoolVar(&o.speedcheck, "speedcheck", false, "stop at the first execution that decides the condition")
 	fs.BoolVar(&o.hexa, "hexa", false, "print values in hexadecimal")
 	fs.IntVar(&o.maxExecutions, "max-executions", 0, "stop enumerating a test after `N` executions, reporting its counts as incomplete (0: all)")
-	fs.StringVar(&o.engine, "engine", "", "decide with `ENGINE`: sat (the default), explicit (herd7's enumeration of candidate executions, for tiny tests and cross-checks) or auto")
+	fs.StringVar(&o.engine, "engine", "", "decide with `ENGINE`: sat (the default) or explicit (herd7's enumeration of candidate executions, for tiny tests and cross-checks)")
 	fs.BoolVar(&o.checkModels, "check-models", false, "re-check every execution the SAT engine accepts by evaluating the model on it concretely (slow; for purr's developers)")
 	fs.IntVar(&o.maxVars, "max-sat-vars", mcm.DefaultMaxVars, "refuse a test whose formula needs more than `N` SAT variables (0: no bound)")
 	fs.IntVar(&o.maxClauses, "max-sat-clauses", mcm.DefaultMaxClauses, "refuse a test whose formula needs more than `N` SAT clauses (0: no bound)")
@@ -114,12 +118,29 @@ func parseFlags(fs *pflag.FlagSet, args []string) ([]string, error) {
 			}
 		}
 	}
+	for _, name := range []string{"show", "output"} {
+		if o := fs.Lookup(name); o != nil && o.Changed {
+			return nil, errors.New("-show/-o (drawing executions) is not implemented yet")
+		}
+	}
 	if o := fs.Lookup("engine"); o != nil {
 		switch e := o.Value.String(); e {
-		case "", "sat", "explicit", "auto":
+		case "", mcm.EngineSAT, mcm.EngineExplicit:
 		default:
-			return nil, fmt.Errorf("--engine must be sat, explicit or auto, not %q", e)
+			return nil, fmt.Errorf("--engine must be %s or %s, not %q", mcm.EngineSAT, mcm.EngineExplicit, e)
 		}
 	}
 	return fs.Args(), nil
+}
+
+// onlyFlags refuses the flags set on fs other than those named: a command
+// that ignores a flag must not seem to obey it.
+func onlyFlags(fs *pflag.FlagSet, names ...string) error {
+	var err error
+	fs.Visit(func(f *pflag.Flag) {
+		if err == nil && !slices.Contains(names, f.Name) {
+			err = fmt.Errorf("--%s does not apply to this command", f.Name)
+		}
+	})
+	return err
 }

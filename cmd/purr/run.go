@@ -44,20 +44,67 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		pprof.StartCPUProfile(f)
 		defer pprof.StopCPUProfile()
 	}
+	// A broken model is reported once, before any test runs.
+	r := newRunner(&o)
+	if err := r.loadModels(files); err != nil {
+		printErr(stderr, err)
+		return 1
+	}
 	if o.timeout > 0 {
 		return runIsolated(&o, args, files, stdout, stderr)
 	}
-	r := newRunner(&o)
 	status := 0
 	for _, f := range files {
-		switch r.check(context.Background(), f, stdout, stderr) {
-		case failed:
-			status = 1
-		case fatal:
-			return 1
+		st := r.check(context.Background(), f, stdout, stderr)
+		status = max(status, st.exitStatus())
+		if st == fatal {
+			break
 		}
 	}
 	return status
+}
+
+// loadModels loads the model of every architecture of the tests in files:
+// -m's, or the default model of each architecture the tests' header lines
+// name ("AArch64 MP": the first word). A test that cannot be read is left
+// to fail when it is checked.
+func (r *runner) loadModels(files []string) error {
+	if r.o.model != "" {
+		_, err := r.model("")
+		return err
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		arch, ok := headerArch(f)
+		if !ok || seen[arch] {
+			continue
+		}
+		seen[arch] = true
+		if _, ok := defaultModels[arch]; !ok {
+			continue
+		}
+		if _, err := r.model(arch); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// headerArch reads the architecture of a litmus test: the first word of
+// the file.
+func headerArch(path string) (string, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(f, head)
+	words := strings.Fields(string(head[:n]))
+	if len(words) == 0 {
+		return "", false
+	}
+	return words[0], true
 }
 
 // defaultModels names each architecture's model when -m is not given.
@@ -75,7 +122,10 @@ func (o *options) loadModel(arch string) (*cat.Model, error) {
 		}
 		name = def
 	}
-	l := o.loader()
+	l, err := o.loader()
+	if err != nil {
+		return nil, err
+	}
 	if fileExists(name) {
 		return l.LoadFile(name)
 	}

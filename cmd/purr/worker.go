@@ -8,7 +8,8 @@ package main
 // goroutine left solving would keep its CPU, its memory and the lock that
 // serialises gophersat. So when a worker does not answer shortly after the
 // deadline, purr kills it, which frees everything, and starts another for
-// the next test. A worker that crashes costs one test, not the batch.
+// the next test. A worker that crashes costs one test, not the batch; it
+// is an internal error, as a panic is in the worker or without --timeout.
 
 import (
 	"bufio"
@@ -104,19 +105,18 @@ func runIsolated(o *options, args, files []string, stdout, stderr io.Writer) int
 				fmt.Fprint(stderr, timeoutMessage(f, o.timeout))
 				continue
 			}
-			fmt.Fprintf(stderr, "%s: %v\n", f, err)
-			status = 1
+			fmt.Fprintf(stderr, "%s: internal error: %v (please report)\n", f, err)
+			status = exitInternal
 			continue
 		}
 		stdout.Write(rep.stdout)
 		stderr.Write(rep.stderr)
-		switch rep.status {
-		case timedOut:
+		if rep.status == timedOut {
 			fmt.Fprint(stderr, timeoutMessage(f, o.timeout))
-		case failed:
-			status = 1
-		case fatal:
-			return 1
+		}
+		status = max(status, rep.status.exitStatus())
+		if rep.status == fatal {
+			break
 		}
 	}
 	return status

@@ -37,7 +37,7 @@ type instr struct {
 	mnem string // upper case
 	ops  []operand
 	pos  xcfa.Pos
-	text string
+	text string // as written
 }
 
 type operandKind int
@@ -105,11 +105,20 @@ type astBuilder struct {
 func (b *astBuilder) pos(c antlr.ParserRuleContext) xcfa.Pos { return syntax.CtxPos(b.file, c) }
 
 func (b *astBuilder) instr(c parser.IInstructionContext) *instr {
-	in := &instr{mnem: strings.ToUpper(c.NAME().GetText()), pos: b.pos(c), text: c.GetText()}
+	in := &instr{mnem: strings.ToUpper(c.NAME().GetText()), pos: b.pos(c), text: sourceText(c)}
 	for _, o := range c.AllOperand() {
 		in.ops = append(in.ops, b.operand(o))
 	}
 	return in
+}
+
+// sourceText is the text of c as written, spaces included.
+func sourceText(c antlr.ParserRuleContext) string {
+	start, stop := c.GetStart(), c.GetStop()
+	if start == nil || stop == nil {
+		return c.GetText()
+	}
+	return start.GetInputStream().GetTextFromInterval(antlr.NewInterval(start.GetStart(), stop.GetStop()))
 }
 
 func (b *astBuilder) num(t antlr.TerminalNode) int64 {

@@ -59,6 +59,8 @@
 //     Relative branches (B .+8) count instructions. Code after B is
 //     unreachable (a location without incoming edges). Loops stay loops.
 //   - Expressions are kept as written: EOR W2,W0,W0 is zext32(X0 ^ X0).
+//   - Program.Source gives each instruction's text (as written) by its
+//     position, so that the engine's messages can quote it.
 //   - Exclusive pairs: LDXP/LDAXP are two Loads (addr, addr+size) tagged
 //     like LDXR/LDAXR; STXP/STLXP is the STXR choice whose success edge is
 //     two Stores (addr, addr+size) then Ws:=0. The accesses of one

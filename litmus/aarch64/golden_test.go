@@ -61,6 +61,7 @@ func FuzzParseAArch64(f *testing.F) {
 		" P0 | P1 ;\n MOV W0,#1 | LDR W0,[X1] ;\n STR W0,[X1] | CBNZ W0,L ;\n | L: ;",
 		" P0 ;\n L: LDXR W1,[X0] ;\n STXR W2,W1,[X0] ;\n CBNZ W2,L ;\n B.EQ .+8 ;\n CASAL X1,X2,[X0] ;",
 		" P0 ;\n LDP X0,X1,[X2],#16 ;\n STR W0,[X1,W2,SXTW #2]! ;\n UBFM W0,W1,#4,#31 ;\n CSET W3,MI ;",
+		" P1 | P0 ;\n MOV W0,#1 | LDR W0,[X1] ;\n STR W0,[X1] | ;",
 	} {
 		f.Add(p)
 	}

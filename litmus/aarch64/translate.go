@@ -21,7 +21,8 @@ func Translate(t *litmus.Test, sec litmus.Section) (*xcfa.Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch}
+	t.HashCode = hashCode(tab)
+	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch, Source: map[xcfa.Pos]string{}}
 	pr := &program{file: sec.File, codes: map[int]*codeMap{}, columns: map[int]int{}, taken: map[xcfa.Label]bool{},
 		initRegs: map[int]map[string][]xcfa.Label{}, telechat: hasVariant(t, "telechat"), syms: symbols(t), tab: tab}
 	threads := make([]*thread, len(tab.procs))
@@ -33,6 +34,9 @@ func Translate(t *litmus.Test, sec litmus.Section) (*xcfa.Program, error) {
 		}
 		if _, dup := pr.codes[id]; dup {
 			return nil, litmus.Errorf(ph.pos, "thread %s is named twice", ph.name)
+		}
+		if err := litmus.CheckThreadOrder(ph.pos, i, id); err != nil {
+			return nil, err
 		}
 		pr.codes[id] = newCodeMap(id, tab, i)
 		pr.columns[id] = i
@@ -58,6 +62,7 @@ func Translate(t *litmus.Test, sec litmus.Section) (*xcfa.Program, error) {
 				}
 			}
 			if c.instr != nil {
+				prog.Source[c.instr.pos] = c.instr.text
 				if err := b.instruction(c.instr); err != nil {
 					return nil, err
 				}

@@ -17,7 +17,13 @@ func init() {
 // Translate parses the program part of a C litmus test and builds its XCFA.
 // It is the dialect registered with package litmus for "C".
 func Translate(t *litmus.Test, prog litmus.Section) (*xcfa.Program, error) {
-	p, err := translateText(prog.File, withoutRegions(prog.Padded()))
+	text := withoutRegions(prog.Padded())
+	tree, err := parseProgram(prog.File, text)
+	if err != nil {
+		return nil, err
+	}
+	t.HashCode = hashCode(tree, []rune(text))
+	p, err := translateProgram(prog.File, tree)
 	if err != nil {
 		return nil, err
 	}

@@ -24,7 +24,7 @@ func translateProgram(file string, tree cparser.IProgramContext) (*xcfa.Program,
 	prog := &xcfa.Program{Arch: "C"}
 	seen := map[int]bool{}
 	rmwIDs := 0
-	for _, th := range tree.AllThread() {
+	for i, th := range tree.AllThread() {
 		tok := th.PROC().GetSymbol()
 		id, err := strconv.Atoi(tok.GetText()[1:])
 		if err != nil {
@@ -34,6 +34,9 @@ func translateProgram(file string, tree cparser.IProgramContext) (*xcfa.Program,
 			return nil, litmus.Errorf(tokPos(file, tok), "thread P%d is defined twice", id)
 		}
 		seen[id] = true
+		if err := litmus.CheckThreadOrder(tokPos(file, tok), i, id); err != nil {
+			return nil, err
+		}
 		t := &translator{file: file, proc: xcfa.NewProcess(id), ptr: map[string]int{}, rmwIDs: &rmwIDs}
 		t.cur = t.proc.Init
 		for _, p := range th.AllParam() {

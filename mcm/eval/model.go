@@ -3,10 +3,11 @@ package eval
 import (
 	"context"
 	"fmt"
-	"strings"
+	"sort"
 	"sync"
 
 	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/mcm/predef"
 	"github.com/purr-mcm/purr/stdlib"
 )
 
@@ -29,18 +30,9 @@ func Run[L comparable](ctx context.Context, m Model, al *Algebra[L], sets map[st
 	if err != nil {
 		return nil, fmt.Errorf("purr's library: %v", err)
 	}
-	top := &env{vars: map[string]value{}}
-	for name, fn := range builtins[L]() {
-		top.vars[name] = &builtin[L]{name: name, fn: fn}
-	}
-	for _, tag := range knownTags {
-		top.vars[tag] = al.EmptySet()
-	}
-	for name, s := range sets {
-		top.vars[name] = s
-	}
-	for name, r := range rels {
-		top.vars[name] = r
+	top, err := predefinedEnv(al, sets, rels)
+	if err != nil {
+		return nil, err
 	}
 	ev := &evaluator[L]{ctx: ctx, al: al, variants: map[string]bool{}, included: map[string]bool{}, co: rels["co"]}
 	for _, v := range m.Variants {
@@ -88,14 +80,62 @@ func library() (*cat.File, *cat.File, error) {
 	return libPrelude, libWF, libErr
 }
 
-// knownTags are the event tags of every architecture purr reads; a model
-// may name any of them, and those no event carries are empty sets.
-var knownTags = strings.Fields(`
-	A Q L X NoRet NExp
-	TLBI TLBIIS TLBInXS DC.CVAU IC.IVAU IC.IALLU IC.IALLUIS TagCheck EXC-RET EXC-ENTRY FAULT T SPURIOUS
-	BCC DATA Rreg
-	DMB.SY DMB.LD DMB.ST DMB.ISH DMB.ISHLD DMB.ISHST DMB.OSH DMB.OSHLD DMB.OSHST DMB.NSH DMB.NSHLD DMB.NSHST
-	DSB.SY DSB.LD DSB.ST DSB.ISH DSB.ISHLD DSB.ISHST DSB.OSH DSB.OSHLD DSB.OSHST DSB.NSH DSB.NSHLD DSB.NSHST
-	ISB
-	NA RLX ACQ REL ACQ_REL SC CON
-	Once Acquire Release Noreturn Mb Rmb Wmb Rb_dep Before-atomic After-atomic After-spinlock After-unlock-lock Rcu-lock Rcu-unlock Sync-rcu RMW`)
+// CheckNames sets l to refuse, when it loads a model, the names that
+// purr's engines would find unbound running it: l's Predefined are the
+// names of predef's table, its Prelude purr's prelude, and the with
+// statements the evaluator carries out itself are its NativeWith.
+func CheckNames(l *cat.Loader) error {
+	prelude, _, err := library()
+	if err != nil {
+		return fmt.Errorf("purr's library: %v", err)
+	}
+	l.Predefined, l.Prelude, l.NativeWith = predef.Kinds(), prelude.Stmts, isCoGeneration
+	return nil
+}
+
+// predefinedNames is predef's table, read once.
+var predefinedNames = predef.Table()
+
+// predefinedEnv binds the names of predef's table: the builtin functions,
+// and the sets and relations an engine computed for a test (sets holds a
+// tag's set only when some event carries the tag; the others are empty).
+// Only the table's names are bound, so a model sees the same names in
+// both engines and in the resolver.
+func predefinedEnv[L comparable](al *Algebra[L], sets map[string]Set[L], rels map[string]Rel[L]) (*env, error) {
+	fns := builtins[L]()
+	top := &env{vars: map[string]value{}}
+	for _, e := range predefinedNames {
+		var v value
+		switch e.Kind {
+		case cat.KindFunction:
+			if fn, ok := fns[e.Name]; ok {
+				v = &builtin[L]{name: e.Name, fn: fn}
+			}
+		case cat.KindSet:
+			if s, ok := sets[e.Name]; ok {
+				v = s
+			} else if e.Tag {
+				v = al.EmptySet()
+			}
+		case cat.KindRelation:
+			if r, ok := rels[e.Name]; ok {
+				v = r
+			}
+		}
+		if v == nil {
+			return nil, fmt.Errorf("purr: the engine has no meaning for the predefined %s %s", e.Kind, e.Name)
+		}
+		top.vars[e.Name] = v
+	}
+	return top, nil
+}
+
+// BuiltinNames are the names of the functions the evaluator predefines.
+func BuiltinNames() []string {
+	var out []string
+	for name := range builtins[bool]() {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}

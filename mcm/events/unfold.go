@@ -24,7 +24,7 @@ const (
 // program order when one lies on the path to the other.
 type Event struct {
 	ID     int
-	Thread int // -1 for init writes
+	Thread int // the thread's place in the program (not its P-number); -1 for init writes
 	Kind   EventKind
 	Tags   []string
 	Addr   *Term // reads and writes
@@ -109,6 +109,7 @@ type unfolder struct {
 }
 
 type pathState struct {
+	thread    int // the thread's index in the program, not its P-number
 	seg       *Segment
 	depth     int
 	regs      map[string]*Term
@@ -122,7 +123,7 @@ type pathState struct {
 }
 
 func (p *pathState) fork(seg *Segment) *pathState {
-	q := &pathState{seg: seg, depth: p.depth, regs: make(map[string]*Term, len(p.regs)),
+	q := &pathState{thread: p.thread, seg: seg, depth: p.depth, regs: make(map[string]*Term, len(p.regs)),
 		visits: make(map[*xcfa.Location]int, len(p.visits)), ctrl: p.ctrl, ctrlPicks: p.ctrlPicks,
 		openRMW: make(map[int]*Event, len(p.openRMW)), lastX: p.lastX, instr: p.instr, lastPos: p.lastPos}
 	for k, v := range p.regs {
@@ -162,7 +163,7 @@ func UnfoldContext(ctx context.Context, prog *xcfa.Program, unroll int, initRegs
 	for i, proc := range prog.Procs {
 		root := f.newSegment(i, nil)
 		f.u.Roots = append(f.u.Roots, root)
-		st := &pathState{seg: root, regs: map[string]*Term{}, visits: map[*xcfa.Location]int{}, openRMW: map[int]*Event{}}
+		st := &pathState{thread: i, seg: root, regs: map[string]*Term{}, visits: map[*xcfa.Location]int{}, openRMW: map[int]*Event{}}
 		for r, v := range initRegs[proc.ID] {
 			st.regs[r] = f.constTerm(v)
 		}
@@ -199,7 +200,7 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 		switch len(loc.Out) {
 		case 0:
 			st.seg.Regs = st.regs
-			f.u.Leaves[proc.ID] = append(f.u.Leaves[proc.ID], st.seg)
+			f.u.Leaves[st.thread] = append(f.u.Leaves[st.thread], st.seg)
 			return nil
 		case 1:
 			e := loc.Out[0]
@@ -245,7 +246,7 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 			}
 		}
 		for _, e := range loc.Out {
-			child := st.fork(f.newSegment(proc.ID, parent))
+			child := st.fork(f.newSegment(st.thread, parent))
 			if storeExclusive {
 				if s, ok := e.Op.(xcfa.Store); !ok || !hasTag(s.Tags, "X") {
 					// A failing store-exclusive also ends the reservation.
@@ -282,7 +283,7 @@ func (f *unfolder) branch(proc *xcfa.Process, pos xcfa.Pos, conds []*Term, st *p
 
 func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos xcfa.Pos, st *pathState) *Event {
 	st.depth++
-	e := &Event{ID: len(f.u.Events), Thread: proc.ID, Kind: kind, Seg: st.seg, Depth: st.depth, Pos: pos,
+	e := &Event{ID: len(f.u.Events), Thread: st.thread, Kind: kind, Seg: st.seg, Depth: st.depth, Pos: pos,
 		Instr: st.instr, CtrlDeps: st.ctrl, CtrlPicks: st.ctrlPicks}
 	f.u.Events = append(f.u.Events, e)
 	st.seg.Events = append(st.seg.Events, e)

@@ -833,3 +833,24 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 	sort.Strings(out.Flags)
 	return out, nil
 }
+
+// PredefinedNames are the names of the sets and relations the explicit
+// engine computes on u's first candidate execution (ok is false when it
+// has none), for the test that holds every engine to predef's table.
+func PredefinedNames(u *events.Unfolding) (sets, rels []string, ok bool) {
+	candidates(u, func(x *execution) bool {
+		s, r := x.predefined(eval.NewAlgebra[bool](boolLogic{}, x.executed))
+		sets, rels, ok = keys(s), keys(r), true
+		return false
+	})
+	return sets, rels, ok
+}
+
+func keys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -9,7 +9,9 @@ import (
 // Compare lists the differences between a reference block and ours that
 // matter for agreement with herd7: a missing result, the verdict, the set of
 // final states (order and hexadecimal/decimal spelling aside) and the
-// Positive/Negative counts. No difference gives nil.
+// Positive/Negative counts. No difference gives nil. The Hash line is not
+// compared: it identifies the test (litmus.Test.Hash), whose own test
+// checks it against herd7's.
 func Compare(ref, got Block) []string {
 	switch {
 	case ref.Result == nil && got.Result == nil:

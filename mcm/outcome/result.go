@@ -26,8 +26,6 @@ func (o *Outcome) Result(t *litmus.Test, hex bool) herdout.Result {
 	}
 	r := herdout.NewResult(t.Name, quantifiers[t.Quant], "("+cond+")",
 		states, o.Positive, o.Negative, o.Flags, o.Loop)
-	if h, ok := t.InfoValue("Hash"); ok {
-		r.Hash = h
-	}
+	r.Hash = t.Hash()
 	return r
 }

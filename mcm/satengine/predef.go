@@ -154,3 +154,19 @@ func (en *encoding) tags() []string {
 	sort.Strings(out)
 	return out
 }
+
+// PredefinedNames are the names of the sets and relations the SAT engine
+// computes for u, for the test that holds every engine to predef's table.
+func PredefinedNames(u *events.Unfolding) (sets, rels []string) {
+	s, r := encodeLimited(u, sat.Limits{}).predefined()
+	return keys(s), keys(r)
+}
+
+func keys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

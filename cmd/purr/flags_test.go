@@ -1,0 +1,141 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestFlags checks that each flag of the README's table does what the
+// table says, or is refused with a usage error naming it. --timeout,
+// --max-executions and --max-sat-* are TestLimits's.
+func TestFlags(t *testing.T) {
+	const (
+		sbC    = "testdata/SB-C.litmus"
+		retry  = "testdata/retry.litmus"
+		always = "testdata/MP-any.litmus" // every execution meets its condition
+	)
+	for _, c := range []struct {
+		name   string
+		args   []string
+		status int
+		stdout []string // what stdout holds
+		stderr string   // what stderr holds ("": nothing)
+	}{
+		{name: "AArch64 tests default to aarch64", args: []string{mp}, stdout: []string{"Observation MP Sometimes 1 3"}},
+		{name: "-m", args: []string{"-m", "sc", mp}, stdout: []string{"Observation MP Never 0 3"}},
+		{name: "C tests default to rc11", args: []string{sbC}, stdout: []string{"Observation SB-C Sometimes 1 3"}},
+		{name: "-m on a C test", args: []string{"-m", "sc", sbC}, stdout: []string{"Observation SB-C Never 0 3"}},
+		{name: "-model file", args: []string{"-model", "../../models/sc.cat", mp}, stdout: []string{"Observation MP Never 0 3"}},
+
+		{name: "-I finds the model and its includes", args: []string{"-m", "uses-b", "-I", "testdata/include-a", "--include", "testdata/include-b", mp},
+			stdout: []string{"Observation MP Never 0 3"}},
+		{name: "without -I the include is missing", args: []string{"-m", "uses-b", "-I", "testdata/include-a", mp}, status: 1,
+			stderr: `cannot find included file "sc-axiom.cat"`},
+
+		{name: "no variant", args: []string{"-m", "testdata/variant.cat", mp}, stdout: []string{"Observation MP Sometimes 1 3"}},
+		{name: "--variant", args: []string{"-m", "testdata/variant.cat", "--variant", "sc", mp}, stdout: []string{"Observation MP Never 0 3"}},
+		{name: "-variant among others", args: []string{"-m", "testdata/variant.cat", "-variant", "x,sc", mp}, stdout: []string{"Observation MP Never 0 3"}},
+
+		{name: "--unroll 1", args: []string{"-m", "sc", "--unroll", "1", retry}, stdout: []string{"Loop Ok", "Observation retry Always 2 0"}},
+		{name: "default unroll 2", args: []string{"-m", "sc", retry}, stdout: []string{"Loop Ok", "Observation retry Always 3 0"}},
+		{name: "-unroll 3", args: []string{"-m", "sc", "-unroll", "3", retry}, stdout: []string{"Loop Ok", "Observation retry Always 4 0"}},
+		{name: "negative unroll", args: []string{"--unroll", "-1", mp}, status: 2, stderr: "purr: --unroll must be at least 0, not -1\n"},
+
+		{name: "--show", args: []string{"--show", "all", mp}, status: 2, stderr: "purr: -show/-o (drawing executions) is not implemented yet\n"},
+		{name: "-show", args: []string{"-show", "all", mp}, status: 2, stderr: "purr: -show/-o (drawing executions) is not implemented yet\n"},
+		{name: "-o", args: []string{"-o", t.TempDir(), mp}, status: 2, stderr: "purr: -show/-o (drawing executions) is not implemented yet\n"},
+		{name: "--output", args: []string{"--output=" + t.TempDir(), mp}, status: 2, stderr: "purr: -show/-o (drawing executions) is not implemented yet\n"},
+
+		{name: "without speedcheck", args: []string{"-m", "sc", always}, stdout: []string{"Observation MP-any Always 3 0"}},
+		{name: "--speedcheck", args: []string{"-m", "sc", "--speedcheck", always}, stdout: []string{"Observation MP-any Always 1 0"}},
+		{name: "--speedcheck, explicit engine", args: []string{"-m", "sc", "-speedcheck", "--engine", "explicit", always},
+			stdout: []string{"Observation MP-any Always 1 0"}},
+
+		{name: "--hexa", args: []string{"-m", "sc", "--hexa", mp}, stdout: []string{"1:X0=0x1; 1:X2=0x1;", "Condition exists (1:X0=0x1 /\\ 1:X2=0x0)"}},
+		{name: "decimal", args: []string{"-m", "sc", mp}, stdout: []string{"1:X0=1; 1:X2=1;"}},
+
+		// The explicit engine builds no formula, so the SAT bounds do not
+		// stop it: that is how the flag shows it is obeyed.
+		{name: "--engine explicit", args: []string{"-m", "sc", "--engine", "explicit", "--max-sat-vars", "1", mp},
+			stdout: []string{"Observation MP Never 0 3"}},
+		{name: "--engine sat", args: []string{"-m", "sc", "--engine", "sat", "--max-sat-vars", "1", mp}, status: 1,
+			stderr: "SAT variables (raise it with --max-sat-vars)"},
+		{name: "--engine auto", args: []string{"--engine", "auto", mp}, status: 2, stderr: "purr: --engine must be sat or explicit, not \"auto\"\n"},
+
+		{name: "--check-models", args: []string{"-m", "aarch64", "--check-models", mp}, stdout: []string{"Observation MP Sometimes 1 3"}},
+
+		{name: "check takes -I", args: []string{"check", "-I", "testdata/include-b", "testdata/include-a/uses-b.cat"},
+			stdout: []string{"testdata/include-a/uses-b.cat: ok"}},
+		{name: "check without the variant", args: []string{"check", "testdata/variant-unbound.cat"},
+			stdout: []string{"testdata/variant-unbound.cat: ok"}},
+		{name: "check takes --variant", args: []string{"check", "--variant", "strict", "testdata/variant-unbound.cat"}, status: 1,
+			stdout: []string{"variant-unbound.cat:2:", "nosuch"}},
+		{name: "check refuses run flags", args: []string{"check", "--timeout", "1", mp}, status: 2,
+			stderr: "purr check: --timeout does not apply to this command\n"},
+		{name: "check refuses -m", args: []string{"check", "-m", "sc", mp}, status: 2,
+			stderr: "purr check: --model does not apply to this command\n"},
+		{name: "xcfa refuses --unroll", args: []string{"xcfa", "--unroll", "3", mp}, status: 2,
+			stderr: "purr xcfa: --unroll does not apply to this command\n"},
+		{name: "xcfa", args: []string{"xcfa", mp}, stdout: []string{"digraph"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, errs, status := runPurr(c.args...)
+			if status != c.status {
+				t.Errorf("exit status %d, want %d; stderr:\n%s", status, c.status, errs)
+			}
+			for _, want := range c.stdout {
+				if !strings.Contains(out, want) {
+					t.Errorf("stdout lacks %q:\n%s", want, out)
+				}
+			}
+			if c.stderr == "" && errs != "" || !strings.Contains(errs, c.stderr) {
+				t.Errorf("stderr %q, want %q", errs, c.stderr)
+			}
+		})
+	}
+}
+
+// TestNoConsistentExecution checks the warning on stderr for a test that
+// has no consistent execution, which stdout, herd's stream, does not
+// show but by its zero counts.
+func TestNoConsistentExecution(t *testing.T) {
+	warning := mp + ": warning: no consistent execution (the model forbids every candidate; check the test and the model)\n"
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{name: "plain", args: nil},
+		{name: "explicit engine", args: []string{"--engine", "explicit"}},
+		{name: "speedcheck", args: []string{"--speedcheck"}},
+		{name: "max executions", args: []string{"--max-executions", "2"}},
+		{name: "in a worker", args: []string{"--timeout", "10s"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			args := append(append([]string{"-m", "testdata/forbid-all.cat"}, c.args...), mp, mp)
+			out, errs, status := runPurr(args...)
+			if status != 0 {
+				t.Errorf("exit status %d, want 0", status)
+			}
+			if n := strings.Count(out, "States 0\n"); n != 2 || !strings.Contains(out, "Positive: 0 Negative: 0\n") {
+				t.Errorf("stdout: want two blocks of no state and no execution:\n%s", out)
+			}
+			if errs != warning+warning {
+				t.Errorf("stderr %q, want the warning twice", errs)
+			}
+		})
+	}
+}
+
+// TestNoExecutionPassesFilter checks that the warning names the filter
+// when the test has one.
+func TestNoExecutionPassesFilter(t *testing.T) {
+	const path = "testdata/MP-filtered.litmus"
+	out, errs, status := runPurr("-m", "sc", path)
+	if status != 0 || !strings.Contains(out, "Positive: 0 Negative: 0\n") {
+		t.Errorf("exit status %d, stdout:\n%s", status, out)
+	}
+	want := path + ": warning: no consistent execution (the model and the test's filter rule out every candidate; check the test and the model)\n"
+	if errs != want {
+		t.Errorf("stderr %q, want %q", errs, want)
+	}
+}

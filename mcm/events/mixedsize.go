@@ -1,0 +1,187 @@
+package events
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/xcfa"
+)
+
+// purr's memory is a set of cells, each read and written whole: right
+// only while the accesses to a location agree on its cells. Accesses of
+// different sizes or at different offsets over the same bytes (STRB and
+// LDR W on one word, STRH at x+2 and LDR W at x, a 4-byte store to a
+// uint8_t array) need mixed-size semantics (herd7's -variant mixed), which
+// purr does not have: such a test is refused rather than answered wrongly.
+//
+// A declared type fixes a location's cells. An access narrower than its
+// cell, at the cell's start, keeps working as a cell access (a load
+// zero-extends the cell's low bytes, a store writes its value, zero-
+// extended, over the cell), as herd7's regression tests (LDRB of a
+// uint64_t) expect: exact as long as the bytes past the access are zero
+// when it stores, which holds when the cell's initial value fits the
+// access, since every store has the same size. An access that starts
+// inside a cell or spills over the next one is mixed.
+
+// shape is the bytes one access touches: size bytes of a location from
+// byte off.
+type shape struct {
+	off  int64
+	size int
+}
+
+func (a shape) overlaps(b shape) bool {
+	return a.off < b.off+int64(b.size) && b.off < a.off+int64(a.size)
+}
+
+func (a shape) String() string { return fmt.Sprintf("%s at offset %d", byteCount(a.size), a.off) }
+
+// byteCount spells a number of bytes.
+func byteCount(n int) string {
+	if n == 1 {
+		return "1 byte"
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// sizedAccess is a memory access, as a message names it.
+type sizedAccess struct {
+	pos  xcfa.Pos
+	what string
+}
+
+// declaration is a location's declared type: cells of size bytes.
+type declaration struct {
+	pos         xcfa.Pos
+	text        string // "uint8_t t[4]"
+	size, cells int
+}
+
+// CheckAccessSizes refuses a test in which two accesses may touch
+// overlapping bytes of one location with different sizes or offsets, an
+// access may start where the location has no cell (x+2 of a scalar x),
+// or an access does not fit the cells its location's declared type gives.
+// It runs on the events after the value analysis: an access counts at
+// every address it may use.
+func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
+	// first[sym][shape] is the first access of that shape, in the order
+	// of the unfolding; shapes[sym] lists them in that order.
+	first := map[string]map[shape]sizedAccess{}
+	shapes := map[string][]shape{}
+	initial := map[Value]Value{}                 // each cell's initial value
+	stored := map[string]map[shape]sizedAccess{} // the first store of each shape
+	for _, e := range u.Events {
+		if e.Kind == KindInit {
+			initial[e.Addr.Dom[0]] = e.Val.Dom[0]
+		}
+		if !e.IsMem() || e.Kind == KindInit || e.Seg.Dead || e.Seg.Cut {
+			continue
+		}
+		a := sizedAccess{e.Pos, t.Program.Source[e.Pos]}
+		if a.what == "" {
+			a.what = map[bool]string{true: "a read", false: "a write"}[e.IsRead()]
+		}
+		for _, v := range e.Addr.Dom {
+			if !v.IsAddr() || v.IsCode() {
+				continue
+			}
+			size := e.Size
+			if size == 0 {
+				size = lay.size(v.Sym) // the location's own size
+			}
+			s := shape{v.Off, size}
+			if first[v.Sym] == nil {
+				first[v.Sym] = map[shape]sizedAccess{}
+			}
+			if _, ok := first[v.Sym][s]; !ok {
+				first[v.Sym][s] = a
+				shapes[v.Sym] = append(shapes[v.Sym], s)
+			}
+			if e.IsWrite() {
+				if stored[v.Sym] == nil {
+					stored[v.Sym] = map[shape]sizedAccess{}
+				}
+				if _, ok := stored[v.Sym][s]; !ok {
+					stored[v.Sym][s] = a
+				}
+			}
+		}
+	}
+	decls := map[string]declaration{}
+	for _, in := range t.Init {
+		if in.Loc.Kind == litmus.GlobalLoc && in.Type != "" && !in.Pointer {
+			d := declaration{pos: in.Pos, text: in.Type + " " + in.Loc.Name, size: typeSize(in.Type), cells: max(in.ArrayLen, 1)}
+			if in.ArrayLen > 0 {
+				d.text += fmt.Sprintf("[%d]", in.ArrayLen)
+			}
+			decls[in.Loc.Name] = d
+		}
+	}
+	syms := make([]string, 0, len(shapes))
+	for sym := range shapes {
+		syms = append(syms, sym)
+	}
+	sort.Strings(syms)
+	const unsupported = "purr does not support mixed-size accesses yet"
+	for _, sym := range syms {
+		ss := shapes[sym]
+		for j := range ss {
+			for i := 0; i < j; i++ {
+				if !ss[i].overlaps(ss[j]) {
+					continue
+				}
+				a, b, sa, sb := first[sym][ss[i]], first[sym][ss[j]], ss[i], ss[j]
+				if a.pos == b.pos {
+					return fmt.Errorf("%s: mixed-size accesses to %s: %s may access %s or %s; %s",
+						a.pos, sym, a.what, sa, sb, unsupported)
+				}
+				if before(b.pos, a.pos) {
+					a, b, sa, sb = b, a, sb, sa
+				}
+				return fmt.Errorf("%s: mixed-size accesses to %s: %s (%s) and %s: %s (%s); %s",
+					a.pos, sym, a.what, sa, b.pos, b.what, sb, unsupported)
+			}
+		}
+		d, declared := decls[sym]
+		for _, s := range ss {
+			a := first[sym][s]
+			if declared && s.overlaps(shape{0, d.size * d.cells}) && (s.off%int64(d.size) != 0 || s.size > d.size) {
+				return fmt.Errorf("%s: mixed-size accesses to %s: %s (%s) and %s: the declaration %s (cells of %s); %s",
+					a.pos, sym, a.what, s, d.pos, d.text, byteCount(d.size), unsupported)
+			}
+			init, isCell := initial[Value{Sym: sym, Off: s.off}]
+			if !isCell {
+				return fmt.Errorf("%s: %s may access %s at offset %d, where no cell of %s starts; %s",
+					a.pos, a.what, sym, s.off, sym, unsupported)
+			}
+			if w, ok := stored[sym][s]; ok && declared && s.size < d.size && !fits(init, s.size) {
+				cell := sym
+				if lay.Length[sym] > 0 {
+					cell = fmt.Sprintf("%s[%d]", sym, s.off/int64(d.size))
+				}
+				return fmt.Errorf("%s: mixed-size accesses to %s: %s (%s) and %s: the initial value %s of %s, wider than %s; %s",
+					w.pos, sym, w.what, s, d.pos, init, cell, byteCount(s.size), unsupported)
+			}
+		}
+	}
+	return nil
+}
+
+// fits tells whether an integer's bits, past the low size bytes, are all
+// zero: a store of size bytes over a cell holding it leaves the rest of
+// the cell as purr's whole-cell store does.
+func fits(v Value, size int) bool {
+	return !v.IsAddr() && uint64(v.Off)>>(8*size) == 0
+}
+
+// before orders positions by file, line and column.
+func before(a, b xcfa.Pos) bool {
+	if a.File != b.File {
+		return a.File < b.File
+	}
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	return a.Col < b.Col
+}

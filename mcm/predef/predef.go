@@ -1,0 +1,78 @@
+package predef
+
+import (
+	"strings"
+
+	"github.com/purr-mcm/purr/cat"
+)
+
+// Entry is one predefined name.
+type Entry struct {
+	Name string
+	Kind cat.Kind
+	// Tag marks an event tag: the set of the events carrying it, empty
+	// when no event does. Every tag is defined on every architecture,
+	// unlike herd7, which defines an architecture's own only: purr's
+	// classic models name the fences of all of them at once
+	// (models/fence-classes.cat), and a tag a test's events cannot carry
+	// is just empty.
+	Tag bool
+}
+
+// The names, by kind. A name that is both a base set and a tag (RMW: the
+// read-modify-write events, and Linux's RMW annotation) is a base set here;
+// an engine gives it the tag's meaning when some event carries the tag.
+var (
+	baseSets = fields(`_ W R M Exp F IW FW B RMW`)
+
+	tags = fields(
+		// AArch64: annotations of accesses, and the barriers.
+		`A Q L X NoRet NExp
+		TLBI TLBIIS TLBInXS DC.CVAU IC.IVAU IC.IALLU IC.IALLUIS TagCheck EXC-RET EXC-ENTRY FAULT T SPURIOUS
+		BCC DATA Rreg
+		DMB.SY DMB.LD DMB.ST DMB.ISH DMB.ISHLD DMB.ISHST DMB.OSH DMB.OSHLD DMB.OSHST DMB.NSH DMB.NSHLD DMB.NSHST
+		DSB.SY DSB.LD DSB.ST DSB.ISH DSB.ISHLD DSB.ISHST DSB.OSH DSB.OSHLD DSB.OSHST DSB.NSH DSB.NSHLD DSB.NSHST
+		ISB`,
+		// C11: memory orders.
+		`NA RLX ACQ REL ACQ_REL SC CON`,
+		// Linux: the annotations of the kernel's accesses and fences.
+		`Once Acquire Release Noreturn Mb Rmb Wmb Rb_dep Before-atomic After-atomic After-spinlock
+		After-unlock-lock Rcu-lock Rcu-unlock Sync-rcu`)
+
+	relations = fields(`
+		id po int ext loc rf co fr rmw amo
+		addr data ctrl pick-addr-dep pick-data-dep pick-ctrl-dep iico_data iico_ctrl iico_order rf-reg
+		si same-instance sm same-low-order-bits same-tag-loc`)
+
+	functions = fields(`domain range fail oa-changes at-least-one-writable same-oa`)
+)
+
+func fields(groups ...string) []string {
+	return strings.Fields(strings.Join(groups, " "))
+}
+
+// Table returns every predefined name, sets first, then tags, relations
+// and functions.
+func Table() []Entry {
+	var out []Entry
+	add := func(names []string, kind cat.Kind, tag bool) {
+		for _, n := range names {
+			out = append(out, Entry{Name: n, Kind: kind, Tag: tag})
+		}
+	}
+	add(baseSets, cat.KindSet, false)
+	add(tags, cat.KindSet, true)
+	add(relations, cat.KindRelation, false)
+	add(functions, cat.KindFunction, false)
+	return out
+}
+
+// Kinds maps every predefined name to its kind, as cat.Loader's Predefined
+// takes them.
+func Kinds() map[string]cat.Kind {
+	m := map[string]cat.Kind{}
+	for _, e := range Table() {
+		m[e.Name] = e.Kind
+	}
+	return m
+}
