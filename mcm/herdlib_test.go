@@ -1,0 +1,93 @@
+package mcm
+
+import (
+	"flag"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/internal/shared"
+	"github.com/purr-mcm/purr/mcm/herdout"
+	"github.com/purr-mcm/purr/models"
+	"github.com/purr-mcm/purr/stdlib"
+)
+
+var herdLibAll = flag.Bool("herdlib-all", false, "TestHerdLibModels: run every test of the large folders, not a sample")
+
+// herdLibCase runs one of herd7's own models (from ../shared/herd-libdir,
+// unmodified) on a folder and compares with herd7's output under it.
+type herdLibCase struct {
+	folder, ref, model string
+	// sample keeps every sample-th test unless -herdlib-all (0: all).
+	sample int
+	// min is the number of tests that must agree on verdict, States and
+	// counts: where purr stands, raised as herd's event structure lands.
+	min int
+}
+
+// TestHerdLibModels measures how far purr runs herd7's own models as
+// herd7 does: herd's aarch64.cat computes dependencies itself from
+// register events (aarch64deps.cat), and herd's C models assume one event
+// per read-modify-write.
+func TestHerdLibModels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long")
+	}
+	for _, c := range []herdLibCase{
+		{folder: "herd-catalogue-aarch64", ref: "herd-7.57.txt", model: "aarch64.cat", min: 53},
+		{folder: "dat3m-aarch64", ref: "herd-7.57.txt", model: "aarch64.cat", sample: 10, min: 245},
+		{folder: "dat3m-c11", ref: "herd-models/rc11.txt", model: "rc11.cat", min: 134},
+		{folder: "dat3m-c11", ref: "herd-models/uniproc.txt", model: "uniproc.cat", min: 127},
+	} {
+		t.Run(c.folder+"/"+c.model, func(t *testing.T) { runHerdLib(t, c) })
+	}
+}
+
+func runHerdLib(t *testing.T, c herdLibCase) {
+	dir := shared.Path(t, filepath.Join("corpus", c.folder))
+	libdir := shared.Path(t, "herd-libdir")
+	refs, err := herdout.ParseFile(filepath.Join(dir, c.ref))
+	if err != nil {
+		t.Fatal(err)
+	}
+	loader := &cat.Loader{IncludeDirs: []string{libdir}, Embedded: []fs.FS{stdlib.FS, models.FS}}
+	m, err := loader.LoadFile(filepath.Join(libdir, c.model))
+	if err != nil {
+		t.Fatal(err)
+	}
+	compared, agreed := 0, 0
+	var diffs []string
+	for i, ref := range refs {
+		if ref.Result == nil {
+			continue // herd7 rejected the test or timed out
+		}
+		if c.sample > 0 && !*herdLibAll && i%c.sample != 0 {
+			continue
+		}
+		compared++
+		got, err := checkFile(m, filepath.Join(dir, ref.Path))
+		if err != nil {
+			diffs = append(diffs, fmt.Sprintf("%s: %v", ref.Path, err))
+			continue
+		}
+		if d := herdout.Compare(ref, got); len(d) > 0 {
+			diffs = append(diffs, fmt.Sprintf("%s: %s", ref.Path, strings.Join(d, "; ")))
+			continue
+		}
+		agreed++
+	}
+	sort.Strings(diffs)
+	t.Logf("%s under herd's %s: %d/%d agree with herd7", c.folder, c.model, agreed, compared)
+	if *corpusReport {
+		for _, d := range diffs {
+			t.Log(d)
+		}
+	}
+	if agreed < c.min {
+		t.Errorf("%s under herd's %s: %d agree, want at least %d", c.folder, c.model, agreed, c.min)
+	}
+}
