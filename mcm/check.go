@@ -81,7 +81,13 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 	if err != nil {
 		return nil, err
 	}
-	u, err := events.UnfoldContext(ctx, t.Program, opt.Unroll, initRegs, initMem)
+	unfold := events.UnfoldContext
+	if m.CatDep {
+		// A model that computes its dependencies (herd's catdep option)
+		// reads them off herd's register events.
+		unfold = events.UnfoldRegisterEvents
+	}
+	u, err := unfold(ctx, t.Program, opt.Unroll, initRegs, initMem)
 	if err != nil {
 		return nil, err
 	}

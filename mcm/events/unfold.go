@@ -17,6 +17,11 @@ const (
 	KindWrite
 	KindFence
 	KindBranch
+	// Register events exist only in unfoldings made with register events
+	// (herd's event structure, for models that compute dependencies
+	// themselves): a read of a register by an instruction, a write of one.
+	KindRegRead
+	KindRegWrite
 )
 
 // Event is one memory access, fence or branch of an unfolded program.
@@ -46,11 +51,23 @@ type Event struct {
 	AddrDeps, DataDeps, CtrlDeps []*Event // reads this event depends on
 	// The reads it depends on only through a choice (pick dependencies).
 	AddrPicks, DataPicks, CtrlPicks []*Event
+
+	// With register events only. Reg names the register of a register
+	// event. IicoData are the events of the same instruction whose values
+	// this event takes (herd's iico_data), IicoCtrl those that choose it
+	// (iico_ctrl); RegFrom is the register write a register read takes its
+	// value from (rf-reg), nil for a register's initial value.
+	Reg                string
+	IicoData, IicoCtrl []*Event
+	RegFrom            *Event
 }
 
 func (e *Event) IsRead() bool  { return e.Kind == KindRead }
 func (e *Event) IsWrite() bool { return e.Kind == KindWrite || e.Kind == KindInit }
 func (e *Event) IsMem() bool   { return e.IsRead() || e.IsWrite() }
+
+// IsReg tells whether e is a register event.
+func (e *Event) IsReg() bool { return e.Kind == KindRegRead || e.Kind == KindRegWrite }
 
 func (e *Event) String() string {
 	if e.Kind == KindInit {
@@ -94,6 +111,9 @@ type Unfolding struct {
 	Leaves   [][]*Segment // per thread, the segments that end a path (not cut)
 	Terms    []*Term
 	Cut      bool // some path was cut by the unrolling bound (herd's "Loop")
+	// RegisterEvents: the unfolding has herd's register events, and its
+	// events carry IicoData, IicoCtrl and RegFrom.
+	RegisterEvents bool
 }
 
 // unfoldLimit bounds the events of one unfolding: past it, a test is
@@ -106,6 +126,7 @@ type unfolder struct {
 	terms  map[termKey]*Term // hash-consed operation terms
 	unroll int
 	rmwIDs int
+	regs   bool // make register events
 }
 
 type pathState struct {
@@ -120,12 +141,23 @@ type pathState struct {
 	lastX     *Event         // latest load-exclusive on this path
 	instr     int            // the current instruction instance
 	lastPos   xcfa.Pos       // the source of the previous edge
+	// With register events: the latest write of each register on this
+	// path, and what the current instruction has read and written.
+	regWriter map[string]*Event
+	cur       *instrRegs
 }
 
 func (p *pathState) fork(seg *Segment) *pathState {
 	q := &pathState{thread: p.thread, seg: seg, depth: p.depth, regs: make(map[string]*Term, len(p.regs)),
 		visits: make(map[*xcfa.Location]int, len(p.visits)), ctrl: p.ctrl, ctrlPicks: p.ctrlPicks,
 		openRMW: make(map[int]*Event, len(p.openRMW)), lastX: p.lastX, instr: p.instr, lastPos: p.lastPos}
+	if p.regWriter != nil {
+		q.regWriter = make(map[string]*Event, len(p.regWriter))
+		for k, v := range p.regWriter {
+			q.regWriter[k] = v
+		}
+		q.cur = p.cur.clone()
+	}
 	for k, v := range p.regs {
 		q.regs[k] = v
 	}
@@ -147,8 +179,20 @@ func Unfold(prog *xcfa.Program, unroll int, initRegs map[int]map[string]Value, i
 
 // UnfoldContext is Unfold that gives up, returning ctx.Err(), when ctx is done.
 func UnfoldContext(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[int]map[string]Value, initMem map[Value]Value) (*Unfolding, error) {
-	f := &unfolder{ctx: ctx, u: &Unfolding{Threads: len(prog.Procs)}, unroll: unroll,
-		terms: map[termKey]*Term{}}
+	return unfold(ctx, prog, unroll, initRegs, initMem, false)
+}
+
+// UnfoldRegisterEvents is UnfoldContext with herd's register events: every
+// instruction reads and writes registers through events of its own, related
+// by iico_data, iico_ctrl and rf-reg, so that a model can compute
+// dependencies as herd's catdep models do. They are in no memory set.
+func UnfoldRegisterEvents(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[int]map[string]Value, initMem map[Value]Value) (*Unfolding, error) {
+	return unfold(ctx, prog, unroll, initRegs, initMem, true)
+}
+
+func unfold(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[int]map[string]Value, initMem map[Value]Value, regs bool) (*Unfolding, error) {
+	f := &unfolder{ctx: ctx, u: &Unfolding{Threads: len(prog.Procs), RegisterEvents: regs}, unroll: unroll,
+		terms: map[termKey]*Term{}, regs: regs}
 	cells := make([]Value, 0, len(initMem))
 	for a := range initMem {
 		cells = append(cells, a)
@@ -164,6 +208,10 @@ func UnfoldContext(ctx context.Context, prog *xcfa.Program, unroll int, initRegs
 		root := f.newSegment(i, nil)
 		f.u.Roots = append(f.u.Roots, root)
 		st := &pathState{thread: i, seg: root, regs: map[string]*Term{}, visits: map[*xcfa.Location]int{}, openRMW: map[int]*Event{}}
+		if regs {
+			st.regWriter = map[string]*Event{}
+			st.cur = newInstrRegs()
+		}
 		for r, v := range initRegs[proc.ID] {
 			st.regs[r] = f.constTerm(v)
 		}
@@ -211,7 +259,12 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 				if err != nil {
 					return fmt.Errorf("%s: %v", e.Pos, err)
 				}
-				f.branch(proc, e.Pos, []*Term{t}, st)
+				var src sources
+				if f.regs {
+					st.enter(e.Pos)
+					f.exprSources(a.Cond, st, false, false, &src)
+				}
+				f.branch(proc, e.Pos, []*Term{t}, st, src, false)
 			}
 			if err := f.apply(proc, e, st); err != nil {
 				return err
@@ -224,6 +277,7 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 		}
 		// A choice: a program branch when its edges test conditions.
 		var conds []*Term
+		var src sources
 		isBranch := false
 		for _, e := range loc.Out {
 			if a, ok := e.Op.(xcfa.Assume); ok && !a.Internal {
@@ -233,10 +287,14 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 					return fmt.Errorf("%s: %v", e.Pos, err)
 				}
 				conds = append(conds, t)
+				if f.regs {
+					st.enter(e.Pos) // the branch is its own instruction's
+					f.exprSources(a.Cond, st, false, false, &src)
+				}
 			}
 		}
 		if isBranch {
-			f.branch(proc, loc.Out[0].Pos, conds, st)
+			f.branch(proc, loc.Out[0].Pos, conds, st, src, true)
 		}
 		parent := st.seg
 		storeExclusive := false
@@ -269,7 +327,7 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 
 // branch adds a branch event testing conds: later events depend on the
 // reads the conditions depend on.
-func (f *unfolder) branch(proc *xcfa.Process, pos xcfa.Pos, conds []*Term, st *pathState) {
+func (f *unfolder) branch(proc *xcfa.Process, pos xcfa.Pos, conds []*Term, st *pathState, src sources, conditional bool) {
 	var deps, picks []*Event
 	for _, t := range conds {
 		deps = mergeEvents(deps, t.Deps)
@@ -277,6 +335,12 @@ func (f *unfolder) branch(proc *xcfa.Process, pos xcfa.Pos, conds []*Term, st *p
 	}
 	b := f.newEvent(proc, KindBranch, pos, st)
 	b.DataDeps, b.DataPicks = deps, picks
+	if f.regs {
+		b.IicoData, b.IicoCtrl = src.data, src.ctrl
+		if conditional {
+			b.Tags = []string{"BCC"} // herd's conditional branch commit
+		}
+	}
 	st.ctrl = mergeEvents(st.ctrl, deps)
 	st.ctrlPicks = mergeEvents(st.ctrlPicks, picks)
 }
@@ -292,11 +356,7 @@ func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos xcfa.Pos, st
 
 // apply performs one edge's operation on the path state.
 func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) error {
-	// Consecutive edges from one source position are one instruction.
-	if edge.Pos != st.lastPos || st.instr == 0 {
-		st.instr++
-		st.lastPos = edge.Pos
-	}
+	st.enter(edge.Pos)
 	wrap := func(err error) error { return fmt.Errorf("%s: %v", edge.Pos, err) }
 	switch op := edge.Op.(type) {
 	case xcfa.Nop:
@@ -305,11 +365,21 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 		if err != nil {
 			return wrap(err)
 		}
+		if f.regs {
+			var src sources
+			f.exprSources(op.Value, st, false, false, &src)
+			f.writeReg(proc, edge.Pos, op.Dst, src, st)
+		}
 		st.regs[op.Dst] = t
 	case xcfa.Assume:
 		t, err := f.term(op.Cond, st)
 		if err != nil {
 			return wrap(err)
+		}
+		if f.regs {
+			// An instruction's own test (a CAS comparing) still reads
+			// its registers.
+			f.exprSources(op.Cond, st, false, false, &sources{})
 		}
 		if v, ok := t.IsConst(); ok && !Truth(v) {
 			st.seg.Dead = true // no execution takes this path
@@ -320,8 +390,13 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 		if err != nil {
 			return wrap(err)
 		}
+		var src sources
+		if f.regs {
+			f.exprSources(op.Addr, st, false, false, &src)
+		}
 		e := f.newEvent(proc, KindRead, edge.Pos, st)
 		e.Tags, e.Addr, e.Size, e.AddrDeps, e.AddrPicks = op.Tags, addr, op.Size, addr.Deps, addr.Picks
+		e.IicoData, e.IicoCtrl = src.data, src.ctrl
 		e.Val = f.readTerm(e)
 		if op.RMW != 0 {
 			st.openRMW[op.RMW] = e
@@ -337,6 +412,9 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 			}
 		}
 		if op.Dst != "" {
+			if f.regs {
+				f.writeReg(proc, edge.Pos, op.Dst, sources{data: []*Event{e}}, st)
+			}
 			st.regs[op.Dst] = v
 		}
 	case xcfa.Store:
@@ -354,8 +432,14 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 				return wrap(err)
 			}
 		}
+		var src sources
+		if f.regs {
+			f.exprSources(op.Addr, st, false, false, &src)
+			f.exprSources(op.Value, st, true, false, &src)
+		}
 		e := f.newEvent(proc, KindWrite, edge.Pos, st)
 		e.Tags, e.Addr, e.Val, e.Size = op.Tags, addr, val, op.Size
+		e.IicoData, e.IicoCtrl = src.data, src.ctrl
 		e.AddrDeps, e.DataDeps = addr.Deps, val.Deps
 		e.AddrPicks, e.DataPicks = addr.Picks, val.Picks
 		var partner *Event

@@ -624,6 +624,32 @@ func (x *execution) predefined(al *eval.Algebra[bool]) (map[string]Set, map[stri
 		}
 	}
 	rels["si"], rels["same-instance"] = rels["id"], rels["id"]
+	sameInstr := Rel{}
+	for _, a := range executed {
+		for _, b := range executed {
+			if a == b || x.sameInstr(a, b) {
+				add(sameInstr, a, b)
+			}
+		}
+	}
+	rels["same-instr"] = sameInstr
+	if u.RegisterEvents {
+		// herd's event structure, as the unfolding recorded it.
+		iicoData, iicoCtrl, rfReg := Rel{}, Rel{}, Rel{}
+		for _, a := range executed {
+			for _, d := range a.IicoData {
+				add(iicoData, d, a)
+			}
+			for _, d := range a.IicoCtrl {
+				add(iicoCtrl, d, a)
+			}
+			if a.RegFrom != nil {
+				add(rfReg, a.RegFrom, a)
+			}
+		}
+		rels["iico_data"], rels["iico_ctrl"], rels["rf-reg"] = iicoData, iicoCtrl, rfReg
+		rels["si"], rels["same-instance"] = sameInstr, sameInstr
+	}
 	return sets, rels
 }
 

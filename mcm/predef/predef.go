@@ -42,7 +42,7 @@ var (
 	relations = fields(`
 		id po int ext loc rf co fr rmw amo
 		addr data ctrl pick-addr-dep pick-data-dep pick-ctrl-dep iico_data iico_ctrl iico_order rf-reg
-		si same-instance sm same-low-order-bits same-tag-loc`)
+		si same-instance same-instr sm same-low-order-bits same-tag-loc`)
 
 	functions = fields(`domain range fail oa-changes at-least-one-writable same-oa`)
 )

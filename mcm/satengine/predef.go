@@ -110,10 +110,37 @@ func (en *encoding) predefined() (sets map[string]Set, rels map[string]Rel) {
 	rels["si"] = rels["id"]
 	rels["same-instance"] = rels["id"]
 	rels["sm"] = al.Identity(sets["M"])
-	// purr's events are memory events only: no register read-from, and
-	// iico_data relates the events of one instruction only.
-	// A pick inside an instruction that is also a plain dependency is data.
+	// Without register events, iico_data relates the memory events of one
+	// instruction, and a pick inside an instruction that is also a plain
+	// dependency is data; there is no register read-from.
 	rels["iico_data"], rels["iico_ctrl"], rels["rf-reg"] = iicoData, al.Diff(iicoCtrl, iicoData), Rel{}
+	sameInstr := make(Rel)
+	for _, a := range u.Events {
+		for _, b := range u.Events {
+			if a == b || events.SameInstruction(a, b) {
+				al.Put(sameInstr, a.ID, b.ID, s.And(al.Exec[a.ID], al.Exec[b.ID]))
+			}
+		}
+	}
+	rels["same-instr"] = sameInstr
+	if u.RegisterEvents {
+		// herd's event structure: the flows the unfolding recorded, and
+		// the events of one instruction instance are one instance.
+		iicoData, iicoCtrl, rfReg := make(Rel), make(Rel), make(Rel)
+		for _, a := range u.Events {
+			for _, d := range a.IicoData {
+				iicoData[eval.PairOf(d.ID, a.ID)] = al.Exec[a.ID]
+			}
+			for _, d := range a.IicoCtrl {
+				iicoCtrl[eval.PairOf(d.ID, a.ID)] = al.Exec[a.ID]
+			}
+			if a.RegFrom != nil {
+				rfReg[eval.PairOf(a.RegFrom.ID, a.ID)] = al.Exec[a.ID]
+			}
+		}
+		rels["iico_data"], rels["iico_ctrl"], rels["rf-reg"] = iicoData, iicoCtrl, rfReg
+		rels["si"], rels["same-instance"] = sameInstr, sameInstr
+	}
 	// Relations of herd's virtual-memory and tagged-memory models, empty
 	// for tests without page tables or tags.
 	rels["iico_order"] = iicoOrder
