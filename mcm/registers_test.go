@@ -102,12 +102,14 @@ func TestRegisterEvents(t *testing.T) {
 		{"compare and swap", `CAS W1,W2,[X3]`,
 			// Two failing paths (the read gives Rs its value), two succeeding
 			// as herd builds them: Rs from the read, or from Rs itself
-			// chosen by the comparison; the comparison chooses the write.
+			// chosen by the comparison; the comparison chooses the write,
+			// and a success commits (herd's Branching(pred), no BCC).
 			[]string{
 				"1:RX1 <- init", "1:RX2(DATA) <- init", "1:RX2(DATA) <- init",
 				"1:RX3 <- init", "1:RX3 <- init", "1:RX3 <- init", "1:RX3 <- init",
 				"ctrl 1:R -> 1:W", "ctrl 1:R -> 1:W", "ctrl 1:R -> 1:WX1", "ctrl 1:RX1 -> 1:W", "ctrl 1:RX1 -> 1:W",
-				"data 1:R -> 1:WX1", "data 1:R -> 1:WX1", "data 1:R -> 1:WX1", "data 1:RX1 -> 1:WX1",
+				"data 1:R -> 1:B", "data 1:R -> 1:B", "data 1:R -> 1:WX1", "data 1:R -> 1:WX1", "data 1:R -> 1:WX1",
+				"data 1:RX1 -> 1:B", "data 1:RX1 -> 1:B", "data 1:RX1 -> 1:WX1",
 				"data 1:RX2(DATA) -> 1:W", "data 1:RX2(DATA) -> 1:W",
 				"data 1:RX3 -> 1:R", "data 1:RX3 -> 1:R", "data 1:RX3 -> 1:R", "data 1:RX3 -> 1:R",
 				"data 1:RX3 -> 1:W", "data 1:RX3 -> 1:W",

@@ -73,10 +73,14 @@ type Assign struct {
 // Cond are the sources of control dependencies. Internal marks an
 // assumption that belongs to one instruction's semantics (a CAS comparing
 // the value it read): it is no program branch, so it makes no branch event
-// and no control dependency.
+// and no control dependency. Commit marks, on an internal assumption, the
+// point where the instruction commits to its outcome (herd's
+// Branching(pred) event of a CAS that succeeds): it makes a branch event
+// of the instruction itself, still no control dependency.
 type Assume struct {
 	Cond     Expr
 	Internal bool
+	Commit   bool
 }
 
 // Load reads Size bytes at Addr into Dst.
@@ -95,6 +99,10 @@ type Store struct {
 	Size  int
 	Tags  []string // Cat sets the write event belongs to (L, X, REL, ...)
 	RMW   int      // non-zero: the write half of the atomic pair with this id
+	// OneEvent marks the write half of a read-modify-write that herd7
+	// builds as one event, both read and write (C11 atomics): a model sees
+	// the pair as one event.
+	OneEvent bool
 }
 
 // Fence is a barrier event; Tags name its Cat sets (DMB.SY, ISB, SC, Mb...).

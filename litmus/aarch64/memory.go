@@ -563,7 +563,7 @@ func (b *builder) casOutcomes(c casShape) {
 			}
 		}
 		if success {
-			b.emit(xcfa.Assume{Cond: eq, Internal: true})
+			b.emit(xcfa.Assume{Cond: eq, Internal: true, Commit: true})
 			for i, a := range c.addrs {
 				// The value is Rt's; the comparison (the value read and Rs)
 				// only decides that the write happens: a pick dependency.

@@ -124,11 +124,12 @@ func (t *translator) load(c *call, addr value, tags []string) value {
 
 // rmw emits a read-modify-write pair at addr: the read goes to a register,
 // the write stores newValue(read). It returns the register read.
-func (t *translator) rmw(c *call, addr value, rtags, wtags []string, later []xcfa.Expr, newValue func(old xcfa.Expr) xcfa.Expr) string {
+// oneEvent: herd makes the pair one event (C11 atomics, not Linux's).
+func (t *translator) rmw(c *call, addr value, rtags, wtags []string, later []xcfa.Expr, oneEvent bool, newValue func(old xcfa.Expr) xcfa.Expr) string {
 	id := t.newRMW()
 	old := t.dstFor(c.hint, append(later, addr.e)...)
 	t.emit(xcfa.Load{Dst: old, Addr: addr.e, Tags: rtags, RMW: id}, c.pos)
-	t.emit(xcfa.Store{Addr: addr.e, Value: newValue(xcfa.Reg{Name: old}), Tags: wtags, RMW: id}, c.pos)
+	t.emit(xcfa.Store{Addr: addr.e, Value: newValue(xcfa.Reg{Name: old}), Tags: wtags, RMW: id, OneEvent: oneEvent}, c.pos)
 	return old
 }
 
@@ -210,7 +211,7 @@ func c11RMW(explicit bool, op *xcfa.BinOp) builtin {
 		}
 		arg := vs[1].e
 		tags := c11Tags(mo, true)
-		old := t.rmw(c, vs[0], tags, tags, []xcfa.Expr{arg}, func(old xcfa.Expr) xcfa.Expr {
+		old := t.rmw(c, vs[0], tags, tags, []xcfa.Expr{arg}, true, func(old xcfa.Expr) xcfa.Expr {
 			if op == nil {
 				return arg
 			}
@@ -277,7 +278,7 @@ func c11CAS(explicit, strong bool) builtin {
 		tags := c11Tags(succ, true)
 		t.emit(xcfa.Load{Dst: old, Addr: obj.e, Tags: tags, RMW: id}, c.pos)
 		t.emit(xcfa.Assume{Cond: xcfa.Binary{Op: xcfa.Eq, X: xcfa.Reg{Name: old}, Y: expected}, Internal: true}, c.pos)
-		t.emit(xcfa.Store{Addr: obj.e, Value: des.e, Tags: tags, RMW: id}, c.pos)
+		t.emit(xcfa.Store{Addr: obj.e, Value: des.e, Tags: tags, RMW: id, OneEvent: true}, c.pos)
 		t.emit(xcfa.Assign{Dst: res, Value: xcfa.Const{Value: 1}}, c.pos)
 		end := t.cur
 		// Failure: a read with the failure order; the value read goes to
@@ -388,7 +389,7 @@ func linuxXchg(a string) builtin {
 			t.mbFence(c)
 		}
 		v := vs[1].e
-		old := t.rmw(c, vs[0], linuxTags(ra, true), linuxTags(wa, true), []xcfa.Expr{v}, func(xcfa.Expr) xcfa.Expr { return v })
+		old := t.rmw(c, vs[0], linuxTags(ra, true), linuxTags(wa, true), []xcfa.Expr{v}, false, func(xcfa.Expr) xcfa.Expr { return v })
 		if mb {
 			t.mbFence(c)
 		}
@@ -448,7 +449,7 @@ func linuxAtomicOp(op xcfa.BinOp, vFirst, one bool) builtin {
 		if err != nil {
 			return value{}, err
 		}
-		t.rmw(c, addr, linuxTags("noreturn", true), linuxTags("once", true), []xcfa.Expr{v}, func(old xcfa.Expr) xcfa.Expr {
+		t.rmw(c, addr, linuxTags("noreturn", true), linuxTags("once", true), []xcfa.Expr{v}, false, func(old xcfa.Expr) xcfa.Expr {
 			return xcfa.Binary{Op: op, X: old, Y: v}
 		})
 		return value{}, nil
@@ -492,7 +493,7 @@ func linuxAtomicOpReturn(a string, op xcfa.BinOp, fetch, vFirst, one bool, cmp *
 		if !fetch || cmp != nil {
 			cc.hint = "" // the result is computed from the value read
 		}
-		old := t.rmw(&cc, addr, linuxTags(ra, true), linuxTags(wa, true), []xcfa.Expr{v}, func(old xcfa.Expr) xcfa.Expr {
+		old := t.rmw(&cc, addr, linuxTags(ra, true), linuxTags(wa, true), []xcfa.Expr{v}, false, func(old xcfa.Expr) xcfa.Expr {
 			return xcfa.Binary{Op: op, X: old, Y: v}
 		})
 		if mb {

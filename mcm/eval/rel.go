@@ -377,3 +377,52 @@ func (al *Algebra[L]) irreflexive(x Rel[L]) L {
 }
 
 func (al *Algebra[L]) acyclic(x Rel[L]) L { return al.irreflexive(al.closure(x)) }
+
+// Fuse returns the view of an execution in which each event w of into is
+// one with the event into[w]: the latter is in every set either is in and
+// relates as either does, w is in nothing, and a pair of the two is
+// dropped unless the relation holds every event with itself (reflexive:
+// id, loc, int, ...). herd7 builds a C11 read-modify-write as one event
+// that reads and writes; purr builds a read and a write, and fuses them
+// for the model.
+func (al *Algebra[L]) Fuse(into map[int]int, sets map[string]Set[L], rels map[string]Rel[L], reflexive func(name string) bool) (*Algebra[L], map[string]Set[L], map[string]Rel[L]) {
+	rep := func(e int) int {
+		if r, ok := into[e]; ok {
+			return r
+		}
+		return e
+	}
+	halves := make([]int, 0, len(into))
+	for w := range into {
+		halves = append(halves, w)
+	}
+	sort.Ints(halves)
+	fuseSet := func(s Set[L]) Set[L] {
+		out := append(Set[L](nil), s...)
+		for _, w := range halves {
+			r := into[w]
+			out[r] = al.lg.Or(out[r], out[w])
+			out[w] = al.f
+		}
+		return out
+	}
+	fused := NewAlgebra[L](al.lg, fuseSet(al.Exec))
+	outSets := make(map[string]Set[L], len(sets))
+	for name, s := range sets {
+		outSets[name] = fuseSet(s)
+	}
+	outRels := make(map[string]Rel[L], len(rels))
+	for name, r := range rels {
+		keepSelf := reflexive(name)
+		out := make(Rel[L], len(r))
+		for _, k := range SortedPairs(r) {
+			a, b := rep(int(k.A)), rep(int(k.B))
+			if a == b && k.A != k.B && !keepSelf {
+				continue
+			}
+			fused.Put(out, a, b, r[k])
+		}
+		outRels[name] = out
+	}
+	return fused, outSets, outRels
+}

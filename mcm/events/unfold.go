@@ -47,6 +47,9 @@ type Event struct {
 	// RMW is the other half of an atomic read-modify-write pair, or of a
 	// load-exclusive / store-exclusive pair.
 	RMW *Event
+	// OneEvent marks the write half of a read-modify-write that herd7
+	// builds as one event with its read (C11 atomics).
+	OneEvent bool
 
 	AddrDeps, DataDeps, CtrlDeps []*Event // reads this event depends on
 	// The reads it depends on only through a choice (pick dependencies).
@@ -376,10 +379,17 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 		if err != nil {
 			return wrap(err)
 		}
+		var src sources
 		if f.regs {
 			// An instruction's own test (a CAS comparing) still reads
 			// its registers.
-			f.exprSources(op.Cond, st, false, false, &sources{})
+			f.exprSources(op.Cond, st, false, false, &src)
+		}
+		if op.Commit {
+			// herd's commit of a CAS that succeeds: a branch event of the
+			// instruction, in program order, deciding no later event.
+			b := f.newEvent(proc, KindBranch, edge.Pos, st)
+			b.IicoData = mergeEvents(src.data, src.ctrl)
 		}
 		if v, ok := t.IsConst(); ok && !Truth(v) {
 			st.seg.Dead = true // no execution takes this path
@@ -438,7 +448,7 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 			f.exprSources(op.Value, st, true, false, &src)
 		}
 		e := f.newEvent(proc, KindWrite, edge.Pos, st)
-		e.Tags, e.Addr, e.Val, e.Size = op.Tags, addr, val, op.Size
+		e.Tags, e.Addr, e.Val, e.Size, e.OneEvent = op.Tags, addr, val, op.Size, op.OneEvent
 		e.IicoData, e.IicoCtrl = src.data, src.ctrl
 		e.AddrDeps, e.DataDeps = addr.Deps, val.Deps
 		e.AddrPicks, e.DataPicks = addr.Picks, val.Picks
@@ -515,4 +525,20 @@ func hasTag(tags []string, tag string) bool {
 		}
 	}
 	return false
+}
+
+// OneEventPairs maps the write half of every read-modify-write that herd7
+// builds as one event to its read half: a model sees each such pair as the
+// read half alone, both read and write (see eval.Algebra.Fuse).
+func (u *Unfolding) OneEventPairs() map[int]int {
+	var out map[int]int
+	for _, e := range u.Events {
+		if e.OneEvent && e.RMW != nil {
+			if out == nil {
+				out = map[int]int{}
+			}
+			out[e.ID] = e.RMW.ID
+		}
+	}
+	return out
 }

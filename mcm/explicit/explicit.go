@@ -12,6 +12,7 @@ import (
 	"github.com/purr-mcm/purr/mcm/events"
 	"github.com/purr-mcm/purr/mcm/herdout"
 	"github.com/purr-mcm/purr/mcm/outcome"
+	"github.com/purr-mcm/purr/mcm/predef"
 )
 
 // Set and Rel are the algebra's sets and relations of one execution.
@@ -444,6 +445,9 @@ func (c *Checker) judge(x *execution) (Judgement, error) {
 	var j Judgement
 	al := eval.NewAlgebra[bool](boolLogic{}, x.executed)
 	sets, rels := x.predefined(al)
+	if pairs := x.u.OneEventPairs(); pairs != nil {
+		al, sets, rels = al.Fuse(pairs, sets, rels, predef.Reflexive)
+	}
 	checks, err := eval.Run(c.ctx, c.model, al, sets, rels)
 	if err != nil {
 		return j, err

@@ -47,6 +47,14 @@ var (
 	functions = fields(`domain range fail oa-changes at-least-one-writable same-oa`)
 )
 
+// Reflexive tells whether a predefined relation holds every event with
+// itself (id, loc, int and the like): fusing two events into one keeps
+// their pair there as the one event's.
+func Reflexive(name string) bool { return reflexive[name] }
+
+var reflexive = map[string]bool{"id": true, "int": true, "loc": true, "si": true, "same-instance": true,
+	"same-instr": true, "sm": true, "same-low-order-bits": true, "same-tag-loc": true}
+
 func fields(groups ...string) []string {
 	return strings.Fields(strings.Join(groups, " "))
 }

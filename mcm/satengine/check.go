@@ -10,6 +10,7 @@ import (
 	"github.com/purr-mcm/purr/mcm/events"
 	"github.com/purr-mcm/purr/mcm/herdout"
 	"github.com/purr-mcm/purr/mcm/outcome"
+	"github.com/purr-mcm/purr/mcm/predef"
 	"github.com/purr-mcm/purr/mcm/sat"
 )
 
@@ -77,7 +78,11 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 	ctx := opt.Limits.Context
 	en := encodeLimited(u, opt.Limits)
 	sets, rels := en.predefined()
-	checks, err := eval.Run(ctx, m, en.al, sets, rels)
+	al := en.al
+	if pairs := en.u.OneEventPairs(); pairs != nil {
+		al, sets, rels = al.Fuse(pairs, sets, rels, predef.Reflexive)
+	}
+	checks, err := eval.Run(ctx, m, al, sets, rels)
 	if err != nil {
 		return nil, err
 	}
