@@ -130,6 +130,8 @@ type unfolder struct {
 	unroll int
 	rmwIDs int
 	regs   bool // make register events
+	// noBranches: herd7's C semantics has no branch (commit) events.
+	noBranches bool
 }
 
 type pathState struct {
@@ -195,7 +197,7 @@ func UnfoldRegisterEvents(ctx context.Context, prog *xcfa.Program, unroll int, i
 
 func unfold(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[int]map[string]Value, initMem map[Value]Value, regs bool) (*Unfolding, error) {
 	f := &unfolder{ctx: ctx, u: &Unfolding{Threads: len(prog.Procs), RegisterEvents: regs}, unroll: unroll,
-		terms: map[termKey]*Term{}, regs: regs}
+		terms: map[termKey]*Term{}, regs: regs, noBranches: prog.Arch == "C"}
 	cells := make([]Value, 0, len(initMem))
 	for a := range initMem {
 		cells = append(cells, a)
@@ -336,6 +338,11 @@ func (f *unfolder) branch(proc *xcfa.Process, pos xcfa.Pos, conds []*Term, st *p
 		deps = mergeEvents(deps, t.Deps)
 		picks = mergeEvents(picks, t.Picks)
 	}
+	st.ctrl = mergeEvents(st.ctrl, deps)
+	st.ctrlPicks = mergeEvents(st.ctrlPicks, picks)
+	if f.noBranches {
+		return
+	}
 	b := f.newEvent(proc, KindBranch, pos, st)
 	b.DataDeps, b.DataPicks = deps, picks
 	if f.regs {
@@ -344,8 +351,6 @@ func (f *unfolder) branch(proc *xcfa.Process, pos xcfa.Pos, conds []*Term, st *p
 			b.Tags = []string{"BCC"} // herd's conditional branch commit
 		}
 	}
-	st.ctrl = mergeEvents(st.ctrl, deps)
-	st.ctrlPicks = mergeEvents(st.ctrlPicks, picks)
 }
 
 func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos xcfa.Pos, st *pathState) *Event {
