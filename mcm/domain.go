@@ -7,11 +7,12 @@ import (
 	"sort"
 )
 
-// maxDomain bounds the values one term may take, a guard on the cost of
-// the analysis and of the one-hot encoding of values: a test whose value
-// analysis goes past it is refused. Domains of litmus tests are far
-// smaller (the largest of purr's corpora has 13 values).
-const maxDomain = 4096
+// maxDomain bounds the values one term may take: a test whose value
+// analysis goes past it is refused. It guards the cost of the analysis and
+// of the one-hot encoding, which tabulates an operation over every pair of
+// its operands' values. Litmus tests are far below it: no term of purr's
+// corpora takes more than 7 values.
+const maxDomain = 1024
 
 // maxVias bounds the derivations the analysis keeps apart for one value of
 // one term; past it, they merge into one that passes through only the
