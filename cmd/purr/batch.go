@@ -122,6 +122,9 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 		if t.Filter != nil {
 			why = "the model and the test's filter rule out every candidate"
 		}
+		if out.Loop {
+			why += ", or the unrolling bound cut every path that would give one (raise --unroll)"
+		}
 		fmt.Fprintf(stderr, "%s: warning: no consistent execution (%s; check the test and the model)\n", path, why)
 	}
 	return answered

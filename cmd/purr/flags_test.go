@@ -139,3 +139,21 @@ func TestNoExecutionPassesFilter(t *testing.T) {
 		t.Errorf("stderr %q, want %q", errs, want)
 	}
 }
+
+// TestNoExecutionLoopCut checks that the warning names the unrolling
+// bound when it cut paths, and that a larger bound gives the execution.
+func TestNoExecutionLoopCut(t *testing.T) {
+	const path = "testdata/countdown.litmus"
+	out, errs, status := runPurr("-m", "sc", path)
+	if status != 0 || !strings.Contains(out, "Loop Ok\n") || !strings.Contains(out, "Positive: 0 Negative: 0\n") {
+		t.Errorf("exit status %d, stdout:\n%s", status, out)
+	}
+	want := path + ": warning: no consistent execution (the model forbids every candidate, or the unrolling bound cut every path that would give one (raise --unroll); check the test and the model)\n"
+	if errs != want {
+		t.Errorf("stderr %q, want %q", errs, want)
+	}
+	out, errs, _ = runPurr("-m", "sc", "--unroll", "5", path)
+	if !strings.Contains(out, "Positive: 1 Negative: 0\n") || errs != "" {
+		t.Errorf("--unroll 5: stdout:\n%s\nstderr %q", out, errs)
+	}
+}
