@@ -34,7 +34,7 @@ func Run[L comparable](ctx context.Context, m Model, al *Algebra[L], sets map[st
 	if err != nil {
 		return nil, err
 	}
-	ev := &evaluator[L]{ctx: ctx, al: al, variants: map[string]bool{}, included: map[string]bool{}, co: rels["co"]}
+	ev := &evaluator[L]{ctx: ctx, al: al, variants: map[string]bool{}, included: map[string]bool{}, co: rels["co"], loc: rels["loc"]}
 	for _, v := range m.Variants {
 		ev.variants[v] = true
 	}

@@ -35,6 +35,9 @@ var (
 		ISB`,
 		// C11: memory orders.
 		`NA RLX ACQ REL ACQ_REL SC CON`,
+		// C locks (herd's spin_lock/spin_unlock events): purr's C front
+		// end refuses the lock calls, so no event carries them.
+		`LK LS UL`,
 		// Linux: the annotations of the kernel's accesses and fences.
 		`Once Acquire Release Noreturn Mb Rmb Wmb Rb_dep Before-atomic After-atomic After-spinlock
 		After-unlock-lock Rcu-lock Rcu-unlock Sync-rcu`)
@@ -44,7 +47,7 @@ var (
 		addr data ctrl pick-addr-dep pick-data-dep pick-ctrl-dep iico_data iico_ctrl iico_order rf-reg
 		si same-instance sm same-low-order-bits same-tag-loc`)
 
-	functions = fields(`domain range fail oa-changes at-least-one-writable same-oa`)
+	functions = fields(`domain range fail oa-changes at-least-one-writable same-oa classes classes-loc linearisations`)
 )
 
 func fields(groups ...string) []string {
