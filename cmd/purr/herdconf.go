@@ -30,7 +30,8 @@ var confPictureKeys = []string{
 	"showraw", "showflags", "symetric", "oneinit", "dumpes", "gv", "evince", "o", "view",
 }
 
-// applyConf reads the configuration file that --conf names and sets the
+// applyConf reads the configuration file that --conf names (as given, or
+// in an -I folder) and sets the
 // flags it gives that the command line did not. Paths it names (model,
 // bell, macros) are taken as they are when they exist, else in the
 // file's folder, which is also added to the end of the include path, as
@@ -41,6 +42,17 @@ func applyConf(fs *pflag.FlagSet) error {
 		return nil
 	}
 	path := f.Value.String()
+	if !fileExists(path) {
+		// As herd7, look for the file on the include path too.
+		if incl, err := fs.GetStringArray("include"); err == nil {
+			for _, dir := range incl {
+				if p := filepath.Join(dir, path); fileExists(p) {
+					path = p
+					break
+				}
+			}
+		}
+	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("-conf: %v", err)

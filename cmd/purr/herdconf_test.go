@@ -24,6 +24,7 @@ func TestHerdConfiguration(t *testing.T) {
 		errOut string // what stderr contains
 	}{
 		{"conf", []string{"-conf", "testdata/conf/sc.cfg", sb}, 0, "\nNo\n", "ignoring what only changes pictures of executions (graph, fontsize)"},
+		{"conf on the include path", []string{"-I", "testdata/conf", "-conf", "sc.cfg", sb}, 0, "\nNo\n", ""},
 		{"conf with -skipchecks", []string{"-conf", "testdata/conf/sc.cfg", "-skipchecks", "sc", sb}, 0, "\nOk\n", ""},
 		{"command line wins", []string{"-conf", "testdata/conf/sc.cfg", "-m", "testdata/forbid-all.cat", sb}, 0, "States 0", ""},
 		{"bell missing", []string{"-m", "testdata/conf/sc-named.cat", sb}, 1, "", "undefined name 'Marked'"},
