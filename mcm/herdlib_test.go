@@ -43,3 +43,25 @@ flag ~empty ((po | rf | co | fr) & (M * M)) \ S as not-extending
 		t.Errorf("SAT engine: got %v, want the refusal of linearisations", err)
 	}
 }
+
+// TestWithChoiceFlags: of the choices of with, only one that passes the
+// rest of the model raises its flags; an undefined_unless that fails in a
+// choice the model rejects anyway raises nothing.
+func TestWithChoiceFlags(t *testing.T) {
+	lt := parseTestFile(t, repoPath("testdata/classic/SB.litmus"))
+	m := inlineModel(t, `"with flags"
+with x from {po, po^-1}
+acyclic po | x as order
+undefined_unless acyclic po | x as u
+flag ~acyclic po | x as f
+`)
+	for _, engine := range []string{EngineSAT, EngineExplicit} {
+		out, err := Check(m, lt, Options{Unroll: 1, Engine: engine})
+		if err != nil {
+			t.Fatalf("%s: %v", engine, err)
+		}
+		if r := out.Result(lt, false); len(r.Flags) != 0 || out.Positive+out.Negative == 0 {
+			t.Errorf("%s: flags %v, verdict %v, %d executions", engine, r.Flags, r.Verdict, out.Positive+out.Negative)
+		}
+	}
+}

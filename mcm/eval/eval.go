@@ -182,9 +182,15 @@ func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env,
 		}
 		branch := ev.al.lg.All(ok)
 		branches = append(branches, branch)
+		// Only a branch that passes raises its flags: a flag's literal
+		// says when it is raised, an undefined_unless's when it holds.
 		for _, c := range ev.checks {
-			if c.Mode == cat.Flag || c.Mode == cat.UndefinedUnless {
+			switch c.Mode {
+			case cat.Flag:
 				c.Lit = ev.al.lg.And(branch, c.Lit)
+				flags = append(flags, c)
+			case cat.UndefinedUnless:
+				c.Lit = ev.al.lg.Or(ev.al.lg.Not(branch), c.Lit)
 				flags = append(flags, c)
 			}
 		}
