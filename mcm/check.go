@@ -37,6 +37,9 @@ type Options struct {
 	// CheckModels re-checks every execution the SAT engine accepts by
 	// evaluating the model on it concretely, and fails on a disagreement.
 	CheckModels bool
+	// SkipChecks names the model's checks to leave out (herd's
+	// -skipchecks).
+	SkipChecks []string
 
 	// skipWellFormed leaves purr's well-formedness rules out, so that tests
 	// can check that the encoding of rf and co meets them by itself.
@@ -88,7 +91,7 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 	if err := u.AnalyseValuesContext(ctx); err != nil {
 		return nil, fmt.Errorf("%s: %w", t.File, err)
 	}
-	model := eval.Model{Cat: m, Variants: opt.Variants, SkipWellFormed: opt.skipWellFormed}
+	model := eval.Model{Cat: m, Variants: opt.Variants, SkipWellFormed: opt.skipWellFormed, SkipChecks: opt.SkipChecks}
 	if err := events.CheckAccessSizes(t, u, lay); err != nil {
 		return nil, err
 	}

@@ -86,7 +86,7 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 		return fatal
 	}
 	start := time.Now()
-	out, err := mcm.CheckContext(ctx, m, t, mcm.Options{Unroll: o.unroll, Variants: o.variants,
+	out, err := mcm.CheckContext(ctx, m, t, mcm.Options{Unroll: o.unroll, Variants: o.variants, SkipChecks: o.skipChecks,
 		Speedcheck: o.speedcheck, MaxExecutions: o.maxExecutions, Engine: o.engine, CheckModels: o.checkModels,
 		MaxVars: o.maxVars, MaxClauses: o.maxClauses})
 	switch {

@@ -33,6 +33,14 @@ type options struct {
 	maxVars       int
 	maxClauses    int
 	worker        bool // serve tests to a parent purr (see worker.go)
+
+	// herd7's configuration (see herdconf.go).
+	conf       string
+	bell       string
+	macros     string
+	macroDefs  []macroDef // the definitions of macros, not yet used by the C front end
+	skipChecks []string
+	through    string
 }
 
 func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
@@ -59,6 +67,11 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.IntVar(&o.maxClauses, "max-sat-clauses", mcm.DefaultMaxClauses, "refuse a test whose formula needs more than `N` SAT clauses (0: no bound)")
 	fs.BoolVar(&o.worker, workerFlag, false, "check the tests named on standard input for a parent purr")
 	fs.MarkHidden(workerFlag)
+	fs.StringVar(&o.conf, "conf", "", "read herd7's configuration `FILE.cfg` (model, bell, macros, variant, ...; the command line wins)")
+	fs.StringVar(&o.bell, "bell", "", "run the bell `FILE` before the model")
+	fs.StringVar(&o.macros, "macros", "", "read herd7's C macro definitions `FILE.def` (parsed, not expanded yet)")
+	fs.StringSliceVar(&o.skipChecks, "skipchecks", nil, "leave out the model's checks `name,...`")
+	fs.StringVar(&o.through, "through", "none", "herd7's -through: only none is supported")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for purr's developers)")
 	fs.MarkHidden("cpuprofile")
 	return fs
@@ -69,7 +82,12 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 // as -m, -I and -o, and anything after "--", are left alone.
 func herdSpellings(fs *pflag.FlagSet, args []string) []string {
 	out := make([]string, 0, len(args))
+	skip := false
 	for i, a := range args {
+		if skip {
+			skip = false
+			continue
+		}
 		if a == "--" {
 			return append(out, args[i:]...)
 		}
@@ -78,6 +96,11 @@ func herdSpellings(fs *pflag.FlagSet, args []string) []string {
 			if fs.Lookup(name) != nil {
 				a = "-" + a
 			}
+		}
+		// herd7 spells a boolean with its value: -speedcheck true|false|fast.
+		if a == "--speedcheck" && i+1 < len(args) && slices.Contains([]string{"true", "false", "fast"}, args[i+1]) {
+			skip = true
+			a += "=" + speedcheckValue(args[i+1])
 		}
 		out = append(out, a)
 	}
@@ -109,6 +132,12 @@ func (t *timeoutValue) Set(s string) error {
 // parseFlags parses args into o and returns the positional arguments.
 func parseFlags(fs *pflag.FlagSet, args []string) ([]string, error) {
 	if err := fs.Parse(herdSpellings(fs, args)); err != nil {
+		return nil, err
+	}
+	if err := applyConf(fs); err != nil {
+		return nil, err
+	}
+	if err := checkThrough(fs); err != nil {
 		return nil, err
 	}
 	for _, name := range []string{"unroll", "max-executions", "max-sat-vars", "max-sat-clauses"} {

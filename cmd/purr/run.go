@@ -23,6 +23,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "purr:", err)
 		return 2
 	}
+	if o.macros != "" {
+		if o.macroDefs, err = readMacros(o.macros); err != nil {
+			printErr(stderr, err)
+			return 1
+		}
+	}
 	if o.worker {
 		return serveTests(&o, os.Stdin, stdout)
 	}
@@ -126,19 +132,26 @@ func (o *options) loadModel(arch string) (*cat.Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	bell, err := o.loadBell(l)
+	if err != nil {
+		return nil, err
+	}
 	if fileExists(name) {
-		return l.LoadFile(name)
+		m, err := l.LoadFile(name)
+		return withBell(bell, m), err
 	}
 	if !strings.HasSuffix(name, ".cat") {
 		name += ".cat"
 	}
 	for _, dir := range o.includes {
 		if p := filepath.Join(dir, name); fileExists(p) {
-			return l.LoadFile(p)
+			m, err := l.LoadFile(p)
+			return withBell(bell, m), err
 		}
 	}
 	if src, err := fs.ReadFile(models.FS, name); err == nil {
-		return l.LoadSource(name, src)
+		m, err := l.LoadSource(name, src)
+		return withBell(bell, m), err
 	}
 	return nil, fmt.Errorf("purr: model %s: no such file, on the include path or among the embedded models (%s)", o.model, embeddedModels())
 }

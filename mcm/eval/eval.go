@@ -79,6 +79,7 @@ type evaluator[L comparable] struct {
 	included map[string]bool
 	checks   []Check[L]
 	co       Rel[L] // the engine's co, which "with co from ..." binds
+	loc      Rel[L] // the engine's loc, which classes-loc partitions by
 	depth    int    // nested function applications and procedure calls
 }
 
@@ -181,9 +182,15 @@ func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env,
 		}
 		branch := ev.al.lg.All(ok)
 		branches = append(branches, branch)
+		// Only a branch that passes raises its flags: a flag's literal
+		// says when it is raised, an undefined_unless's when it holds.
 		for _, c := range ev.checks {
-			if c.Mode == cat.Flag || c.Mode == cat.UndefinedUnless {
+			switch c.Mode {
+			case cat.Flag:
 				c.Lit = ev.al.lg.And(branch, c.Lit)
+				flags = append(flags, c)
+			case cat.UndefinedUnless:
+				c.Lit = ev.al.lg.Or(ev.al.lg.Not(branch), c.Lit)
 				flags = append(flags, c)
 			}
 		}
@@ -1014,7 +1021,8 @@ func (ev *evaluator[L]) unary(x *cat.Unary, a value) (value, error) {
 
 // builtins are the functions herd7 predefines.
 func builtins[L comparable]() map[string]func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
-	return map[string]func(ev *evaluator[L], pos cat.Pos, arg value) (value, error){
+	fns := herdSetBuiltins[L]()
+	for name, fn := range map[string]func(ev *evaluator[L], pos cat.Pos, arg value) (value, error){
 		"domain": func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
 			r, err := ev.rel(pos, arg)
 			if err != nil {
@@ -1037,7 +1045,10 @@ func builtins[L comparable]() map[string]func(ev *evaluator[L], pos cat.Pos, arg
 		"oa-changes":            noPageTables[L],
 		"at-least-one-writable": noPageTables[L],
 		"same-oa":               noPageTables[L],
+	} {
+		fns[name] = fn
 	}
+	return fns
 }
 
 func noPageTables[L comparable](ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
