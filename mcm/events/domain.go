@@ -106,6 +106,9 @@ func (u *Unfolding) AnalyseValuesContext(ctx context.Context) error {
 
 func readDomain(r *Event, writes []*Event) []Value {
 	var dom []Value
+	if r.IsReceive() {
+		dom = append(dom, Nothing)
+	}
 	for _, w := range writes {
 		if MayAlias(w.Addr, r.Addr) {
 			dom = append(dom, w.Val.Dom...)

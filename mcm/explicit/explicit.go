@@ -70,6 +70,9 @@ func Candidates(u *events.Unfolding) float64 {
 			continue
 		}
 		k := 0
+		if r.IsReceive() {
+			k++ // no message
+		}
 		for _, w := range writes {
 			if events.MayAlias(w.Addr, r.Addr) && events.MayCoexist(w, r) {
 				k++
@@ -123,6 +126,7 @@ type execution struct {
 	reads    []*events.Event                  // the executed reads, thread by thread in program order
 	writes   []*events.Event                  // the executed writes, initial writes first
 	rf       []*events.Event                  // per event: the write a read reads from
+	nothing  []bool                           // per event: a receive that got no message
 	co       map[events.Value][]*events.Event // per address, its writes in coherence order
 	locs     []events.Value                   // the addresses of co, in a fixed order
 
@@ -142,7 +146,7 @@ const (
 // thread), with no rf or co yet.
 func newExecution(u *events.Unfolding, leaves []*events.Segment) *execution {
 	x := &execution{u: u, leaves: leaves, executed: make([]bool, len(u.Events)), order: make([]int, len(u.Events)),
-		rf: make([]*events.Event, len(u.Events)), val: make([]events.Value, len(u.Terms)), state: make([]uint8, len(u.Terms))}
+		rf: make([]*events.Event, len(u.Events)), nothing: make([]bool, len(u.Events)), val: make([]events.Value, len(u.Terms)), state: make([]uint8, len(u.Terms))}
 	for _, e := range u.Events {
 		if e.Kind == events.KindInit {
 			x.executed[e.ID] = true
@@ -221,6 +225,9 @@ func (x *execution) compute(t *events.Term) (events.Value, uint8) {
 		return t.Val, termKnown
 	case events.TermRead:
 		w := x.rf[t.Read.ID]
+		if x.nothing[t.Read.ID] {
+			return events.Nothing, termKnown
+		}
 		if w == nil {
 			return events.Value{}, termPending
 		}
@@ -273,6 +280,9 @@ func (x *execution) compute(t *events.Term) (events.Value, uint8) {
 func (x *execution) refuted(n int) bool {
 	x.forget()
 	for _, r := range x.reads[:n] {
+		if x.nothing[r.ID] {
+			continue
+		}
 		ra, s1 := x.value(r.Addr)
 		wa, s2 := x.value(x.rf[r.ID].Addr)
 		if s1 == termUndefined || s2 == termUndefined || (s1 == termKnown && s2 == termKnown && ra != wa) {
@@ -372,6 +382,16 @@ func (x *execution) chooseRF(i int, visit func(*execution) bool) bool {
 			continue
 		}
 		if !x.chooseRF(i+1, visit) {
+			return false
+		}
+	}
+	x.rf[r.ID] = nil
+	if r.IsReceive() {
+		// A receive may also get no message (stdlib/msg.cat decides
+		// whether the model lets it).
+		x.nothing[r.ID] = true
+		defer func() { x.nothing[r.ID] = false }()
+		if !x.refuted(i+1) && !x.chooseRF(i+1, visit) {
 			return false
 		}
 	}
@@ -599,7 +619,9 @@ func (x *execution) predefined(al *eval.Algebra[bool]) (map[string]Set, map[stri
 		}
 	}
 	for _, r := range x.reads {
-		add(rels["rf"], x.rf[r.ID], r)
+		if !x.nothing[r.ID] {
+			add(rels["rf"], x.rf[r.ID], r)
+		}
 	}
 	fw := al.EmptySet()
 	for _, a := range x.locs {
@@ -614,6 +636,9 @@ func (x *execution) predefined(al *eval.Algebra[bool]) (map[string]Set, map[stri
 	sets["FW"] = fw
 	for _, r := range x.reads {
 		w := x.rf[r.ID]
+		if x.nothing[r.ID] {
+			continue
+		}
 		ws := x.co[x.val[w.Addr.ID]]
 		after := false
 		for _, v := range ws {

@@ -205,7 +205,8 @@ func (en *encoding) sameValue(a, b *events.Term) sat.Lit {
 
 // encodeRF: one variable per write/read pair that may share a location;
 // rf(w,r) implies both execute with the same address and value, and an
-// executed read reads from exactly one write.
+// executed read reads from exactly one write; a receive reads from at most
+// one, and holds Nothing when it reads from none.
 func (en *encoding) encodeRF() {
 	s := en.s
 	en.rf = make(Rel)
@@ -236,7 +237,12 @@ func (en *encoding) encodeRF() {
 			cands = append(cands, v)
 			en.projection = append(en.projection, v)
 		}
-		s.AddClause(append([]sat.Lit{-en.al.Exec[r.ID]}, cands...)...)
+		atLeast := append([]sat.Lit{-en.al.Exec[r.ID]}, cands...)
+		if r.IsReceive() {
+			// A receive may get no message, and then holds Nothing.
+			atLeast = append(atLeast, en.valueIs(r.Val, events.Nothing))
+		}
+		s.AddClause(atLeast...)
 		for i := range cands {
 			for j := i + 1; j < len(cands); j++ {
 				s.AddClause(-cands[i], -cands[j])
