@@ -37,6 +37,12 @@ type Options struct {
 	// CheckModels re-checks every execution the SAT engine accepts by
 	// evaluating the model on it concretely, and fails on a disagreement.
 	CheckModels bool
+	// Distinct, when not nil, counts executions up to these relations (rf,
+	// co; ParseDistinct reads them) and the paths the threads take:
+	// executions that differ only in other relations are one. nil counts as
+	// herd7 does (paths, rf and co). A test whose condition, filter or
+	// locations the named relations do not determine is refused.
+	Distinct []string
 
 	// skipWellFormed leaves purr's well-formedness rules out, so that tests
 	// can check that the encoding of rf and co meets them by itself.
@@ -77,6 +83,9 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 			err = fmt.Errorf("%s: %w", t.File, err)
 		}
 	}()
+	if err := checkDistinct(t, opt.Distinct); err != nil {
+		return nil, err
+	}
 	lay, initRegs, initMem, err := events.InitialState(t)
 	if err != nil {
 		return nil, err
@@ -96,9 +105,9 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 		if err != nil {
 			return nil, err
 		}
-		return explicit.Check(ctx, model, t, u, lay, explicit.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions})
+		return explicit.Check(ctx, model, t, u, lay, explicit.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions, Distinct: opt.Distinct})
 	}
-	sopt := satengine.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions,
+	sopt := satengine.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions, Distinct: opt.Distinct,
 		Limits: sat.Limits{MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses, Context: ctx}}
 	if opt.CheckModels {
 		c := explicit.NewChecker(ctx, model, t, u, lay)

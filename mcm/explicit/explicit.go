@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/litmus"
@@ -434,6 +435,7 @@ type Judgement struct {
 	Holds      bool // the condition
 	State      outcome.State
 	Flags      []string // the flags the execution raises, sorted
+	HasFlags   bool     // the model has flags (raised or not)
 }
 
 // Checker evaluates a model on single executions of one test.
@@ -478,10 +480,12 @@ func (c *Checker) judge(x *execution) (Judgement, error) {
 				j.Consistent = false
 			}
 		case cat.Flag:
+			j.HasFlags = true
 			if ch.Lit {
 				raised[ch.Name] = true
 			}
 		case cat.UndefinedUnless:
+			j.HasFlags = true
 			if !ch.Lit {
 				raised[herdout.UndefFlag] = true
 			}
@@ -800,6 +804,11 @@ func (c *Checker) validateBoth(x, y litmus.Prop) error {
 type Options struct {
 	Speedcheck    bool // stop at the first execution that decides the condition
 	MaxExecutions int  // stop enumerating after this many executions (0: all)
+	// Distinct, when not nil, counts executions up to these relations
+	// (rf, co) and the paths: the first consistent execution of each class
+	// stands for it. A model that raises flags is then refused (a class's
+	// executions may raise different flags).
+	Distinct []string
 }
 
 // Check decides test t, unfolded into u (after its value analysis), under
@@ -818,6 +827,7 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 	raised := map[string]bool{}
 	var failure error
 	count := 0
+	classes := map[string]bool{}
 	out.Complete = candidates(u, func(x *execution) bool {
 		if err := ctx.Err(); err != nil {
 			failure = err
@@ -828,8 +838,19 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 			failure = err
 			return false
 		}
+		if opt.Distinct != nil && j.HasFlags {
+			failure = fmt.Errorf("%s: --distinct: the model has flags, which executions counted as one may raise differently", t.File)
+			return false
+		}
 		if !j.Consistent {
 			return true
+		}
+		if opt.Distinct != nil {
+			key := x.classKey(opt.Distinct)
+			if classes[key] {
+				return true
+			}
+			classes[key] = true
 		}
 		if opt.MaxExecutions > 0 && count == opt.MaxExecutions {
 			return false
@@ -857,6 +878,36 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 	}
 	sort.Strings(out.Flags)
 	return out, nil
+}
+
+// classKey identifies the class of executions that agree with x on its
+// paths and the relations named (rf, co).
+func (x *execution) classKey(rels []string) string {
+	var b strings.Builder
+	for _, leaf := range x.leaves {
+		fmt.Fprintf(&b, "%d,", leaf.ID)
+	}
+	for _, rel := range rels {
+		b.WriteString(rel + ":")
+		switch rel {
+		case "rf":
+			for _, r := range x.reads {
+				if x.nothing[r.ID] {
+					fmt.Fprintf(&b, "%d<-,", r.ID)
+				} else {
+					fmt.Fprintf(&b, "%d<%d,", r.ID, x.rf[r.ID].ID)
+				}
+			}
+		case "co":
+			for _, a := range x.locs {
+				for _, w := range x.co[a] {
+					fmt.Fprintf(&b, "%d,", w.ID)
+				}
+				b.WriteString(";")
+			}
+		}
+	}
+	return b.String()
 }
 
 // PredefinedNames are the names of the sets and relations the explicit
