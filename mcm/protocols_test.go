@@ -143,3 +143,45 @@ func TestMessageRulesNeedMsgCat(t *testing.T) {
 		t.Errorf("with msg.cat: states %q, want %q", got, want)
 	}
 }
+
+// TestDistinctRefuses checks what --distinct refuses: names other than rf
+// and co, a final state that executions counted as one may disagree on
+// (memory values depend on co), and models with flags.
+func TestDistinctRefuses(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"rf,co", ""},
+		{"rf", ""},
+		{"po", `--distinct: "po" is not a relation`},
+		{"rf,rf", "--distinct: rf is named twice"},
+		{"", `--distinct: "" is not a relation`},
+	} {
+		_, err := ParseDistinct(tc.in)
+		if (err == nil) != (tc.want == "") || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("ParseDistinct(%q): %v, want %q", tc.in, err, tc.want)
+		}
+	}
+	memory := inlineTest(t, `C memory
+{}
+P0(int *x) {
+  send(x, 1);
+  send(x, 2);
+}
+exists (x=2)
+`)
+	msg := protocolModel(t, "msg", `include "msg.cat"`)
+	for _, engine := range []string{EngineSAT, EngineExplicit} {
+		_, err := Check(msg, memory, Options{Engine: engine, Distinct: []string{"rf"}})
+		if err == nil || !strings.Contains(err.Error(), "the final value of [x] depends on co") {
+			t.Errorf("%s: --distinct rf with x in the condition: %v", engine, err)
+		}
+		out, err := Check(msg, memory, Options{Engine: engine, Distinct: []string{"rf", "co"}})
+		if err != nil || out.Positive != 1 || out.Negative != 1 {
+			t.Errorf("%s: --distinct rf,co: %+v, %v; want 1 and 1", engine, out, err)
+		}
+		flags := protocolModel(t, "flags", "include \"msg.cat\"\nflag ~empty rf as received")
+		test := parseTestFile(t, repoPath("testdata/protocols/blocking.litmus"))
+		if _, err := Check(flags, test, Options{Engine: engine, Distinct: []string{"rf"}}); err == nil || !strings.Contains(err.Error(), "the model has flags") {
+			t.Errorf("%s: --distinct with a flag: %v", engine, err)
+		}
+	}
+}
