@@ -40,6 +40,12 @@ type Options struct {
 	// SkipChecks names the model's checks to leave out (herd's
 	// -skipchecks).
 	SkipChecks []string
+	// Distinct, when not nil, counts executions up to these relations (rf,
+	// co; ParseDistinct reads them) and the paths the threads take:
+	// executions that differ only in other relations are one. nil counts as
+	// herd7 does (paths, rf and co). A test whose condition, filter or
+	// locations the named relations do not determine is refused.
+	Distinct []string
 
 	// skipWellFormed leaves purr's well-formedness rules out, so that tests
 	// can check that the encoding of rf and co meets them by itself.
@@ -80,6 +86,9 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 			err = fmt.Errorf("%s: %w", t.File, err)
 		}
 	}()
+	if err := checkDistinct(t, opt.Distinct); err != nil {
+		return nil, err
+	}
 	lay, initRegs, initMem, err := events.InitialState(t)
 	if err != nil {
 		return nil, err
@@ -99,9 +108,9 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 		if err != nil {
 			return nil, err
 		}
-		return explicit.Check(ctx, model, t, u, lay, explicit.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions})
+		return explicit.Check(ctx, model, t, u, lay, explicit.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions, Distinct: opt.Distinct})
 	}
-	sopt := satengine.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions,
+	sopt := satengine.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions, Distinct: opt.Distinct,
 		Limits: sat.Limits{MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses, Context: ctx}}
 	if opt.CheckModels {
 		c := explicit.NewChecker(ctx, model, t, u, lay)

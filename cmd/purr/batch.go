@@ -88,7 +88,7 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 	start := time.Now()
 	out, err := mcm.CheckContext(ctx, m, t, mcm.Options{Unroll: o.unroll, Variants: o.variants, SkipChecks: o.skipChecks,
 		Speedcheck: o.speedcheck, MaxExecutions: o.maxExecutions, Engine: o.engine, CheckModels: o.checkModels,
-		MaxVars: o.maxVars, MaxClauses: o.maxClauses})
+		MaxVars: o.maxVars, MaxClauses: o.maxClauses, Distinct: o.distinct})
 	switch {
 	case err == nil:
 	case errors.Is(err, context.DeadlineExceeded):

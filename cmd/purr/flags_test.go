@@ -36,6 +36,13 @@ func TestFlags(t *testing.T) {
 		{name: "--variant", args: []string{"-m", "testdata/variant.cat", "--variant", "sc", mp}, stdout: []string{"Observation MP Never 0 3"}},
 		{name: "-variant among others", args: []string{"-m", "testdata/variant.cat", "-variant", "x,sc", mp}, stdout: []string{"Observation MP Never 0 3"}},
 
+		{name: "--distinct rf", args: []string{"-m", "udp", "--distinct", "rf", "../../testdata/protocols/udp.litmus"}, stdout: []string{"Observation udp Sometimes 2 4"}},
+		{name: "-distinct rf,co is herd7's counting", args: []string{"-m", "udp", "-distinct", "rf,co", "../../testdata/protocols/udp.litmus"}, stdout: []string{"Observation udp Sometimes 12 24"}},
+		{name: "--distinct names an unknown relation", args: []string{"-m", "udp", "--distinct", "po", "../../testdata/protocols/udp.litmus"}, status: 2,
+			stderr: `"po" is not a relation executions can be told apart by`},
+		{name: "--distinct rf with a memory location", args: []string{"-m", "sc", "--distinct", "rf", "../../testdata/classic/2+2W.litmus"}, status: 1,
+			stderr: "depends on co"},
+
 		{name: "--unroll 1", args: []string{"-m", "sc", "--unroll", "1", retry}, stdout: []string{"Loop Ok", "Observation retry Always 2 0"}},
 		{name: "default unroll 2", args: []string{"-m", "sc", retry}, stdout: []string{"Loop Ok", "Observation retry Always 3 0"}},
 		{name: "-unroll 3", args: []string{"-m", "sc", "-unroll", "3", retry}, stdout: []string{"Loop Ok", "Observation retry Always 4 0"}},

@@ -32,7 +32,8 @@ type options struct {
 	checkModels   bool
 	maxVars       int
 	maxClauses    int
-	worker        bool // serve tests to a parent purr (see worker.go)
+	distinct      []string // nil: count as herd7 does
+	worker        bool     // serve tests to a parent purr (see worker.go)
 
 	// herd7's configuration (see herdconf.go).
 	conf       string
@@ -65,6 +66,7 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.BoolVar(&o.checkModels, "check-models", false, "re-check every execution the SAT engine accepts by evaluating the model on it concretely (slow; for purr's developers)")
 	fs.IntVar(&o.maxVars, "max-sat-vars", mcm.DefaultMaxVars, "refuse a test whose formula needs more than `N` SAT variables (0: no bound)")
 	fs.IntVar(&o.maxClauses, "max-sat-clauses", mcm.DefaultMaxClauses, "refuse a test whose formula needs more than `N` SAT clauses (0: no bound)")
+	fs.Var((*distinctValue)(&o.distinct), "distinct", "count executions up to the relations `REL,...` (rf, co): executions that differ only in others are one (default: herd7's counting, paths, rf and co)")
 	fs.BoolVar(&o.worker, workerFlag, false, "check the tests named on standard input for a parent purr")
 	fs.MarkHidden(workerFlag)
 	fs.StringVar(&o.conf, "conf", "", "read herd7's configuration `FILE.cfg` (model, bell, macros, variant, ...; the command line wins)")
@@ -126,6 +128,20 @@ func (t *timeoutValue) Set(s string) error {
 		return fmt.Errorf("%q is not a duration (10s, 1m) or a number of seconds", s)
 	}
 	*t = timeoutValue(d)
+	return nil
+}
+
+// distinctValue is --distinct's list of relations.
+type distinctValue []string
+
+func (d *distinctValue) String() string { return strings.Join(*d, ",") }
+func (d *distinctValue) Type() string   { return "relations" }
+func (d *distinctValue) Set(s string) error {
+	rels, err := mcm.ParseDistinct(s)
+	if err != nil {
+		return err
+	}
+	*d = rels
 	return nil
 }
 

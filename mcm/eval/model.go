@@ -46,19 +46,34 @@ func Run[L comparable](ctx context.Context, m Model, al *Algebra[L], sets map[st
 	if err != nil {
 		return nil, err
 	}
-	if _, err := ev.run(m.Cat.Stmts, sc); err != nil {
+	modelScope, err := ev.run(m.Cat.Stmts, sc)
+	if err != nil {
 		return nil, err
 	}
 	// Only the model's own checks can be skipped, not purr's rules of
 	// well-formed executions.
 	ev.checks = slices.DeleteFunc(ev.checks, func(c Check[L]) bool { return slices.Contains(m.SkipChecks, c.Name) })
 	if !m.SkipWellFormed {
-		if _, err := ev.run(wf.Stmts, sc); err != nil {
+		// The rules see the prelude's names, not the model's, with one
+		// exception: the receives that follow the message rules, which a
+		// model selects by including msg.cat.
+		wfScope := sc
+		if v, ok := modelScope.lookup(MessageReceives); ok {
+			wfScope = sc.child()
+			wfScope.vars[MessageReceives] = v
+		}
+		if _, err := ev.run(wf.Stmts, wfScope); err != nil {
 			return nil, err
 		}
 	}
 	return ev.checks, nil
 }
+
+// MessageReceives names the set of receives to which the message rules
+// of well-formedness apply instead of the memory ones (a receive may get
+// nothing, and never gets an initial value): empty in the prelude,
+// RECV once a model includes msg.cat.
+const MessageReceives = "message-receives"
 
 // Library files, parsed once.
 var (

@@ -194,6 +194,9 @@ func (a *valueAnalysis) derive(t *Term) []derived {
 	switch t.Op {
 	case TermRead:
 		i := a.index[t.Read]
+		if t.Read.IsReceive() {
+			out = append(out, derived{Nothing, a.empty.with(i)}) // a receive may get nothing
+		}
 		for _, w := range a.writes {
 			if !MayAlias(w.Addr, t.Read.Addr) || !MayCoexist(w, t.Read) || SameInstruction(w, t.Read) {
 				continue

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/litmus"
@@ -70,6 +71,9 @@ func Candidates(u *events.Unfolding) float64 {
 			continue
 		}
 		k := 0
+		if r.IsReceive() {
+			k++ // no message
+		}
 		for _, w := range writes {
 			if events.MayAlias(w.Addr, r.Addr) && events.MayCoexist(w, r) {
 				k++
@@ -123,6 +127,7 @@ type execution struct {
 	reads    []*events.Event                  // the executed reads, thread by thread in program order
 	writes   []*events.Event                  // the executed writes, initial writes first
 	rf       []*events.Event                  // per event: the write a read reads from
+	nothing  []bool                           // per event: a receive that got no message
 	co       map[events.Value][]*events.Event // per address, its writes in coherence order
 	locs     []events.Value                   // the addresses of co, in a fixed order
 
@@ -142,7 +147,7 @@ const (
 // thread), with no rf or co yet.
 func newExecution(u *events.Unfolding, leaves []*events.Segment) *execution {
 	x := &execution{u: u, leaves: leaves, executed: make([]bool, len(u.Events)), order: make([]int, len(u.Events)),
-		rf: make([]*events.Event, len(u.Events)), val: make([]events.Value, len(u.Terms)), state: make([]uint8, len(u.Terms))}
+		rf: make([]*events.Event, len(u.Events)), nothing: make([]bool, len(u.Events)), val: make([]events.Value, len(u.Terms)), state: make([]uint8, len(u.Terms))}
 	for _, e := range u.Events {
 		if e.Kind == events.KindInit {
 			x.executed[e.ID] = true
@@ -221,6 +226,9 @@ func (x *execution) compute(t *events.Term) (events.Value, uint8) {
 		return t.Val, termKnown
 	case events.TermRead:
 		w := x.rf[t.Read.ID]
+		if x.nothing[t.Read.ID] {
+			return events.Nothing, termKnown
+		}
 		if w == nil {
 			return events.Value{}, termPending
 		}
@@ -273,6 +281,9 @@ func (x *execution) compute(t *events.Term) (events.Value, uint8) {
 func (x *execution) refuted(n int) bool {
 	x.forget()
 	for _, r := range x.reads[:n] {
+		if x.nothing[r.ID] {
+			continue
+		}
 		ra, s1 := x.value(r.Addr)
 		wa, s2 := x.value(x.rf[r.ID].Addr)
 		if s1 == termUndefined || s2 == termUndefined || (s1 == termKnown && s2 == termKnown && ra != wa) {
@@ -375,6 +386,16 @@ func (x *execution) chooseRF(i int, visit func(*execution) bool) bool {
 			return false
 		}
 	}
+	x.rf[r.ID] = nil
+	if r.IsReceive() {
+		// A receive may also get no message (stdlib/msg.cat decides
+		// whether the model lets it).
+		x.nothing[r.ID] = true
+		defer func() { x.nothing[r.ID] = false }()
+		if !x.refuted(i+1) && !x.chooseRF(i+1, visit) {
+			return false
+		}
+	}
 	return true
 }
 
@@ -414,6 +435,7 @@ type Judgement struct {
 	Holds      bool // the condition
 	State      outcome.State
 	Flags      []string // the flags the execution raises, sorted
+	HasFlags   bool     // the model has flags (raised or not)
 }
 
 // Checker evaluates a model on single executions of one test.
@@ -458,10 +480,12 @@ func (c *Checker) judge(x *execution) (Judgement, error) {
 				j.Consistent = false
 			}
 		case cat.Flag:
+			j.HasFlags = true
 			if ch.Lit {
 				raised[ch.Name] = true
 			}
 		case cat.UndefinedUnless:
+			j.HasFlags = true
 			if !ch.Lit {
 				raised[herdout.UndefFlag] = true
 			}
@@ -599,7 +623,9 @@ func (x *execution) predefined(al *eval.Algebra[bool]) (map[string]Set, map[stri
 		}
 	}
 	for _, r := range x.reads {
-		add(rels["rf"], x.rf[r.ID], r)
+		if !x.nothing[r.ID] {
+			add(rels["rf"], x.rf[r.ID], r)
+		}
 	}
 	fw := al.EmptySet()
 	for _, a := range x.locs {
@@ -614,6 +640,9 @@ func (x *execution) predefined(al *eval.Algebra[bool]) (map[string]Set, map[stri
 	sets["FW"] = fw
 	for _, r := range x.reads {
 		w := x.rf[r.ID]
+		if x.nothing[r.ID] {
+			continue
+		}
 		ws := x.co[x.val[w.Addr.ID]]
 		after := false
 		for _, v := range ws {
@@ -775,6 +804,11 @@ func (c *Checker) validateBoth(x, y litmus.Prop) error {
 type Options struct {
 	Speedcheck    bool // stop at the first execution that decides the condition
 	MaxExecutions int  // stop enumerating after this many executions (0: all)
+	// Distinct, when not nil, counts executions up to these relations
+	// (rf, co) and the paths: the first consistent execution of each class
+	// stands for it. A model that raises flags is then refused (a class's
+	// executions may raise different flags).
+	Distinct []string
 }
 
 // Check decides test t, unfolded into u (after its value analysis), under
@@ -793,6 +827,7 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 	raised := map[string]bool{}
 	var failure error
 	count := 0
+	classes := map[string]bool{}
 	out.Complete = candidates(u, func(x *execution) bool {
 		if err := ctx.Err(); err != nil {
 			failure = err
@@ -803,8 +838,19 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 			failure = err
 			return false
 		}
+		if opt.Distinct != nil && j.HasFlags {
+			failure = fmt.Errorf("%s: --distinct: the model has flags, which executions counted as one may raise differently", t.File)
+			return false
+		}
 		if !j.Consistent {
 			return true
+		}
+		if opt.Distinct != nil {
+			key := x.classKey(opt.Distinct)
+			if classes[key] {
+				return true
+			}
+			classes[key] = true
 		}
 		if opt.MaxExecutions > 0 && count == opt.MaxExecutions {
 			return false
@@ -832,6 +878,36 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 	}
 	sort.Strings(out.Flags)
 	return out, nil
+}
+
+// classKey identifies the class of executions that agree with x on its
+// paths and the relations named (rf, co).
+func (x *execution) classKey(rels []string) string {
+	var b strings.Builder
+	for _, leaf := range x.leaves {
+		fmt.Fprintf(&b, "%d,", leaf.ID)
+	}
+	for _, rel := range rels {
+		b.WriteString(rel + ":")
+		switch rel {
+		case "rf":
+			for _, r := range x.reads {
+				if x.nothing[r.ID] {
+					fmt.Fprintf(&b, "%d<-,", r.ID)
+				} else {
+					fmt.Fprintf(&b, "%d<%d,", r.ID, x.rf[r.ID].ID)
+				}
+			}
+		case "co":
+			for _, a := range x.locs {
+				for _, w := range x.co[a] {
+					fmt.Fprintf(&b, "%d,", w.ID)
+				}
+				b.WriteString(";")
+			}
+		}
+	}
+	return b.String()
 }
 
 // PredefinedNames are the names of the sets and relations the explicit

@@ -43,7 +43,9 @@ var (
 		`LK LS UL`,
 		// Linux: the annotations of the kernel's accesses and fences.
 		`Once Acquire Release Noreturn Mb Rmb Wmb Rb_dep Before-atomic After-atomic After-spinlock
-		After-unlock-lock Rcu-lock Rcu-unlock Sync-rcu`)
+		After-unlock-lock Rcu-lock Rcu-unlock Sync-rcu`,
+		// Messages: C's send(x, v) and recv(x) (docs/protocols.md).
+		`SEND RECV`)
 
 	relations = fields(`
 		id po int ext loc rf co fr rmw amo

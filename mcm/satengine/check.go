@@ -21,6 +21,11 @@ type Options struct {
 	// Recheck, when set, re-checks every execution the engine accepts; an
 	// error stops the enumeration, and Check returns it.
 	Recheck func(Accepted) error
+	// Distinct, when not nil, counts executions up to these relations (rf,
+	// co) and the paths: the enumeration projects onto their variables, so
+	// one execution of each class is met. A model that raises flags is then
+	// refused (a class's executions may raise different flags).
+	Distinct []string
 }
 
 // Accepted is an execution the engine accepts: the solver's current model,
@@ -101,6 +106,9 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 			flags[herdout.UndefFlag] = append(flags[herdout.UndefFlag], -c.Lit)
 		}
 	}
+	if opt.Distinct != nil && len(flags) > 0 {
+		return nil, fmt.Errorf("%s: --distinct: the model has flags, which executions counted as one may raise differently", t.File)
+	}
 	s.AddClause(s.And(consistent...))
 	lazy = append(lazy, en.derivation())
 	procIDs := make([]int, len(t.Program.Procs))
@@ -134,7 +142,11 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 	out = &outcome.Outcome{Loop: u.Cut}
 	seen := map[string]bool{}
 	raised := map[string]bool{}
-	out.Complete = enumerate(s, en.projection, lazy, opt.MaxExecutions, func() bool {
+	projection := en.projection
+	if opt.Distinct != nil {
+		projection = en.distinctProjection(opt.Distinct)
+	}
+	out.Complete = enumerate(s, projection, lazy, opt.MaxExecutions, func() bool {
 		holds := s.Value(cond)
 		if holds {
 			out.Positive++
