@@ -52,6 +52,7 @@ type Solver struct {
 	unitValue []int8  // per variable: +1 or -1 when fixed by a unit fact
 	units     []Lit   // the unit facts, True first
 	pending   [][]Lit // clauses not yet handed to gophersat
+	clauses   [][]Lit // every clause of two or more literals, for AllSolutions
 	nClauses  int     // clauses kept (pending or handed over)
 	unsat     bool    // the formula itself is unsatisfiable
 
@@ -233,6 +234,7 @@ func (s *Solver) AddClause(lits ...Lit) {
 		}
 		s.poll()
 		s.pending = append(s.pending, c)
+		s.clauses = append(s.clauses, c)
 		s.nClauses++
 	}
 }
