@@ -30,6 +30,7 @@ func (s *Solver) AllSolutions(projection []Lit, budget int, refute func() []Lit,
 		return false, false
 	}
 	d := newDPLL(s)
+	defer func() { s.search, s.hasModel = nil, false }()
 	if !d.start() {
 		return false, false
 	}
@@ -55,6 +56,9 @@ func (s *Solver) AllSolutions(projection []Lit, budget int, refute func() []Lit,
 		if conflicts > budget+64*visited {
 			return false, true
 		}
+		if len(d.trail) == s.numVars {
+			next = len(order) // every variable is assigned (is on the trail)
+		}
 		for next < len(order) && d.vals[order[next]] != 0 {
 			next++
 		}
@@ -71,13 +75,12 @@ func (s *Solver) AllSolutions(projection []Lit, budget int, refute func() []Lit,
 			next = d.resume()
 			continue
 		}
-		// A complete model.
-		s.model = s.model[:0]
-		for v := 1; v <= s.numVars; v++ {
-			s.model = append(s.model, d.vals[v] > 0)
-		}
+		// A complete model, which Value reads from the search's own
+		// assignment.
+		s.search = d
 		s.hasModel = true
 		if clause := refute(); clause != nil {
+			s.hasModel = false
 			conflicts++
 			s.AddClause(clause...)
 			if !d.learn(clause) {
