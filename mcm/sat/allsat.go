@@ -1,5 +1,7 @@
 package sat
 
+import "slices"
+
 // AllSolutions enumerates the models of the formula projected onto the
 // variables of projection, without blocking clauses: a DPLL search of its
 // own (two watched literals, chronological backtracking, no learning)
@@ -19,20 +21,22 @@ package sat
 //
 // Without learning, DPLL can take exponential time where a CDCL solver
 // would not: after budget conflicts (plus 64 for each model visited) the
-// search gives up. AllSolutions returns whether it stopped because visit
-// said so (stopped) and whether it gave up (exhausted); when neither, every
-// projection was visited. The models visited before it gave up stay
-// visited: a caller that goes on with Solve must skip them.
-func (s *Solver) AllSolutions(projection []Lit, budget int, refute func() []Lit, visit func() bool) (stopped, exhausted bool) {
+// search gives up and returns the part of the space it has not searched,
+// as cubes (conjunctions of literals over projected variables, pairwise
+// disjoint, disjoint from every projection visited): the caller can go on
+// with Solve under each. AllSolutions returns whether it stopped because
+// visit said so; rest is nil when every projection was visited (or
+// stopped).
+func (s *Solver) AllSolutions(projection []Lit, budget int, refute func() []Lit, visit func() bool) (stopped bool, rest [][]Lit) {
 	s.pollNow()
 	s.hasModel = false
 	if s.unsat {
-		return false, false
+		return false, nil
 	}
 	d := newDPLL(s)
 	defer func() { s.search, s.hasModel = nil, false }()
 	if !d.start() {
-		return false, false
+		return false, nil
 	}
 	isProjected := make([]bool, s.numVars+1)
 	for _, p := range projection {
@@ -54,7 +58,7 @@ func (s *Solver) AllSolutions(projection []Lit, budget int, refute func() []Lit,
 	for {
 		s.poll()
 		if conflicts > budget+64*visited {
-			return false, true
+			return false, d.unsearched()
 		}
 		if len(d.trail) == s.numVars {
 			next = len(order) // every variable is assigned (is on the trail)
@@ -70,7 +74,7 @@ func (s *Solver) AllSolutions(projection []Lit, budget int, refute func() []Lit,
 			}
 			conflicts++
 			if !d.backtrack() {
-				return false, false
+				return false, nil
 			}
 			next = d.resume()
 			continue
@@ -84,23 +88,42 @@ func (s *Solver) AllSolutions(projection []Lit, budget int, refute func() []Lit,
 			conflicts++
 			s.AddClause(clause...)
 			if !d.learn(clause) {
-				return false, false
+				return false, nil
 			}
 			next = d.resume()
 			continue
 		}
 		visited++
 		if !visit() {
-			return true, false
+			return true, nil
 		}
 		s.hasModel = false
 		// One completion per projection: leave the rest's decisions.
 		d.popUnprojected()
 		if !d.backtrack() {
-			return false, false
+			return false, nil
 		}
 		next = d.resume()
 	}
+}
+
+// unsearched returns the cubes of the space the search has not covered:
+// the subtree of the current projected decisions, and the second branch
+// of each projected decision that has one left. Decisions on unprojected
+// variables only choose a completion: they are left out.
+func (d *dpll) unsearched() [][]Lit {
+	var prefix []Lit
+	var rest [][]Lit
+	for _, dec := range d.decisions {
+		if !dec.projected {
+			break
+		}
+		if !dec.flipped {
+			rest = append(rest, append(slices.Clip(prefix), -dec.lit))
+		}
+		prefix = append(prefix, dec.lit)
+	}
+	return append(rest, prefix)
 }
 
 // dpll is the state of AllSolutions' search.

@@ -49,7 +49,7 @@ func TestAllSolutionsAgainstExhaustive(t *testing.T) {
 			}
 			return nil
 		}
-		stopped, exhausted := s.AllSolutions(projection, 1<<20, refute, func() bool {
+		visit := func() bool {
 			for _, c := range hidden {
 				ok := false
 				for _, l := range c {
@@ -78,9 +78,34 @@ func TestAllSolutionsAgainstExhaustive(t *testing.T) {
 			}
 			got[k] = true
 			return true
-		})
-		if stopped || exhausted {
-			t.Fatalf("seed %d: stopped %v, exhausted %v", seed, stopped, exhausted)
+		}
+		// Half the seeds give up at once or soon: the rest of the space,
+		// searched by Solve, must hold the projections not yet visited.
+		budget := 1 << 20
+		if seed%2 == 1 {
+			budget = r.IntN(4)
+		}
+		stopped, rest := s.AllSolutions(projection, budget, refute, visit)
+		if stopped {
+			t.Fatalf("seed %d: stopped", seed)
+		}
+		for _, cube := range rest {
+			for s.Solve(cube...) {
+				if c := refute(); c != nil {
+					s.AddClause(c...)
+					continue
+				}
+				visit()
+				var block []Lit
+				for _, p := range projection {
+					if s.Value(p) {
+						block = append(block, -p)
+					} else {
+						block = append(block, p)
+					}
+				}
+				s.AddClause(block...)
+			}
 		}
 		if len(got) != len(want) {
 			t.Fatalf("seed %d: %d projections, want %d", seed, len(got), len(want))
@@ -90,8 +115,9 @@ func TestAllSolutionsAgainstExhaustive(t *testing.T) {
 				t.Fatalf("seed %d: missing projection %s", seed, k)
 			}
 		}
-		// The refuted clauses were added to the formula.
-		if got, want := s.Solve(), len(want) > 0; got != want {
+		// The refuted clauses were added to the formula (and, after
+		// giving up, the blocking clauses).
+		if got, want := s.Solve(), len(want) > 0; rest == nil && got != want {
 			t.Fatalf("seed %d: Solve after AllSolutions = %v, want %v", seed, got, want)
 		}
 	}
@@ -106,9 +132,9 @@ func TestAllSolutionsStopsAndGivesUp(t *testing.T) {
 		projection = append(projection, Lit(v))
 	}
 	visits := 0
-	stopped, exhausted := s.AllSolutions(projection, 0, func() []Lit { return nil }, func() bool { visits++; return visits < 3 })
-	if !stopped || exhausted || visits != 3 {
-		t.Fatalf("stopped %v, exhausted %v after %d visits, want a stop after 3", stopped, exhausted, visits)
+	stopped, rest := s.AllSolutions(projection, 0, func() []Lit { return nil }, func() bool { visits++; return visits < 3 })
+	if !stopped || rest != nil || visits != 3 {
+		t.Fatalf("stopped %v, rest %v after %d visits, want a stop after 3", stopped, rest, visits)
 	}
 	// Pigeonhole 5 in 4 has no model; the search needs more than one
 	// conflict to know it.
@@ -123,8 +149,8 @@ func TestAllSolutionsStopsAndGivesUp(t *testing.T) {
 			}
 		}
 	}
-	stopped, exhausted = s.AllSolutions(nil, 1, func() []Lit { return nil }, func() bool { t.Fatal("a model of pigeonhole 5 in 4"); return true })
-	if stopped || !exhausted {
-		t.Fatalf("stopped %v, exhausted %v, want exhausted", stopped, exhausted)
+	stopped, rest = s.AllSolutions(nil, 1, func() []Lit { return nil }, func() bool { t.Fatal("a model of pigeonhole 5 in 4"); return true })
+	if stopped || rest == nil {
+		t.Fatalf("stopped %v, rest %v, want to give up", stopped, rest)
 	}
 }

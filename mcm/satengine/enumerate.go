@@ -19,35 +19,16 @@ import (
 // The executions come from the solver's own all-solutions search, whose
 // time per execution does not grow with their number; where that search
 // gives up (see sat.Solver.AllSolutions), gophersat's loop, with a
-// blocking clause per execution, takes over and skips the executions
-// already visited.
+// blocking clause per execution, searches the rest of the space.
 func enumerate(s *sat.Solver, projection []sat.Lit, lazy []Rel, limit int, visit func() bool) bool {
 	cycles := newCycleFinder(lazy)
-	seen := map[string]bool{}
 	count := 0
 	complete := true
-	key := func() string {
-		k := make([]byte, len(projection))
-		for i, p := range projection {
-			k[i] = '0'
-			if s.Value(p) {
-				k[i] = '1'
-			}
-		}
-		return string(k)
-	}
 	accept := func() bool {
 		if limit > 0 && count == limit {
 			complete = false
 			return false
 		}
-		k := key()
-		if seen[k] {
-			// Each search visits a projection once, and the second one
-			// blocks the first's; looping would be worse than stopping.
-			panic("mcm: the solver returned an execution twice")
-		}
-		seen[k] = true
 		count++
 		if !visit() {
 			complete = false
@@ -55,29 +36,36 @@ func enumerate(s *sat.Solver, projection []sat.Lit, lazy []Rel, limit int, visit
 		}
 		return true
 	}
-	stopped, exhausted := s.AllSolutions(projection, allSolutionsBudget, func() []sat.Lit { return cycles.find(s) }, accept)
+	stopped, rest := s.AllSolutions(projection, allSolutionsBudget, func() []sat.Lit { return cycles.find(s) }, accept)
 	if stopped {
 		return complete
 	}
-	if !exhausted {
-		return true
-	}
-	for s.Solve() {
-		if cycle := cycles.find(s); cycle != nil {
-			s.AddClause(cycle...)
-			continue
-		}
-		block := make([]sat.Lit, len(projection))
-		for i, p := range projection {
-			block[i] = p
-			if s.Value(p) {
-				block[i] = -p
+	seen := map[string]bool{}
+	for _, cube := range rest {
+		for s.Solve(cube...) {
+			if cycle := cycles.find(s); cycle != nil {
+				s.AddClause(cycle...)
+				continue
 			}
+			block := make([]sat.Lit, len(projection))
+			key := make([]byte, len(projection))
+			for i, p := range projection {
+				block[i], key[i] = p, '0'
+				if s.Value(p) {
+					block[i], key[i] = -p, '1'
+				}
+			}
+			if seen[string(key)] {
+				// The blocking clause below makes this impossible; looping
+				// forever would be worse than stopping loudly.
+				panic("mcm: the solver returned an execution twice")
+			}
+			seen[string(key)] = true
+			if !accept() {
+				return complete
+			}
+			s.AddClause(block...)
 		}
-		if !seen[key()] && !accept() {
-			return complete
-		}
-		s.AddClause(block...)
 	}
 	return true
 }
