@@ -20,7 +20,8 @@ import "slices"
 // model with Value.
 //
 // Without learning, DPLL can take exponential time where a CDCL solver
-// would not: after budget conflicts (plus 64 for each model visited) the
+// would not: after budget conflicts (plus 64 for each model visited), or
+// 1000 × budget assignments (plus eight per variable for each model), the
 // search gives up and returns the part of the space it has not searched,
 // as cubes (conjunctions of literals over projected variables, pairwise
 // disjoint, disjoint from every projection visited): the caller can go on
@@ -57,7 +58,7 @@ func (s *Solver) AllSolutions(projection []Lit, budget int, refute func() []Lit,
 	next := 0 // index into order: every variable before it is assigned
 	for {
 		s.poll()
-		if conflicts > budget+64*visited {
+		if conflicts > budget+64*visited || d.work > 1000*budget+8*s.numVars*(visited+1) {
 			return false, d.unsearched()
 		}
 		if len(d.trail) == s.numVars {
@@ -135,6 +136,7 @@ type dpll struct {
 	watches [][]int32 // per literal index: clauses watching that literal
 	trail   []Lit
 	head    int // trail[:head] has been propagated
+	work    int // assignments made, the measure of the search's cost
 	// decisions, one per level above 0: where its trail starts, its
 	// literal, whether it is the second branch (no alternative left) and
 	// whether it decides a projected variable.
@@ -188,6 +190,7 @@ func (d *dpll) assign(l Lit) {
 	}
 	d.level[v] = int32(len(d.decisions))
 	d.trail = append(d.trail, l)
+	d.work++
 }
 
 // start assigns the unit facts and watches every clause; it returns false
