@@ -9,8 +9,8 @@ import (
 	"github.com/purr-mcm/purr/litmus"
 )
 
-// familySizes bounds the sizes BenchmarkFamilies runs: the largest members
-// take seconds (scripts/bench-families.sh raises it).
+// familyMax bounds the sizes BenchmarkFamilies runs: the largest members
+// take seconds; -family.max 8 runs them.
 var familyMax = flag.Int("family.max", 5, "largest size of each family in BenchmarkFamilies")
 
 // BenchmarkFamilies checks growing families of tests under sc and aarch64
