@@ -1,6 +1,7 @@
 package satengine
 
 import (
+	"encoding/binary"
 	"fmt"
 	"sort"
 
@@ -141,6 +142,8 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 	var failure error
 	out = &outcome.Outcome{Loop: u.Cut}
 	seen := map[string]bool{}
+	seenRaw := map[string]bool{}
+	var raw []byte
 	raised := map[string]bool{}
 	projection := en.projection
 	if opt.Distinct != nil {
@@ -166,9 +169,21 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 			v, _ := fs.valueOf(loc)
 			st = append(st, outcome.Binding{Loc: loc, Type: lay.TypeOf(loc), Value: v})
 		}
-		if key := outcome.StateKey(st); !seen[key] {
-			seen[key] = true
-			out.States = append(out.States, st)
+		// Printing the state for its key costs more than the rest of an
+		// execution: do it once per distinct list of values.
+		raw = raw[:0]
+		for _, b := range st {
+			raw = appendValue(raw, b.Value)
+			for _, v := range b.Array {
+				raw = appendValue(raw, v)
+			}
+		}
+		if !seenRaw[string(raw)] {
+			seenRaw[string(raw)] = true
+			if key := outcome.StateKey(st); !seen[key] {
+				seen[key] = true
+				out.States = append(out.States, st)
+			}
 		}
 		var these []string
 		for _, name := range flagNames {
@@ -196,4 +211,12 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 		}
 	}
 	return out, nil
+}
+
+// appendValue appends an encoding of v that tells it from every other
+// value.
+func appendValue(b []byte, v events.Value) []byte {
+	b = binary.AppendUvarint(b, uint64(len(v.Sym)))
+	b = append(b, v.Sym...)
+	return binary.AppendVarint(b, v.Off)
 }
