@@ -1,0 +1,82 @@
+package mcm
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/purr-mcm/purr/mcm/outcome"
+)
+
+// canonicalExecutions lists the canonical forms of an outcome's
+// executions, sorted.
+func canonicalExecutions(out *Outcome) []string {
+	var keys []string
+	for i := range out.Executions {
+		keys = append(keys, out.Executions[i].Canonical())
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// TestExecutionsDifferential checks that both engines, each capturing its
+// executions its own way, find the same executions (events, rf, co) of
+// every classic test under sc, tso, pso and aarch64, and that -show all
+// keeps as many as Positive + Negative.
+func TestExecutionsDifferential(t *testing.T) {
+	files, err := filepath.Glob(repoPath("testdata/classic/*.litmus"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no classic tests: %v", err)
+	}
+	for _, model := range []string{"sc", "tso", "pso", "aarch64"} {
+		m := embeddedModel(t, model)
+		for _, f := range files {
+			test := parseTestFile(t, f)
+			name := model + "/" + filepath.Base(f)
+			sat, err := Check(m, test, Options{Unroll: 2, Show: outcome.ShowAll})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			exp, err := Check(m, test, Options{Unroll: 2, Show: outcome.ShowAll, Engine: EngineExplicit})
+			if err != nil {
+				t.Fatalf("%s (explicit): %v", name, err)
+			}
+			if n := sat.Positive + sat.Negative; len(sat.Executions) != n || len(exp.Executions) != n {
+				t.Errorf("%s: %d and %d executions kept, want %d", name, len(sat.Executions), len(exp.Executions), n)
+			}
+			a, b := canonicalExecutions(sat), canonicalExecutions(exp)
+			if !slices.Equal(a, b) {
+				t.Errorf("%s: the engines' executions differ:\nsat:      %q\nexplicit: %q", name, a, b)
+			}
+			if len(slices.Compact(slices.Clone(a))) != len(a) {
+				t.Errorf("%s: an execution is listed twice: %q", name, a)
+			}
+		}
+	}
+}
+
+// TestShowSelects checks each -show selection against herd7's meaning on
+// SB under tso (exists; 1 positive, 3 negative executions).
+func TestShowSelects(t *testing.T) {
+	test := parseTestFile(t, repoPath("testdata/classic/SB.litmus"))
+	m := embeddedModel(t, "tso")
+	for _, c := range []struct {
+		show outcome.Show
+		want int
+	}{{outcome.ShowAll, 4}, {outcome.ShowProp, 1}, {outcome.ShowNeg, 3}, {outcome.ShowCond, 1}, {outcome.ShowWit, 1}, {outcome.ShowNone, 0}, {"", 0}} {
+		for _, engine := range []string{EngineSAT, EngineExplicit} {
+			out, err := Check(m, test, Options{Unroll: 2, Show: c.show, Engine: engine})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(out.Executions) != c.want {
+				t.Errorf("-show %q (%s): %d executions, want %d", c.show, engine, len(out.Executions), c.want)
+			}
+			for _, x := range out.Executions {
+				if !c.show.Selects(test.Quant, x.Holds) {
+					t.Errorf("-show %q (%s): execution %d does not belong", c.show, engine, x.Index)
+				}
+			}
+		}
+	}
+}
