@@ -2,6 +2,7 @@ package mcm
 
 import (
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -50,6 +51,21 @@ func TestExecutionsDifferential(t *testing.T) {
 			}
 			if len(slices.Compact(slices.Clone(a))) != len(a) {
 				t.Errorf("%s: an execution is listed twice: %q", name, a)
+			}
+			// Beyond events, rf and co: every relation and set captured.
+			byKey := map[string]outcome.Execution{}
+			for _, x := range exp.Executions {
+				byKey[x.Canonical()] = x
+			}
+			for _, x := range sat.Executions {
+				y, ok := byKey[x.Canonical()]
+				if !ok {
+					continue
+				}
+				if !reflect.DeepEqual(x.Relations, y.Relations) || !reflect.DeepEqual(x.Sets, y.Sets) {
+					t.Errorf("%s: the engines capture different relations or sets of %s:\nsat:      %v %v\nexplicit: %v %v",
+						name, x.Canonical(), x.Relations, x.Sets, y.Relations, y.Sets)
+				}
 			}
 		}
 	}
