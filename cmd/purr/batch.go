@@ -114,6 +114,16 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 			return failed
 		}
 	}
+	if len(out.Executions) > 0 {
+		for _, name := range append(o.doshow, o.unshow...) {
+			x := out.Executions[0]
+			if _, isRel := x.Relations[name]; !isRel {
+				if _, isSet := x.Sets[name]; !isSet {
+					fmt.Fprintf(stderr, "%s: warning: the model and purr define no relation or set %s to show\n", path, name)
+				}
+			}
+		}
+	}
 	var block bytes.Buffer
 	switch {
 	case o.json:

@@ -123,7 +123,7 @@ func Listing(w io.Writer, test string, xs []outcome.Execution, rels []string) er
 				for _, e := range es {
 					parts = append(parts, x.Events[e.From].Label+"->"+x.Events[e.To].Label)
 				}
-				fmt.Fprintf(&b, "  %s: %s\n", rel, strings.Join(parts, " "))
+				fmt.Fprintf(&b, "%s\n", strings.TrimRight(fmt.Sprintf("  %s: %s", rel, strings.Join(parts, " ")), " "))
 			} else if members, ok := x.Sets[rel]; ok {
 				var parts []string
 				for _, id := range members {
