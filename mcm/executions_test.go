@@ -96,3 +96,55 @@ func TestShowSelects(t *testing.T) {
 		}
 	}
 }
+
+// TestCaptureBindings checks what an execution keeps of a model: its
+// top-level relations and sets, what it shows (show, show as, unshow),
+// and nothing bound after a "with" over several choices, which differs
+// from branch to branch; in both engines.
+func TestCaptureBindings(t *testing.T) {
+	m := inlineModel(t, `"capture"
+let a = po
+let s = R
+show a
+show rf as seen
+show s
+unshow a
+with r from {po, rf}
+let d = r
+show d
+acyclic r
+`)
+	test := parseTestFile(t, repoPath("testdata/classic/MP.litmus"))
+	for _, engine := range []string{EngineSAT, EngineExplicit} {
+		out, err := Check(m, test, Options{Unroll: 2, Show: outcome.ShowAll, Engine: engine, Capture: []string{"addr", "IW"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{"seen", "s"}; !slices.Equal(out.Shown, want) {
+			t.Errorf("%s: shown %q, want %q", engine, out.Shown, want)
+		}
+		if len(out.Executions) == 0 {
+			t.Fatalf("%s: no execution", engine)
+		}
+		x := out.Executions[0]
+		for _, name := range []string{"a", "seen", "addr", "po-loc"} {
+			if _, ok := x.Relations[name]; !ok {
+				t.Errorf("%s: relation %s not captured", engine, name)
+			}
+		}
+		for _, name := range []string{"s", "IW"} {
+			if _, ok := x.Sets[name]; !ok {
+				t.Errorf("%s: set %s not captured", engine, name)
+			}
+		}
+		if _, ok := x.Relations["d"]; ok {
+			t.Errorf("%s: d, bound after a choice, was captured", engine)
+		}
+		if !reflect.DeepEqual(x.Relations["seen"], x.Relations["rf"]) || len(x.Relations["rf"]) != 2 {
+			t.Errorf("%s: seen %v, rf %v", engine, x.Relations["seen"], x.Relations["rf"])
+		}
+		if got := x.Sets["IW"]; !slices.Equal(got, []int{0, 1}) {
+			t.Errorf("%s: IW = %v, want the two init writes [0 1]", engine, got)
+		}
+	}
+}
