@@ -46,6 +46,13 @@ type Options struct {
 	// herd7 does (paths, rf and co). A test whose condition, filter or
 	// locations the named relations do not determine is refused.
 	Distinct []string
+	// Show selects the consistent executions Outcome.Executions keeps
+	// (herd7's -show; "" keeps none), with their events, rf, co, fr, po
+	// and the sets and relations the model binds at its top level and
+	// shows; Capture names predefined sets and relations (addr, data,
+	// rmw, ...) to keep in them too.
+	Show    outcome.Show
+	Capture []string
 
 	// skipWellFormed leaves purr's well-formedness rules out, so that tests
 	// can check that the encoding of rf and co meets them by itself.
@@ -108,9 +115,10 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 		if err != nil {
 			return nil, err
 		}
-		return explicit.Check(ctx, model, t, u, lay, explicit.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions, Distinct: opt.Distinct})
+		return explicit.Check(ctx, model, t, u, lay, explicit.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions,
+			Distinct: opt.Distinct, Show: opt.Show, Capture: opt.Capture})
 	}
-	sopt := satengine.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions, Distinct: opt.Distinct,
+	sopt := satengine.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions, Distinct: opt.Distinct, Show: opt.Show, Capture: opt.Capture,
 		Limits: sat.Limits{MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses, Context: ctx}}
 	if opt.CheckModels {
 		c := explicit.NewChecker(ctx, model, t, u, lay)

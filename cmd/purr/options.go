@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -12,7 +11,32 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/purr-mcm/purr/mcm"
+	"github.com/purr-mcm/purr/mcm/outcome"
 )
+
+// showNames lists -show's values.
+func showNames() string {
+	names := make([]string, len(outcome.Shows))
+	for i, s := range outcome.Shows {
+		names[i] = string(s)
+	}
+	return strings.Join(names, ", ")
+}
+
+// selection is the -show selection the command line asks of the engines:
+// none unless something draws or prints executions.
+func (o *options) selection() outcome.Show {
+	if o.output == "" && !o.json && !o.listing {
+		return outcome.ShowNone
+	}
+	if o.show == "" {
+		if o.listing {
+			return outcome.ShowAll // purr executions lists them all by default
+		}
+		return outcome.ShowNone // herd7's default
+	}
+	return outcome.Show(o.show)
+}
 
 // options are the flags shared by every purr command. Their names follow
 // herd7's, so that a herd7 command line works after changing the program
@@ -42,6 +66,12 @@ type options struct {
 	macroDefs  []macroDef // the definitions of macros, not yet used by the C front end
 	skipChecks []string
 	through    string
+
+	show           string   // herd7's -show: the executions to draw or print
+	output         string   // herd7's -o: where to write DIR/NAME.dot
+	doshow, unshow []string // relations to draw besides, or not, the default ones
+	json           bool     // print JSON Lines instead of herd7's blocks
+	listing        bool     // purr executions: print the executions as text
 }
 
 func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
@@ -52,12 +82,11 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.StringArrayVarP(&o.includes, "include", "I", nil, "add `DIR` to the Cat include path (repeatable)")
 	fs.StringSliceVar(&o.variants, "variant", nil, "enable model variants `a,b,...`")
 	fs.IntVar(&o.unroll, "unroll", 2, "unroll loops `N` times")
-	// herd7's -show and -o are recognised so that they are refused by name
-	// (see parseFlags) rather than as unknown flags.
-	fs.String("show", "", "draw executions (not implemented yet)")
-	fs.StringP("output", "o", "", "write drawings into `DIR` (not implemented yet)")
-	fs.MarkHidden("show")
-	fs.MarkHidden("output")
+	fs.StringVar(&o.show, "show", "", "select the executions to draw (-o) or print (--json, purr executions): all, prop, neg, cond, wit or none, as herd7's -show")
+	fs.StringVarP(&o.output, "output", "o", "", "write each test's selected executions as Graphviz DOT into `DIR`/NAME.dot, one digraph each")
+	fs.StringSliceVar(&o.doshow, "doshow", nil, "also draw (or list) the relations or sets `r,s,...` (the model's, or predefined ones such as addr, data, ctrl, rmw)")
+	fs.StringSliceVar(&o.unshow, "unshow", nil, "do not draw (or list) the relations `r,s,...`")
+	fs.BoolVar(&o.json, "json", false, "print one JSON object per test (JSON Lines) instead of herd7's result block")
 	fs.Var((*timeoutValue)(&o.timeout), "timeout", "give up on a test after this `duration` (10s, 1m, or seconds as herd7 takes them: 10.0; 0: never)")
 	fs.BoolVar(&o.speedcheck, "speedcheck", false, "stop at the first execution that decides the condition")
 	fs.BoolVar(&o.hexa, "hexa", false, "print values in hexadecimal")
@@ -163,9 +192,9 @@ func parseFlags(fs *pflag.FlagSet, args []string) ([]string, error) {
 			}
 		}
 	}
-	for _, name := range []string{"show", "output"} {
-		if o := fs.Lookup(name); o != nil && o.Changed {
-			return nil, errors.New("-show/-o (drawing executions) is not implemented yet")
+	if o := fs.Lookup("show"); o != nil && o.Changed {
+		if s := o.Value.String(); !slices.Contains(outcome.Shows, outcome.Show(s)) {
+			return nil, fmt.Errorf("-show must be one of %s, not %q", showNames(), s)
 		}
 	}
 	if o := fs.Lookup("engine"); o != nil {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/models"
 )
 
@@ -28,6 +29,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			printErr(stderr, err)
 			return 1
 		}
+	}
+	if err := o.checkShowFlags(); err != nil {
+		fmt.Fprintln(stderr, "purr:", err)
+		return 2
 	}
 	if o.worker {
 		return serveTests(&o, os.Stdin, stdout)
@@ -58,6 +63,62 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	if o.timeout > 0 {
 		return runIsolated(&o, args, files, stdout, stderr)
+	}
+	status := 0
+	for _, f := range files {
+		st := r.check(context.Background(), f, stdout, stderr)
+		status = max(status, st.exitStatus())
+		if st == fatal {
+			break
+		}
+	}
+	return status
+}
+
+// checkShowFlags refuses -show, -o, --doshow and --unshow where they
+// would do nothing: each must serve a drawing or a printout.
+func (o *options) checkShowFlags() error {
+	switch {
+	case o.output != "" && (o.show == "" || o.show == string(outcome.ShowNone)):
+		return fmt.Errorf("-o %s draws the executions -show selects: add -show all, prop, neg, cond or wit", o.output)
+	case o.show != "" && o.output == "" && !o.json:
+		return fmt.Errorf("-show selects the executions to draw (-o DIR) or print (--json, or the command purr executions)")
+	case (len(o.doshow) > 0 || len(o.unshow) > 0) && o.output == "":
+		return fmt.Errorf("--doshow and --unshow choose what -o DIR draws (or purr executions lists)")
+	}
+	if o.output != "" {
+		if fi, err := os.Stat(o.output); err != nil || !fi.IsDir() {
+			return fmt.Errorf("-o %s: not a folder", o.output)
+		}
+	}
+	return nil
+}
+
+// cmdExecutions lists the executions of tests as text (or JSON).
+func cmdExecutions(args []string, stdout, stderr io.Writer) int {
+	o := options{listing: true}
+	flags := newFlagSet("purr executions", stderr, &o)
+	files, err := parseFlags(flags, args)
+	if err == nil {
+		err = onlyFlags(flags, "model", "include", "variant", "unroll", "show", "doshow", "unshow", "json",
+			"engine", "max-executions", "max-sat-vars", "max-sat-clauses")
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "purr executions:", err)
+		return 2
+	}
+	if files, err = expandIndexes(files); err != nil {
+		fmt.Fprintln(stderr, "purr executions:", err)
+		return 2
+	}
+	if len(files) == 0 {
+		fmt.Fprintln(stderr, "purr executions: no test (usage: purr executions [flags] TEST.litmus...)")
+		return 2
+	}
+	r := newRunner(&o)
+	if err := r.loadModels(files); err != nil {
+		printErr(stderr, err)
+		return 1
 	}
 	status := 0
 	for _, f := range files {

@@ -81,6 +81,14 @@ type evaluator[L comparable] struct {
 	co       Rel[L] // the engine's co, which "with co from ..." binds
 	loc      Rel[L] // the engine's loc, which classes-loc partitions by
 	depth    int    // nested function applications and procedure calls
+
+	// captured, when set, collects what the model binds and shows (see
+	// RunCapturing); choices counts the "with x from S" over several
+	// elements being evaluated, and beforeChoice is the scope before the
+	// first: bindings after it differ from branch to branch.
+	captured     *Captured[L]
+	choices      int
+	beforeChoice *env
 }
 
 // maxCallDepth bounds the nesting of function applications and procedure
@@ -162,6 +170,13 @@ func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env,
 		inner := sc.child()
 		inner.vars[w.Var] = elems[0]
 		return ev.run(rest, inner)
+	}
+	if ev.captured != nil {
+		if ev.choices == 0 && ev.beforeChoice == nil {
+			ev.beforeChoice = sc
+		}
+		ev.choices++
+		defer func() { ev.choices-- }()
 	}
 	before := ev.checks
 	var branches []L
@@ -253,7 +268,9 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 		}
 		ev.checks = append(ev.checks, Check[L]{Name: name, Mode: st.Mode, Lit: lit, Pos: st.Pos})
 		return sc, nil
-	case *cat.Show, *cat.ShowAs, *cat.Unshow, *cat.Debug, *cat.Instructions:
+	case *cat.Show, *cat.ShowAs, *cat.Unshow:
+		return sc, ev.show(st, sc)
+	case *cat.Debug, *cat.Instructions:
 		return sc, nil
 	case *cat.Include:
 		if st.Resolved == "" || ev.included[st.Resolved] {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -436,6 +437,12 @@ type Judgement struct {
 	State      outcome.State
 	Flags      []string // the flags the execution raises, sorted
 	HasFlags   bool     // the model has flags (raised or not)
+
+	// What the model binds and shows, and the predefined relations, when
+	// the checker captures them (see Checker.capture).
+	captured *eval.Captured[bool]
+	sets     map[string]Set
+	rels     map[string]Rel
 }
 
 // Checker evaluates a model on single executions of one test.
@@ -447,6 +454,7 @@ type Checker struct {
 	lay      events.Layout
 	procs    map[int]int // process number → thread
 	observed []litmus.Loc
+	capture  bool // keep what the model binds and shows in judgements
 }
 
 // NewChecker is the checker of the model m on the executions of the
@@ -466,7 +474,14 @@ func (c *Checker) judge(x *execution) (Judgement, error) {
 	var j Judgement
 	al := eval.NewAlgebra[bool](boolLogic{}, x.executed)
 	sets, rels := x.predefined(al)
-	checks, err := eval.Run(c.ctx, c.model, al, sets, rels)
+	var checks []eval.Check[bool]
+	var err error
+	if c.capture {
+		checks, j.captured, err = eval.RunCapturing(c.ctx, c.model, al, sets, rels)
+		j.sets, j.rels = sets, rels
+	} else {
+		checks, err = eval.Run(c.ctx, c.model, al, sets, rels)
+	}
 	if err != nil {
 		return j, err
 	}
@@ -809,12 +824,18 @@ type Options struct {
 	// stands for it. A model that raises flags is then refused (a class's
 	// executions may raise different flags).
 	Distinct []string
+	// Show selects the executions Outcome.Executions keeps; Capture names
+	// predefined relations and sets to keep in them besides rf, co, fr,
+	// po and what the model binds and shows.
+	Show    outcome.Show
+	Capture []string
 }
 
 // Check decides test t, unfolded into u (after its value analysis), under
 // the model m.
 func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout, opt Options) (*outcome.Outcome, error) {
 	c := NewChecker(ctx, m, t, u, lay)
+	c.capture = opt.Show != "" && opt.Show != outcome.ShowNone
 	// Refuse a condition purr cannot evaluate even when no execution
 	// would evaluate it.
 	for _, p := range []litmus.Prop{t.Filter, t.Cond} {
@@ -869,6 +890,12 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 			if !raised[f] {
 				raised[f] = true
 				out.Flags = append(out.Flags, f)
+			}
+		}
+		if c.capture {
+			out.Shown = j.captured.Shown
+			if opt.Show.Selects(t.Quant, j.Holds) {
+				out.Executions = append(out.Executions, c.execution(x, j, count, opt.Capture))
 			}
 		}
 		return !(opt.Speedcheck && outcome.Decisive(t.Quant, j.Holds))
@@ -929,4 +956,57 @@ func keys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// execution describes a consistent candidate for people to read.
+func (c *Checker) execution(x *execution, j Judgement, index int, capture []string) outcome.Execution {
+	var occ []outcome.Occurrence
+	for _, e := range c.u.Events {
+		if x.executed[e.ID] {
+			o := outcome.Occurrence{Event: e}
+			if e.IsMem() {
+				o.Addr, o.Val = x.val[e.Addr.ID], x.val[e.Val.ID]
+			}
+			occ = append(occ, o)
+		}
+	}
+	b := outcome.NewBuilder(c.test, c.lay, occ)
+	rel := func(name string, r Rel) {
+		b.Relation(name)
+		for k, in := range r {
+			if in {
+				b.Add(name, int(k.A), int(k.B))
+			}
+		}
+	}
+	set := func(name string, s Set) {
+		b.Set(name)
+		for id, in := range s {
+			if in {
+				b.Member(name, id)
+			}
+		}
+	}
+	for _, name := range []string{"rf", "co", "fr"} {
+		rel(name, j.rels[name])
+	}
+	for name, r := range j.captured.Rels {
+		if !slices.Contains(outcome.BaseRelations, name) {
+			rel(name, r)
+		}
+	}
+	for name, s := range j.captured.Sets {
+		set(name, s)
+	}
+	for _, name := range capture {
+		if slices.Contains(outcome.BaseRelations, name) {
+			continue
+		}
+		if r, ok := j.rels[name]; ok {
+			rel(name, r)
+		} else if s, ok := j.sets[name]; ok {
+			set(name, s)
+		}
+	}
+	return b.Finish(index, j.State, j.Holds, j.Flags)
 }

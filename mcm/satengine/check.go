@@ -3,6 +3,7 @@ package satengine
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/purr-mcm/purr/cat"
@@ -27,6 +28,11 @@ type Options struct {
 	// one execution of each class is met. A model that raises flags is then
 	// refused (a class's executions may raise different flags).
 	Distinct []string
+	// Show selects the executions Outcome.Executions keeps; Capture names
+	// predefined relations and sets to keep in them besides rf, co, fr,
+	// po and what the model binds and shows.
+	Show    outcome.Show
+	Capture []string
 }
 
 // Accepted is an execution the engine accepts: the solver's current model,
@@ -83,7 +89,14 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 	ctx := opt.Limits.Context
 	en := encodeLimited(u, opt.Limits)
 	sets, rels := en.predefined()
-	checks, err := eval.Run(ctx, m, en.al, sets, rels)
+	showing := opt.Show != "" && opt.Show != outcome.ShowNone
+	var checks []eval.Check[sat.Lit]
+	var captured *eval.Captured[sat.Lit]
+	if showing {
+		checks, captured, err = eval.RunCapturing(ctx, m, en.al, sets, rels)
+	} else {
+		checks, err = eval.Run(ctx, m, en.al, sets, rels)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -141,6 +154,10 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 
 	var failure error
 	out = &outcome.Outcome{Loop: u.Cut}
+	if showing {
+		out.Shown = captured.Shown
+	}
+	count := 0
 	seen := map[string]bool{}
 	seenRaw := map[string]bool{}
 	var raw []byte
@@ -151,6 +168,7 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 	}
 	out.Complete = enumerate(s, projection, lazy, opt.MaxExecutions, func() bool {
 		holds := s.Value(cond)
+		count++
 		if holds {
 			out.Positive++
 		} else {
@@ -192,6 +210,9 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 				these = append(these, name)
 			}
 		}
+		if showing && opt.Show.Selects(t.Quant, holds) {
+			out.Executions = append(out.Executions, en.execution(t, lay, sets, rels, captured, opt.Capture, count, st, holds, these))
+		}
 		if opt.Recheck != nil {
 			if failure = opt.Recheck(Accepted{en: en, Holds: holds, State: st, Flags: these}); failure != nil {
 				return false
@@ -219,4 +240,61 @@ func appendValue(b []byte, v events.Value) []byte {
 	b = binary.AppendUvarint(b, uint64(len(v.Sym)))
 	b = append(b, v.Sym...)
 	return binary.AppendVarint(b, v.Off)
+}
+
+// execution describes the solver's current model for people to read.
+func (en *encoding) execution(t *litmus.Test, lay events.Layout, sets map[string]Set, rels map[string]Rel,
+	captured *eval.Captured[sat.Lit], capture []string, index int, st outcome.State, holds bool, flags []string) outcome.Execution {
+	s := en.s
+	var occ []outcome.Occurrence
+	for _, e := range en.u.Events {
+		if !s.Value(en.al.Exec[e.ID]) {
+			continue
+		}
+		o := outcome.Occurrence{Event: e}
+		if e.IsMem() {
+			o.Addr, _ = en.termValue(e.Addr)
+			o.Val, _ = en.termValue(e.Val)
+		}
+		occ = append(occ, o)
+	}
+	b := outcome.NewBuilder(t, lay, occ)
+	rel := func(name string, r Rel) {
+		b.Relation(name)
+		for _, k := range eval.SortedPairs(r) {
+			if s.Value(r[k]) {
+				b.Add(name, int(k.A), int(k.B))
+			}
+		}
+	}
+	set := func(name string, x Set) {
+		b.Set(name)
+		for id, in := range x {
+			if s.Value(in) {
+				b.Member(name, id)
+			}
+		}
+	}
+	for _, name := range []string{"rf", "co", "fr"} {
+		rel(name, rels[name])
+	}
+	for name, r := range captured.Rels {
+		if !slices.Contains(outcome.BaseRelations, name) {
+			rel(name, r)
+		}
+	}
+	for name, x := range captured.Sets {
+		set(name, x)
+	}
+	for _, name := range capture {
+		if slices.Contains(outcome.BaseRelations, name) {
+			continue
+		}
+		if r, ok := rels[name]; ok {
+			rel(name, r)
+		} else if x, ok := sets[name]; ok {
+			set(name, x)
+		}
+	}
+	return b.Finish(index, st, holds, flags)
 }
