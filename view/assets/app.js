@@ -6,6 +6,7 @@
 const page = {
   version: -1,
   selected: 0,      // the index of the execution drawn
+  present: false,   // whether the last check has it
   ticked: null,     // names ticked, kept across refreshes (null: defaults)
   drawing: 0,       // counts requests, so that a late answer is dropped
 };
@@ -41,8 +42,11 @@ async function refresh() {
   const list = document.getElementById("executions");
   list.replaceChildren();
   document.getElementById("count").textContent = "(" + st.executions.length + ")";
-  if (!st.executions.some(x => x.index === page.selected)) {
-    page.selected = st.executions.length ? st.executions[0].index : 0;
+  // The execution chosen stays chosen across a failed check and its fix.
+  page.present = st.executions.some(x => x.index === page.selected);
+  if (!page.present && st.executions.length) {
+    page.selected = st.executions[0].index;
+    page.present = true;
   }
   for (const x of st.executions) {
     const li = el("li", { "data-index": String(x.index) }, x.index + ": " + (x.state || "(no state)"));
@@ -85,7 +89,7 @@ function choices(id, kind, list) {
 async function draw() {
   const drawing = document.getElementById("drawing");
   const ticket = ++page.drawing;
-  if (!page.selected) { drawing.replaceChildren(); return; }
+  if (!page.present) { drawing.replaceChildren(); return; }
   const q = new URLSearchParams({ x: String(page.selected) });
   for (const input of document.querySelectorAll("nav input[type=checkbox]")) {
     if (input.checked) q.append(input.dataset.kind, input.value);
