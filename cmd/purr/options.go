@@ -26,6 +26,7 @@ type options struct {
 	speedcheck bool
 	hexa       bool
 	cpuprofile string
+	svg        bool // with -o, also draw executions as DIR/NAME.svg
 
 	maxExecutions int
 	engine        string
@@ -49,6 +50,7 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.StringP("output", "o", "", "write drawings into `DIR` (not implemented yet)")
 	fs.MarkHidden("show")
 	fs.MarkHidden("output")
+	fs.BoolVar(&o.svg, "svg", false, "with -o DIR, also draw each test's executions as DIR/NAME.svg (no Graphviz needed)")
 	fs.Var((*timeoutValue)(&o.timeout), "timeout", "give up on a test after this `duration` (10s, 1m, or seconds as herd7 takes them: 10.0; 0: never)")
 	fs.BoolVar(&o.speedcheck, "speedcheck", false, "stop at the first execution that decides the condition")
 	fs.BoolVar(&o.hexa, "hexa", false, "print values in hexadecimal")
@@ -122,6 +124,9 @@ func parseFlags(fs *pflag.FlagSet, args []string) ([]string, error) {
 		if o := fs.Lookup(name); o != nil && o.Changed {
 			return nil, errors.New("-show/-o (drawing executions) is not implemented yet")
 		}
+	}
+	if o := fs.Lookup("svg"); o != nil && o.Changed && !fs.Lookup("output").Changed {
+		return nil, errors.New("--svg draws into the folder of -o DIR: give -o too")
 	}
 	if o := fs.Lookup("engine"); o != nil {
 		switch e := o.Value.String(); e {
