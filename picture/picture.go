@@ -329,16 +329,18 @@ func (l *layout) drawNode(b *strings.Builder, n *node, sets []string) {
 		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" font-size="11" text-anchor="middle" fill="#666" font-family="monospace">%s</text>`,
 			n.x, n.y+13, esc(clip(e.Instr, 22)))
 	}
-	bx := n.x + nodeW/2 - 4
+	// The sets' badges sit inside the box, along its top from the right,
+	// where no arrowhead lands.
+	bx := n.x + nodeW/2 - 3
 	for _, s := range sets {
 		if !slices.Contains(l.x.Sets[s], e.ID) {
 			continue
 		}
-		w := 8 + 7*float64(len([]rune(s)))
+		w := 8 + 6.5*float64(len([]rune(s)))
 		bx -= w
-		fmt.Fprintf(b, `<rect x="%.1f" y="%.1f" width="%.0f" height="15" rx="7" fill="#555"/><text x="%.1f" y="%.1f" font-size="10" text-anchor="middle" fill="white">%s</text>`,
-			bx, n.y-nodeH/2-9, w, bx+w/2, n.y-nodeH/2+2, esc(s))
-		bx -= 3
+		fmt.Fprintf(b, `<rect class="set" x="%.1f" y="%.1f" width="%.0f" height="14" rx="7" fill="#666"/><text x="%.1f" y="%.1f" font-size="10" text-anchor="middle" fill="white">%s</text>`,
+			bx, n.y-nodeH/2+2, w, bx+w/2, n.y-nodeH/2+13, esc(s))
+		bx -= 2
 	}
 	b.WriteString("</g>\n")
 }
@@ -410,7 +412,7 @@ func (l *layout) drawArrow(b *strings.Builder, a arrow, fan int, colour string) 
 	// that two lines crossing at their middles keep their labels apart.
 	mx, my := 0.25*sx+0.5*cx+0.25*ex, 0.25*sy+0.5*cy+0.25*ey
 	if bend == 0 {
-		mx, my = 0.6*sx+0.4*ex, 0.6*sy+0.4*ey
+		mx, my = 0.7*sx+0.3*ex, 0.7*sy+0.3*ey
 	}
 	fmt.Fprintf(b, `<text x="%.1f" y="%.1f" font-size="12" text-anchor="middle" fill="%s" stroke="white" stroke-width="3" paint-order="stroke">%s</text>`+"\n",
 		mx+nx*8, my+ny*8+4, colour, esc(a.rel))

@@ -165,6 +165,7 @@ func TestViewInBrowser(t *testing.T) {
 	testPath, modelPath := viewFiles(t, "../../testdata/MP.litmus")
 	s := newViewServer(&options{model: modelPath, unroll: 2}, testPath, outcome.ShowAll)
 	s.Poll = 50 * time.Millisecond
+	s.Test, s.Model = "testdata/MP.litmus", "sc.cat" // the heading of the screenshot, not temporary paths
 	needExecutions(t, fetchState(t, s))
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close) // after the browser's cleanup, which closes its connections
@@ -190,9 +191,13 @@ func TestViewInBrowser(t *testing.T) {
 	wait("a drawing with rf only", count("#drawing path.edge")+" > 0 && "+count("#drawing path.edge:not([data-rel=rf])")+" === 0")
 	click(`input[value="po"]`)
 	wait("po drawn once ticked", count(`#drawing path.edge[data-rel="po"]`)+" === 2")
+	click(`input[value="co"]`)
 	click(`input[value="fr"]`)
 	click(`#executions li[data-index]:last-child`)
-	wait("the last execution drawn", `document.querySelector("#drawing g.execution").dataset.index === document.querySelector("#executions li.selected").dataset.index`)
+	wait("the last execution drawn", `document.querySelector("#drawing g.execution").dataset.index === "3"`)
+	click(`#executions li[data-index]:first-child`)
+	wait("the first execution drawn, with its two fr", `document.querySelector("#drawing g.execution").dataset.index === "1" && `+
+		count(`#drawing path.edge[data-rel="fr"]`)+" === 2")
 
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
