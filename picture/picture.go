@@ -501,8 +501,8 @@ func esc(s string) string {
 		case '\'':
 			b.WriteString("&#39;")
 		default:
-			if c < 0x20 && c != '\t' && c != '\n' {
-				b.WriteRune('\uFFFD') // XML 1.0 cannot carry control characters
+			if c < 0x20 && c != '\t' && c != '\n' || c == 0xFFFE || c == 0xFFFF {
+				b.WriteRune('\uFFFD') // characters XML 1.0 cannot carry
 				continue
 			}
 			b.WriteRune(c)

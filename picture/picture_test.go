@@ -175,3 +175,26 @@ func TestMarkerIDs(t *testing.T) {
 		t.Errorf("marker ids %q %q", a, b)
 	}
 }
+
+// FuzzWellFormed draws executions whose names hold anything: the
+// document must stay well-formed XML.
+func FuzzWellFormed(f *testing.F) {
+	f.Add("x", "1", "rf", "W", "LDR W0,[X1]", 0, 1)
+	f.Add("x<y>&\"'", "\x00\x1f", "a&b<c>", "]]>", "<!-- -->", 2, 2)
+	f.Add("", "", "", "", "\xff\xfe", -1, 7)
+	f.Add("\uFFFE", "\uFFFF", "\r", "\t", "\U0010FFFF", 0, 0)
+	f.Fuzz(func(t *testing.T, loc, value, rel, set, instr string, from, to int) {
+		x := outcome.Execution{Index: 1,
+			Events: []outcome.Event{{ID: 0, Label: loc, Thread: -1, Kind: "W", Loc: loc, Value: value},
+				{ID: 1, Label: "b", Thread: 0, Kind: "R", Loc: loc, Value: value, Instr: instr, Tags: []string{set}},
+				{ID: 2, Label: "c", Thread: 3, Kind: "F", Instr: instr}},
+			Relations: map[string][]outcome.Edge{rel: {{From: from, To: to}}, "po": {{From: 1, To: 1}}},
+			Sets:      map[string][]int{set: {0, 1, 2}},
+			Flags:     []string{rel}}
+		var buf bytes.Buffer
+		if err := SVG(&buf, x, Options{Relations: []string{rel, "po"}, Sets: []string{set}}); err != nil {
+			t.Fatal(err)
+		}
+		wellFormed(t, buf.Bytes())
+	})
+}
