@@ -111,6 +111,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
+	if r.URL.RawQuery != "" && r.URL.Path != "/svg" {
+		http.Error(w, r.URL.Path+" takes no parameters", http.StatusBadRequest)
+		return
+	}
 	switch r.URL.Path {
 	case "/":
 		s.asset(w, "index.html", "text/html; charset=utf-8")

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -249,5 +250,30 @@ func TestEventsFollowEdits(t *testing.T) {
 	edit(t, watched, "broken")
 	if second := next(); second == first {
 		t.Errorf("the same version after an edit: %s", second)
+	}
+}
+
+// TestNoServerErrors sends malformed requests: each gets a 4xx, none a
+// 5xx or a crash.
+func TestNoServerErrors(t *testing.T) {
+	s, _ := newServer(t)
+	paths := []string{"/", "/svg", "/state", "/events/x", "//", "/\x00", "/svg\x00", "/%00", "/.", "/..", "/svg/", "/SVG", "/app.js/"}
+	queries := []string{"", "x", "x=", "x=1&rel", "x=1&rel=", "x=1&set=", "x=1&rel=rf&rel=rf", "x=1%", "%", "&&&", "x=1&x",
+		"x=\x00", "x=1&rel=\x00", "x=+1", "x=0x1", "x=1e3", "x=" + strings.Repeat("9", 400), strings.Repeat("a=b&", 2000)}
+	for _, method := range []string{"GET", "HEAD", "POST", "PATCH", "TRACE", "CONNECT", "BREW"} {
+		for _, p := range paths {
+			for _, q := range queries {
+				req := &http.Request{Method: method, URL: &url.URL{Path: p, RawQuery: q}, Host: "localhost", Header: http.Header{}}
+				rec := httptest.NewRecorder()
+				s.ServeHTTP(rec, req.WithContext(context.Background()))
+				wellFormed := p == "/svg" && q == "x=1&rel=rf&rel=rf" || (p == "/" || p == "/state") && q == ""
+				if wellFormed && (method == "GET" || method == "HEAD") {
+					continue
+				}
+				if rec.Code < 400 || rec.Code >= 500 {
+					t.Errorf("%s %q ?%.40q: status %d, want a 4xx", method, p, q, rec.Code)
+				}
+			}
+		}
 	}
 }
