@@ -68,6 +68,9 @@ func (s *Server) current() (Snapshot, int) {
 	stamp := s.stampFiles()
 	if !s.loaded || stamp != s.stamp {
 		s.snap = s.load()
+		for i := range s.snap.Executions {
+			s.snap.Executions[i] = withKindSets(s.snap.Executions[i])
+		}
 		s.stamp, s.loaded = stamp, true
 		s.version++
 	}
@@ -83,6 +86,33 @@ func (s *Server) load() (snap Snapshot) {
 		}
 	}()
 	return s.Load()
+}
+
+// kindSets are the sets of events of one kind, which every execution has
+// whether or not its model names them.
+var kindSets = []string{"W", "R", "F"}
+
+// withKindSets gives an execution the sets W, R and F, from its events'
+// kinds, where it lacks them.
+func withKindSets(x outcome.Execution) outcome.Execution {
+	sets := make(map[string][]int, len(x.Sets)+len(kindSets))
+	for n, ids := range x.Sets {
+		sets[n] = ids
+	}
+	for _, kind := range kindSets {
+		if _, ok := sets[kind]; ok {
+			continue
+		}
+		ids := []int{}
+		for _, e := range x.Events {
+			if e.Kind == kind {
+				ids = append(ids, e.ID)
+			}
+		}
+		sets[kind] = ids
+	}
+	x.Sets = sets
+	return x
 }
 
 // stampFiles identifies the watched files' versions by size and time.
