@@ -345,18 +345,15 @@ func (l *layout) drawNode(b *strings.Builder, n *node, sets []string) {
 	b.WriteString("</g>\n")
 }
 
-// eventText names an event as herd does, "a: Wx=1", its tags in
-// brackets: "b: W[REL] x=1", "c: F[DMB.SY]".
+// eventText names an event as purr's listings and DOT pictures do,
+// "c: W[x]=1", its tags after: "b: W[x]=1 REL", "f: F DMB.SY".
 func eventText(e outcome.Event) string {
 	s := e.Label + ": " + e.Kind
-	if len(e.Tags) > 0 {
-		s += "[" + strings.Join(e.Tags, ",") + "]"
-		if e.Loc != "" {
-			s += " "
-		}
-	}
 	if e.Loc != "" {
-		s += e.Loc + "=" + e.Value
+		s += "[" + e.Loc + "]=" + e.Value
+	}
+	if len(e.Tags) > 0 {
+		s += " " + strings.Join(e.Tags, ",")
 	}
 	return s
 }
