@@ -318,6 +318,11 @@ func (l *layout) drawNode(b *strings.Builder, n *node, sets []string) {
 		fill = "#eeeeee"
 	}
 	fmt.Fprintf(b, `<g class="event" data-id="%d">`, e.ID)
+	// The whole instruction and its place, which the box may cut, show
+	// on hovering.
+	if tip := strings.TrimSpace(e.Instr + " " + e.Pos); tip != "" {
+		fmt.Fprintf(b, `<title>%s</title>`, esc(tip))
+	}
 	fmt.Fprintf(b, `<rect x="%.1f" y="%.1f" width="%.0f" height="%.0f" rx="6" fill="%s" stroke="#444" stroke-width="1.2"/>`,
 		n.x-nodeW/2, n.y-nodeH/2, nodeW, nodeH, fill)
 	textY := n.y + 5
