@@ -37,9 +37,6 @@ type Options struct {
 	// CheckModels re-checks every execution the SAT engine accepts by
 	// evaluating the model on it concretely, and fails on a disagreement.
 	CheckModels bool
-	// Show selects the executions the outcome keeps (stub of w-view's,
-	// to be replaced by w-show's field at merge).
-	Show outcome.Show
 
 	// skipWellFormed leaves purr's well-formedness rules out, so that tests
 	// can check that the encoding of rf and co meets them by itself.

@@ -48,9 +48,6 @@ type Outcome struct {
 	Flags    []string
 	Loop     bool // some path was cut by the unrolling bound
 	Complete bool // every consistent execution was enumerated
-	// Executions are those Options.Show selected (stub of w-view's, to be
-	// replaced by w-show's field at merge).
-	Executions []Execution
 }
 
 // Decisive tells whether one execution settles the condition: a witness
