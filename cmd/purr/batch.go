@@ -113,6 +113,12 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 			fmt.Fprintf(stderr, "%s: %v\n", path, err)
 			return failed
 		}
+		if o.svg {
+			if err := writeSVG(o.output, t.Name, out.Executions, o.relations(out)); err != nil {
+				fmt.Fprintf(stderr, "%s: %v\n", path, err)
+				return failed
+			}
+		}
 	}
 	if len(out.Executions) > 0 {
 		for _, name := range append(o.doshow, o.unshow...) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -50,6 +51,7 @@ type options struct {
 	speedcheck bool
 	hexa       bool
 	cpuprofile string
+	svg        bool // with -o, also draw executions as DIR/NAME.svg
 
 	maxExecutions int
 	engine        string
@@ -87,6 +89,7 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.StringSliceVar(&o.doshow, "doshow", nil, "also draw (or list) the relations or sets `r,s,...` (the model's, or predefined ones such as addr, data, ctrl, rmw)")
 	fs.StringSliceVar(&o.unshow, "unshow", nil, "do not draw (or list) the relations `r,s,...`")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object per test (JSON Lines) instead of herd7's result block")
+	fs.BoolVar(&o.svg, "svg", false, "with -o DIR, also draw each test's executions as DIR/NAME.svg (no Graphviz needed)")
 	fs.Var((*timeoutValue)(&o.timeout), "timeout", "give up on a test after this `duration` (10s, 1m, or seconds as herd7 takes them: 10.0; 0: never)")
 	fs.BoolVar(&o.speedcheck, "speedcheck", false, "stop at the first execution that decides the condition")
 	fs.BoolVar(&o.hexa, "hexa", false, "print values in hexadecimal")
@@ -196,6 +199,9 @@ func parseFlags(fs *pflag.FlagSet, args []string) ([]string, error) {
 		if s := o.Value.String(); !slices.Contains(outcome.Shows, outcome.Show(s)) {
 			return nil, fmt.Errorf("-show must be one of %s, not %q", showNames(), s)
 		}
+	}
+	if o := fs.Lookup("svg"); o != nil && o.Changed && !fs.Lookup("output").Changed {
+		return nil, errors.New("--svg draws into the folder of -o DIR: give -o too")
 	}
 	if o := fs.Lookup("engine"); o != nil {
 		switch e := o.Value.String(); e {
