@@ -33,6 +33,8 @@ type options struct {
 	maxVars       int
 	maxClauses    int
 	worker        bool // serve tests to a parent purr (see worker.go)
+	jobs          int  // worker processes; 0: defaultJobs
+	shard         shard
 }
 
 func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
@@ -57,6 +59,8 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.BoolVar(&o.checkModels, "check-models", false, "re-check every execution the SAT engine accepts by evaluating the model on it concretely (slow; for purr's developers)")
 	fs.IntVar(&o.maxVars, "max-sat-vars", mcm.DefaultMaxVars, "refuse a test whose formula needs more than `N` SAT variables (0: no bound)")
 	fs.IntVar(&o.maxClauses, "max-sat-clauses", mcm.DefaultMaxClauses, "refuse a test whose formula needs more than `N` SAT clauses (0: no bound)")
+	fs.IntVarP(&o.jobs, "jobs", "j", 0, "check `N` tests at a time, in worker processes (0: one per CPU); the output is the same as with -j 1, in the order of the tests")
+	fs.Var(&o.shard, "shard", "check only block `I/N` of the tests: the I-th of N equal contiguous blocks, counting from 0 (for job arrays: concatenate the outputs of 0/N to N-1/N)")
 	fs.BoolVar(&o.worker, workerFlag, false, "check the tests named on standard input for a parent purr")
 	fs.MarkHidden(workerFlag)
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for purr's developers)")
@@ -111,7 +115,7 @@ func parseFlags(fs *pflag.FlagSet, args []string) ([]string, error) {
 	if err := fs.Parse(herdSpellings(fs, args)); err != nil {
 		return nil, err
 	}
-	for _, name := range []string{"unroll", "max-executions", "max-sat-vars", "max-sat-clauses"} {
+	for _, name := range []string{"unroll", "jobs", "max-executions", "max-sat-vars", "max-sat-clauses"} {
 		if o := fs.Lookup(name); o != nil && o.Changed {
 			if n, _ := fs.GetInt(name); n < 0 {
 				return nil, fmt.Errorf("--%s must be at least 0, not %d", name, n)
