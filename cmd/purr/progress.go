@@ -12,10 +12,19 @@ import (
 
 // isTerminal tells whether w is a terminal. Tests replace it to see the
 // bar in a buffer.
-var isTerminal = func(w io.Writer) bool {
+var isTerminal = isTerminalFile
+
+func isTerminalFile(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
+
+// progressRefresh is how often the bar is redrawn.
+const progressRefresh = 200 * time.Millisecond
+
+// renderEachTick, which tests set, redraws the bar after each test instead
+// of every progressRefresh, so that what they see does not depend on time.
+var renderEachTick bool
 
 // progress is the bar a batch draws on stderr when stderr is a terminal:
 // tests done out of the batch's, tests per second and time left. What the
@@ -25,6 +34,7 @@ var isTerminal = func(w io.Writer) bool {
 type progress struct {
 	container *mpb.Progress
 	bar       *mpb.Bar
+	renders   chan<- any // see renderEachTick
 }
 
 // startProgress starts the bar for a batch of total tests, or returns nil
@@ -33,12 +43,18 @@ func startProgress(stderr io.Writer, total int) *progress {
 	if total < 2 || !isTerminal(stderr) {
 		return nil
 	}
-	c := mpb.New(mpb.WithOutput(stderr), mpb.WithAutoRefresh(), mpb.WithRefreshRate(200*time.Millisecond))
+	refresh := mpb.WithRefreshRate(progressRefresh)
+	var renders chan any
+	if renderEachTick {
+		renders = make(chan any)
+		refresh = mpb.WithManualRefresh(renders)
+	}
+	c := mpb.New(mpb.WithOutput(stderr), mpb.WithAutoRefresh(), refresh)
 	bar := c.AddBar(int64(total), mpb.BarRemoveOnComplete(),
 		mpb.PrependDecorators(decor.CountersNoUnit("%d/%d tests")),
 		mpb.AppendDecorators(decor.AverageSpeed(0, "%.1f tests/s", decor.WCSyncSpaceR),
 			decor.Name(" left "), decor.AverageETA(decor.ET_STYLE_GO)))
-	return &progress{container: c, bar: bar}
+	return &progress{container: c, bar: bar, renders: renders}
 }
 
 // stderr returns the writer for the batch's messages.
@@ -53,6 +69,9 @@ func (p *progress) stderr(stderr io.Writer) io.Writer {
 func (p *progress) tick() {
 	if p != nil {
 		p.bar.Increment()
+		if p.renders != nil {
+			p.renders <- nil
+		}
 	}
 }
 
