@@ -28,6 +28,8 @@ type outcome struct {
 // runWorkers checks files in jobs worker processes and prints their
 // results in the order of files; args is the command line, which each
 // worker receives. tick is called after each test's results are printed.
+// Results that come before their turn wait in memory: a slow test holds
+// back the printing, not the workers.
 func runWorkers(o *options, args, files []string, jobs int, stdout, stderr io.Writer, tick func()) int {
 	outcomes := make([]chan outcome, len(files))
 	for i := range outcomes {
