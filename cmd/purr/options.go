@@ -74,6 +74,8 @@ type options struct {
 	doshow, unshow []string // relations to draw besides, or not, the default ones
 	json           bool     // print JSON Lines instead of herd7's blocks
 	listing        bool     // purr executions: print the executions as text
+	jobs           int      // worker processes; 0: defaultJobs
+	shard          shard
 }
 
 func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
@@ -99,6 +101,8 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.IntVar(&o.maxVars, "max-sat-vars", mcm.DefaultMaxVars, "refuse a test whose formula needs more than `N` SAT variables (0: no bound)")
 	fs.IntVar(&o.maxClauses, "max-sat-clauses", mcm.DefaultMaxClauses, "refuse a test whose formula needs more than `N` SAT clauses (0: no bound)")
 	fs.Var((*distinctValue)(&o.distinct), "distinct", "count executions up to the relations `REL,...` (rf, co): executions that differ only in others are one (default: herd7's counting, paths, rf and co)")
+	fs.IntVarP(&o.jobs, "jobs", "j", 0, "check `N` tests at a time, in worker processes (0: one per CPU); the output is the same as with -j 1, in the order of the tests")
+	fs.Var(&o.shard, "shard", "check only block `I/N` of the tests: the I-th of N equal contiguous blocks, counting from 0 (for job arrays: concatenate the outputs of 0/N to N-1/N)")
 	fs.BoolVar(&o.worker, workerFlag, false, "check the tests named on standard input for a parent purr")
 	fs.MarkHidden(workerFlag)
 	fs.StringVar(&o.conf, "conf", "", "read herd7's configuration `FILE.cfg` (model, bell, macros, variant, ...; the command line wins)")
@@ -188,7 +192,7 @@ func parseFlags(fs *pflag.FlagSet, args []string) ([]string, error) {
 	if err := checkThrough(fs); err != nil {
 		return nil, err
 	}
-	for _, name := range []string{"unroll", "max-executions", "max-sat-vars", "max-sat-clauses"} {
+	for _, name := range []string{"unroll", "jobs", "max-executions", "max-sat-vars", "max-sat-clauses"} {
 		if o := fs.Lookup(name); o != nil && o.Changed {
 			if n, _ := fs.GetInt(name); n < 0 {
 				return nil, fmt.Errorf("--%s must be at least 0, not %d", name, n)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -45,6 +46,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
+	if files = o.shard.of(files); len(files) == 0 {
+		return 0 // more shards than tests: this one has none
+	}
 	if o.cpuprofile != "" {
 		f, err := os.Create(o.cpuprofile)
 		if err != nil {
@@ -61,12 +65,17 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		printErr(stderr, err)
 		return 1
 	}
-	if o.timeout > 0 {
-		return runIsolated(&o, args, files, stdout, stderr)
+	bar := startProgress(stderr, len(files))
+	defer bar.stop()
+	stderr = bar.stderr(stderr)
+	jobs := cmp.Or(o.jobs, defaultJobs())
+	if o.timeout > 0 || (jobs > 1 && len(files) > 1) {
+		return runWorkers(&o, args, files, jobs, stdout, stderr, bar.tick)
 	}
 	status := 0
 	for _, f := range files {
 		st := r.check(context.Background(), f, stdout, stderr)
+		bar.tick()
 		status = max(status, st.exitStatus())
 		if st == fatal {
 			break
