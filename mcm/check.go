@@ -37,6 +37,22 @@ type Options struct {
 	// CheckModels re-checks every execution the SAT engine accepts by
 	// evaluating the model on it concretely, and fails on a disagreement.
 	CheckModels bool
+	// SkipChecks names the model's checks to leave out (herd's
+	// -skipchecks).
+	SkipChecks []string
+	// Distinct, when not nil, counts executions up to these relations (rf,
+	// co; ParseDistinct reads them) and the paths the threads take:
+	// executions that differ only in other relations are one. nil counts as
+	// herd7 does (paths, rf and co). A test whose condition, filter or
+	// locations the named relations do not determine is refused.
+	Distinct []string
+	// Show selects the consistent executions Outcome.Executions keeps
+	// (herd7's -show; "" keeps none), with their events, rf, co, fr, po
+	// and the sets and relations the model binds at its top level and
+	// shows; Capture names predefined sets and relations (addr, data,
+	// rmw, ...) to keep in them too.
+	Show    outcome.Show
+	Capture []string
 
 	// skipWellFormed leaves purr's well-formedness rules out, so that tests
 	// can check that the encoding of rf and co meets them by itself.
@@ -77,6 +93,9 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 			err = fmt.Errorf("%s: %w", t.File, err)
 		}
 	}()
+	if err := checkDistinct(t, opt.Distinct); err != nil {
+		return nil, err
+	}
 	lay, initRegs, initMem, err := events.InitialState(t)
 	if err != nil {
 		return nil, err
@@ -94,7 +113,7 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 	if err := u.AnalyseValuesContext(ctx); err != nil {
 		return nil, fmt.Errorf("%s: %w", t.File, err)
 	}
-	model := eval.Model{Cat: m, Variants: opt.Variants, SkipWellFormed: opt.skipWellFormed}
+	model := eval.Model{Cat: m, Variants: opt.Variants, SkipWellFormed: opt.skipWellFormed, SkipChecks: opt.SkipChecks}
 	if err := events.CheckAccessSizes(t, u, lay); err != nil {
 		return nil, err
 	}
@@ -102,9 +121,10 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 		if err != nil {
 			return nil, err
 		}
-		return explicit.Check(ctx, model, t, u, lay, explicit.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions})
+		return explicit.Check(ctx, model, t, u, lay, explicit.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions,
+			Distinct: opt.Distinct, Show: opt.Show, Capture: opt.Capture})
 	}
-	sopt := satengine.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions,
+	sopt := satengine.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions, Distinct: opt.Distinct, Show: opt.Show, Capture: opt.Capture,
 		Limits: sat.Limits{MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses, Context: ctx}}
 	if opt.CheckModels {
 		c := explicit.NewChecker(ctx, model, t, u, lay)

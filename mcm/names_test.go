@@ -18,7 +18,7 @@ import (
 
 // namesTests make events carrying many tags: AArch64 acquire, release,
 // exclusive and atomic accesses and fences; C11 memory orders; Linux
-// annotations.
+// annotations; messages.
 var namesTests = []string{`AArch64 tags
 { 0:X1=x; 0:X3=y; 1:X1=y; 1:X3=x; }
  P0               | P1              ;
@@ -56,6 +56,15 @@ P1(int* x, int* y) {
   int r2 = READ_ONCE(*y);
 }
 exists (1:r1=1)
+`, `C messages
+{}
+P0(int *x) {
+  send(x, 1);
+}
+P1(int *x) {
+  int r = recv(x);
+}
+exists (1:r=1)
 `}
 
 // TestEnginesDefineTheTable checks that each engine computes exactly the

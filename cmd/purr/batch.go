@@ -13,6 +13,7 @@ import (
 
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/mcm"
+	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/mcm/sat"
 )
 
@@ -86,9 +87,9 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 		return fatal
 	}
 	start := time.Now()
-	out, err := mcm.CheckContext(ctx, m, t, mcm.Options{Unroll: o.unroll, Variants: o.variants,
+	out, err := mcm.CheckContext(ctx, m, t, mcm.Options{Unroll: o.unroll, Variants: o.variants, SkipChecks: o.skipChecks,
 		Speedcheck: o.speedcheck, MaxExecutions: o.maxExecutions, Engine: o.engine, CheckModels: o.checkModels,
-		MaxVars: o.maxVars, MaxClauses: o.maxClauses})
+		MaxVars: o.maxVars, MaxClauses: o.maxClauses, Distinct: o.distinct, Show: o.selection(), Capture: o.doshow})
 	switch {
 	case err == nil:
 	case errors.Is(err, context.DeadlineExceeded):
@@ -107,8 +108,40 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 	}
 	res := out.Result(t, o.hexa)
 	res.Time, res.HasTime = time.Since(start).Seconds(), true
+	if o.output != "" && o.selection() != outcome.ShowNone {
+		if err := o.writeDOT(t, out); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", path, err)
+			return failed
+		}
+		if o.svg {
+			if err := writeSVG(o.output, t.Name, out.Executions, o.relations(out)); err != nil {
+				fmt.Fprintf(stderr, "%s: %v\n", path, err)
+				return failed
+			}
+		}
+	}
+	if len(out.Executions) > 0 {
+		for _, name := range append(o.doshow, o.unshow...) {
+			x := out.Executions[0]
+			if _, isRel := x.Relations[name]; !isRel {
+				if _, isSet := x.Sets[name]; !isSet {
+					fmt.Fprintf(stderr, "%s: warning: the model and purr define no relation or set %s to show\n", path, name)
+				}
+			}
+		}
+	}
 	var block bytes.Buffer
-	res.Write(&block)
+	switch {
+	case o.json:
+		if err := o.writeJSON(&block, path, t, out, res); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", path, err)
+			return failed
+		}
+	case o.listing:
+		o.writeListing(&block, t, out)
+	default:
+		res.Write(&block)
+	}
 	stdout.Write(block.Bytes())
 	n := out.Positive + out.Negative
 	if !out.Complete && o.maxExecutions > 0 && n >= o.maxExecutions {
@@ -121,6 +154,9 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 		why := "the model forbids every candidate"
 		if t.Filter != nil {
 			why = "the model and the test's filter rule out every candidate"
+		}
+		if out.Loop {
+			why += ", or the unrolling bound cut every path that would give one (raise --unroll)"
 		}
 		fmt.Fprintf(stderr, "%s: warning: no consistent execution (%s; check the test and the model)\n", path, why)
 	}

@@ -36,15 +36,33 @@ func TestFlags(t *testing.T) {
 		{name: "--variant", args: []string{"-m", "testdata/variant.cat", "--variant", "sc", mp}, stdout: []string{"Observation MP Never 0 3"}},
 		{name: "-variant among others", args: []string{"-m", "testdata/variant.cat", "-variant", "x,sc", mp}, stdout: []string{"Observation MP Never 0 3"}},
 
+		{name: "--distinct rf", args: []string{"-m", "udp", "--distinct", "rf", "../../testdata/protocols/udp.litmus"}, stdout: []string{"Observation udp Sometimes 2 4"}},
+		{name: "-distinct rf,co is herd7's counting", args: []string{"-m", "udp", "-distinct", "rf,co", "../../testdata/protocols/udp.litmus"}, stdout: []string{"Observation udp Sometimes 12 24"}},
+		{name: "--distinct names an unknown relation", args: []string{"-m", "udp", "--distinct", "po", "../../testdata/protocols/udp.litmus"}, status: 2,
+			stderr: `"po" is not a relation executions can be told apart by`},
+		{name: "--distinct rf with a memory location", args: []string{"-m", "sc", "--distinct", "rf", "../../testdata/classic/2+2W.litmus"}, status: 1,
+			stderr: "depends on co"},
+
 		{name: "--unroll 1", args: []string{"-m", "sc", "--unroll", "1", retry}, stdout: []string{"Loop Ok", "Observation retry Always 2 0"}},
 		{name: "default unroll 2", args: []string{"-m", "sc", retry}, stdout: []string{"Loop Ok", "Observation retry Always 3 0"}},
 		{name: "-unroll 3", args: []string{"-m", "sc", "-unroll", "3", retry}, stdout: []string{"Loop Ok", "Observation retry Always 4 0"}},
 		{name: "negative unroll", args: []string{"--unroll", "-1", mp}, status: 2, stderr: "purr: --unroll must be at least 0, not -1\n"},
 
-		{name: "--show", args: []string{"--show", "all", mp}, status: 2, stderr: "purr: -show/-o (drawing executions) is not implemented yet\n"},
-		{name: "-show", args: []string{"-show", "all", mp}, status: 2, stderr: "purr: -show/-o (drawing executions) is not implemented yet\n"},
-		{name: "-o", args: []string{"-o", t.TempDir(), mp}, status: 2, stderr: "purr: -show/-o (drawing executions) is not implemented yet\n"},
-		{name: "--output", args: []string{"--output=" + t.TempDir(), mp}, status: 2, stderr: "purr: -show/-o (drawing executions) is not implemented yet\n"},
+		{name: "-show alone", args: []string{"-show", "all", mp}, status: 2, stderr: "purr: -show selects the executions to draw (-o DIR) or print"},
+		{name: "-show bad", args: []string{"-show", "some", mp}, status: 2, stderr: "purr: -show must be one of prop, all, neg, cond, none, wit, not \"some\"\n"},
+		{name: "-o alone", args: []string{"-o", t.TempDir(), mp}, status: 2, stderr: "draws the executions -show selects: add -show all"},
+		{name: "-o not a folder", args: []string{"-show", "all", "-o", mp, mp}, status: 2, stderr: "not a folder"},
+		{name: "--doshow without -o", args: []string{"--doshow", "ob", mp}, status: 2, stderr: "--doshow and --unshow choose what -o DIR draws"},
+		{name: "-show -o", args: []string{"-m", "sc", "-show", "all", "-o", t.TempDir(), mp}, stdout: []string{"Observation MP Never 0 3"}},
+		{name: "--json", args: []string{"-m", "sc", "--json", mp}, stdout: []string{`"test":"MP"`, `"positive":0,"negative":3`, `"executions":[]`}},
+		{name: "--json -show", args: []string{"-m", "sc", "--json", "-show", "neg", mp}, stdout: []string{`"index":3`, `"rf":[[`}},
+		{name: "executions", args: []string{"executions", "-m", "sc", mp}, stdout: []string{"Test MP under sc: 3 of 3 executions (-show all)", "Execution 3 of MP"}},
+		{name: "executions -show prop", args: []string{"executions", "-m", "tso", "-show", "prop", "../../testdata/classic/SB.litmus"},
+			stdout: []string{"1 of 4 executions (-show prop)", "of SB: the condition holds"}},
+		{name: "executions --doshow unknown", args: []string{"executions", "-m", "sc", "--doshow", "nosuch", mp},
+			stdout: []string{"Execution 3 of MP"}, stderr: "warning: the model and purr define no relation or set nosuch to show\n"},
+		{name: "executions refuses --timeout", args: []string{"executions", "--timeout", "1", mp}, status: 2,
+			stderr: "purr executions: --timeout does not apply to this command\n"},
 
 		{name: "without speedcheck", args: []string{"-m", "sc", always}, stdout: []string{"Observation MP-any Always 3 0"}},
 		{name: "--speedcheck", args: []string{"-m", "sc", "--speedcheck", always}, stdout: []string{"Observation MP-any Always 1 0"}},
@@ -137,5 +155,23 @@ func TestNoExecutionPassesFilter(t *testing.T) {
 	want := path + ": warning: no consistent execution (the model and the test's filter rule out every candidate; check the test and the model)\n"
 	if errs != want {
 		t.Errorf("stderr %q, want %q", errs, want)
+	}
+}
+
+// TestNoExecutionLoopCut checks that the warning names the unrolling
+// bound when it cut paths, and that a larger bound gives the execution.
+func TestNoExecutionLoopCut(t *testing.T) {
+	const path = "testdata/countdown.litmus"
+	out, errs, status := runPurr("-m", "sc", path)
+	if status != 0 || !strings.Contains(out, "Loop Ok\n") || !strings.Contains(out, "Positive: 0 Negative: 0\n") {
+		t.Errorf("exit status %d, stdout:\n%s", status, out)
+	}
+	want := path + ": warning: no consistent execution (the model forbids every candidate, or the unrolling bound cut every path that would give one (raise --unroll); check the test and the model)\n"
+	if errs != want {
+		t.Errorf("stderr %q, want %q", errs, want)
+	}
+	out, errs, _ = runPurr("-m", "sc", "--unroll", "5", path)
+	if !strings.Contains(out, "Positive: 1 Negative: 0\n") || errs != "" {
+		t.Errorf("--unroll 5: stdout:\n%s\nstderr %q", out, errs)
 	}
 }

@@ -3,6 +3,8 @@
 //	purr [flags] TEST.litmus... | @INDEX   run tests, print herd7-format results
 //	purr check [-I DIR]... FILE...         parse and resolve .cat models and .litmus tests
 //	purr xcfa TEST.litmus...               print tests' XCFAs as Graphviz DOT
+//	purr executions [flags] TEST.litmus... list the executions -show selects (default all)
+//	purr view TEST.litmus [-m MODEL]       serve a page of the test's executions
 //
 // Flags follow herd7's names and accept its single-dash spellings
 // (-model x.cat, -I dir, -variant a,b).
@@ -34,6 +36,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return cmdCheck(args[1:], stdout, stderr)
 		case "xcfa":
 			return cmdXCFA(args[1:], stdout, stderr)
+		case "executions":
+			return cmdExecutions(args[1:], stdout, stderr)
+		case "view":
+			return cmdView(args[1:], stdout, stderr)
 		case "help", "-h", "--help", "-help":
 			usage(stdout)
 			return 0
@@ -47,6 +53,9 @@ func usage(w io.Writer) {
   purr [flags] TEST.litmus... | @INDEX   run tests, print herd7-format results
   purr check [-I DIR]... FILE...         parse and resolve .cat models and .litmus tests
   purr xcfa TEST.litmus...               print tests' XCFAs as Graphviz DOT
+  purr executions [flags] TEST.litmus... list the executions -show selects (default all) as text
+  purr view TEST.litmus [-m MODEL] [--addr HOST:PORT]
+                                         serve a page of the test's executions (loopback)
 
 flags (herd7's single-dash spellings work too: -model, -variant, -unroll ...):
 `)

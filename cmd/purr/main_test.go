@@ -49,7 +49,7 @@ func TestHerdSpellings(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := options{model: "x.cat", includes: []string{"d1", "d2"}, variants: []string{"a", "b"},
-		unroll: 3, timeout: 1500000000, speedcheck: true, maxVars: mcm.DefaultMaxVars, maxClauses: mcm.DefaultMaxClauses}
+		unroll: 3, timeout: 1500000000, speedcheck: true, maxVars: mcm.DefaultMaxVars, maxClauses: mcm.DefaultMaxClauses, through: "none"}
 	if !reflect.DeepEqual(o, want) {
 		t.Errorf("options: got %+v, want %+v", o, want)
 	}

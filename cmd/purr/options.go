@@ -12,7 +12,32 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/purr-mcm/purr/mcm"
+	"github.com/purr-mcm/purr/mcm/outcome"
 )
+
+// showNames lists -show's values.
+func showNames() string {
+	names := make([]string, len(outcome.Shows))
+	for i, s := range outcome.Shows {
+		names[i] = string(s)
+	}
+	return strings.Join(names, ", ")
+}
+
+// selection is the -show selection the command line asks of the engines:
+// none unless something draws or prints executions.
+func (o *options) selection() outcome.Show {
+	if o.output == "" && !o.json && !o.listing {
+		return outcome.ShowNone
+	}
+	if o.show == "" {
+		if o.listing {
+			return outcome.ShowAll // purr executions lists them all by default
+		}
+		return outcome.ShowNone // herd7's default
+	}
+	return outcome.Show(o.show)
+}
 
 // options are the flags shared by every purr command. Their names follow
 // herd7's, so that a herd7 command line works after changing the program
@@ -26,13 +51,31 @@ type options struct {
 	speedcheck bool
 	hexa       bool
 	cpuprofile string
+	svg        bool // with -o, also draw executions as DIR/NAME.svg
 
 	maxExecutions int
 	engine        string
 	checkModels   bool
 	maxVars       int
 	maxClauses    int
-	worker        bool // serve tests to a parent purr (see worker.go)
+	distinct      []string // nil: count as herd7 does
+	worker        bool     // serve tests to a parent purr (see worker.go)
+
+	// herd7's configuration (see herdconf.go).
+	conf       string
+	bell       string
+	macros     string
+	macroDefs  []macroDef // the definitions of macros, not yet used by the C front end
+	skipChecks []string
+	through    string
+
+	show           string   // herd7's -show: the executions to draw or print
+	output         string   // herd7's -o: where to write DIR/NAME.dot
+	doshow, unshow []string // relations to draw besides, or not, the default ones
+	json           bool     // print JSON Lines instead of herd7's blocks
+	listing        bool     // purr executions: print the executions as text
+	jobs           int      // worker processes; 0: defaultJobs
+	shard          shard
 }
 
 func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
@@ -43,12 +86,12 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.StringArrayVarP(&o.includes, "include", "I", nil, "add `DIR` to the Cat include path (repeatable)")
 	fs.StringSliceVar(&o.variants, "variant", nil, "enable model variants `a,b,...`")
 	fs.IntVar(&o.unroll, "unroll", 2, "unroll loops `N` times")
-	// herd7's -show and -o are recognised so that they are refused by name
-	// (see parseFlags) rather than as unknown flags.
-	fs.String("show", "", "draw executions (not implemented yet)")
-	fs.StringP("output", "o", "", "write drawings into `DIR` (not implemented yet)")
-	fs.MarkHidden("show")
-	fs.MarkHidden("output")
+	fs.StringVar(&o.show, "show", "", "select the executions to draw (-o) or print (--json, purr executions): all, prop, neg, cond, wit or none, as herd7's -show")
+	fs.StringVarP(&o.output, "output", "o", "", "write each test's selected executions as Graphviz DOT into `DIR`/NAME.dot, one digraph each")
+	fs.StringSliceVar(&o.doshow, "doshow", nil, "also draw (or list) the relations or sets `r,s,...` (the model's, or predefined ones such as addr, data, ctrl, rmw)")
+	fs.StringSliceVar(&o.unshow, "unshow", nil, "do not draw (or list) the relations `r,s,...`")
+	fs.BoolVar(&o.json, "json", false, "print one JSON object per test (JSON Lines) instead of herd7's result block")
+	fs.BoolVar(&o.svg, "svg", false, "with -o DIR, also draw each test's executions as DIR/NAME.svg (no Graphviz needed)")
 	fs.Var((*timeoutValue)(&o.timeout), "timeout", "give up on a test after this `duration` (10s, 1m, or seconds as herd7 takes them: 10.0; 0: never)")
 	fs.BoolVar(&o.speedcheck, "speedcheck", false, "stop at the first execution that decides the condition")
 	fs.BoolVar(&o.hexa, "hexa", false, "print values in hexadecimal")
@@ -57,8 +100,16 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.BoolVar(&o.checkModels, "check-models", false, "re-check every execution the SAT engine accepts by evaluating the model on it concretely (slow; for purr's developers)")
 	fs.IntVar(&o.maxVars, "max-sat-vars", mcm.DefaultMaxVars, "refuse a test whose formula needs more than `N` SAT variables (0: no bound)")
 	fs.IntVar(&o.maxClauses, "max-sat-clauses", mcm.DefaultMaxClauses, "refuse a test whose formula needs more than `N` SAT clauses (0: no bound)")
+	fs.Var((*distinctValue)(&o.distinct), "distinct", "count executions up to the relations `REL,...` (rf, co): executions that differ only in others are one (default: herd7's counting, paths, rf and co)")
+	fs.IntVarP(&o.jobs, "jobs", "j", 0, "check `N` tests at a time, in worker processes (0: one per CPU); the output is the same as with -j 1, in the order of the tests")
+	fs.Var(&o.shard, "shard", "check only block `I/N` of the tests: the I-th of N equal contiguous blocks, counting from 0 (for job arrays: concatenate the outputs of 0/N to N-1/N)")
 	fs.BoolVar(&o.worker, workerFlag, false, "check the tests named on standard input for a parent purr")
 	fs.MarkHidden(workerFlag)
+	fs.StringVar(&o.conf, "conf", "", "read herd7's configuration `FILE.cfg` (model, bell, macros, variant, ...; the command line wins)")
+	fs.StringVar(&o.bell, "bell", "", "run the bell `FILE` before the model")
+	fs.StringVar(&o.macros, "macros", "", "read herd7's C macro definitions `FILE.def` (parsed, not expanded yet)")
+	fs.StringSliceVar(&o.skipChecks, "skipchecks", nil, "leave out the model's checks `name,...`")
+	fs.StringVar(&o.through, "through", "none", "herd7's -through: only none is supported")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for purr's developers)")
 	fs.MarkHidden("cpuprofile")
 	return fs
@@ -69,7 +120,12 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 // as -m, -I and -o, and anything after "--", are left alone.
 func herdSpellings(fs *pflag.FlagSet, args []string) []string {
 	out := make([]string, 0, len(args))
+	skip := false
 	for i, a := range args {
+		if skip {
+			skip = false
+			continue
+		}
 		if a == "--" {
 			return append(out, args[i:]...)
 		}
@@ -78,6 +134,11 @@ func herdSpellings(fs *pflag.FlagSet, args []string) []string {
 			if fs.Lookup(name) != nil {
 				a = "-" + a
 			}
+		}
+		// herd7 spells a boolean with its value: -speedcheck true|false|fast.
+		if a == "--speedcheck" && i+1 < len(args) && slices.Contains([]string{"true", "false", "fast"}, args[i+1]) {
+			skip = true
+			a += "=" + speedcheckValue(args[i+1])
 		}
 		out = append(out, a)
 	}
@@ -106,22 +167,45 @@ func (t *timeoutValue) Set(s string) error {
 	return nil
 }
 
+// distinctValue is --distinct's list of relations.
+type distinctValue []string
+
+func (d *distinctValue) String() string { return strings.Join(*d, ",") }
+func (d *distinctValue) Type() string   { return "relations" }
+func (d *distinctValue) Set(s string) error {
+	rels, err := mcm.ParseDistinct(s)
+	if err != nil {
+		return err
+	}
+	*d = rels
+	return nil
+}
+
 // parseFlags parses args into o and returns the positional arguments.
 func parseFlags(fs *pflag.FlagSet, args []string) ([]string, error) {
 	if err := fs.Parse(herdSpellings(fs, args)); err != nil {
 		return nil, err
 	}
-	for _, name := range []string{"unroll", "max-executions", "max-sat-vars", "max-sat-clauses"} {
+	if err := applyConf(fs); err != nil {
+		return nil, err
+	}
+	if err := checkThrough(fs); err != nil {
+		return nil, err
+	}
+	for _, name := range []string{"unroll", "jobs", "max-executions", "max-sat-vars", "max-sat-clauses"} {
 		if o := fs.Lookup(name); o != nil && o.Changed {
 			if n, _ := fs.GetInt(name); n < 0 {
 				return nil, fmt.Errorf("--%s must be at least 0, not %d", name, n)
 			}
 		}
 	}
-	for _, name := range []string{"show", "output"} {
-		if o := fs.Lookup(name); o != nil && o.Changed {
-			return nil, errors.New("-show/-o (drawing executions) is not implemented yet")
+	if o := fs.Lookup("show"); o != nil && o.Changed {
+		if s := o.Value.String(); !slices.Contains(outcome.Shows, outcome.Show(s)) {
+			return nil, fmt.Errorf("-show must be one of %s, not %q", showNames(), s)
 		}
+	}
+	if o := fs.Lookup("svg"); o != nil && o.Changed && !fs.Lookup("output").Changed {
+		return nil, errors.New("--svg draws into the folder of -o DIR: give -o too")
 	}
 	if o := fs.Lookup("engine"); o != nil {
 		switch e := o.Value.String(); e {

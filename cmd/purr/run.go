@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/models"
 )
 
@@ -20,6 +22,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	flags := newFlagSet("purr", stderr, &o)
 	files, err := parseFlags(flags, args)
 	if err != nil {
+		fmt.Fprintln(stderr, "purr:", err)
+		return 2
+	}
+	if o.macros != "" {
+		if o.macroDefs, err = readMacros(o.macros); err != nil {
+			printErr(stderr, err)
+			return 1
+		}
+	}
+	if err := o.checkShowFlags(); err != nil {
 		fmt.Fprintln(stderr, "purr:", err)
 		return 2
 	}
@@ -33,6 +45,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if len(files) == 0 {
 		usage(stderr)
 		return 2
+	}
+	if files = o.shard.of(files); len(files) == 0 {
+		return 0 // more shards than tests: this one has none
 	}
 	if o.cpuprofile != "" {
 		f, err := os.Create(o.cpuprofile)
@@ -50,8 +65,69 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		printErr(stderr, err)
 		return 1
 	}
-	if o.timeout > 0 {
-		return runIsolated(&o, args, files, stdout, stderr)
+	bar := startProgress(stderr, len(files))
+	defer bar.stop()
+	stderr = bar.stderr(stderr)
+	jobs := cmp.Or(o.jobs, defaultJobs())
+	if o.timeout > 0 || (jobs > 1 && len(files) > 1) {
+		return runWorkers(&o, args, files, jobs, stdout, stderr, bar.tick)
+	}
+	status := 0
+	for _, f := range files {
+		st := r.check(context.Background(), f, stdout, stderr)
+		bar.tick()
+		status = max(status, st.exitStatus())
+		if st == fatal {
+			break
+		}
+	}
+	return status
+}
+
+// checkShowFlags refuses -show, -o, --doshow and --unshow where they
+// would do nothing: each must serve a drawing or a printout.
+func (o *options) checkShowFlags() error {
+	switch {
+	case o.output != "" && (o.show == "" || o.show == string(outcome.ShowNone)):
+		return fmt.Errorf("-o %s draws the executions -show selects: add -show all, prop, neg, cond or wit", o.output)
+	case o.show != "" && o.output == "" && !o.json:
+		return fmt.Errorf("-show selects the executions to draw (-o DIR) or print (--json, or the command purr executions)")
+	case (len(o.doshow) > 0 || len(o.unshow) > 0) && o.output == "":
+		return fmt.Errorf("--doshow and --unshow choose what -o DIR draws (or purr executions lists)")
+	}
+	if o.output != "" {
+		if fi, err := os.Stat(o.output); err != nil || !fi.IsDir() {
+			return fmt.Errorf("-o %s: not a folder", o.output)
+		}
+	}
+	return nil
+}
+
+// cmdExecutions lists the executions of tests as text (or JSON).
+func cmdExecutions(args []string, stdout, stderr io.Writer) int {
+	o := options{listing: true}
+	flags := newFlagSet("purr executions", stderr, &o)
+	files, err := parseFlags(flags, args)
+	if err == nil {
+		err = onlyFlags(flags, "model", "include", "variant", "unroll", "show", "doshow", "unshow", "json",
+			"engine", "max-executions", "max-sat-vars", "max-sat-clauses")
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "purr executions:", err)
+		return 2
+	}
+	if files, err = expandIndexes(files); err != nil {
+		fmt.Fprintln(stderr, "purr executions:", err)
+		return 2
+	}
+	if len(files) == 0 {
+		fmt.Fprintln(stderr, "purr executions: no test (usage: purr executions [flags] TEST.litmus...)")
+		return 2
+	}
+	r := newRunner(&o)
+	if err := r.loadModels(files); err != nil {
+		printErr(stderr, err)
+		return 1
 	}
 	status := 0
 	for _, f := range files {
@@ -126,19 +202,26 @@ func (o *options) loadModel(arch string) (*cat.Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	bell, err := o.loadBell(l)
+	if err != nil {
+		return nil, err
+	}
 	if fileExists(name) {
-		return l.LoadFile(name)
+		m, err := l.LoadFile(name)
+		return withBell(bell, m), err
 	}
 	if !strings.HasSuffix(name, ".cat") {
 		name += ".cat"
 	}
 	for _, dir := range o.includes {
 		if p := filepath.Join(dir, name); fileExists(p) {
-			return l.LoadFile(p)
+			m, err := l.LoadFile(p)
+			return withBell(bell, m), err
 		}
 	}
 	if src, err := fs.ReadFile(models.FS, name); err == nil {
-		return l.LoadSource(name, src)
+		m, err := l.LoadSource(name, src)
+		return withBell(bell, m), err
 	}
 	return nil, fmt.Errorf("purr: model %s: no such file, on the include path or among the embedded models (%s)", o.model, embeddedModels())
 }

@@ -1,8 +1,10 @@
 package main
 
-// With --timeout, purr checks the tests of a batch in a child process, a
-// worker: purr itself started with the hidden --worker flag and the same
-// command line. The worker stops a test by itself at the deadline, between
+// With --timeout, or -j above 1, purr checks the tests of a batch in child
+// processes, workers: purr itself started with the hidden --worker flag
+// and the same command line (see jobs.go for -j). Processes rather than
+// goroutines, for -j too: gophersat's solvers share a package-level buffer,
+// so purr serialises every call into gophersat within a process. The worker stops a test by itself at the deadline, between
 // any two steps of the check, but a single call to gophersat cannot be
 // interrupted (it has no stop channel, timeout or conflict budget), and a
 // goroutine left solving would keep its CPU, its memory and the lock that
@@ -21,6 +23,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -46,19 +49,25 @@ var workerCommand = func(args []string) (*exec.Cmd, error) {
 // before killing it; the worker normally stops by itself at the deadline.
 var killGrace = func(timeout time.Duration) time.Duration { return timeout/4 + 100*time.Millisecond }
 
-// serveTests is a worker's life: it reads test paths from in, one a line,
-// checks each under --timeout and writes a reply for each to out. It ends
-// with in, or when the model cannot be loaded.
+// serveTests is a worker's life: it reads test paths from in, one a line
+// as Go quotes them (a path may hold a line break), checks each under
+// --timeout and writes a reply for each to out. It ends with in, or when
+// the model cannot be loaded.
 func serveTests(o *options, in io.Reader, out io.Writer) int {
 	r := newRunner(o)
 	sc := bufio.NewScanner(in)
 	for sc.Scan() {
+		path, err := strconv.Unquote(sc.Text())
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "purr worker: a request is not a quoted path: %q\n", sc.Text())
+			return 1
+		}
 		ctx, cancel := context.Background(), context.CancelFunc(func() {})
 		if o.timeout > 0 {
 			ctx, cancel = context.WithTimeout(ctx, o.timeout)
 		}
 		var stdout, stderr bytes.Buffer
-		status := r.check(ctx, sc.Text(), &stdout, &stderr)
+		status := r.check(ctx, path, &stdout, &stderr)
 		cancel()
 		if status == timedOut {
 			debug.FreeOSMemory() // what the abandoned check built
@@ -72,54 +81,6 @@ func serveTests(o *options, in io.Reader, out io.Writer) int {
 		}
 	}
 	return 0
-}
-
-// runIsolated checks files in workers, killing a worker that overruns
-// --timeout. args is the command line, which each worker receives.
-func runIsolated(o *options, args, files []string, stdout, stderr io.Writer) int {
-	var w *worker
-	defer func() {
-		if w != nil {
-			w.stop()
-		}
-	}()
-	status := 0
-	for _, f := range files {
-		if strings.ContainsAny(f, "\r\n") {
-			fmt.Fprintf(stderr, "%q: purr cannot check a test whose path has a line break with --timeout\n", f)
-			status = 1
-			continue
-		}
-		if w == nil {
-			var err error
-			if w, err = startWorker(args); err != nil {
-				fmt.Fprintln(stderr, "purr: starting a worker process:", err)
-				return 1
-			}
-		}
-		rep, err := w.check(f, o.timeout+killGrace(o.timeout))
-		if err != nil {
-			w.stop()
-			w = nil
-			if errors.Is(err, errOverrun) {
-				fmt.Fprint(stderr, timeoutMessage(f, o.timeout))
-				continue
-			}
-			fmt.Fprintf(stderr, "%s: internal error: %v (please report)\n", f, err)
-			status = exitInternal
-			continue
-		}
-		stdout.Write(rep.stdout)
-		stderr.Write(rep.stderr)
-		if rep.status == timedOut {
-			fmt.Fprint(stderr, timeoutMessage(f, o.timeout))
-		}
-		status = max(status, rep.status.exitStatus())
-		if rep.status == fatal {
-			break
-		}
-	}
-	return status
 }
 
 // worker is a running worker process.
@@ -137,8 +98,17 @@ type reply struct {
 	stdout, stderr []byte
 }
 
+// answer is what reading a reply gave.
+type answer struct {
+	rep reply
+	err error
+}
+
 // errOverrun says that a worker was killed for overrunning its time.
 var errOverrun = errors.New("the worker overran its time")
+
+// errQuit says that a worker was killed because the batch stopped.
+var errQuit = errors.New("the batch stopped")
 
 func startWorker(args []string) (*worker, error) {
 	cmd, err := workerCommand(append([]string{"--" + workerFlag}, args...))
@@ -162,35 +132,46 @@ func startWorker(args []string) (*worker, error) {
 }
 
 // check asks the worker to check the test at path and waits for its reply
-// at most limit; past it, the worker is killed and check returns
-// errOverrun. After any error the worker is dead or unusable: stop it.
-func (w *worker) check(path string, limit time.Duration) (reply, error) {
-	if _, err := io.WriteString(w.stdin, path+"\n"); err != nil {
+// at most limit (0: no limit); past it, the worker is killed and check
+// returns errOverrun. When quit closes first, the worker is killed and
+// check returns errQuit. After any error the worker is dead or unusable:
+// stop it.
+func (w *worker) check(path string, limit time.Duration, quit <-chan struct{}) (reply, error) {
+	if _, err := io.WriteString(w.stdin, strconv.Quote(path)+"\n"); err != nil {
 		return reply{}, w.died(err)
-	}
-	type answer struct {
-		rep reply
-		err error
 	}
 	done := make(chan answer, 1)
 	go func() {
 		rep, err := w.read()
 		done <- answer{rep, err}
 	}()
-	timer := time.NewTimer(limit)
-	defer timer.Stop()
+	var overrun <-chan time.Time
+	if limit > 0 {
+		timer := time.NewTimer(limit)
+		defer timer.Stop()
+		overrun = timer.C
+	}
 	select {
 	case a := <-done:
 		if a.err != nil {
 			return reply{}, w.died(a.err)
 		}
 		return a.rep, nil
-	case <-timer.C:
-		w.cmd.Process.Kill()
-		w.killed = true
-		<-done // the pipe closes with the process
+	case <-overrun:
+		w.kill(done)
 		return reply{}, errOverrun
+	case <-quit:
+		w.kill(done)
+		return reply{}, errQuit
 	}
+}
+
+// kill kills the worker during a check and waits for the reader of its
+// reply, done, to give up: the pipe closes with the process.
+func (w *worker) kill(done <-chan answer) {
+	w.cmd.Process.Kill()
+	w.killed = true
+	<-done
 }
 
 // read reads one reply.

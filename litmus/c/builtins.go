@@ -311,6 +311,32 @@ func c11Fence() builtin {
 	}}
 }
 
+// ---- Messages ----
+
+// msgSend is send(x, v): a write of v to channel x tagged SEND.
+func msgSend() builtin {
+	return builtin{2, func(t *translator, c *call) (value, error) {
+		vs, err := t.values(c, 0, 1)
+		if err != nil {
+			return value{}, err
+		}
+		t.emit(xcfa.Store{Addr: vs[0].e, Value: vs[1].e, Tags: []string{"SEND"}}, c.pos)
+		return value{}, nil
+	}}
+}
+
+// msgRecv is recv(x): a read of channel x tagged RECV; a receive that gets
+// nothing holds events.Nothing (-1).
+func msgRecv() builtin {
+	return builtin{1, func(t *translator, c *call) (value, error) {
+		a, err := t.value(c.args[0])
+		if err != nil {
+			return value{}, err
+		}
+		return t.load(c, a, []string{"RECV"}), nil
+	}}
+}
+
 // ---- Linux ----
 
 func linuxFence(a string) builtin {
@@ -560,6 +586,10 @@ func init() {
 		"atomic_compare_exchange_strong":          c11CAS(false, true),
 		"atomic_compare_exchange_weak":            c11CAS(false, false),
 		"atomic_thread_fence":                     c11Fence(),
+
+		// Messages (docs/protocols.md).
+		"send": msgSend(),
+		"recv": msgRecv(),
 
 		// Linux: herd's kernel macros, with the LKMM's annotation names.
 		"READ_ONCE":           linuxLoad("once", true),

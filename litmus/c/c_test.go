@@ -98,6 +98,8 @@ func TestTranslate(t *testing.T) {
 			atomic_store(x, a);
 			atomic_thread_fence(memory_order_acq_rel); }`,
 			[]string{"load a <- [x] {CON,A}", "store [x] <- a {SC,A}", "fence {ACQ_REL,NA}"}},
+		{"messages", `P0(int *x) { send(x, 1); int i = recv(x); int j; j = recv(x); send(x, i + j); }`,
+			[]string{"store [x] <- 1 {SEND}", "load i <- [x] {RECV}", "load j <- [x] {RECV}", "store [x] <- i + j {SEND}"}},
 		{"fetch reading its own destination", `P0(atomic_int *x) { int r = 1; r = atomic_fetch_sub_explicit(x, r, memory_order_release); }`,
 			[]string{"r := 1", "load $t1 <- [x] {REL,A,RMW} rmw1", "store [x] <- $t1 - r {REL,A,RMW} rmw1", "r := $t1"}},
 		{"fetch as a statement", `P0(atomic_int *x) { atomic_fetch_or(x, 4); }`,
@@ -218,6 +220,9 @@ func TestErrors(t *testing.T) {
 		{"P0(int *x) {\n  r + 1 = 2;\n}\n", "t.litmus:4:3: unsupported assignment target r+1"},
 		{"P0(int *x) {}\nP0(int *y) {}\n", "t.litmus:4:1: thread P0 is defined twice"},
 		{"P0(int *x) {\n  int r = atomic_load(x, 1);\n}\n", "t.litmus:4:11: atomic_load takes 1 arguments, not 2"},
+		{"P0(int *x) {\n  send(x);\n}\n", "t.litmus:4:3: send takes 2 arguments, not 1"},
+		{"P0(int *x) {\n  int r = recv(x, 1);\n}\n", "t.litmus:4:11: recv takes 1 arguments, not 2"},
+		{"P0(int *x) {\n  int r = send(x, 1);\n}\n", "t.litmus:4:11: send(x,1) has no value"},
 		{"P0(int *x) {\n  *x = 1\n}\n", "t.litmus:5:1: syntax error at \"}\": missing ';' at '}'"},
 		{"P0(int *x) {\n  *x = 1 @ 2;\n}\n", "t.litmus:4:10: syntax error at \"@\""},
 	}

@@ -2,6 +2,7 @@ package c
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/antlr4-go/antlr/v4"
 	"github.com/purr-mcm/purr/litmus"
@@ -18,10 +19,12 @@ type translator struct {
 	ptr    map[string]int // pointer depth of the variables declared so far
 	ntemp  int
 	rmwIDs *int
+	source map[xcfa.Pos]string // the program's Source
+	text   string              // the statement being translated, as written
 }
 
 func translateProgram(file string, tree cparser.IProgramContext) (*xcfa.Program, error) {
-	prog := &xcfa.Program{Arch: "C"}
+	prog := &xcfa.Program{Arch: "C", Source: map[xcfa.Pos]string{}}
 	seen := map[int]bool{}
 	rmwIDs := 0
 	for i, th := range tree.AllThread() {
@@ -37,7 +40,7 @@ func translateProgram(file string, tree cparser.IProgramContext) (*xcfa.Program,
 		if err := litmus.CheckThreadOrder(tokPos(file, tok), i, id); err != nil {
 			return nil, err
 		}
-		t := &translator{file: file, proc: xcfa.NewProcess(id), ptr: map[string]int{}, rmwIDs: &rmwIDs}
+		t := &translator{file: file, proc: xcfa.NewProcess(id), ptr: map[string]int{}, rmwIDs: &rmwIDs, source: prog.Source}
 		t.cur = t.proc.Init
 		for _, p := range th.AllParam() {
 			depth, err := t.typeOf(p.TypeSpec())
@@ -103,8 +106,12 @@ func (t *translator) typeOf(ts cparser.ITypeSpecContext) (int, error) {
 
 func (t *translator) pos(c antlr.ParserRuleContext) xcfa.Pos { return ctxPos(t.file, c) }
 
-// emit adds an edge from the current location to a new one.
+// emit adds an edge from the current location to a new one; its position
+// quotes the statement it comes from.
 func (t *translator) emit(op xcfa.Op, pos xcfa.Pos) {
+	if t.text != "" {
+		t.source[pos] = t.text
+	}
 	to := t.proc.NewLoc("")
 	t.proc.AddEdge(t.cur, to, op, pos)
 	t.cur = to
@@ -129,7 +136,26 @@ func (t *translator) block(b cparser.IBlockContext) error {
 	return nil
 }
 
+// sourceText is a piece of the program as written, its spaces collapsed
+// and without its final semicolon.
+func sourceText(c antlr.ParserRuleContext) string {
+	start, stop := c.GetStart(), c.GetStop()
+	if start == nil || stop == nil || start.GetInputStream() == nil {
+		return c.GetText()
+	}
+	text := start.GetInputStream().GetTextFromInterval(antlr.NewInterval(start.GetStart(), stop.GetStop()))
+	return strings.TrimSuffix(strings.Join(strings.Fields(text), " "), ";")
+}
+
 func (t *translator) statement(s cparser.IStatementContext) error {
+	switch s := s.(type) {
+	case *cparser.DeclStmtContext, *cparser.ExprStmtContext:
+		t.text = sourceText(s)
+	case *cparser.IfStmtContext:
+		t.text = "if (" + sourceText(s.Expr()) + ")"
+	case *cparser.WhileStmtContext:
+		t.text = "while (" + sourceText(s.Expr()) + ")"
+	}
 	switch s := s.(type) {
 	case *cparser.BlockStmtContext:
 		return t.block(s.Block())

@@ -79,7 +79,16 @@ type evaluator[L comparable] struct {
 	included map[string]bool
 	checks   []Check[L]
 	co       Rel[L] // the engine's co, which "with co from ..." binds
+	loc      Rel[L] // the engine's loc, which classes-loc partitions by
 	depth    int    // nested function applications and procedure calls
+
+	// captured, when set, collects what the model binds and shows (see
+	// RunCapturing); choices counts the "with x from S" over several
+	// elements being evaluated, and beforeChoice is the scope before the
+	// first: bindings after it differ from branch to branch.
+	captured     *Captured[L]
+	choices      int
+	beforeChoice *env
 }
 
 // maxCallDepth bounds the nesting of function applications and procedure
@@ -162,6 +171,13 @@ func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env,
 		inner.vars[w.Var] = elems[0]
 		return ev.run(rest, inner)
 	}
+	if ev.captured != nil {
+		if ev.choices == 0 && ev.beforeChoice == nil {
+			ev.beforeChoice = sc
+		}
+		ev.choices++
+		defer func() { ev.choices-- }()
+	}
 	before := ev.checks
 	var branches []L
 	var flags []Check[L]
@@ -181,9 +197,15 @@ func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env,
 		}
 		branch := ev.al.lg.All(ok)
 		branches = append(branches, branch)
+		// Only a branch that passes raises its flags: a flag's literal
+		// says when it is raised, an undefined_unless's when it holds.
 		for _, c := range ev.checks {
-			if c.Mode == cat.Flag || c.Mode == cat.UndefinedUnless {
+			switch c.Mode {
+			case cat.Flag:
 				c.Lit = ev.al.lg.And(branch, c.Lit)
+				flags = append(flags, c)
+			case cat.UndefinedUnless:
+				c.Lit = ev.al.lg.Or(ev.al.lg.Not(branch), c.Lit)
 				flags = append(flags, c)
 			}
 		}
@@ -246,7 +268,9 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 		}
 		ev.checks = append(ev.checks, Check[L]{Name: name, Mode: st.Mode, Lit: lit, Pos: st.Pos})
 		return sc, nil
-	case *cat.Show, *cat.ShowAs, *cat.Unshow, *cat.Debug, *cat.Instructions:
+	case *cat.Show, *cat.ShowAs, *cat.Unshow:
+		return sc, ev.show(st, sc)
+	case *cat.Debug, *cat.Instructions:
 		return sc, nil
 	case *cat.Include:
 		if st.Resolved == "" || ev.included[st.Resolved] {
@@ -1014,7 +1038,8 @@ func (ev *evaluator[L]) unary(x *cat.Unary, a value) (value, error) {
 
 // builtins are the functions herd7 predefines.
 func builtins[L comparable]() map[string]func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
-	return map[string]func(ev *evaluator[L], pos cat.Pos, arg value) (value, error){
+	fns := herdSetBuiltins[L]()
+	for name, fn := range map[string]func(ev *evaluator[L], pos cat.Pos, arg value) (value, error){
 		"domain": func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
 			r, err := ev.rel(pos, arg)
 			if err != nil {
@@ -1037,7 +1062,10 @@ func builtins[L comparable]() map[string]func(ev *evaluator[L], pos cat.Pos, arg
 		"oa-changes":            noPageTables[L],
 		"at-least-one-writable": noPageTables[L],
 		"same-oa":               noPageTables[L],
+	} {
+		fns[name] = fn
 	}
+	return fns
 }
 
 func noPageTables[L comparable](ev *evaluator[L], pos cat.Pos, arg value) (value, error) {

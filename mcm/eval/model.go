@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 
@@ -19,6 +20,9 @@ type Model struct {
 	// SkipWellFormed leaves purr's well-formedness rules out, so that tests
 	// can check that an engine's rf and co meet them by themselves.
 	SkipWellFormed bool
+	// SkipChecks names the checks left out (herd's -skipchecks): they
+	// neither filter executions nor raise flags.
+	SkipChecks []string
 }
 
 // Run evaluates the model over the algebra, on top of the sets and
@@ -26,32 +30,150 @@ type Model struct {
 // "with co from ..." binds), and returns the model's checks in order. It
 // gives up, returning ctx.Err(), when ctx is done.
 func Run[L comparable](ctx context.Context, m Model, al *Algebra[L], sets map[string]Set[L], rels map[string]Rel[L]) ([]Check[L], error) {
+	checks, _, err := run(ctx, m, al, sets, rels, false)
+	return checks, err
+}
+
+// Captured is what a model binds and shows, for pictures and listings:
+// the sets and relations its top level binds (the prelude's too; those a
+// "with x from S" over several elements binds are left out, as they
+// differ from branch to branch), and what its show statements select.
+type Captured[L comparable] struct {
+	Sets  map[string]Set[L]
+	Rels  map[string]Rel[L]
+	Shown []string // the names shown (show r, show X as r), in order, without the unshown
+}
+
+// RunCapturing is Run that also returns what the model binds and shows.
+func RunCapturing[L comparable](ctx context.Context, m Model, al *Algebra[L], sets map[string]Set[L], rels map[string]Rel[L]) ([]Check[L], *Captured[L], error) {
+	return run(ctx, m, al, sets, rels, true)
+}
+
+func run[L comparable](ctx context.Context, m Model, al *Algebra[L], sets map[string]Set[L], rels map[string]Rel[L], capture bool) ([]Check[L], *Captured[L], error) {
 	prelude, wf, err := library()
 	if err != nil {
-		return nil, fmt.Errorf("purr's library: %v", err)
+		return nil, nil, fmt.Errorf("purr's library: %v", err)
 	}
 	top, err := predefinedEnv(al, sets, rels)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	ev := &evaluator[L]{ctx: ctx, al: al, variants: map[string]bool{}, included: map[string]bool{}, co: rels["co"]}
+	ev := &evaluator[L]{ctx: ctx, al: al, variants: map[string]bool{}, included: map[string]bool{}, co: rels["co"], loc: rels["loc"]}
+	if capture {
+		ev.captured = &Captured[L]{Sets: map[string]Set[L]{}, Rels: map[string]Rel[L]{}}
+	}
 	for _, v := range m.Variants {
 		ev.variants[v] = true
 	}
 	sc, err := ev.run(prelude.Stmts, top)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if _, err := ev.run(m.Cat.Stmts, sc); err != nil {
-		return nil, err
+	modelScope, err := ev.run(m.Cat.Stmts, sc)
+	if err != nil {
+		return nil, nil, err
 	}
+	if capture {
+		end := modelScope
+		if ev.beforeChoice != nil {
+			end = ev.beforeChoice
+		}
+		ev.captureScope(end, top)
+	}
+	// Only the model's own checks can be skipped, not purr's rules of
+	// well-formed executions.
+	ev.checks = slices.DeleteFunc(ev.checks, func(c Check[L]) bool { return slices.Contains(m.SkipChecks, c.Name) })
 	if !m.SkipWellFormed {
-		if _, err := ev.run(wf.Stmts, sc); err != nil {
-			return nil, err
+		// The rules see the prelude's names, not the model's, with one
+		// exception: the receives that follow the message rules, which a
+		// model selects by including msg.cat.
+		wfScope := sc
+		if v, ok := modelScope.lookup(MessageReceives); ok {
+			wfScope = sc.child()
+			wfScope.vars[MessageReceives] = v
+		}
+		if _, err := ev.run(wf.Stmts, wfScope); err != nil {
+			return nil, nil, err
 		}
 	}
-	return ev.checks, nil
+	return ev.checks, ev.captured, nil
 }
+
+// captureScope records the sets and relations bound from sc up to (not
+// including) top; an inner binding hides an outer one of the same name.
+func (ev *evaluator[L]) captureScope(sc, top *env) {
+	seen := map[string]bool{}
+	for e := sc; e != nil && e != top; e = e.parent {
+		for name, v := range e.vars {
+			if seen[name] {
+				continue
+			}
+			seen[name] = true
+			ev.captureValue(name, v, false)
+		}
+	}
+}
+
+// captureValue records a set or relation under name (other values are
+// not drawn); over tells whether it replaces an earlier one.
+func (ev *evaluator[L]) captureValue(name string, v value, over bool) bool {
+	c := ev.captured
+	_, isSet := c.Sets[name]
+	_, isRel := c.Rels[name]
+	if (isSet || isRel) && !over {
+		return true
+	}
+	switch v := v.(type) {
+	case Set[L]:
+		delete(c.Rels, name)
+		c.Sets[name] = v
+	case Rel[L]:
+		delete(c.Sets, name)
+		c.Rels[name] = v
+	case emptyVal:
+		delete(c.Sets, name)
+		c.Rels[name] = Rel[L]{}
+	default:
+		return false
+	}
+	return true
+}
+
+// show records what a show or unshow statement selects.
+func (ev *evaluator[L]) show(st cat.Stmt, sc *env) error {
+	c := ev.captured
+	if c == nil || ev.choices > 0 {
+		return nil
+	}
+	add := func(name string, v value) {
+		if ev.captureValue(name, v, true) && !slices.Contains(c.Shown, name) {
+			c.Shown = append(c.Shown, name)
+		}
+	}
+	switch st := st.(type) {
+	case *cat.Show:
+		for _, name := range st.Names {
+			if v, ok := sc.lookup(name); ok {
+				add(name, v)
+			}
+		}
+	case *cat.ShowAs:
+		v, err := ev.expr(st.X, sc)
+		if err != nil {
+			return err
+		}
+		add(st.Name, v)
+	case *cat.Unshow:
+		c.Shown = slices.DeleteFunc(c.Shown, func(n string) bool { return slices.Contains(st.Names, n) })
+	}
+	return nil
+}
+
+// MessageReceives names the set of receives to which the message rules
+// of well-formedness apply instead of the memory ones (a receive may get
+// nothing, and never gets an initial value): empty in the prelude,
+// RECV once a model includes msg.cat.
+const MessageReceives = "message-receives"
 
 // Library files, parsed once.
 var (

@@ -103,6 +103,15 @@ func (l Layout) Cell(sym string, index int) Value {
 	return Value{Sym: sym, Off: int64(index * l.size(sym))}
 }
 
+// CellName names the cell at address a as herd7 does: x, or y[1] for an
+// element of an array; other addresses print as values.
+func (l Layout) CellName(a Value) string {
+	if _, isArray := l.Length[a.Sym]; isArray && a.Off%int64(l.size(a.Sym)) == 0 {
+		return fmt.Sprintf("%s[%d]", a.Sym, a.Off/int64(l.size(a.Sym)))
+	}
+	return a.String()
+}
+
 // ValueOf converts a scalar value of a test's text.
 func (l Layout) ValueOf(v litmus.Value) (Value, error) {
 	switch v.Kind {

@@ -62,6 +62,8 @@ type declaration struct {
 // overlapping bytes of one location with different sizes or offsets, an
 // access may start where the location has no cell (x+2 of a scalar x),
 // or an access does not fit the cells its location's declared type gives.
+// It also refuses an access that may touch code (instruction fetch) and a
+// read that can read no value (its address is never a location).
 // It runs on the events after the value analysis: an access counts at
 // every address it may use.
 func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
@@ -81,6 +83,17 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 		a := sizedAccess{e.Pos, t.Program.Source[e.Pos]}
 		if a.what == "" {
 			a.what = map[bool]string{true: "a read", false: "a write"}[e.IsRead()]
+		}
+		for _, v := range e.Addr.Dom {
+			if v.IsCode() {
+				return fmt.Errorf("%s: %s may access the code at %s: purr has no semantics for instruction fetch or self-modifying code", a.pos, a.what, v)
+			}
+		}
+		if e.IsRead() && len(e.Val.Dom) == 0 {
+			// No write, not even an initial one, is at any address the
+			// read may use: taking it that the path cannot run would be
+			// an answer about something purr does not model.
+			return fmt.Errorf("%s: %s can read no value: its address %v is never a location of the test", a.pos, a.what, e.Addr.Dom)
 		}
 		for _, v := range e.Addr.Dom {
 			if !v.IsAddr() || v.IsCode() {

@@ -72,6 +72,15 @@ func (e *Event) IsMem() bool   { return e.IsRead() || e.IsWrite() }
 // IsReg tells whether e is a register event.
 func (e *Event) IsReg() bool { return e.Kind == KindRegRead || e.Kind == KindRegWrite }
 
+// IsReceive tells whether the event receives a message (C's recv): a read
+// that may read from no write at all, and then holds Nothing.
+func (e *Event) IsReceive() bool { return e.Kind == KindRead && e.HasTag("RECV") }
+
+// Nothing is the value of a receive that got no message. Whether a receive
+// may get nothing is the model's to say (stdlib/msg.cat); the engines offer
+// the choice to every receive.
+var Nothing = Int(-1)
+
 func (e *Event) String() string {
 	if e.Kind == KindInit {
 		return fmt.Sprintf("init(%s)", e.Loc)

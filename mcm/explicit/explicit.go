@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/litmus"
@@ -71,6 +73,9 @@ func Candidates(u *events.Unfolding) float64 {
 			continue
 		}
 		k := 0
+		if r.IsReceive() {
+			k++ // no message
+		}
 		for _, w := range writes {
 			if events.MayAlias(w.Addr, r.Addr) && events.MayCoexist(w, r) {
 				k++
@@ -124,6 +129,7 @@ type execution struct {
 	reads    []*events.Event                  // the executed reads, thread by thread in program order
 	writes   []*events.Event                  // the executed writes, initial writes first
 	rf       []*events.Event                  // per event: the write a read reads from
+	nothing  []bool                           // per event: a receive that got no message
 	co       map[events.Value][]*events.Event // per address, its writes in coherence order
 	locs     []events.Value                   // the addresses of co, in a fixed order
 
@@ -143,7 +149,7 @@ const (
 // thread), with no rf or co yet.
 func newExecution(u *events.Unfolding, leaves []*events.Segment) *execution {
 	x := &execution{u: u, leaves: leaves, executed: make([]bool, len(u.Events)), order: make([]int, len(u.Events)),
-		rf: make([]*events.Event, len(u.Events)), val: make([]events.Value, len(u.Terms)), state: make([]uint8, len(u.Terms))}
+		rf: make([]*events.Event, len(u.Events)), nothing: make([]bool, len(u.Events)), val: make([]events.Value, len(u.Terms)), state: make([]uint8, len(u.Terms))}
 	for _, e := range u.Events {
 		if e.Kind == events.KindInit {
 			x.executed[e.ID] = true
@@ -222,6 +228,9 @@ func (x *execution) compute(t *events.Term) (events.Value, uint8) {
 		return t.Val, termKnown
 	case events.TermRead:
 		w := x.rf[t.Read.ID]
+		if x.nothing[t.Read.ID] {
+			return events.Nothing, termKnown
+		}
 		if w == nil {
 			return events.Value{}, termPending
 		}
@@ -274,6 +283,9 @@ func (x *execution) compute(t *events.Term) (events.Value, uint8) {
 func (x *execution) refuted(n int) bool {
 	x.forget()
 	for _, r := range x.reads[:n] {
+		if x.nothing[r.ID] {
+			continue
+		}
 		ra, s1 := x.value(r.Addr)
 		wa, s2 := x.value(x.rf[r.ID].Addr)
 		if s1 == termUndefined || s2 == termUndefined || (s1 == termKnown && s2 == termKnown && ra != wa) {
@@ -376,6 +388,16 @@ func (x *execution) chooseRF(i int, visit func(*execution) bool) bool {
 			return false
 		}
 	}
+	x.rf[r.ID] = nil
+	if r.IsReceive() {
+		// A receive may also get no message (stdlib/msg.cat decides
+		// whether the model lets it).
+		x.nothing[r.ID] = true
+		defer func() { x.nothing[r.ID] = false }()
+		if !x.refuted(i+1) && !x.chooseRF(i+1, visit) {
+			return false
+		}
+	}
 	return true
 }
 
@@ -415,6 +437,13 @@ type Judgement struct {
 	Holds      bool // the condition
 	State      outcome.State
 	Flags      []string // the flags the execution raises, sorted
+	HasFlags   bool     // the model has flags (raised or not)
+
+	// What the model binds and shows, and the predefined relations, when
+	// the checker captures them (see Checker.capture).
+	captured *eval.Captured[bool]
+	sets     map[string]Set
+	rels     map[string]Rel
 }
 
 // Checker evaluates a model on single executions of one test.
@@ -426,6 +455,7 @@ type Checker struct {
 	lay      events.Layout
 	procs    map[int]int // process number → thread
 	observed []litmus.Loc
+	capture  bool // keep what the model binds and shows in judgements
 }
 
 // NewChecker is the checker of the model m on the executions of the
@@ -448,7 +478,14 @@ func (c *Checker) judge(x *execution) (Judgement, error) {
 	if pairs := x.u.OneEventPairs(); pairs != nil {
 		al, sets, rels = al.Fuse(pairs, sets, rels, predef.Reflexive)
 	}
-	checks, err := eval.Run(c.ctx, c.model, al, sets, rels)
+	var checks []eval.Check[bool]
+	var err error
+	if c.capture {
+		checks, j.captured, err = eval.RunCapturing(c.ctx, c.model, al, sets, rels)
+		j.sets, j.rels = sets, rels
+	} else {
+		checks, err = eval.Run(c.ctx, c.model, al, sets, rels)
+	}
 	if err != nil {
 		return j, err
 	}
@@ -462,10 +499,12 @@ func (c *Checker) judge(x *execution) (Judgement, error) {
 				j.Consistent = false
 			}
 		case cat.Flag:
+			j.HasFlags = true
 			if ch.Lit {
 				raised[ch.Name] = true
 			}
 		case cat.UndefinedUnless:
+			j.HasFlags = true
 			if !ch.Lit {
 				raised[herdout.UndefFlag] = true
 			}
@@ -603,7 +642,9 @@ func (x *execution) predefined(al *eval.Algebra[bool]) (map[string]Set, map[stri
 		}
 	}
 	for _, r := range x.reads {
-		add(rels["rf"], x.rf[r.ID], r)
+		if !x.nothing[r.ID] {
+			add(rels["rf"], x.rf[r.ID], r)
+		}
 	}
 	fw := al.EmptySet()
 	for _, a := range x.locs {
@@ -618,6 +659,9 @@ func (x *execution) predefined(al *eval.Algebra[bool]) (map[string]Set, map[stri
 	sets["FW"] = fw
 	for _, r := range x.reads {
 		w := x.rf[r.ID]
+		if x.nothing[r.ID] {
+			continue
+		}
 		ws := x.co[x.val[w.Addr.ID]]
 		after := false
 		for _, v := range ws {
@@ -805,12 +849,23 @@ func (c *Checker) validateBoth(x, y litmus.Prop) error {
 type Options struct {
 	Speedcheck    bool // stop at the first execution that decides the condition
 	MaxExecutions int  // stop enumerating after this many executions (0: all)
+	// Distinct, when not nil, counts executions up to these relations
+	// (rf, co) and the paths: the first consistent execution of each class
+	// stands for it. A model that raises flags is then refused (a class's
+	// executions may raise different flags).
+	Distinct []string
+	// Show selects the executions Outcome.Executions keeps; Capture names
+	// predefined relations and sets to keep in them besides rf, co, fr,
+	// po and what the model binds and shows.
+	Show    outcome.Show
+	Capture []string
 }
 
 // Check decides test t, unfolded into u (after its value analysis), under
 // the model m.
 func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout, opt Options) (*outcome.Outcome, error) {
 	c := NewChecker(ctx, m, t, u, lay)
+	c.capture = opt.Show != "" && opt.Show != outcome.ShowNone
 	// Refuse a condition purr cannot evaluate even when no execution
 	// would evaluate it.
 	for _, p := range []litmus.Prop{t.Filter, t.Cond} {
@@ -823,6 +878,7 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 	raised := map[string]bool{}
 	var failure error
 	count := 0
+	classes := map[string]bool{}
 	out.Complete = candidates(u, func(x *execution) bool {
 		if err := ctx.Err(); err != nil {
 			failure = err
@@ -833,8 +889,19 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 			failure = err
 			return false
 		}
+		if opt.Distinct != nil && j.HasFlags {
+			failure = fmt.Errorf("%s: --distinct: the model has flags, which executions counted as one may raise differently", t.File)
+			return false
+		}
 		if !j.Consistent {
 			return true
+		}
+		if opt.Distinct != nil {
+			key := x.classKey(opt.Distinct)
+			if classes[key] {
+				return true
+			}
+			classes[key] = true
 		}
 		if opt.MaxExecutions > 0 && count == opt.MaxExecutions {
 			return false
@@ -855,6 +922,12 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 				out.Flags = append(out.Flags, f)
 			}
 		}
+		if c.capture {
+			out.Shown = j.captured.Shown
+			if opt.Show.Selects(t.Quant, j.Holds) {
+				out.Executions = append(out.Executions, c.execution(x, j, count, opt.Capture))
+			}
+		}
 		return !(opt.Speedcheck && outcome.Decisive(t.Quant, j.Holds))
 	})
 	if failure != nil {
@@ -862,6 +935,36 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 	}
 	sort.Strings(out.Flags)
 	return out, nil
+}
+
+// classKey identifies the class of executions that agree with x on its
+// paths and the relations named (rf, co).
+func (x *execution) classKey(rels []string) string {
+	var b strings.Builder
+	for _, leaf := range x.leaves {
+		fmt.Fprintf(&b, "%d,", leaf.ID)
+	}
+	for _, rel := range rels {
+		b.WriteString(rel + ":")
+		switch rel {
+		case "rf":
+			for _, r := range x.reads {
+				if x.nothing[r.ID] {
+					fmt.Fprintf(&b, "%d<-,", r.ID)
+				} else {
+					fmt.Fprintf(&b, "%d<%d,", r.ID, x.rf[r.ID].ID)
+				}
+			}
+		case "co":
+			for _, a := range x.locs {
+				for _, w := range x.co[a] {
+					fmt.Fprintf(&b, "%d,", w.ID)
+				}
+				b.WriteString(";")
+			}
+		}
+	}
+	return b.String()
 }
 
 // PredefinedNames are the names of the sets and relations the explicit
@@ -883,4 +986,57 @@ func keys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// execution describes a consistent candidate for people to read.
+func (c *Checker) execution(x *execution, j Judgement, index int, capture []string) outcome.Execution {
+	var occ []outcome.Occurrence
+	for _, e := range c.u.Events {
+		if x.executed[e.ID] {
+			o := outcome.Occurrence{Event: e}
+			if e.IsMem() {
+				o.Addr, o.Val = x.val[e.Addr.ID], x.val[e.Val.ID]
+			}
+			occ = append(occ, o)
+		}
+	}
+	b := outcome.NewBuilder(c.test, c.lay, occ)
+	rel := func(name string, r Rel) {
+		b.Relation(name)
+		for k, in := range r {
+			if in {
+				b.Add(name, int(k.A), int(k.B))
+			}
+		}
+	}
+	set := func(name string, s Set) {
+		b.Set(name)
+		for id, in := range s {
+			if in {
+				b.Member(name, id)
+			}
+		}
+	}
+	for _, name := range []string{"rf", "co", "fr"} {
+		rel(name, j.rels[name])
+	}
+	for name, r := range j.captured.Rels {
+		if !slices.Contains(outcome.BaseRelations, name) {
+			rel(name, r)
+		}
+	}
+	for name, s := range j.captured.Sets {
+		set(name, s)
+	}
+	for _, name := range capture {
+		if slices.Contains(outcome.BaseRelations, name) {
+			continue
+		}
+		if r, ok := j.rels[name]; ok {
+			rel(name, r)
+		} else if s, ok := j.sets[name]; ok {
+			set(name, s)
+		}
+	}
+	return b.Finish(index, j.State, j.Holds, j.Flags)
 }

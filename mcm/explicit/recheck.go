@@ -62,6 +62,10 @@ func executionOf(u *events.Unfolding, leaves []*events.Segment, rf [][2]*events.
 		x.rf[r.ID] = w
 	}
 	for _, r := range x.reads {
+		if x.rf[r.ID] == nil && r.IsReceive() {
+			x.nothing[r.ID] = true
+			continue
+		}
 		if x.rf[r.ID] == nil {
 			return nil, fmt.Errorf("%v reads from no write", r)
 		}
@@ -118,6 +122,10 @@ func (x *execution) String() string {
 	var b strings.Builder
 	b.WriteString("the execution {rf:")
 	for _, r := range x.reads {
+		if x.nothing[r.ID] {
+			fmt.Fprintf(&b, " nothing→%v", r)
+			continue
+		}
 		fmt.Fprintf(&b, " %v→%v", x.rf[r.ID], r)
 	}
 	b.WriteString("; co:")

@@ -48,6 +48,13 @@ type Outcome struct {
 	Flags    []string
 	Loop     bool // some path was cut by the unrolling bound
 	Complete bool // every consistent execution was enumerated
+	// Executions are the consistent executions the check's Show selects
+	// (none unless asked), in the order they were found.
+	Executions []Execution
+	// Shown are the relations and sets the model's show statements select
+	// (show r, show X as r; less the unshown), in order: pictures draw
+	// them by default.
+	Shown []string
 }
 
 // Decisive tells whether one execution settles the condition: a witness

@@ -1,7 +1,10 @@
 // Package sat is the engine's only door to the SAT solver
 // (github.com/crillab/gophersat): DIMACS-style literals, hash-consed Tseitin
 // gates with constant folding, cardinality constraints, incremental solving
-// under assumptions and projected model enumeration. Every rule needed to use
+// under assumptions, and AllSolutions, an all-solutions search of its own
+// (DPLL without blocking clauses) that enumerates projected models in time
+// linear in their number, handing what it has not searched over to
+// gophersat where it gives up. Every rule needed to use
 // gophersat safely lives in this package, so the rest of the engine never
 // imports gophersat.
 //

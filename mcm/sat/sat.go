@@ -52,6 +52,7 @@ type Solver struct {
 	unitValue []int8  // per variable: +1 or -1 when fixed by a unit fact
 	units     []Lit   // the unit facts, True first
 	pending   [][]Lit // clauses not yet handed to gophersat
+	clauses   [][]Lit // every clause of two or more literals, for AllSolutions
 	nClauses  int     // clauses kept (pending or handed over)
 	unsat     bool    // the formula itself is unsatisfiable
 
@@ -62,6 +63,7 @@ type Solver struct {
 	gsVars int // variables gophersat knows
 
 	model    []bool // model of the last successful Solve, indexed by variable-1
+	search   *dpll  // during AllSolutions: the search, whose assignment Value reads
 	hasModel bool
 	mark     []int8 // scratch per variable for Solve's assumptions
 
@@ -233,6 +235,7 @@ func (s *Solver) AddClause(lits ...Lit) {
 		}
 		s.poll()
 		s.pending = append(s.pending, c)
+		s.clauses = append(s.clauses, c)
 		s.nClauses++
 	}
 }
@@ -363,6 +366,12 @@ func (s *Solver) Value(l Lit) bool {
 		panic("sat: Value without a model (the last Solve did not return true)")
 	}
 	v := l.Var()
+	if d := s.search; d != nil {
+		if l == 0 || v >= len(d.vals) {
+			panic(fmt.Sprintf("sat: literal %d has no value in the last model", l))
+		}
+		return d.vals[v] > 0 == (l > 0)
+	}
 	if l == 0 || v > len(s.model) {
 		panic(fmt.Sprintf("sat: literal %d has no value in the last model", l))
 	}

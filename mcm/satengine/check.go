@@ -1,7 +1,9 @@
 package satengine
 
 import (
+	"encoding/binary"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/purr-mcm/purr/cat"
@@ -22,6 +24,16 @@ type Options struct {
 	// Recheck, when set, re-checks every execution the engine accepts; an
 	// error stops the enumeration, and Check returns it.
 	Recheck func(Accepted) error
+	// Distinct, when not nil, counts executions up to these relations (rf,
+	// co) and the paths: the enumeration projects onto their variables, so
+	// one execution of each class is met. A model that raises flags is then
+	// refused (a class's executions may raise different flags).
+	Distinct []string
+	// Show selects the executions Outcome.Executions keeps; Capture names
+	// predefined relations and sets to keep in them besides rf, co, fr,
+	// po and what the model binds and shows.
+	Show    outcome.Show
+	Capture []string
 }
 
 // Accepted is an execution the engine accepts: the solver's current model,
@@ -82,7 +94,14 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 	if pairs := en.u.OneEventPairs(); pairs != nil {
 		al, sets, rels = al.Fuse(pairs, sets, rels, predef.Reflexive)
 	}
-	checks, err := eval.Run(ctx, m, al, sets, rels)
+	showing := opt.Show != "" && opt.Show != outcome.ShowNone
+	var checks []eval.Check[sat.Lit]
+	var captured *eval.Captured[sat.Lit]
+	if showing {
+		checks, captured, err = eval.RunCapturing(ctx, m, al, sets, rels)
+	} else {
+		checks, err = eval.Run(ctx, m, al, sets, rels)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -105,6 +124,9 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 			// herd7 raises its undefined-behaviour flag when the check fails.
 			flags[herdout.UndefFlag] = append(flags[herdout.UndefFlag], -c.Lit)
 		}
+	}
+	if opt.Distinct != nil && len(flags) > 0 {
+		return nil, fmt.Errorf("%s: --distinct: the model has flags, which executions counted as one may raise differently", t.File)
 	}
 	s.AddClause(s.And(consistent...))
 	lazy = append(lazy, en.derivation())
@@ -137,10 +159,21 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 
 	var failure error
 	out = &outcome.Outcome{Loop: u.Cut}
+	if showing {
+		out.Shown = captured.Shown
+	}
+	count := 0
 	seen := map[string]bool{}
+	seenRaw := map[string]bool{}
+	var raw []byte
 	raised := map[string]bool{}
-	out.Complete = enumerate(s, en.projection, lazy, opt.MaxExecutions, func() bool {
+	projection := en.projection
+	if opt.Distinct != nil {
+		projection = en.distinctProjection(opt.Distinct)
+	}
+	out.Complete = enumerate(s, projection, lazy, opt.MaxExecutions, func() bool {
 		holds := s.Value(cond)
+		count++
 		if holds {
 			out.Positive++
 		} else {
@@ -159,9 +192,21 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 			v, _ := fs.valueOf(loc)
 			st = append(st, outcome.Binding{Loc: loc, Type: lay.TypeOf(loc), Value: v})
 		}
-		if key := outcome.StateKey(st); !seen[key] {
-			seen[key] = true
-			out.States = append(out.States, st)
+		// Printing the state for its key costs more than the rest of an
+		// execution: do it once per distinct list of values.
+		raw = raw[:0]
+		for _, b := range st {
+			raw = appendValue(raw, b.Value)
+			for _, v := range b.Array {
+				raw = appendValue(raw, v)
+			}
+		}
+		if !seenRaw[string(raw)] {
+			seenRaw[string(raw)] = true
+			if key := outcome.StateKey(st); !seen[key] {
+				seen[key] = true
+				out.States = append(out.States, st)
+			}
 		}
 		var these []string
 		for _, name := range flagNames {
@@ -169,6 +214,9 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 				raised[name] = true
 				these = append(these, name)
 			}
+		}
+		if showing && opt.Show.Selects(t.Quant, holds) {
+			out.Executions = append(out.Executions, en.execution(t, lay, sets, rels, captured, opt.Capture, count, st, holds, these))
 		}
 		if opt.Recheck != nil {
 			if failure = opt.Recheck(Accepted{en: en, Holds: holds, State: st, Flags: these}); failure != nil {
@@ -189,4 +237,69 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 		}
 	}
 	return out, nil
+}
+
+// appendValue appends an encoding of v that tells it from every other
+// value.
+func appendValue(b []byte, v events.Value) []byte {
+	b = binary.AppendUvarint(b, uint64(len(v.Sym)))
+	b = append(b, v.Sym...)
+	return binary.AppendVarint(b, v.Off)
+}
+
+// execution describes the solver's current model for people to read.
+func (en *encoding) execution(t *litmus.Test, lay events.Layout, sets map[string]Set, rels map[string]Rel,
+	captured *eval.Captured[sat.Lit], capture []string, index int, st outcome.State, holds bool, flags []string) outcome.Execution {
+	s := en.s
+	var occ []outcome.Occurrence
+	for _, e := range en.u.Events {
+		if !s.Value(en.al.Exec[e.ID]) {
+			continue
+		}
+		o := outcome.Occurrence{Event: e}
+		if e.IsMem() {
+			o.Addr, _ = en.termValue(e.Addr)
+			o.Val, _ = en.termValue(e.Val)
+		}
+		occ = append(occ, o)
+	}
+	b := outcome.NewBuilder(t, lay, occ)
+	rel := func(name string, r Rel) {
+		b.Relation(name)
+		for _, k := range eval.SortedPairs(r) {
+			if s.Value(r[k]) {
+				b.Add(name, int(k.A), int(k.B))
+			}
+		}
+	}
+	set := func(name string, x Set) {
+		b.Set(name)
+		for id, in := range x {
+			if s.Value(in) {
+				b.Member(name, id)
+			}
+		}
+	}
+	for _, name := range []string{"rf", "co", "fr"} {
+		rel(name, rels[name])
+	}
+	for name, r := range captured.Rels {
+		if !slices.Contains(outcome.BaseRelations, name) {
+			rel(name, r)
+		}
+	}
+	for name, x := range captured.Sets {
+		set(name, x)
+	}
+	for _, name := range capture {
+		if slices.Contains(outcome.BaseRelations, name) {
+			continue
+		}
+		if r, ok := rels[name]; ok {
+			rel(name, r)
+		} else if x, ok := sets[name]; ok {
+			set(name, x)
+		}
+	}
+	return b.Finish(index, st, holds, flags)
 }

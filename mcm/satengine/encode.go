@@ -21,6 +21,10 @@ type encoding struct {
 	// projection: the variables that identify an execution (herd counts
 	// executions, not solver models).
 	projection []sat.Lit
+	// The projection's parts: the path variables, and the variables of rf
+	// and co by name (Options.Distinct projects onto some of them).
+	pathVars []sat.Lit
+	relVars  map[string][]sat.Lit
 }
 
 // encodeLimited builds the formula of an unfolding under limits: the
@@ -28,7 +32,7 @@ type encoding struct {
 func encodeLimited(u *events.Unfolding, limits sat.Limits) *encoding {
 	s := sat.New()
 	s.SetLimits(limits)
-	en := &encoding{u: u, s: s}
+	en := &encoding{u: u, s: s, relVars: map[string][]sat.Lit{}}
 	en.encodePaths()
 	en.encodeValues()
 	exec := make([]sat.Lit, len(u.Events))
@@ -74,6 +78,7 @@ func (en *encoding) encodePaths() {
 				s.AddClause(-k, lit)
 				if k != sat.False && !k.IsConst() {
 					en.projection = append(en.projection, k)
+					en.pathVars = append(en.pathVars, k)
 				}
 			}
 			// When the parent executes, exactly one child does.
@@ -205,7 +210,8 @@ func (en *encoding) sameValue(a, b *events.Term) sat.Lit {
 
 // encodeRF: one variable per write/read pair that may share a location;
 // rf(w,r) implies both execute with the same address and value, and an
-// executed read reads from exactly one write.
+// executed read reads from exactly one write; a receive reads from at most
+// one, and holds Nothing when it reads from none.
 func (en *encoding) encodeRF() {
 	s := en.s
 	en.rf = make(Rel)
@@ -235,8 +241,14 @@ func (en *encoding) encodeRF() {
 			en.rf[eval.PairOf(w.ID, r.ID)] = v
 			cands = append(cands, v)
 			en.projection = append(en.projection, v)
+			en.relVars["rf"] = append(en.relVars["rf"], v)
 		}
-		s.AddClause(append([]sat.Lit{-en.al.Exec[r.ID]}, cands...)...)
+		atLeast := append([]sat.Lit{-en.al.Exec[r.ID]}, cands...)
+		if r.IsReceive() {
+			// A receive may get no message, and then holds Nothing.
+			atLeast = append(atLeast, en.valueIs(r.Val, events.Nothing))
+		}
+		s.AddClause(atLeast...)
 		for i := range cands {
 			for j := i + 1; j < len(cands); j++ {
 				s.AddClause(-cands[i], -cands[j])
@@ -285,6 +297,7 @@ func (en *encoding) encodeCO() {
 				v := s.NewVar()
 				s.AddClause(both, -v) // determined when the pair is not ordered at all
 				en.projection = append(en.projection, v)
+				en.relVars["co"] = append(en.relVars["co"], v)
 				// v: a before b; ¬v: b before a, when both execute on one address.
 				en.co[ab] = s.And(both, v)
 				en.co[ba] = s.And(both, -v)
@@ -310,6 +323,16 @@ func (en *encoding) encodeCO() {
 			}
 		}
 	}
+}
+
+// distinctProjection is the projection onto the paths and the variables
+// of the relations named.
+func (en *encoding) distinctProjection(rels []string) []sat.Lit {
+	out := append([]sat.Lit(nil), en.pathVars...)
+	for _, r := range rels {
+		out = append(out, en.relVars[r]...)
+	}
+	return out
 }
 
 // derivation is the relation "read r's value is computed from read r2's":

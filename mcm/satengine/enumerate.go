@@ -1,8 +1,9 @@
 package satengine
 
 import (
+	"slices"
+
 	"github.com/purr-mcm/purr/mcm/eval"
-	"sort"
 
 	"github.com/purr-mcm/purr/mcm/sat"
 )
@@ -10,110 +11,204 @@ import (
 // enumerate calls visit once per consistent execution: once per model of
 // the formula, projected onto the variables that identify an execution,
 // whose lazy relations are acyclic. A model with a cycle in a lazy
-// relation is refuted by a clause that forbids that cycle, and the solver
-// is asked again; an accepted execution is blocked by a clause over the
-// projection. visit returns false to stop. enumerate returns whether every
-// execution was visited (limit 0: no limit). Each Solve checks the
-// context of the solver's Limits: a deadline stops the loop there.
+// relation is refuted by a clause that forbids that cycle, and the search
+// goes on. visit returns false to stop. enumerate returns whether every
+// execution was visited (limit 0: no limit). The context of the solver's
+// Limits is polled: a deadline stops the loop there.
+//
+// The executions come from the solver's own all-solutions search, whose
+// time per execution does not grow with their number; where that search
+// gives up (see sat.Solver.AllSolutions), gophersat's loop, with a
+// blocking clause per execution, searches the rest of the space.
 func enumerate(s *sat.Solver, projection []sat.Lit, lazy []Rel, limit int, visit func() bool) bool {
-	seen := map[string]bool{}
+	cycles := newCycleFinder(lazy)
 	count := 0
-	for s.Solve() {
-		if cycle := findCycle(s, lazy); cycle != nil {
-			s.AddClause(cycle...)
-			continue
-		}
+	complete := true
+	accept := func() bool {
 		if limit > 0 && count == limit {
+			complete = false
 			return false
 		}
-		block := make([]sat.Lit, len(projection))
-		key := make([]byte, len(projection))
-		for i, p := range projection {
-			if s.Value(p) {
-				block[i], key[i] = -p, '1'
-			} else {
-				block[i], key[i] = p, '0'
-			}
-		}
-		if seen[string(key)] {
-			// The blocking clause below makes this impossible; looping
-			// forever would be worse than stopping loudly.
-			panic("mcm: the solver returned an execution twice")
-		}
-		seen[string(key)] = true
 		count++
 		if !visit() {
+			complete = false
 			return false
 		}
-		s.AddClause(block...)
+		return true
+	}
+	stopped, rest := s.AllSolutions(projection, allSolutionsBudget, func() []sat.Lit { return cycles.find(s) }, accept)
+	if stopped {
+		return complete
+	}
+	seen := map[string]bool{}
+	for _, cube := range rest {
+		for s.Solve(cube...) {
+			if cycle := cycles.find(s); cycle != nil {
+				s.AddClause(cycle...)
+				continue
+			}
+			block := make([]sat.Lit, len(projection))
+			key := make([]byte, len(projection))
+			for i, p := range projection {
+				block[i], key[i] = p, '0'
+				if s.Value(p) {
+					block[i], key[i] = -p, '1'
+				}
+			}
+			if seen[string(key)] {
+				// The blocking clause below makes this impossible; looping
+				// forever would be worse than stopping loudly.
+				panic("mcm: the solver returned an execution twice")
+			}
+			seen[string(key)] = true
+			if !accept() {
+				return complete
+			}
+			s.AddClause(block...)
+		}
 	}
 	return true
 }
 
-// findCycle looks for a cycle, in the solver's current model, in one of
-// the relations; it returns the clause that forbids it (the negations of
-// the cycle's edge literals), or nil when every relation is acyclic.
-func findCycle(s *sat.Solver, rels []Rel) []sat.Lit {
+// allSolutionsBudget is the number of conflicts after which the
+// all-solutions search hands over to gophersat (plus 64 per execution it
+// found): a few tenths of a second of a search that finds nothing, where
+// a CDCL solver may be exponentially faster.
+const allSolutionsBudget = 20_000
+
+// cycleFinder looks for cycles, in the solver's current model, in the
+// lazy relations. It numbers each relation's nodes and sorts its pairs
+// once, so that each model costs only a walk of the edges it holds.
+type cycleFinder struct {
+	rels []lazyRel
+	// scratch, per node of the relation being searched
+	first, state []int32
+	succ, stack  []int32
+	edgeOf       []int32 // per node on the stack: the index of the edge that left it
+}
+
+type lazyRel struct {
+	nodes int
+	from  []int32 // per pair, sorted by (from, to): its nodes' numbers
+	to    []int32
+	lits  []sat.Lit
+}
+
+func newCycleFinder(rels []Rel) *cycleFinder {
+	f := &cycleFinder{}
 	for _, r := range rels {
-		succ := map[int32][]int32{}
-		for _, k := range eval.SortedPairs(r) {
-			if s.Value(r[k]) {
-				succ[k.A] = append(succ[k.A], k.B)
-			}
+		// Nodes numbered in the order of events, so that the pairs,
+		// sorted by event, come grouped by their source's number.
+		pairs := eval.SortedPairs(r)
+		var events []int32
+		for _, k := range pairs {
+			events = append(events, k.A, k.B)
 		}
-		if cycle := cycleIn(succ); cycle != nil {
-			clause := make([]sat.Lit, len(cycle))
-			for i := range cycle {
-				clause[i] = -r[eval.Pair{A: cycle[i], B: cycle[(i+1)%len(cycle)]}]
+		slices.Sort(events)
+		events = slices.Compact(events)
+		num := make(map[int32]int32, len(events))
+		for i, e := range events {
+			num[e] = int32(i)
+		}
+		id := func(e int32) int32 { return num[e] }
+		var lr lazyRel
+		for _, k := range pairs {
+			if r[k] == sat.False {
+				continue
 			}
-			return clause
+			lr.from = append(lr.from, id(k.A))
+			lr.to = append(lr.to, id(k.B))
+			lr.lits = append(lr.lits, r[k])
+		}
+		lr.nodes = len(events)
+		f.rels = append(f.rels, lr)
+	}
+	return f
+}
+
+// find returns the clause that forbids a cycle of the current model (the
+// negations of the cycle's edge literals), or nil when every relation is
+// acyclic.
+func (f *cycleFinder) find(s *sat.Solver) []sat.Lit {
+	for i := range f.rels {
+		if c := f.cycleIn(s, &f.rels[i]); c != nil {
+			return c
 		}
 	}
 	return nil
 }
 
-// cycleIn returns the nodes of a cycle of a graph, in order, or nil.
-func cycleIn(succ map[int32][]int32) []int32 {
-	nodes := make([]int32, 0, len(succ))
-	for n := range succ {
-		nodes = append(nodes, n)
-	}
-	sort.Slice(nodes, func(i, j int) bool { return nodes[i] < nodes[j] })
+func (f *cycleFinder) cycleIn(s *sat.Solver, r *lazyRel) []sat.Lit {
 	const (
 		unseen = iota
 		onStack
 		done
 	)
-	state := map[int32]int{}
-	var stack []int32
-	var found []int32
-	var visit func(n int32) bool
-	visit = func(n int32) bool {
-		state[n] = onStack
-		stack = append(stack, n)
-		for _, m := range succ[n] {
-			switch state[m] {
+	n := r.nodes
+	f.first = resize(f.first, n+1)
+	f.state = resize(f.state, n)
+	// The true edges, grouped by source (the pairs are sorted by it):
+	// succ[first[a]:first[a+1]] are the edges that leave a.
+	f.succ = f.succ[:0]
+	for e := range r.lits {
+		if s.Value(r.lits[e]) {
+			f.succ = append(f.succ, int32(e))
+		}
+	}
+	for a := range f.first {
+		f.first[a] = 0
+	}
+	for _, e := range f.succ {
+		f.first[r.from[e]+1]++
+	}
+	for a := 1; a <= n; a++ {
+		f.first[a] += f.first[a-1]
+	}
+	for a := range f.state {
+		f.state[a] = unseen
+	}
+	for root := int32(0); root < int32(n); root++ {
+		if f.state[root] != unseen {
+			continue
+		}
+		f.stack = append(f.stack[:0], root)
+		f.edgeOf = append(f.edgeOf[:0], f.first[root])
+		f.state[root] = onStack
+		for len(f.stack) > 0 {
+			top := len(f.stack) - 1
+			a := f.stack[top]
+			k := f.edgeOf[top]
+			if k == f.first[a+1] {
+				f.state[a] = done
+				f.stack = f.stack[:top]
+				f.edgeOf = f.edgeOf[:top]
+				continue
+			}
+			f.edgeOf[top]++
+			b := r.to[f.succ[k]]
+			switch f.state[b] {
 			case onStack:
-				for i := len(stack) - 1; i >= 0; i-- {
-					if stack[i] == m {
-						found = append([]int32(nil), stack[i:]...)
-						return true
+				var clause []sat.Lit
+				for i := len(f.stack) - 1; i >= 0; i-- {
+					clause = append(clause, -r.lits[f.succ[f.edgeOf[i]-1]])
+					if f.stack[i] == b {
+						return clause
 					}
 				}
+				panic("mcm: a node on the stack is not on it")
 			case unseen:
-				if visit(m) {
-					return true
-				}
+				f.state[b] = onStack
+				f.stack = append(f.stack, b)
+				f.edgeOf = append(f.edgeOf, f.first[b])
 			}
-		}
-		stack = stack[:len(stack)-1]
-		state[n] = done
-		return false
-	}
-	for _, n := range nodes {
-		if state[n] == unseen && visit(n) {
-			return found
 		}
 	}
 	return nil
+}
+
+func resize(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	return s[:n]
 }

@@ -1,0 +1,227 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/purr-mcm/purr/cat"
+)
+
+// herd7's configuration files (-conf FILE.cfg) and the options they set.
+
+// confFlags are the keys of a .cfg file that set purr's flag of the same
+// name, unless the command line sets it.
+var confFlags = []string{"model", "bell", "macros", "variant", "unroll", "speedcheck", "skipchecks", "through", "hexa", "timeout"}
+
+// confPictureKeys are herd7's keys that only change the pictures of
+// executions, which purr does not draw: accepted, and ignored with a note.
+var confPictureKeys = []string{
+	"show", "graph", "squished", "showevents", "movelabel", "fontsize", "xscale", "yscale", "arrowsize",
+	"showinitrf", "showfinalrf", "showinitwrites", "splines", "pad", "edgeattr", "doshow", "unshow",
+	"showkind", "showthread", "showlegend", "shift", "scale", "penwidth", "dotmode", "dotcom", "condensed",
+	"labelinit", "initpos", "threadstyle", "showobserved", "showfr", "showpo", "showcutoff", "mono",
+	"showraw", "showflags", "symetric", "oneinit", "dumpes", "gv", "evince", "o", "view",
+}
+
+// applyConf reads the configuration file that --conf names (as given, or
+// in an -I folder) and sets the
+// flags it gives that the command line did not. Paths it names (model,
+// bell, macros) are taken as they are when they exist, else in the
+// file's folder, which is also added to the end of the include path, as
+// herd7 finds the files a configuration names beside it.
+func applyConf(fs *pflag.FlagSet) error {
+	f := fs.Lookup("conf")
+	if f == nil || f.Value.String() == "" {
+		return nil
+	}
+	path := f.Value.String()
+	if !fileExists(path) {
+		// As herd7, look for the file on the include path too.
+		if incl, err := fs.GetStringArray("include"); err == nil {
+			for _, dir := range incl {
+				if p := filepath.Join(dir, path); fileExists(p) {
+					path = p
+					break
+				}
+			}
+		}
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("-conf: %v", err)
+	}
+	dir := filepath.Dir(path)
+	var ignored []string
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	for line := 1; sc.Scan(); line++ {
+		text := sc.Text()
+		trimmed := strings.TrimSpace(text)
+		if trimmed == "" || strings.HasPrefix(trimmed, "#") || strings.HasPrefix(trimmed, "//") {
+			continue
+		}
+		col := strings.Index(text, trimmed) + 1
+		key, value, _ := strings.Cut(trimmed, " ")
+		key = strings.TrimPrefix(key, "-")
+		value = strings.TrimSpace(value)
+		pos := cat.Pos{File: path, Line: line, Col: col}
+		switch {
+		case slices.Contains(confPictureKeys, key):
+			if !slices.Contains(ignored, key) {
+				ignored = append(ignored, key)
+			}
+		case slices.Contains(confFlags, key):
+			flag := fs.Lookup(key)
+			if flag.Changed {
+				continue // the command line wins
+			}
+			if value == "" {
+				return fmt.Errorf("%s: %s needs a value", pos, key)
+			}
+			if key == "model" || key == "bell" || key == "macros" {
+				if !fileExists(value) && fileExists(filepath.Join(dir, value)) {
+					value = filepath.Join(dir, value)
+				}
+			}
+			if key == "speedcheck" {
+				value = speedcheckValue(value)
+			}
+			if err := fs.Set(key, value); err != nil {
+				return fmt.Errorf("%s: %s %s: %v", pos, key, value, err)
+			}
+		default:
+			return fmt.Errorf("%s: unknown or unsupported herd7 configuration key %q", pos, key)
+		}
+	}
+	if err := fs.Set("include", dir); err != nil {
+		return err
+	}
+	if len(ignored) > 0 {
+		fmt.Fprintf(fs.Output(), "purr: note: %s: ignoring what only changes pictures of executions (%s)\n", path, strings.Join(ignored, ", "))
+	}
+	return nil
+}
+
+// speedcheckValue maps herd7's -speedcheck values (true, false, fast) onto
+// purr's boolean flag: fast, like true, stops once the condition is
+// decided.
+func speedcheckValue(v string) string {
+	if v == "fast" {
+		return "true"
+	}
+	return v
+}
+
+// checkThrough accepts herd7's -through none (the default); all and
+// invalid let executions that fail the model through, for pictures.
+func checkThrough(fs *pflag.FlagSet) error {
+	if f := fs.Lookup("through"); f != nil {
+		switch v := f.Value.String(); v {
+		case "", "none":
+		default:
+			return fmt.Errorf("-through %s is not supported: it lets executions the model forbids through, for drawing them, which purr does not do", v)
+		}
+	}
+	return nil
+}
+
+// macroDef is one definition of a herd7 .def file: NAME(PARAMS) BODY.
+type macroDef struct {
+	Pos    cat.Pos
+	Name   string
+	Params []string
+	Body   string
+}
+
+// readMacros parses a herd7 macro file (-macros FILE.def): one definition
+// a line, "name(params) body", "//" comments. purr's C front end does not
+// expand them yet; a test that calls one fails as an unsupported function.
+func readMacros(path string) ([]macroDef, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("-macros: %v", err)
+	}
+	var defs []macroDef
+	var errs cat.ErrorList
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	for line := 1; sc.Scan(); line++ {
+		text := sc.Text()
+		trimmed := strings.TrimSpace(text)
+		if trimmed == "" || strings.HasPrefix(trimmed, "//") {
+			continue
+		}
+		pos := cat.Pos{File: path, Line: line, Col: strings.Index(text, trimmed) + 1}
+		open := strings.IndexByte(trimmed, '(')
+		close := strings.IndexByte(trimmed, ')')
+		name := ""
+		if open > 0 {
+			name = trimmed[:open]
+		}
+		if open <= 0 || close < open || !isIdent(name) {
+			errs = append(errs, &cat.Error{Pos: pos, Msg: "expected a macro definition: name(params) body"})
+			continue
+		}
+		var params []string
+		if p := strings.TrimSpace(trimmed[open+1 : close]); p != "" {
+			for _, x := range strings.Split(p, ",") {
+				x = strings.TrimSpace(x)
+				if !isIdent(x) {
+					errs = append(errs, &cat.Error{Pos: pos, Msg: fmt.Sprintf("macro %s: bad parameter %q", name, x)})
+				}
+				params = append(params, x)
+			}
+		}
+		body := strings.TrimSpace(trimmed[close+1:])
+		if body == "" {
+			errs = append(errs, &cat.Error{Pos: pos, Msg: fmt.Sprintf("macro %s has no body", name)})
+		}
+		defs = append(defs, macroDef{Pos: pos, Name: name, Params: params, Body: body})
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return defs, nil
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r != '_' && !(r >= 'a' && r <= 'z') && !(r >= 'A' && r <= 'Z') && !(i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// loadBell loads the bell file of --bell and returns the loader to load
+// the model with: the bell's definitions are in scope of the model, as
+// herd7 runs the bell first. withBell puts them before the model's.
+func (o *options) loadBell(l *cat.Loader) (*cat.Model, error) {
+	if o.bell == "" {
+		return nil, nil
+	}
+	bell, err := l.LoadFile(o.bell)
+	if err != nil {
+		return nil, err
+	}
+	l.Prelude = append(slices.Clip(l.Prelude), bell.Stmts...)
+	return bell, nil
+}
+
+func withBell(bell, m *cat.Model) *cat.Model {
+	if bell == nil || m == nil {
+		return m
+	}
+	out := *m
+	out.Stmts = append(slices.Clip(bell.Stmts), m.Stmts...)
+	out.Files = append(slices.Clip(m.Files), bell.Files...)
+	return &out
+}

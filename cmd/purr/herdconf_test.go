@@ -1,0 +1,43 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestHerdConfiguration runs herd7's configuration options: -conf finds
+// the model and bell it names beside it and ignores picture keys with a
+// note; -bell's definitions are in scope of the model; -skipchecks leaves
+// a check out; -macros reports syntax errors with positions; -through
+// other than none and unknown keys are refused.
+func TestHerdConfiguration(t *testing.T) {
+	sb := "../../testdata/classic/SB.litmus"
+	direct, _, st := runPurr("-m", "testdata/conf/sc-named.cat", "-bell", "testdata/conf/marked.bell", sb)
+	if st != 0 || !strings.Contains(direct, "\nNo\n") {
+		t.Fatalf("-bell: status %d, output\n%s", st, direct)
+	}
+	for _, c := range []struct {
+		name   string
+		args   []string
+		status int
+		out    string // a line the output contains
+		errOut string // what stderr contains
+	}{
+		{"conf", []string{"-conf", "testdata/conf/sc.cfg", sb}, 0, "\nNo\n", "ignoring what only changes pictures of executions (graph, fontsize)"},
+		{"conf on the include path", []string{"-I", "testdata/conf", "-conf", "sc.cfg", sb}, 0, "\nNo\n", ""},
+		{"conf with -skipchecks", []string{"-conf", "testdata/conf/sc.cfg", "-skipchecks", "sc", sb}, 0, "\nOk\n", ""},
+		{"command line wins", []string{"-conf", "testdata/conf/sc.cfg", "-m", "testdata/forbid-all.cat", sb}, 0, "States 0", ""},
+		{"bell missing", []string{"-m", "testdata/conf/sc-named.cat", sb}, 1, "", "undefined name 'Marked'"},
+		{"unknown key", []string{"-conf", "testdata/conf/bad-key.cfg", sb}, 2, "", "testdata/conf/bad-key.cfg:2:3: unknown or unsupported herd7 configuration key \"nosuchkey\""},
+		{"macros", []string{"-conf", "testdata/conf/sc.cfg", "-macros", "testdata/conf/bad.def", sb}, 1, "", "testdata/conf/bad.def:3:1: expected a macro definition"},
+		{"through", []string{"-conf", "testdata/conf/sc.cfg", "-through", "all", sb}, 2, "", "-through all is not supported"},
+		{"speedcheck spelling", []string{"-conf", "testdata/conf/sc.cfg", "-speedcheck", "fast", sb}, 0, "\nNo\n", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, errOut, st := runPurr(c.args...)
+			if st != c.status || !strings.Contains(out, c.out) || !strings.Contains(errOut, c.errOut) {
+				t.Errorf("status %d (want %d), stdout\n%s\nstderr\n%s", st, c.status, out, errOut)
+			}
+		})
+	}
+}

@@ -1,0 +1,148 @@
+package main
+
+// A batch runs in -j worker processes (worker.go), which take the next
+// test as they finish one; purr prints each test's stdout and stderr in
+// the order of the batch, as soon as the tests before it are done, so
+// that the output is the same as with -j 1 but for Time lines.
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// defaultJobs is -j when not given: the CPUs purr may use.
+func defaultJobs() int { return runtime.GOMAXPROCS(0) }
+
+// testResult is what became of one test in a worker.
+type testResult struct {
+	rep reply
+	err error // errOverrun, errQuit, a dead worker, or a worker that could not start
+}
+
+// runWorkers checks files in jobs worker processes and prints their
+// results in the order of files; args is the command line, which each
+// worker receives. tick is called after each test's results are printed.
+// Results that come before their turn wait in memory: a slow test holds
+// back the printing, not the workers.
+func runWorkers(o *options, args, files []string, jobs int, stdout, stderr io.Writer, tick func()) int {
+	outcomes := make([]chan testResult, len(files))
+	for i := range outcomes {
+		outcomes[i] = make(chan testResult, 1)
+	}
+	next := make(chan int)
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer close(quit)
+	go func() {
+		defer close(next)
+		for i := range files {
+			select {
+			case next <- i:
+			case <-quit:
+				return
+			}
+		}
+	}()
+	limit := time.Duration(0)
+	if o.timeout > 0 {
+		limit = o.timeout + killGrace(o.timeout)
+	}
+	for range min(jobs, len(files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var w *worker
+			defer func() {
+				if w != nil {
+					w.stop()
+				}
+			}()
+			for i := range next {
+				if w == nil {
+					var err error
+					if w, err = startWorker(args); err != nil {
+						outcomes[i] <- testResult{err: fmt.Errorf("%w: %v", errStart, err)}
+						continue
+					}
+				}
+				rep, err := w.check(files[i], limit, quit)
+				if err != nil {
+					w.stop()
+					w = nil
+				}
+				outcomes[i] <- testResult{rep, err}
+			}
+		}()
+	}
+	status := 0
+	for i, f := range files {
+		out := <-outcomes[i]
+		switch {
+		case errors.Is(out.err, errStart):
+			fmt.Fprintln(stderr, "purr:", out.err)
+			return 1
+		case errors.Is(out.err, errOverrun):
+			fmt.Fprint(stderr, timeoutMessage(f, o.timeout))
+		case out.err != nil:
+			fmt.Fprintf(stderr, "%s: internal error: %v (please report)\n", f, out.err)
+			status = exitInternal
+		default:
+			stdout.Write(out.rep.stdout)
+			stderr.Write(out.rep.stderr)
+			if out.rep.status == timedOut {
+				fmt.Fprint(stderr, timeoutMessage(f, o.timeout))
+			}
+			status = max(status, out.rep.status.exitStatus())
+		}
+		tick()
+		if out.err == nil && out.rep.status == fatal {
+			break
+		}
+	}
+	return status
+}
+
+// errStart says that a worker process could not be started.
+var errStart = errors.New("starting a worker process")
+
+// shard is --shard I/N: the I-th of N contiguous blocks of a batch,
+// counting from 0, so that concatenating the outputs of shards 0 to N-1
+// gives the output of the whole batch.
+type shard struct{ index, count int }
+
+func (s *shard) String() string {
+	if s.count == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", s.index, s.count)
+}
+
+func (s *shard) Type() string { return "I/N" }
+
+func (s *shard) Set(v string) error {
+	i, n, ok := strings.Cut(v, "/")
+	index, err1 := strconv.Atoi(i)
+	count, err2 := strconv.Atoi(n)
+	if !ok || err1 != nil || err2 != nil || count < 1 || index < 0 || index >= count {
+		return fmt.Errorf("%q is not I/N with 0 <= I < N (shard I of N, counting from 0)", v)
+	}
+	*s = shard{index, count}
+	return nil
+}
+
+// of returns the shard's block of files: the same block for the same
+// files, whatever the machine.
+func (s shard) of(files []string) []string {
+	if s.count == 0 {
+		return files
+	}
+	n := len(files)
+	return files[s.index*n/s.count : (s.index+1)*n/s.count]
+}

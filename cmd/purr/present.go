@@ -1,0 +1,161 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm"
+	"github.com/purr-mcm/purr/mcm/herdout"
+	"github.com/purr-mcm/purr/mcm/outcome"
+	"github.com/purr-mcm/purr/mcm/show"
+)
+
+// modelName names the model a test runs under, for legends and JSON: -m
+// as given, or the architecture's default.
+func (o *options) modelName(arch string) string {
+	if o.model != "" {
+		return o.model
+	}
+	return defaultModels[arch]
+}
+
+// relations are the relations pictures and listings present (see
+// show.Relations).
+func (o *options) relations(out *mcm.Outcome) []string {
+	return show.Relations(out.Shown, o.doshow, o.unshow)
+}
+
+// dotPath is where -o puts a test's pictures: DIR/NAME.dot, as herd7 does.
+func dotPath(dir, name string) string {
+	return filepath.Join(dir, strings.NewReplacer("/", "_", string(filepath.Separator), "_").Replace(name)+".dot")
+}
+
+// writeDOT writes the test's selected executions into -o's folder.
+func (o *options) writeDOT(t *litmus.Test, out *mcm.Outcome) error {
+	f, err := os.Create(dotPath(o.output, t.Name))
+	if err != nil {
+		return err
+	}
+	legend := fmt.Sprintf("Test %s, %s", t.Name, o.modelName(t.Arch))
+	if err := show.DOT(f, legend, out.Executions, o.relations(out)); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// writeListing prints the test's selected executions as text.
+func (o *options) writeListing(w io.Writer, t *litmus.Test, out *mcm.Outcome) error {
+	fmt.Fprintf(w, "Test %s under %s: %d of %d executions (-show %s)\n\n", t.Name, o.modelName(t.Arch),
+		len(out.Executions), out.Positive+out.Negative, o.selection())
+	return show.Listing(w, t.Name, out.Executions, o.relations(out))
+}
+
+// jsonResult is one test's line of --json; docs/purr-result.schema.json
+// describes it, and a test holds the two together.
+type jsonResult struct {
+	Test       string              `json:"test"`
+	Path       string              `json:"path"`
+	Model      string              `json:"model"`
+	Kind       string              `json:"kind"`
+	Condition  string              `json:"condition"`
+	Verdict    string              `json:"verdict"`
+	Loop       bool                `json:"loop"`
+	States     []map[string]string `json:"states"`
+	Positive   int                 `json:"positive"`
+	Negative   int                 `json:"negative"`
+	Flags      []string            `json:"flags"`
+	Complete   bool                `json:"complete"`
+	Hash       string              `json:"hash"`
+	Time       float64             `json:"time"`
+	Show       string              `json:"show"`
+	Shown      []string            `json:"shown"`
+	Executions []jsonExecution     `json:"executions"`
+}
+
+type jsonExecution struct {
+	Index     int                 `json:"index"`
+	Events    []jsonEvent         `json:"events"`
+	Relations map[string][][2]int `json:"relations"`
+	Sets      map[string][]int    `json:"sets"`
+	State     map[string]string   `json:"state"`
+	Holds     bool                `json:"holds"`
+	Flags     []string            `json:"flags"`
+}
+
+type jsonEvent struct {
+	ID     int      `json:"id"`
+	Label  string   `json:"label"`
+	Thread int      `json:"thread"`
+	Kind   string   `json:"kind"`
+	Loc    string   `json:"loc"`
+	Value  string   `json:"value"`
+	Tags   []string `json:"tags"`
+	Instr  string   `json:"instr"`
+	Pos    string   `json:"pos"`
+}
+
+// stateMap is a final state as JSON has it: location → value, as herd7
+// prints them.
+func stateMap(st outcome.State, hex bool) map[string]string {
+	m := map[string]string{}
+	for _, b := range st {
+		m[b.LocString()] = b.ValueString(hex)
+	}
+	return m
+}
+
+// nonNil keeps JSON arrays arrays when empty.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// writeJSON prints one test's line of --json.
+func (o *options) writeJSON(w io.Writer, path string, t *litmus.Test, out *mcm.Outcome, res herdout.Result) error {
+	j := jsonResult{Test: t.Name, Path: path, Model: o.modelName(t.Arch), Kind: res.Quantifier.Kind().String(),
+		Condition: res.Quantifier.String() + " " + res.Condition, Verdict: res.Verdict.String(), Loop: res.Loop,
+		States: []map[string]string{}, Positive: out.Positive, Negative: out.Negative,
+		Flags: nonNil(res.Flags), Complete: out.Complete, Hash: res.Hash, Time: res.Time,
+		Show: string(o.selection()), Shown: nonNil(out.Shown), Executions: []jsonExecution{}}
+	for _, st := range res.States {
+		m := map[string]string{}
+		for _, b := range st.Bindings {
+			m[b.Loc] = b.Value
+		}
+		j.States = append(j.States, m)
+	}
+	for _, x := range out.Executions {
+		jx := jsonExecution{Index: x.Index, Relations: map[string][][2]int{}, Sets: map[string][]int{},
+			State: stateMap(x.State, o.hexa), Holds: x.Holds, Flags: nonNil(x.Flags)}
+		for _, e := range x.Events {
+			jx.Events = append(jx.Events, jsonEvent{ID: e.ID, Label: e.Label, Thread: e.Thread, Kind: e.Kind,
+				Loc: e.Loc, Value: e.Value, Tags: nonNil(e.Tags), Instr: e.Instr, Pos: e.Pos})
+		}
+		jx.Events = nonNil(jx.Events)
+		for name, edges := range x.Relations {
+			pairs := [][2]int{}
+			for _, e := range edges {
+				pairs = append(pairs, [2]int{e.From, e.To})
+			}
+			jx.Relations[name] = pairs
+		}
+		for name, ids := range x.Sets {
+			jx.Sets[name] = nonNil(ids)
+		}
+		j.Executions = append(j.Executions, jx)
+	}
+	line, err := json.Marshal(j)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(line, '\n'))
+	return err
+}

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/purr-mcm/purr/internal/browser"
+	"github.com/purr-mcm/purr/mcm/outcome"
+	"github.com/purr-mcm/purr/models"
+)
+
+var viewScreenshot = flag.String("view-screenshot", "", "save the browser test's screenshot of purr view to `FILE` (docs/view.png is made so)")
+
+// viewFiles copies a test and the sc model into a folder of the test's,
+// where they can be edited.
+func viewFiles(t *testing.T, test string) (testPath, modelPath string) {
+	t.Helper()
+	dir := t.TempDir()
+	src, err := os.ReadFile(test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testPath = filepath.Join(dir, filepath.Base(test))
+	modelPath = filepath.Join(dir, "sc.cat")
+	sc, err := models.FS.ReadFile("sc.cat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(testPath, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(modelPath, sc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return testPath, modelPath
+}
+
+// save rewrites a watched file, its time moved on so that the change
+// shows on a file system with a coarse clock.
+func save(t *testing.T, path, content string) {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := fi.ModTime().Add(time.Second)
+	if err := os.Chtimes(path, later, later); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type viewState struct {
+	Error      string `json:"error"`
+	Summary    string `json:"summary"`
+	Executions []struct {
+		Index int    `json:"index"`
+		State string `json:"state"`
+	} `json:"executions"`
+	Relations []struct{ Name string } `json:"relations"`
+}
+
+func fetchState(t *testing.T, h http.Handler) viewState {
+	t.Helper()
+	req := httptest.NewRequest("GET", "/state", nil)
+	req.Host = "localhost"
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	var st viewState
+	if err := json.Unmarshal(rec.Body.Bytes(), &st); err != nil {
+		t.Fatalf("/state: %v: %s", err, rec.Body)
+	}
+	return st
+}
+
+// TestViewChecksAgain follows edits of the test and of the model on the
+// page's state: errors with their positions, and the executions again.
+func TestViewChecksAgain(t *testing.T) {
+	for _, test := range []string{"../../testdata/MP.litmus", "testdata/SB.c.litmus"} {
+		t.Run(filepath.Base(test), func(t *testing.T) {
+			testPath, modelPath := viewFiles(t, test)
+			o := &options{model: modelPath, unroll: 2}
+			s := newViewServer(o, testPath, outcome.ShowAll)
+			if len(s.Watch) != 2 || s.Watch[1] != modelPath {
+				t.Fatalf("watching %v, want the test and the model", s.Watch)
+			}
+			st := fetchState(t, s)
+			if st.Error != "" || !strings.Contains(st.Summary, "States 3") || !strings.Contains(st.Summary, "Never 0 3") {
+				t.Fatalf("state under sc: %+v", st)
+			}
+			model, _ := os.ReadFile(modelPath)
+			save(t, modelPath, string(model)+"\nacyclic po | nosuch as broken\n")
+			if st := fetchState(t, s); !strings.Contains(st.Error, modelPath+":13:") || !strings.Contains(st.Error, "nosuch") {
+				t.Errorf("a model error: %q, want its file:line:col", st.Error)
+			}
+			save(t, modelPath, `"no axiom"`+"\n")
+			if st := fetchState(t, s); st.Error != "" || !strings.Contains(st.Summary, "States 4") {
+				t.Errorf("without axioms: %+v", st)
+			}
+			src, _ := os.ReadFile(testPath)
+			save(t, testPath, strings.Replace(string(src), "exists", "exists (", 1))
+			if st := fetchState(t, s); !strings.Contains(st.Error, testPath+":") {
+				t.Errorf("a test error: %q, want its file:line:col", st.Error)
+			}
+			save(t, testPath, string(src))
+			st = fetchState(t, s)
+			if len(st.Executions) != 4 {
+				t.Errorf("%d executions without axioms, want 4", len(st.Executions))
+			}
+		})
+	}
+}
+
+func TestViewUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		status int
+		stderr string
+	}{
+		{[]string{"view"}, 2, "name one test"},
+		{[]string{"view", "a.litmus", "b.litmus"}, 2, "name one test"},
+		{[]string{"view", "--hexa", "a.litmus"}, 2, "--hexa does not apply"},
+		{[]string{"view", "--addr", "256.1.1.1:1", "a.litmus"}, 1, "purr view:"},
+	} {
+		_, stderr, status := runPurr(tc.args...)
+		if status != tc.status || !strings.Contains(stderr, tc.stderr) {
+			t.Errorf("purr %v: status %d, stderr %q; want %d, %q", tc.args, status, stderr, tc.status, tc.stderr)
+		}
+	}
+	host, _, err := net.SplitHostPort(defaultViewAddr)
+	if ip := net.ParseIP(host); err != nil || ip == nil || !ip.IsLoopback() {
+		t.Errorf("purr view listens on %s by default, not on loopback", defaultViewAddr)
+	}
+}
+
+// TestViewInBrowser drives purr view's page on MP under a copy of sc in
+// a headless Chromium: three executions, a relation ticked draws its
+// arrows, and saving the model without its axiom shows four.
+func TestViewInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test is not short")
+	}
+	testPath, modelPath := viewFiles(t, "../../testdata/MP.litmus")
+	s := newViewServer(&options{model: modelPath, unroll: 2}, testPath, outcome.ShowAll)
+	s.Poll = 50 * time.Millisecond
+	s.Test, s.Model = "testdata/MP.litmus", "sc.cat" // the heading of the screenshot, not temporary paths
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close) // after the browser's cleanup, which closes its connections
+	ctx := browser.New(t, 2*time.Minute)
+
+	count := func(sel string) string { return fmt.Sprintf(`document.querySelectorAll(%q).length`, sel) }
+	wait := func(what, cond string) {
+		t.Helper()
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	click := func(sel string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
+			t.Fatalf("click %s: %v", sel, err)
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
+		t.Fatal(err)
+	}
+	wait("MP under sc lists three executions", count("#executions li[data-index]")+" === 3")
+	wait("a drawing with rf only", count("#drawing path.edge")+" > 0 && "+count("#drawing path.edge:not([data-rel=rf])")+" === 0")
+	click(`input[value="po"]`)
+	wait("po drawn once ticked", count(`#drawing path.edge[data-rel="po"]`)+" === 2")
+	click(`input[value="co"]`)
+	click(`input[value="fr"]`)
+	click(`#executions li[data-index]:last-child`)
+	wait("the last execution drawn", `document.querySelector("#drawing g.execution").dataset.index === "3"`)
+	click(`#executions li[data-index]:first-child`)
+	wait("the first execution drawn, with its two fr", `document.querySelector("#drawing g.execution").dataset.index === "1" && `+
+		count(`#drawing path.edge[data-rel="fr"]`)+" === 2")
+
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := *viewScreenshot
+	if path == "" {
+		path = filepath.Join(t.TempDir(), "view.png")
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", path)
+
+	save(t, modelPath, `"no axiom"`+"\n")
+	wait("the model saved without its axiom: four executions", count("#executions li[data-index]")+" === 4")
+	save(t, modelPath, "let x = \n")
+	wait("the model's error on the page", `/sc\.cat:\d+:\d+/.test(document.getElementById("error").textContent)`)
+}
+
+// TestSVGFlag runs -o DIR --svg: beside NAME.dot, NAME.svg is a
+// well-formed SVG document of the selected executions.
+func TestSVGFlag(t *testing.T) {
+	dir := t.TempDir()
+	_, errs, status := runPurr("-m", "sc", "-show", "all", "-o", dir, "--svg", "../../testdata/MP.litmus")
+	if status != 0 {
+		t.Fatalf("exit status %d: %s", status, errs)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "MP.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := xml.NewDecoder(bytes.NewReader(data))
+	for {
+		if _, err := d.Token(); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("MP.svg is not well-formed XML: %v", err)
+		}
+	}
+	if !bytes.Contains(data, []byte("<svg")) {
+		t.Errorf("MP.svg holds no svg element: %.80s", data)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "MP.dot")); err != nil {
+		t.Errorf("-o wrote no MP.dot: %v", err)
+	}
+}

@@ -1,0 +1,11 @@
+// Package docs holds purr's documents that programs read: the JSON Schema
+// of purr --json's lines.
+package docs
+
+import _ "embed"
+
+// ResultSchema is the JSON Schema of one line of purr --json
+// (purr-result.schema.json).
+//
+//go:embed purr-result.schema.json
+var ResultSchema []byte

@@ -1,0 +1,514 @@
+package picture
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/purr-mcm/purr/mcm/outcome"
+)
+
+// Options say what to draw.
+type Options struct {
+	// Relations names the relations drawn as arrows, in this order; a name
+	// the execution lacks draws nothing. Nil draws DefaultRelations.
+	Relations []string
+	// Sets names the event sets whose members carry a badge.
+	Sets []string
+	// Colours maps a relation to its colour; the relations it lacks get
+	// Colours(Relations).
+	Colours map[string]string
+}
+
+// DefaultRelations are the relations drawn when Options.Relations is nil:
+// those of herd's pictures.
+var DefaultRelations = []string{"po", "rf", "co", "fr"}
+
+// fixedColours are the colours of the relations every execution has, as
+// herd draws them.
+var fixedColours = map[string]string{
+	"po": "#333333", "rf": "#d62728", "co": "#1f77b4", "fr": "#e6780b",
+	"iico": "#7f7f7f", "rmw": "#8c564b",
+}
+
+// palette colours the other relations, in turn.
+var palette = []string{"#2ca02c", "#9467bd", "#e377c2", "#17becf", "#bcbd22",
+	"#7b4173", "#637939", "#843c39", "#3182bd", "#d6616b", "#31a354", "#756bb1"}
+
+// Colours gives each relation named a colour: the fixed ones of po, rf,
+// co and fr, and the palette's in turn to the others, so that a legend
+// built from the same names matches the drawing.
+func Colours(names []string) map[string]string {
+	cs := map[string]string{}
+	next := 0
+	for _, n := range names {
+		if _, done := cs[n]; done {
+			continue
+		}
+		if c, ok := fixedColours[n]; ok {
+			cs[n] = c
+			continue
+		}
+		cs[n] = palette[next%len(palette)]
+		next++
+	}
+	return cs
+}
+
+// Geometry of the layout, in SVG user units (pixels).
+const (
+	nodeW   = 150.0
+	nodeH   = 44.0
+	colGap  = 250.0 // from one column's centre to the next
+	rowGap  = 110.0 // from one row's centre to the next
+	margin  = 30.0
+	headerH = 30.0 // a thread's name above its column
+	titleH  = 28.0
+	legendH = 30.0
+)
+
+// node is an event placed on the page (its centre).
+type node struct {
+	ev   outcome.Event
+	x, y float64
+}
+
+// layout is one execution placed on the page.
+type layout struct {
+	x     outcome.Execution
+	nodes map[int]*node
+	order []*node
+	heads []head
+	w, h  float64
+}
+
+type head struct {
+	name string
+	x, y float64
+}
+
+// place lays an execution out: init writes on a row of their own on top,
+// then one column per thread, in program order downwards.
+func place(x outcome.Execution, title string) *layout {
+	l := &layout{x: x, nodes: map[int]*node{}}
+	var inits []outcome.Event
+	threads := map[int][]outcome.Event{}
+	var tids []int
+	for _, e := range x.Events {
+		if e.Thread < 0 {
+			inits = append(inits, e)
+			continue
+		}
+		if _, ok := threads[e.Thread]; !ok {
+			tids = append(tids, e.Thread)
+		}
+		threads[e.Thread] = append(threads[e.Thread], e)
+	}
+	slices.Sort(tids)
+	cols := max(len(tids), 1)
+	width := float64(max(cols, len(inits)))*colGap + 2*margin
+	top := margin
+	if title != "" {
+		top += titleH
+	}
+	if len(inits) > 0 {
+		step := (width - 2*margin) / float64(len(inits))
+		for i, e := range inits {
+			l.add(e, margin+step*(float64(i)+0.5), top+nodeH/2)
+		}
+		top += rowGap
+	}
+	colStep := (width - 2*margin) / float64(cols)
+	rows := 0
+	for c, tid := range tids {
+		cx := margin + colStep*(float64(c)+0.5)
+		l.heads = append(l.heads, head{fmt.Sprintf("P%d", tid), cx, top + headerH/2})
+		for r, e := range threads[tid] {
+			l.add(e, cx, top+headerH+nodeH/2+float64(r)*rowGap)
+		}
+		rows = max(rows, len(threads[tid]))
+	}
+	l.w = width
+	l.h = top + headerH + float64(max(rows, 1)-1)*rowGap + nodeH + margin + legendH
+	return l
+}
+
+func (l *layout) add(e outcome.Event, x, y float64) {
+	n := &node{ev: e, x: x, y: y}
+	l.nodes[e.ID] = n
+	l.order = append(l.order, n)
+}
+
+// arrow is one edge to draw.
+type arrow struct {
+	rel      string
+	from, to *node
+}
+
+// arrows lists the edges of the relations drawn, po and co reduced to
+// their immediate steps (as herd draws them), so that a chain of four
+// writes is three arrows rather than six.
+func (l *layout) arrows(rels []string) []arrow {
+	var out []arrow
+	for _, r := range rels {
+		edges := l.x.Relations[r]
+		if r == "po" || r == "co" {
+			edges = immediate(edges)
+		}
+		for _, e := range edges {
+			a, b := l.nodes[e.From], l.nodes[e.To]
+			if a == nil || b == nil {
+				continue
+			}
+			out = append(out, arrow{r, a, b})
+		}
+	}
+	return out
+}
+
+// immediate keeps the pairs (a,c) of an order with no b between: a<b<c.
+func immediate(edges []outcome.Edge) []outcome.Edge {
+	succ := map[int][]int{}
+	has := map[outcome.Edge]bool{}
+	for _, e := range edges {
+		succ[e.From] = append(succ[e.From], e.To)
+		has[e] = true
+	}
+	var out []outcome.Edge
+	for _, e := range edges {
+		between := false
+		for _, b := range succ[e.From] {
+			if b != e.To && has[outcome.Edge{From: b, To: e.To}] {
+				between = true
+				break
+			}
+		}
+		if !between {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// SVG writes one execution as a standalone SVG document.
+func SVG(w io.Writer, x outcome.Execution, opt Options) error {
+	return Document(w, []outcome.Execution{x}, opt)
+}
+
+// Document writes executions as one SVG document, one below the other,
+// each under a title with its index, final state and whether the
+// condition's proposition holds.
+func Document(w io.Writer, xs []outcome.Execution, opt Options) error {
+	rels := opt.Relations
+	if rels == nil {
+		rels = DefaultRelations
+	}
+	colours := Colours(rels)
+	for k, v := range opt.Colours {
+		colours[k] = v
+	}
+	var ls []*layout
+	width, height := 2*margin+colGap, 0.0
+	for _, x := range xs {
+		l := place(x, title(x))
+		ls = append(ls, l)
+		width = max(width, l.w)
+		height += l.h
+	}
+	height = max(height, 2*margin)
+	b := &strings.Builder{}
+	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="Helvetica, Arial, sans-serif">`+"\n",
+		width, height, width, height)
+	b.WriteString("<defs>\n")
+	for _, r := range uniq(rels) {
+		fmt.Fprintf(b, `<marker id="%s" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="%s"/></marker>`+"\n",
+			markerID(r), colours[r])
+	}
+	b.WriteString("</defs>\n")
+	fmt.Fprintf(b, `<rect width="%.0f" height="%.0f" fill="white"/>`+"\n", width, height)
+	y := 0.0
+	for i, l := range ls {
+		fmt.Fprintf(b, `<g class="execution" data-index="%d" transform="translate(0,%.0f)">`+"\n", xs[i].Index, y)
+		l.draw(b, title(xs[i]), rels, opt.Sets, colours)
+		b.WriteString("</g>\n")
+		y += l.h
+	}
+	b.WriteString("</svg>\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func title(x outcome.Execution) string {
+	var st []string
+	for _, bd := range x.State {
+		st = append(st, bd.LocString()+"="+bd.ValueString(false))
+	}
+	t := fmt.Sprintf("Execution %d", x.Index)
+	if len(st) > 0 {
+		t += ": " + strings.Join(st, "; ")
+	}
+	if x.Holds {
+		t += " (the condition holds)"
+	}
+	for _, f := range x.Flags {
+		t += " [flag " + f + "]"
+	}
+	return t
+}
+
+func uniq(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// markerID is an XML id for a relation's arrowhead: relation names may
+// hold characters (-, ., ^) that ids may not.
+func markerID(rel string) string {
+	var b strings.Builder
+	b.WriteString("arrow-")
+	for _, c := range rel {
+		if c < 128 && (c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			b.WriteRune(c)
+		} else {
+			fmt.Fprintf(&b, "_%x", c)
+		}
+	}
+	return b.String()
+}
+
+func (l *layout) draw(b *strings.Builder, title string, rels, sets []string, colours map[string]string) {
+	if title != "" {
+		fmt.Fprintf(b, `<text x="%.0f" y="%.0f" font-size="15" font-weight="bold" fill="#222">%s</text>`+"\n", margin, margin+8, esc(title))
+	}
+	for _, h := range l.heads {
+		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" font-size="14" font-weight="bold" fill="#555">%s</text>`+"\n", h.x-nodeW/2, h.y, esc(h.name))
+	}
+	for _, n := range l.order {
+		l.drawNode(b, n, sets)
+	}
+	arrows := l.arrows(uniq(rels))
+	// Arrows between the same two events are fanned out, alternately on
+	// either side, so that none hides another.
+	seen := map[[2]int]int{}
+	for _, a := range arrows {
+		key := [2]int{min(a.from.ev.ID, a.to.ev.ID), max(a.from.ev.ID, a.to.ev.ID)}
+		k := seen[key]
+		seen[key]++
+		l.drawArrow(b, a, k, colours[a.rel])
+	}
+	l.drawLegend(b, uniq(rels), colours)
+}
+
+func (l *layout) drawNode(b *strings.Builder, n *node, sets []string) {
+	e := n.ev
+	fill := "#f7f7f7"
+	switch e.Kind {
+	case "W":
+		fill = "#fdf1e6"
+	case "R":
+		fill = "#e8f1fb"
+	case "F":
+		fill = "#eeeeee"
+	}
+	fmt.Fprintf(b, `<g class="event" data-id="%d">`, e.ID)
+	// The whole instruction and its place, which the box may cut, show
+	// on hovering.
+	if tip := strings.TrimSpace(e.Instr + " " + e.Pos); tip != "" {
+		fmt.Fprintf(b, `<title>%s</title>`, esc(tip))
+	}
+	fmt.Fprintf(b, `<rect x="%.1f" y="%.1f" width="%.0f" height="%.0f" rx="6" fill="%s" stroke="#444" stroke-width="1.2"/>`,
+		n.x-nodeW/2, n.y-nodeH/2, nodeW, nodeH, fill)
+	textY := n.y + 5
+	if e.Instr != "" {
+		textY = n.y - 3
+	}
+	fmt.Fprintf(b, `<text x="%.1f" y="%.1f" font-size="14" text-anchor="middle" fill="#111">%s</text>`, n.x, textY, esc(eventText(e)))
+	if e.Instr != "" {
+		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" font-size="11" text-anchor="middle" fill="#666" font-family="monospace">%s</text>`,
+			n.x, n.y+13, esc(clip(e.Instr, 22)))
+	}
+	// The sets' badges sit inside the box, along its top from the right,
+	// where no arrowhead lands.
+	bx := n.x + nodeW/2 - 3
+	for _, s := range sets {
+		if !slices.Contains(l.x.Sets[s], e.ID) {
+			continue
+		}
+		w := 8 + 6.5*float64(len([]rune(s)))
+		bx -= w
+		fmt.Fprintf(b, `<rect class="set" x="%.1f" y="%.1f" width="%.0f" height="14" rx="7" fill="#666"/><text x="%.1f" y="%.1f" font-size="10" text-anchor="middle" fill="white">%s</text>`,
+			bx, n.y-nodeH/2+2, w, bx+w/2, n.y-nodeH/2+13, esc(s))
+		bx -= 2
+	}
+	b.WriteString("</g>\n")
+}
+
+// eventText names an event as purr's listings and DOT pictures do,
+// "c: W[x]=1", its tags after: "b: W[x]=1 REL", "f: F DMB.SY".
+func eventText(e outcome.Event) string {
+	s := e.Label + ": " + e.Kind
+	if e.Loc != "" {
+		s += "[" + e.Loc + "]=" + e.Value
+	}
+	if len(e.Tags) > 0 {
+		s += " " + strings.Join(e.Tags, ",")
+	}
+	return s
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+func (l *layout) drawArrow(b *strings.Builder, a arrow, fan int, colour string) {
+	id := markerID(a.rel)
+	if a.from == a.to {
+		// A loop on the event's right side.
+		x, y := a.from.x+nodeW/2, a.from.y
+		fmt.Fprintf(b, `<path class="edge" data-rel="%s" d="M%.1f,%.1f C%.1f,%.1f %.1f,%.1f %.1f,%.1f" fill="none" stroke="%s" stroke-width="1.8" marker-end="url(#%s)"/>`,
+			esc(a.rel), x, y-8, x+40, y-30, x+40, y+30, x, y+8, colour, id)
+		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" font-size="12" fill="%s" stroke="white" stroke-width="3" paint-order="stroke">%s</text>`+"\n",
+			x+34, y+4, colour, esc(a.rel))
+		return
+	}
+	x1, y1, x2, y2 := a.from.x, a.from.y, a.to.x, a.to.y
+	dx, dy := x2-x1, y2-y1
+	dist := math.Hypot(dx, dy)
+	nx, ny := -dy/dist, dx/dist // the left normal
+	// The bend: none for the first straight arrow that crosses no event;
+	// fanned out for others between the same events; enough to clear the
+	// events in between otherwise.
+	bend := 0.0
+	if fan > 0 {
+		side := 1.0
+		if fan%2 == 0 {
+			side = -1
+		}
+		bend = side * 34 * float64((fan+1)/2)
+	}
+	if bend == 0 && l.crosses(a.from, a.to) {
+		bend = 55 + 0.08*dist
+	}
+	cx, cy := (x1+x2)/2+nx*bend, (y1+y2)/2+ny*bend
+	sx, sy := boxExit(x1, y1, cx, cy)
+	ex, ey := boxExit(x2, y2, cx, cy)
+	if bend == 0 {
+		fmt.Fprintf(b, `<path class="edge" data-rel="%s" d="M%.1f,%.1f L%.1f,%.1f" fill="none" stroke="%s" stroke-width="1.8" marker-end="url(#%s)"/>`,
+			esc(a.rel), sx, sy, ex, ey, colour, id)
+	} else {
+		fmt.Fprintf(b, `<path class="edge" data-rel="%s" d="M%.1f,%.1f Q%.1f,%.1f %.1f,%.1f" fill="none" stroke="%s" stroke-width="1.8" marker-end="url(#%s)"/>`,
+			esc(a.rel), sx, sy, cx, cy, ex, ey, colour, id)
+	}
+	// A curve's label sits at its apex; a line's before its middle, so
+	// that two lines crossing at their middles keep their labels apart.
+	mx, my := 0.25*sx+0.5*cx+0.25*ex, 0.25*sy+0.5*cy+0.25*ey
+	if bend == 0 {
+		mx, my = 0.7*sx+0.3*ex, 0.7*sy+0.3*ey
+	}
+	fmt.Fprintf(b, `<text x="%.1f" y="%.1f" font-size="12" text-anchor="middle" fill="%s" stroke="white" stroke-width="3" paint-order="stroke">%s</text>`+"\n",
+		mx+nx*8, my+ny*8+4, colour, esc(a.rel))
+}
+
+// crosses tells whether the segment between two events passes through a
+// third event's box.
+func (l *layout) crosses(a, c *node) bool {
+	for _, n := range l.order {
+		if n == a || n == c {
+			continue
+		}
+		if segmentHitsBox(a.x, a.y, c.x, c.y, n.x, n.y, nodeW/2+6, nodeH/2+6) {
+			return true
+		}
+	}
+	return false
+}
+
+// segmentHitsBox clips the segment against the box (Liang–Barsky).
+func segmentHitsBox(x1, y1, x2, y2, cx, cy, hw, hh float64) bool {
+	t0, t1 := 0.0, 1.0
+	dx, dy := x2-x1, y2-y1
+	for _, pq := range [][2]float64{{-dx, x1 - (cx - hw)}, {dx, (cx + hw) - x1}, {-dy, y1 - (cy - hh)}, {dy, (cy + hh) - y1}} {
+		p, q := pq[0], pq[1]
+		if p == 0 {
+			if q < 0 {
+				return false
+			}
+			continue
+		}
+		r := q / p
+		if p < 0 {
+			t0 = max(t0, r)
+		} else {
+			t1 = min(t1, r)
+		}
+		if t0 > t1 {
+			return false
+		}
+	}
+	return true
+}
+
+// boxExit is where the ray from an event's centre towards (tx,ty) leaves
+// its box.
+func boxExit(x, y, tx, ty float64) (float64, float64) {
+	dx, dy := tx-x, ty-y
+	if dx == 0 && dy == 0 {
+		return x, y
+	}
+	s := math.Inf(1)
+	if dx != 0 {
+		s = min(s, (nodeW/2+2)/math.Abs(dx))
+	}
+	if dy != 0 {
+		s = min(s, (nodeH/2+2)/math.Abs(dy))
+	}
+	return x + dx*s, y + dy*s
+}
+
+func (l *layout) drawLegend(b *strings.Builder, rels []string, colours map[string]string) {
+	x, y := margin, l.h-margin/2-legendH/2
+	for _, r := range rels {
+		if len(l.x.Relations[r]) == 0 {
+			continue
+		}
+		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2.5"/><text x="%.1f" y="%.1f" font-size="12" fill="#222">%s</text>`+"\n",
+			x, y, x+22, y, colours[r], x+27, y+4, esc(r))
+		x += 40 + 7*float64(len([]rune(r)))
+	}
+}
+
+func esc(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		switch c {
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '&':
+			b.WriteString("&amp;")
+		case '"':
+			b.WriteString("&quot;")
+		case '\'':
+			b.WriteString("&#39;")
+		default:
+			if c < 0x20 && c != '\t' && c != '\n' || c == 0xFFFE || c == 0xFFFF {
+				b.WriteRune('\uFFFD') // characters XML 1.0 cannot carry
+				continue
+			}
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}
