@@ -19,7 +19,6 @@ func maskTimes(s string) string {
 	return timeLine.ReplaceAllString(s, "Time $1 *")
 }
 
-
 // repoTests lists the litmus tests of the repository's testdata that run
 // under the default models, with a missing file, a test that does not
 // parse and one that is refused for its size among them, so that stderr
