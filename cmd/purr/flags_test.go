@@ -57,6 +57,8 @@ func TestFlags(t *testing.T) {
 		{name: "--json", args: []string{"-m", "sc", "--json", mp}, stdout: []string{`"test":"MP"`, `"positive":0,"negative":3`, `"executions":[]`}},
 		{name: "--json -show", args: []string{"-m", "sc", "--json", "-show", "neg", mp}, stdout: []string{`"index":3`, `"rf":[[`}},
 		{name: "executions", args: []string{"executions", "-m", "sc", mp}, stdout: []string{"Test MP under sc: 3 of 3 executions (-show all)", "Execution 3 of MP"}},
+		{name: "executions --distinct", args: []string{"executions", "-m", "udp", "--distinct", "rf", "../../testdata/protocols/udp.litmus"},
+			stdout: []string{"Test udp under udp: 6 of 6 executions (-show all)", "Execution 6 of udp"}},
 		{name: "executions -show prop", args: []string{"executions", "-m", "tso", "-show", "prop", "../../testdata/classic/SB.litmus"},
 			stdout: []string{"1 of 4 executions (-show prop)", "of SB: the condition holds"}},
 		{name: "executions --doshow unknown", args: []string{"executions", "-m", "sc", "--doshow", "nosuch", mp},

@@ -110,7 +110,7 @@ func cmdExecutions(args []string, stdout, stderr io.Writer) int {
 	files, err := parseFlags(flags, args)
 	if err == nil {
 		err = onlyFlags(flags, "model", "include", "variant", "unroll", "show", "doshow", "unshow", "json",
-			"engine", "max-executions", "max-sat-vars", "max-sat-clauses")
+			"engine", "max-executions", "max-sat-vars", "max-sat-clauses", "distinct")
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "purr executions:", err)
