@@ -1,7 +1,6 @@
 package mcm
 
 import (
-	"github.com/purr-mcm/purr/mcm/outcome"
 	"io/fs"
 	"sort"
 	"strings"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/models"
 	"github.com/purr-mcm/purr/stdlib"
 )

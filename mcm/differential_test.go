@@ -3,8 +3,6 @@ package mcm
 import (
 	"flag"
 	"fmt"
-	"github.com/purr-mcm/purr/mcm/events"
-	"github.com/purr-mcm/purr/mcm/explicit"
 	"io/fs"
 	"path/filepath"
 	"sort"
@@ -14,6 +12,8 @@ import (
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/internal/shared"
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/events"
+	"github.com/purr-mcm/purr/mcm/explicit"
 	"github.com/purr-mcm/purr/mcm/herdout"
 	"github.com/purr-mcm/purr/models"
 )
@@ -41,18 +41,25 @@ func sameOutcome(t *litmus.Test, want, got *Outcome) []string {
 
 // candidateEstimate is explicit.Candidates for a test.
 func candidateEstimate(t *litmus.Test, unroll int) (float64, error) {
-	_, regs, mem, err := events.InitialState(t)
+	u, err := analysed(t, unroll)
 	if err != nil {
-		return 0, err
-	}
-	u, err := events.Unfold(t.Program, unroll, regs, mem)
-	if err != nil {
-		return 0, err
-	}
-	if err := u.AnalyseValues(); err != nil {
 		return 0, err
 	}
 	return explicit.Candidates(u), nil
+}
+
+// analysed unfolds a test, its loops unrolled unroll times, and runs the
+// value analysis on it.
+func analysed(t *litmus.Test, unroll int) (*events.Unfolding, error) {
+	_, regs, mem, err := events.InitialState(t)
+	if err != nil {
+		return nil, err
+	}
+	u, err := events.Unfold(t.Program, unroll, regs, mem)
+	if err != nil {
+		return nil, err
+	}
+	return u, u.AnalyseValues()
 }
 
 // engineDiff runs both engines (the SAT one re-checking its executions)

@@ -1,7 +1,6 @@
 package mcm
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -86,15 +85,8 @@ func TestRMWIncrementAnswered(t *testing.T) {
 // counting it made the increments feed each other without bound.
 func TestRMWIncrementDomains(t *testing.T) {
 	lt := parseLitmus(t, casCasIncrement)
-	_, initRegs, initMem, err := events.InitialState(lt)
+	u, err := analysed(lt, 2)
 	if err != nil {
-		t.Fatal(err)
-	}
-	u, err := events.UnfoldContext(context.Background(), lt.Program, 2, initRegs, initMem)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := u.AnalyseValues(); err != nil {
 		t.Fatal(err)
 	}
 	allowed := map[events.Value]bool{events.Int(0): true, events.Int(1): true, events.Int(2): true, events.Int(3): true, events.Addr("x"): true}

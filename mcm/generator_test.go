@@ -3,7 +3,6 @@ package mcm
 import (
 	"flag"
 	"fmt"
-	"github.com/purr-mcm/purr/mcm/outcome"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/outcome"
 )
 
 var (

@@ -1,14 +1,12 @@
 package mcm
 
 import (
-	"context"
 	"io/fs"
 	"sort"
 	"testing"
 
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/mcm/eval"
-	"github.com/purr-mcm/purr/mcm/events"
 	"github.com/purr-mcm/purr/mcm/explicit"
 	"github.com/purr-mcm/purr/mcm/predef"
 	"github.com/purr-mcm/purr/mcm/satengine"
@@ -78,15 +76,8 @@ func TestEnginesDefineTheTable(t *testing.T) {
 	}
 	for _, src := range namesTests {
 		lt := inlineTest(t, src)
-		_, initRegs, initMem, err := events.InitialState(lt)
+		u, err := analysed(lt, 2)
 		if err != nil {
-			t.Fatal(err)
-		}
-		u, err := events.UnfoldContext(context.Background(), lt.Program, 2, initRegs, initMem)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := u.AnalyseValues(); err != nil {
 			t.Fatal(err)
 		}
 		sets, rels := satengine.PredefinedNames(u)

@@ -3,6 +3,7 @@ package explicit
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -973,19 +974,10 @@ func (x *execution) classKey(rels []string) string {
 func PredefinedNames(u *events.Unfolding) (sets, rels []string, ok bool) {
 	candidates(u, func(x *execution) bool {
 		s, r := x.predefined(eval.NewAlgebra[bool](boolLogic{}, x.executed))
-		sets, rels, ok = keys(s), keys(r), true
+		sets, rels, ok = slices.Sorted(maps.Keys(s)), slices.Sorted(maps.Keys(r)), true
 		return false
 	})
 	return sets, rels, ok
-}
-
-func keys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // execution describes a consistent candidate for people to read.

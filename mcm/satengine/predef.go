@@ -1,10 +1,12 @@
 package satengine
 
 import (
-	"github.com/purr-mcm/purr/mcm/eval"
-	"github.com/purr-mcm/purr/mcm/events"
+	"maps"
+	"slices"
 	"sort"
 
+	"github.com/purr-mcm/purr/mcm/eval"
+	"github.com/purr-mcm/purr/mcm/events"
 	"github.com/purr-mcm/purr/mcm/sat"
 )
 
@@ -186,14 +188,5 @@ func (en *encoding) tags() []string {
 // computes for u, for the test that holds every engine to predef's table.
 func PredefinedNames(u *events.Unfolding) (sets, rels []string) {
 	s, r := encodeLimited(u, sat.Limits{}).predefined()
-	return keys(s), keys(r)
-}
-
-func keys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(s)), slices.Sorted(maps.Keys(r))
 }
