@@ -13,18 +13,8 @@ func TestAllSolutionsAgainstExhaustive(t *testing.T) {
 	for seed := range uint64(2000) {
 		r := rand.New(rand.NewPCG(seed, 7))
 		n := 1 + r.IntN(12)
-		f := &cnf{n: n}
-		s := New()
-		newVars(s, n)
-		for range r.IntN(3 * n) {
-			c := randomClause(r, n)
-			f.clauses = append(f.clauses, c)
-			s.AddClause(c...)
-		}
-		var projection []Lit
-		for range r.IntN(n + 2) {
-			projection = append(projection, randomLit(r, n))
-		}
+		f, s := randomFormula(r, n, r.IntN(3*n))
+		projection := randomProjection(r, n)
 		var hidden [][]Lit
 		for range r.IntN(3) {
 			hidden = append(hidden, randomClause(r, n))

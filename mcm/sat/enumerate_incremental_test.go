@@ -72,14 +72,7 @@ func TestIncrementalEnumerationAgainstExhaustive(t *testing.T) {
 	for seed := range uint64(150) {
 		r := rand.New(rand.NewPCG(seed, 3))
 		n := 2 + r.IntN(15) // 2..16 variables
-		f := &cnf{n: n}
-		s := New()
-		newVars(s, n)
-		for range r.IntN(n) {
-			c := randomClause(r, n)
-			f.clauses = append(f.clauses, c)
-			s.AddClause(c...)
-		}
+		f, s := randomFormula(r, n, r.IntN(n))
 		finishes(t, "incremental enumeration", func() {
 			for round := range 6 {
 				projection := []Lit{randomLit(r, n), randomLit(r, n)}

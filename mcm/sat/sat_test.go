@@ -88,6 +88,29 @@ func newVars(s *Solver, n int) {
 	}
 }
 
+// randomFormula makes k random clauses over n variables, both as a cnf
+// for exhaustive search and in a new solver.
+func randomFormula(r *rand.Rand, n, k int) (*cnf, *Solver) {
+	f := &cnf{n: n}
+	s := New()
+	newVars(s, n)
+	for range k {
+		c := randomClause(r, n)
+		f.clauses = append(f.clauses, c)
+		s.AddClause(c...)
+	}
+	return f, s
+}
+
+// randomProjection is up to n+1 random literals over n variables.
+func randomProjection(r *rand.Rand, n int) []Lit {
+	var projection []Lit
+	for range r.IntN(n + 2) {
+		projection = append(projection, randomLit(r, n))
+	}
+	return projection
+}
+
 // checkModel verifies that the solver's model satisfies f and assumptions.
 func checkModel(t *testing.T, s *Solver, f *cnf, assumptions []Lit) {
 	t.Helper()
@@ -176,18 +199,8 @@ func TestEnumerateProjectionAgainstExhaustive(t *testing.T) {
 	for seed := range uint64(300) {
 		r := rand.New(rand.NewPCG(seed, 2))
 		n := 1 + r.IntN(12)
-		f := &cnf{n: n}
-		s := New()
-		newVars(s, n)
-		for range r.IntN(3 * n) {
-			c := randomClause(r, n)
-			f.clauses = append(f.clauses, c)
-			s.AddClause(c...)
-		}
-		var projection []Lit
-		for range r.IntN(n + 2) {
-			projection = append(projection, randomLit(r, n))
-		}
+		f, s := randomFormula(r, n, r.IntN(3*n))
+		projection := randomProjection(r, n)
 		var assumptions []Lit
 		if seed%3 == 0 {
 			assumptions = append(assumptions, randomLit(r, n))
