@@ -208,27 +208,7 @@ func hashObservedText(locations []LocItem, cond Prop) string {
 			locs = append(locs, newHashLoc(it.Loc))
 		}
 	}
-	var walk func(p Prop)
-	walk = func(p Prop) {
-		switch p := p.(type) {
-		case Not:
-			walk(p.X)
-		case And:
-			walk(p.X)
-			walk(p.Y)
-		case Or:
-			walk(p.X)
-			walk(p.Y)
-		case Implies:
-			walk(p.X)
-			walk(p.Y)
-		case Eq:
-			locs = append(locs, newHashLoc(p.Loc))
-		case LocEq:
-			locs = append(locs, newHashLoc(p.X), newHashLoc(p.Y))
-		}
-	}
-	walk(cond)
+	EachLoc(cond, func(l Loc) { locs = append(locs, newHashLoc(l)) })
 	slices.SortFunc(locs, compareHashLocs)
 	locs = slices.CompactFunc(locs, func(a, b hashLoc) bool { return compareHashLocs(a, b) == 0 })
 	texts := make([]string, len(locs))

@@ -257,6 +257,29 @@ const (
 	precAtom
 )
 
+// EachLoc calls f with every location proposition p compares, in the
+// order they are written.
+func EachLoc(p Prop, f func(Loc)) {
+	switch p := p.(type) {
+	case Not:
+		EachLoc(p.X, f)
+	case And:
+		EachLoc(p.X, f)
+		EachLoc(p.Y, f)
+	case Or:
+		EachLoc(p.X, f)
+		EachLoc(p.Y, f)
+	case Implies:
+		EachLoc(p.X, f)
+		EachLoc(p.Y, f)
+	case Eq:
+		f(p.Loc)
+	case LocEq:
+		f(p.X)
+		f(p.Y)
+	}
+}
+
 // FormatProp prints a proposition as herd prints conditions: "[x]=1 /\
 // 0:X0=0", with parentheses only where precedence needs them.
 func FormatProp(p Prop) string {

@@ -21,28 +21,7 @@ func ObservedLocations(t *litmus.Test) []litmus.Loc {
 			add(it.Loc)
 		}
 	}
-	var walk func(p litmus.Prop)
-	walk = func(p litmus.Prop) {
-		switch p := p.(type) {
-		case litmus.Not:
-			walk(p.X)
-		case litmus.And:
-			walk(p.X)
-			walk(p.Y)
-		case litmus.Or:
-			walk(p.X)
-			walk(p.Y)
-		case litmus.Implies:
-			walk(p.X)
-			walk(p.Y)
-		case litmus.Eq:
-			add(p.Loc)
-		case litmus.LocEq:
-			add(p.X)
-			add(p.Y)
-		}
-	}
-	walk(t.Cond)
+	litmus.EachLoc(t.Cond, add)
 	return out
 }
 
