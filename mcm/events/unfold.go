@@ -69,6 +69,18 @@ func (e *Event) IsRead() bool  { return e.Kind == KindRead }
 func (e *Event) IsWrite() bool { return e.Kind == KindWrite || e.Kind == KindInit }
 func (e *Event) IsMem() bool   { return e.IsRead() || e.IsWrite() }
 
+// Writes are the unfolding's write events, initial writes first, in the
+// order of Events.
+func (u *Unfolding) Writes() []*Event {
+	var writes []*Event
+	for _, e := range u.Events {
+		if e.IsWrite() {
+			writes = append(writes, e)
+		}
+	}
+	return writes
+}
+
 // IsReg tells whether e is a register event.
 func (e *Event) IsReg() bool { return e.Kind == KindRegRead || e.Kind == KindRegWrite }
 

@@ -63,12 +63,7 @@ func Candidates(u *events.Unfolding) float64 {
 	for _, leaves := range livePaths(u) {
 		n *= math.Max(1, float64(len(leaves)))
 	}
-	var writes []*events.Event
-	for _, e := range u.Events {
-		if e.IsWrite() {
-			writes = append(writes, e)
-		}
-	}
+	writes := u.Writes()
 	for _, r := range u.Events {
 		if !r.IsRead() {
 			continue

@@ -215,12 +215,7 @@ func (en *encoding) sameValue(a, b *events.Term) sat.Lit {
 func (en *encoding) encodeRF() {
 	s := en.s
 	en.rf = make(Rel)
-	var writes []*events.Event
-	for _, e := range en.u.Events {
-		if e.IsWrite() {
-			writes = append(writes, e)
-		}
-	}
+	writes := en.u.Writes()
 	for _, r := range en.u.Events {
 		if !r.IsRead() {
 			continue
@@ -262,12 +257,7 @@ func (en *encoding) encodeRF() {
 func (en *encoding) encodeCO() {
 	s := en.s
 	en.co = make(Rel)
-	var writes []*events.Event
-	for _, e := range en.u.Events {
-		if e.IsWrite() {
-			writes = append(writes, e)
-		}
-	}
+	writes := en.u.Writes()
 	exec := en.al.Exec
 	lit := func(a, b *events.Event) sat.Lit {
 		if l, ok := en.co[eval.PairOf(a.ID, b.ID)]; ok {

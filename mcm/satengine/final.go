@@ -24,11 +24,7 @@ func newFinalState(en *encoding, procIDs []int, lay events.Layout) *finalState {
 	for i, id := range procIDs {
 		fs.threads[id] = i
 	}
-	for _, e := range en.u.Events {
-		if e.IsWrite() {
-			fs.writes = append(fs.writes, e)
-		}
-	}
+	fs.writes = en.u.Writes()
 	return fs
 }
 
