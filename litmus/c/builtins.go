@@ -81,7 +81,7 @@ func (t *translator) callWith(name string, pos xcfa.Pos, args []cparser.IExprCon
 	if !ok {
 		return value{}, litmus.Errorf(c.pos, "unsupported function %s", c.name)
 	}
-	if (c.annots != nil) != strings.HasPrefix(c.name, "__") {
+	if (c.annots != nil) != (strings.HasPrefix(c.name, "__") && !takesNoAnnotation(c.name)) {
 		if c.annots == nil {
 			return value{}, litmus.Errorf(c.pos, "%s needs annotations: %s{...}(...)", c.name, c.name)
 		}
@@ -629,6 +629,7 @@ func init() {
 		"atomic_inc_and_test":       linuxAtomicOpReturn("mb", add, false, true, true, &eq),
 		"atomic_add_negative":       linuxAtomicOpReturn("mb", add, false, true, false, &lt),
 	}
+	registerLockForms(builtins)
 	for _, order := range []struct{ suffix, annot string }{{"", "mb"}, {"_relaxed", "once"}, {"_acquire", "acquire"}, {"_release", "release"}} {
 		builtins["xchg"+order.suffix] = linuxXchg(order.annot)
 		builtins["cmpxchg"+order.suffix] = linuxCmpxchg(order.annot)

@@ -81,6 +81,10 @@ type evaluator[L comparable] struct {
 	co       Rel[L] // the engine's co, which "with co from ..." binds
 	loc      Rel[L] // the engine's loc, which classes-loc partitions by
 	depth    int    // nested function applications and procedure calls
+	// tagged are the engine's sets of events by tag: a bell's enum binds
+	// the set of each tag it declares from them (empty when no event
+	// carries the tag).
+	tagged map[string]Set[L]
 
 	// captured, when set, collects what the model binds and shows (see
 	// RunCapturing); choices counts the "with x from S" over several
@@ -368,6 +372,14 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 			tags = append(tags, tagVal(t))
 		}
 		next.vars[st.Name] = tags
+		for _, t := range st.Tags {
+			name := cat.TagSet(t)
+			if set, ok := ev.tagged[name]; ok {
+				next.vars[name] = set
+			} else {
+				next.vars[name] = ev.al.EmptySet()
+			}
+		}
 		return next, nil
 	}
 	return nil, errAt(st.Position(), "unsupported instruction %T", st)
@@ -1053,6 +1065,23 @@ func builtins[L comparable]() map[string]func(ev *evaluator[L], pos cat.Pos, arg
 				return nil, err
 			}
 			return ev.al.rng(r), nil
+		},
+		// different-values r: the pairs of r whose events carry different
+		// values (the bell of the Linux kernel matches SRCU locks and
+		// unlocks by the value the lock returned).
+		"different-values": func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
+			r, err := ev.rel(pos, arg)
+			if err != nil {
+				return nil, err
+			}
+			if ev.al.DifferentValues == nil {
+				return nil, errAt(pos, "different-values: this engine has no event values")
+			}
+			out := make(Rel[L], len(r))
+			for _, k := range SortedPairs(r) {
+				ev.al.Put(out, int(k.A), int(k.B), ev.al.lg.And(r[k], ev.al.DifferentValues(int(k.A), int(k.B))))
+			}
+			return out, nil
 		},
 		"fail": func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
 			return nil, errAt(pos, "fail")
