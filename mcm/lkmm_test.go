@@ -49,6 +49,40 @@ P1(int *s)
 exists (0:r0=0)
 `
 
+// rscsProgram has two RCU read-side critical sections in a row.
+const rscsProgram = `C rscs
+{}
+P0(int *x)
+{
+	__fence{rcu-lock};
+	WRITE_ONCE(*x, 1);
+	__fence{rcu-unlock};
+	__fence{rcu-lock};
+	WRITE_ONCE(*x, 2);
+	__fence{rcu-unlock};
+}
+exists (x=2)
+`
+
+// ctrlProgram writes z under a condition on the value read, then y.
+const ctrlProgram = `C ctrl
+{}
+P0(int *x, int *y, int *z)
+{
+	int r0;
+	r0 = READ_ONCE(*x);
+	if (r0 == 0) {
+		WRITE_ONCE(*z, 1);
+	}
+	WRITE_ONCE(*y, 1);
+}
+P1(int *x)
+{
+	WRITE_ONCE(*x, 1);
+}
+exists (0:r0=0)
+`
+
 // TestLKMMEvents checks herd's lock and SRCU events (litmus/c/locks.go,
 // xcfa.Mark) as the models see them, and the bell's tag sets, in both
 // engines: every model states facts as flags, which must be raised
@@ -88,6 +122,22 @@ flag ~empty different-values(pairs) as mismatched
 flag ~empty pairs \ different-values(pairs) as matched
 flag ~empty different-values(pairs) & (domain(pairs) * domain(pairs)) as lock-is-unlock
 `, flags: []string{"matched", "mismatched"}, states: 1},
+		{name: "let rec rounds see the values of the same round", test: rscsProgram, model: `
+let matched = let rec
+	    unmatched-locks = Rcu-lock \ domain(matched)
+	and unmatched-unlocks = Rcu-unlock \ range(matched)
+	and unmatched = unmatched-locks | unmatched-unlocks
+	and unmatched-po = [unmatched] ; po ; [unmatched]
+	and unmatched-locks-to-unlocks = [unmatched-locks] ; po ; [unmatched-unlocks]
+	and matched = matched | (unmatched-locks-to-unlocks \ (unmatched-po ; unmatched-po))
+	in matched
+flag ~empty matched as matched
+flag ~empty matched & (po ; [Rcu-unlock] ; po) as crossing
+`, flags: []string{"matched"}, states: 2},
+		{name: "a C control dependency ends with its if", test: ctrlProgram, model: `
+flag ~empty ctrl as ctrl
+flag ~empty ctrl & (ctrl ; po) as beyond-the-if
+`, flags: []string{"ctrl"}, states: 2},
 	} {
 		for _, engine := range []string{EngineSAT, EngineExplicit} {
 			t.Run(c.name+"/"+engine, func(t *testing.T) {
