@@ -244,6 +244,7 @@ func TestErrors(t *testing.T) {
 	header := "C bad\n{}\n"
 	tests := []struct{ prog, want string }{
 		{"P0(int *x) {\n  for (;;) {}\n}\n", "t.litmus:4:3: unsupported for statement"},
+		{"P0(int *x) {\n  while (1) { continue; }\n}\n", "t.litmus:4:15: unsupported continue statement"},
 		{"P0(int *x) {\n  int r = x[1];\n}\n", "t.litmus:4:12: unsupported array subscript"},
 		{"P0(int *x) {\n  pthread_yield();\n}\n", "t.litmus:4:3: unsupported function pthread_yield"},
 		{"P0(float *x) {}\n", "t.litmus:3:4: unsupported type float"},

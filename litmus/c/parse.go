@@ -97,16 +97,14 @@ const maxSyntaxErrors = 5
 
 // unsupportedKeywords are C statements herd7's C dialect does not have.
 var unsupportedKeywords = map[int]string{
-	cparser.CLexerFOR:      "for statement",
-	cparser.CLexerDO:       "do statement",
-	cparser.CLexerSWITCH:   "switch statement",
-	cparser.CLexerRETURN:   "return statement",
-	cparser.CLexerBREAK:    "break statement",
-	cparser.CLexerCONTINUE: "continue statement",
-	cparser.CLexerGOTO:     "goto statement",
-	cparser.CLexerLBRK:     "array subscript",
-	cparser.CLexerDOT:      "structure member",
-	cparser.CLexerARROW:    "structure member",
+	cparser.CLexerFOR:    "for statement",
+	cparser.CLexerDO:     "do statement",
+	cparser.CLexerSWITCH: "switch statement",
+	cparser.CLexerRETURN: "return statement",
+	cparser.CLexerGOTO:   "goto statement",
+	cparser.CLexerLBRK:   "array subscript",
+	cparser.CLexerDOT:    "structure member",
+	cparser.CLexerARROW:  "structure member",
 }
 
 type errorListener struct {

@@ -175,6 +175,9 @@ func (t *translator) statement(s cparser.IStatementContext) error {
 		if s.ASSIGN() != nil {
 			return t.assign(s)
 		}
+		if name, ok := nameOf(unparen(s.Expr(0))); ok && (name == "break" || name == "continue") {
+			return litmus.Errorf(t.pos(s), "unsupported %s statement", name)
+		}
 		if p, ok := callOf(s.Expr(0)); ok {
 			_, err := t.callPrimary(p, "", true)
 			return err
