@@ -365,3 +365,43 @@ func herdRejects(t *testing.T, dir string) map[string]bool {
 	}
 	return out
 }
+
+// TestMacroFileDecides checks that the macro file, not purr, gives the
+// kernel's primitives their meaning: the same program translates as each
+// file defines it.
+func TestMacroFileDecides(t *testing.T) {
+	prog := `P0(int *x) { int r = READ_ONCE(*x); smp_mb(); }`
+	for _, tc := range []struct{ def, want string }{
+		{"READ_ONCE(X) __load{once}(X)\nsmp_mb() { __fence{mb}; }\n", "load r <- [x] {Once,NA}|fence {Mb,NA}"},
+		{"READ_ONCE(X) __load{acquire}(X)\nsmp_mb() { __fence{rmb}; __fence{wmb}; }\n", "load r <- [x] {Acquire,NA}|fence {Rmb,NA}|fence {Wmb,NA}"},
+		// A later definition replaces an earlier one, as in herd.
+		{"READ_ONCE(X) __load{once}(X)\nREAD_ONCE(X) __load{deref}(X)\nsmp_mb() { }\n", "load r <- [x] {Once,NA}|fence {Rb_dep,NA}"},
+	} {
+		m, err := ParseMacros("k.def", []byte(tc.def))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := TranslateSource("t.c", []byte(prog), m)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.def, err)
+		}
+		if got := strings.Join(ops(p.Procs[0]), "|"); got != tc.want {
+			t.Errorf("%q:\n got %s\nwant %s", tc.def, got, tc.want)
+		}
+	}
+}
+
+// TestMacroFileErrors checks the positions of errors in a macro file.
+func TestMacroFileErrors(t *testing.T) {
+	for _, tc := range []struct{ def, want string }{
+		{"READ_ONCE(X) __load{once}(X)\nWRITE_ONCE(X,V { }\n", "k.def:2:16: syntax error at \"{\""},
+		{"f(X,X) X\n", "k.def:1:5: macro f has two parameters X"},
+		{"f(X) X +\n", "k.def:2:1: unexpected end of the program"},
+		{"f(X) { X = 1 }\n", "k.def:1:14: syntax error at \"}\""},
+	} {
+		_, err := ParseMacros("k.def", []byte(tc.def))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q: got %v, want %s", tc.def, err, tc.want)
+		}
+	}
+}
