@@ -411,23 +411,24 @@ func storeOnce(t *translator, c *call) (value, error) {
 }
 
 // rmwOrder gives herd's annotations of a Linux read-modify-write
-// annotated annots: the read's and the write's, and whether Mb fences
-// surround the pair. Only the single annotations mb, acquire and release
-// mean something; any other reads and writes once.
-func rmwOrder(annots []string) (r, w []string, mb bool) {
-	a := ""
-	if len(annots) == 1 {
-		a = annots[0]
-	}
+// annotated as c's: the read's and the write's, and whether Mb fences
+// surround the pair. herd 7.57 reads mb, acquire and release and takes
+// any other annotation as once; purr refuses annotations other than these
+// four (the kernel's newer macros, __xchg{MB} and the like, mean something
+// else to a newer herd).
+func rmwOrder(c *call) (r, w []string, mb bool, err error) {
+	a := strings.Join(c.annots, ",")
 	switch a {
 	case "mb":
-		return once(), once(), true
+		return once(), once(), true, nil
 	case "acquire":
-		return annots, once(), false
+		return c.annots, once(), false, nil
 	case "release":
-		return once(), annots, false
+		return once(), c.annots, false, nil
+	case "once":
+		return once(), once(), false, nil
 	}
-	return once(), once(), false
+	return nil, nil, false, litmus.Errorf(c.pos, "unsupported annotation {%s} on %s: purr reads once, acquire, release and mb (herd7 7.57's orders of an RMW)", a, c.name)
 }
 
 func (t *translator) mbFence(c *call) {
@@ -440,7 +441,10 @@ func xchg(t *translator, c *call) (value, error) {
 	if err != nil {
 		return value{}, err
 	}
-	ra, wa, mb := rmwOrder(c.annots)
+	ra, wa, mb, err := rmwOrder(c)
+	if err != nil {
+		return value{}, err
+	}
 	if mb {
 		t.mbFence(c)
 	}
@@ -465,7 +469,10 @@ func cmpxchg(t *translator, c *call) (value, error) {
 	if res == "" || reads(newv, res) {
 		res = t.temp()
 	}
-	ra, wa, mb := rmwOrder(c.annots)
+	ra, wa, mb, err := rmwOrder(c)
+	if err != nil {
+		return value{}, err
+	}
 	choice := t.cur
 	id := t.newRMW()
 	if mb {
@@ -523,7 +530,10 @@ func atomicOpReturn(fetch bool) func(t *translator, c *call) (value, error) {
 			return value{}, err
 		}
 		op := *c.op
-		ra, wa, mb := rmwOrder(c.annots)
+		ra, wa, mb, err := rmwOrder(c)
+		if err != nil {
+			return value{}, err
+		}
 		if mb {
 			t.mbFence(c)
 		}

@@ -261,6 +261,7 @@ func TestErrors(t *testing.T) {
 		{"P0(int *x) {\n  __atomic_op(x, &, 1);\n}\n", "t.litmus:4:18: unsupported atomic operator & (herd7 7.57 knows + and -)"},
 		{"P0(int *x) {\n  int r = __load{once}(x, -, 1);\n}\n", "t.litmus:4:11: __load takes no operator argument"},
 		{"P0(int *x) {\n  int r = __atomic_op_return(x, +, 1);\n}\n", "t.litmus:4:11: __atomic_op_return needs annotations"},
+		{"P0(int *x) {\n  int r = __xchg{MB}(x, 1);\n}\n", "t.litmus:4:11: unsupported annotation {MB} on __xchg: purr reads once, acquire, release and mb"},
 		{"P0(struct foo *x) {}\n", "t.litmus:3:4: unsupported type struct foo (herd7 knows struct srcu_struct only)"},
 		{"P0(int *x) {\n  int r = *x && *x;\n}\n", "t.litmus:4:17: unsupported memory access in the right operand of &&"},
 		{"P0(int *x) {\n  int r = &r;\n}\n", "t.litmus:4:11: unsupported address-of &r"},
