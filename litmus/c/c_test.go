@@ -245,6 +245,7 @@ func TestErrors(t *testing.T) {
 	tests := []struct{ prog, want string }{
 		{"P0(int *x) {\n  for (;;) {}\n}\n", "t.litmus:4:3: unsupported for statement"},
 		{"P0(int *x) {\n  while (1) { continue; }\n}\n", "t.litmus:4:15: unsupported continue statement"},
+		{"P0(int *x) {\n  smp_mb;\n}\n", "t.litmus:4:3: unsupported statement smp_mb: herd7 takes a call or an assignment here"},
 		{"P0(int *x) {\n  int r = x[1];\n}\n", "t.litmus:4:12: unsupported array subscript"},
 		{"P0(int *x) {\n  pthread_yield();\n}\n", "t.litmus:4:3: unsupported function pthread_yield"},
 		{"P0(float *x) {}\n", "t.litmus:3:4: unsupported type float"},

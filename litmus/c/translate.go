@@ -182,8 +182,9 @@ func (t *translator) statement(s cparser.IStatementContext) error {
 			_, err := t.callPrimary(p, "", true)
 			return err
 		}
-		_, err := t.expr(s.Expr(0), "")
-		return err
+		// herd's statements are calls and assignments: smp_mb; or *x; is
+		// a syntax error there.
+		return litmus.Errorf(t.pos(s), "unsupported statement %s: herd7 takes a call or an assignment here", sourceText(s))
 	case *cparser.IfStmtContext:
 		return t.ifStmt(s)
 	case *cparser.WhileStmtContext:
