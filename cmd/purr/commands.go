@@ -90,8 +90,15 @@ func checkFile(o *options, path string) error {
 	case ".litmus":
 		_, err := o.readTest(path)
 		return err
+	case ".def":
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		_, err = c.ParseMacros(path, src)
+		return err
 	}
-	return fmt.Errorf("%s: not a .cat, .bell or .litmus file", path)
+	return fmt.Errorf("%s: not a .cat, .bell, .def or .litmus file", path)
 }
 
 // readTest parses a test, expanding the macros of --macros in C tests.

@@ -33,6 +33,7 @@ func TestHerdConfiguration(t *testing.T) {
 		{"macros", []string{"-conf", "testdata/conf/sc.cfg", "-macros", "testdata/conf/bad.def", sb}, 1, "", "testdata/conf/bad.def:3:5: syntax error at \"a\""},
 		{"conf naming a macro file", []string{"-conf", "testdata/macros/sc.cfg", "testdata/macros/MP-once.litmus"}, 0, "\nNo\n", ""},
 		{"no macro file", []string{"-m", "sc", "testdata/macros/MP-once.litmus"}, 1, "", "testdata/macros/MP-once.litmus:5:3: unsupported function WRITE_ONCE (herd7 knows it only from a macro file"},
+		{"check a macro file", []string{"check", "testdata/macros/once.def", "testdata/conf/bad.def"}, 1, "testdata/macros/once.def: ok", ""},
 		{"xcfa with -macros", []string{"xcfa", "-macros", "testdata/macros/once.def", "testdata/macros/MP-once.litmus"}, 0, "load r0 <- [y] {Once,NA}", ""},
 		{"through", []string{"-conf", "testdata/conf/sc.cfg", "-through", "all", sb}, 2, "", "-through all is not supported"},
 		{"speedcheck spelling", []string{"-conf", "testdata/conf/sc.cfg", "-speedcheck", "fast", sb}, 0, "\nNo\n", ""},
