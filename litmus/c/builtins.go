@@ -119,9 +119,6 @@ func (t *translator) callPrimary(p cparser.IPrimaryContext, hint string, stmt bo
 	}
 	b, ok := builtins[c.name]
 	if !ok {
-		if lockForms[c.name] {
-			return value{}, litmus.Errorf(c.pos, "unsupported %s: purr does not model Linux's locks and SRCU yet", c.name)
-		}
 		if t.macros == nil {
 			return value{}, litmus.Errorf(c.pos, "unsupported function %s (herd7 knows it only from a macro file: give -macros FILE.def, or -conf with a macros key)", c.name)
 		}
@@ -141,10 +138,6 @@ func (t *translator) callPrimary(p cparser.IPrimaryContext, hint string, stmt bo
 	}
 	return b.fn(t, c)
 }
-
-// lockForms are herd's internal forms for Linux's spinlocks and SRCU,
-// which locks.go translates once it registers them.
-var lockForms = map[string]bool{"__lock": true, "__unlock": true, "__trylock": true, "__islocked": true, "__srcu": true}
 
 func isAtomicOp(name string) bool {
 	return name == "__atomic_op" || name == "__atomic_op_return" || name == "__atomic_fetch_op"
@@ -638,4 +631,5 @@ func init() {
 		"__atomic_add_unless": {3, false, addUnless(false)},
 		"atomic_add_unless":   {3, false, addUnless(true)},
 	}
+	registerLockForms(builtins)
 }
