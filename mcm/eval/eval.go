@@ -542,30 +542,30 @@ func (ev *evaluator[L]) fixpoint(bs []*cat.Binding, sc *env) (*env, error) {
 		if round > bound {
 			return nil, errAt(bs[0].Pos, "the fixpoint of %s does not converge", bs[0].Names[0])
 		}
+		// Each binding of a round sees the values the earlier bindings got
+		// in the same round, as in herd7: the bell's rcu-rscs, which is
+		// not monotone, matches the locks and unlocks it does only so.
 		vals := make([]value, len(bs))
+		olds := make([]value, len(bs))
 		for i, b := range bs {
 			v, err := ev.expr(b.Value, sc)
 			if err != nil {
 				return nil, err
 			}
-			vals[i] = v
+			vals[i], olds[i] = v, sc.vars[b.Names[0]]
+			sc.vars[b.Names[0]] = v
 		}
-		converged := ev.converged(bs, vals, sc)
-		for i, b := range bs {
-			sc.vars[b.Names[0]] = vals[i]
-		}
-		if converged {
+		if ev.converged(vals, olds) {
 			return sc, nil
 		}
 	}
 }
 
 // converged reports whether the new values of a fixpoint round equal the
-// previous ones (bound in sc) in every execution.
-func (ev *evaluator[L]) converged(bs []*cat.Binding, vals []value, sc *env) bool {
+// previous ones (olds) in every execution.
+func (ev *evaluator[L]) converged(vals, olds []value) bool {
 	var differ []L
-	for i, b := range bs {
-		old := sc.vars[b.Names[0]]
+	for i, old := range olds {
 		if ev.al.sameValue(vals[i], old) {
 			continue
 		}

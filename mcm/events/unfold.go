@@ -176,8 +176,17 @@ type unfolder struct {
 	unroll int
 	rmwIDs int
 	regs   bool // make register events
-	// noBranches: herd7's C semantics has no branch (commit) events.
+	// noBranches: herd7's C semantics has no branch (commit) events, and
+	// its control dependencies end where the branches join (joins.go).
 	noBranches bool
+	join       map[*xcfa.Location]*xcfa.Location // the current process's
+}
+
+// ctrlScope is a C branch being walked: at join, the control
+// dependencies return to ctrl and ctrlPicks.
+type ctrlScope struct {
+	join            *xcfa.Location
+	ctrl, ctrlPicks []*Event
 }
 
 type pathState struct {
@@ -188,6 +197,7 @@ type pathState struct {
 	visits    map[*xcfa.Location]int
 	ctrl      []*Event       // reads the path's branches depend on
 	ctrlPicks []*Event       // reads the path's branches depend on by a pick
+	scopes    []ctrlScope    // C: the branches whose join is ahead
 	openRMW   map[int]*Event // xcfa RMW id → its read half on this path
 	lastX     *Event         // latest load-exclusive on this path
 	instr     int            // the current instruction instance
@@ -200,7 +210,7 @@ type pathState struct {
 
 func (p *pathState) fork(seg *Segment) *pathState {
 	q := &pathState{thread: p.thread, seg: seg, depth: p.depth, regs: make(map[string]*Term, len(p.regs)),
-		visits: make(map[*xcfa.Location]int, len(p.visits)), ctrl: p.ctrl, ctrlPicks: p.ctrlPicks,
+		visits: make(map[*xcfa.Location]int, len(p.visits)), ctrl: p.ctrl, ctrlPicks: p.ctrlPicks, scopes: p.scopes,
 		openRMW: make(map[int]*Event, len(p.openRMW)), lastX: p.lastX, instr: p.instr, lastPos: p.lastPos}
 	if p.regWriter != nil {
 		q.regWriter = make(map[string]*Event, len(p.regWriter))
@@ -266,6 +276,9 @@ func unfold(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[in
 		for r, v := range initRegs[proc.ID] {
 			st.regs[r] = f.constTerm(v)
 		}
+		if f.noBranches {
+			f.join = joins(proc)
+		}
 		if err := f.walk(proc, proc.Init, st); err != nil {
 			return nil, err
 		}
@@ -289,6 +302,11 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 		}
 		if len(f.u.Events) > unfoldLimit {
 			return fmt.Errorf("%s: the unfolding exceeds %d events; lower --unroll", proc.Name, unfoldLimit)
+		}
+		for len(st.scopes) > 0 && st.scopes[len(st.scopes)-1].join == loc {
+			top := st.scopes[len(st.scopes)-1]
+			st.ctrl, st.ctrlPicks = top.ctrl, top.ctrlPicks
+			st.scopes = st.scopes[:len(st.scopes)-1]
 		}
 		st.visits[loc]++
 		if st.visits[loc] > f.unroll+1 {
@@ -345,6 +363,9 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 			}
 		}
 		if isBranch {
+			if j := f.join[loc]; j != nil {
+				st.scopes = append(st.scopes[:len(st.scopes):len(st.scopes)], ctrlScope{join: j, ctrl: st.ctrl, ctrlPicks: st.ctrlPicks})
+			}
 			f.branch(proc, loc.Out[0].Pos, conds, st, src, true)
 		}
 		parent := st.seg
