@@ -89,6 +89,14 @@ type evaluator[L comparable] struct {
 	captured     *Captured[L]
 	choices      int
 	beforeChoice *env
+	// guards are the selectors of the branches of "with x from S" being
+	// evaluated, outermost first (see withChoice).
+	guards []L
+	// coValues holds the values of the native co and of the relations
+	// derived from it (fr, coe, ...), by identity; tracking is set while the
+	// model's own statements run, and reading one of them sets al.readsCo.
+	coValues map[uintptr]bool
+	tracking bool
 }
 
 // maxCallDepth bounds the nesting of function applications and procedure
@@ -153,10 +161,23 @@ func (ev *evaluator[L]) run(stmts []cat.Stmt, sc *env) (*env, error) {
 	return sc, nil
 }
 
-// withChoice runs "with x from S; rest": the rest of the model once per
-// element of S. An execution is consistent when it passes the rest for
-// some element: each branch's checks are joined into one check per branch,
-// and the branches into their disjunction.
+// Chooser is what a Logic offers to make "with x from S" part of what an
+// engine enumerates, as herd7 counts it: each choice that passes the rest
+// of the model is an execution of its own. Choose returns n literals of
+// which exactly one holds when guard holds, and none when it does not.
+// The SAT engine answers with fresh variables, the explicit engine with
+// the constants of the choice it is trying. A Logic that is no Chooser
+// gets the disjunction: an execution passes when some choice does.
+type Chooser[L comparable] interface {
+	Choose(guard L, n int) []L
+}
+
+// withChoice runs "with x from S; rest". Sets and relations choose by a
+// multiplexer: x is the element whose selector holds, and the rest of the
+// model, wherever it is (after an include too), runs once on it. Other
+// elements (tags, tuples, sets of relations) run the rest of this list of
+// statements once per element, each branch's checks holding under its
+// selector.
 func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env, error) {
 	v, err := ev.expr(w.Set, sc)
 	if err != nil {
@@ -166,11 +187,148 @@ func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env,
 	if err != nil {
 		return nil, err
 	}
+	elems = ev.distinctValues(elems)
 	if len(elems) == 1 {
 		inner := sc.child()
 		inner.vars[w.Var] = elems[0]
 		return ev.run(rest, inner)
 	}
+	ch, choosing := ev.al.lg.(Chooser[L])
+	if !choosing {
+		return ev.withSomeChoice(w, elems, rest, sc)
+	}
+	if len(elems) == 0 {
+		// Nothing to choose from: no execution passes.
+		ev.checks = append(ev.checks, Check[L]{Name: w.Var, Mode: cat.Require, Lit: ev.al.lg.Not(ev.guard()), Pos: w.Pos})
+		return ev.run(rest, sc)
+	}
+	sels := ch.Choose(ev.guard(), len(elems))
+	for _, l := range sels {
+		if l != ev.al.t && l != ev.al.f {
+			ev.al.choices = append(ev.al.choices, l)
+		}
+	}
+	if x, ok := ev.mux(sels, elems); ok {
+		inner := sc.child()
+		inner.vars[w.Var] = x
+		return ev.run(rest, inner)
+	}
+	if ev.captured != nil {
+		if ev.choices == 0 && ev.beforeChoice == nil {
+			ev.beforeChoice = sc
+		}
+		ev.choices++
+		defer func() { ev.choices-- }()
+	}
+	before, outer := ev.checks, ev.guards
+	var kept []Check[L]
+	var last *env
+	for i, x := range elems {
+		sel := sels[i]
+		if sel == ev.al.f {
+			continue
+		}
+		ev.checks = nil
+		ev.guards = append(outer[:len(outer):len(outer)], sel)
+		inner := sc.child()
+		inner.vars[w.Var] = x
+		if last, err = ev.run(rest, inner); err != nil {
+			return nil, err
+		}
+		for _, c := range ev.checks {
+			switch c.Mode {
+			case cat.Require, cat.Assert:
+				c.Lit, c.Acyclic = ev.al.lg.Or(ev.al.lg.Not(sel), c.Literal(ev.al)), nil
+			case cat.Flag:
+				c.Lit = ev.al.lg.And(sel, c.Lit)
+			case cat.UndefinedUnless:
+				c.Lit = ev.al.lg.Or(ev.al.lg.Not(sel), c.Lit)
+			}
+			kept = append(kept, c)
+		}
+	}
+	ev.checks, ev.guards = append(before, kept...), outer
+	if last == nil {
+		last = sc
+	}
+	return last, nil
+}
+
+// guard is when the choice being evaluated is reached: the conjunction of
+// the selectors of the branches around it.
+func (ev *evaluator[L]) guard() L { return ev.al.lg.All(ev.guards) }
+
+// mux is the element whose selector holds, when the elements are all
+// event sets or all relations.
+func (ev *evaluator[L]) mux(sels []L, elems []value) (value, bool) {
+	lg := ev.al.lg
+	for i, l := range sels {
+		if l == ev.al.t {
+			return elems[i], true
+		}
+	}
+	sets, rels := 0, 0
+	for _, x := range elems {
+		switch x.(type) {
+		case Set[L]:
+			sets++
+		case Rel[L]:
+			rels++
+		case emptyVal:
+		default:
+			return nil, false
+		}
+	}
+	switch {
+	case rels == 0 && sets > 0:
+		out := ev.al.EmptySet()
+		for i, x := range elems {
+			if s, ok := x.(Set[L]); ok {
+				for e, l := range s {
+					out[e] = lg.Or(out[e], lg.And(sels[i], l))
+				}
+			}
+		}
+		return out, true
+	case sets == 0:
+		out := Rel[L]{}
+		for i, x := range elems {
+			if r, ok := x.(Rel[L]); ok {
+				for _, k := range SortedPairs(r) {
+					o, in := out[k]
+					if !in {
+						o = ev.al.f
+					}
+					out[k] = lg.Or(o, lg.And(sels[i], r[k]))
+				}
+			}
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// distinctValues drops the elements equal to an earlier one in every
+// execution (herd's sets have each value once).
+func (ev *evaluator[L]) distinctValues(elems []value) []value {
+	var out []value
+next:
+	for _, x := range elems {
+		for _, y := range out {
+			if lits, ok := ev.al.differences(x, y); ok && ev.al.lg.Any(lits) == ev.al.f {
+				continue next
+			}
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// withSomeChoice runs the rest of the model once per element, for a Logic
+// that cannot choose: an execution is consistent when it passes the rest
+// for some element: each branch's checks are joined into one check per
+// branch, and the branches into their disjunction.
+func (ev *evaluator[L]) withSomeChoice(w *cat.With, elems []value, rest []cat.Stmt, sc *env) (*env, error) {
 	if ev.captured != nil {
 		if ev.choices == 0 && ev.beforeChoice == nil {
 			ev.beforeChoice = sc
@@ -182,6 +340,7 @@ func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env,
 	var branches []L
 	var flags []Check[L]
 	var last *env
+	var err error
 	for _, x := range elems {
 		ev.checks = nil
 		inner := sc.child()
@@ -398,6 +557,7 @@ func (ev *evaluator[L]) with(st *cat.With, sc *env) (*env, error) {
 		return nil, err
 	}
 	co := ev.co
+	ev.al.readsCo = true
 	ev.checks = append(ev.checks, Check[L]{Name: "co-extends", Mode: cat.Require, Lit: ev.al.isEmpty(ev.al.Diff(base, co)), Pos: st.Pos})
 	next := sc.child()
 	next.vars["co"] = co
@@ -724,6 +884,11 @@ func (ev *evaluator[L]) expr(x cat.Expr, sc *env) (value, error) {
 	switch x := x.(type) {
 	case *cat.Var:
 		if v, ok := sc.lookup(x.Name); ok {
+			if ev.tracking && !ev.al.readsCo {
+				if r, isRel := v.(Rel[L]); isRel && ev.coValues[relID(r)] {
+					ev.al.readsCo = true
+				}
+			}
 			return v, nil
 		}
 		return nil, errAt(x.Pos, "unbound name %s", x.Name)

@@ -69,7 +69,15 @@ func run[L comparable](ctx context.Context, m Model, al *Algebra[L], sets map[st
 	if err != nil {
 		return nil, nil, err
 	}
+	ev.coValues = map[uintptr]bool{}
+	for _, name := range coDerived {
+		if r, ok := lookupRel[L](sc, name); ok && relID(r) != 0 {
+			ev.coValues[relID(r)] = true
+		}
+	}
+	ev.tracking = true
 	modelScope, err := ev.run(m.Cat.Stmts, sc)
+	ev.tracking = false
 	if err != nil {
 		return nil, nil, err
 	}
@@ -97,6 +105,19 @@ func run[L comparable](ctx context.Context, m Model, al *Algebra[L], sets map[st
 		}
 	}
 	return ev.checks, ev.captured, nil
+}
+
+// coDerived are the names the engine and the prelude bind to co and to
+// relations computed from it.
+var coDerived = []string{"co", "fr", "coe", "coi", "fre", "fri"}
+
+func lookupRel[L comparable](sc *env, name string) (Rel[L], bool) {
+	v, ok := sc.lookup(name)
+	if !ok {
+		return nil, false
+	}
+	r, ok := v.(Rel[L])
+	return r, ok
 }
 
 // captureScope records the sets and relations bound from sc up to (not

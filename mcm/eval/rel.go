@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"reflect"
 	"sort"
 )
 
@@ -48,6 +49,30 @@ type Algebra[L comparable] struct {
 	lg   Logic[L]
 	t, f L   // lg.True(), lg.False()
 	Exec []L // per event: when it executes
+
+	// What a run of a model over the algebra found (see Choices, ReadsCo).
+	choices []L
+	readsCo bool
+}
+
+// Choices are the selectors of the model's "with x from S" choices (those
+// a Chooser made, that are no constants): an engine enumerates them with
+// the execution, so that each choice that passes counts, as in herd7.
+func (al *Algebra[L]) Choices() []L { return al.choices }
+
+// ReadsCo tells whether the model read the engine's co, or a relation
+// derived from it (fr, coe, coi, fre, fri), or bound it with "with co
+// from". herd7 builds no co for a model that does not: it tells
+// executions apart by rf and the final writes of the observed locations
+// only, and so must an engine counting them.
+func (al *Algebra[L]) ReadsCo() bool { return al.readsCo }
+
+// relID identifies a relation's map, to recognise a value met again.
+func relID[L comparable](r Rel[L]) uintptr {
+	if r == nil {
+		return 0
+	}
+	return reflect.ValueOf(r).Pointer()
 }
 
 // NewAlgebra is the algebra of the events whose execution exec gives.
