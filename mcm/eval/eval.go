@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"reflect"
 
 	"github.com/purr-mcm/purr/cat"
 )
@@ -92,11 +93,65 @@ type evaluator[L comparable] struct {
 	// guards are the selectors of the branches of "with x from S" being
 	// evaluated, outermost first (see withChoice).
 	guards []L
-	// coValues holds the values of the native co and of the relations
-	// derived from it (fr, coe, ...), by identity; tracking is set while the
-	// model's own statements run, and reading one of them sets al.readsCo.
-	coValues map[uintptr]bool
-	tracking bool
+	// coValues holds, by identity, the values of the native co and of the
+	// relations derived from it (fr, coe, ...), and the values the model
+	// binds with let from any of them. tracking is set while the model's
+	// own statements run; coTouched says that the expression being
+	// evaluated read one of coValues. A check, a call, a with or forall
+	// that reads one sets al.readsCo: a binding only passes it on.
+	coValues  map[uintptr]bool
+	tracking  bool
+	coTouched bool
+}
+
+// touching evaluates f, and tells whether it read a value of coValues.
+func (ev *evaluator[L]) touching(f func() error) (bool, error) {
+	saved := ev.coTouched
+	ev.coTouched = false
+	err := f()
+	touched := ev.coTouched
+	ev.coTouched = saved
+	return touched, err
+}
+
+// usesCo records that what the model decides with depends on co when
+// touched.
+func (ev *evaluator[L]) usesCo(touched bool) {
+	if touched && ev.tracking {
+		ev.al.readsCo = true
+	}
+}
+
+// taint adds v, or the elements of the tuple v, to coValues.
+func (ev *evaluator[L]) taint(v value) {
+	if !ev.tracking {
+		return
+	}
+	if t, ok := v.(tupleVal); ok {
+		for _, x := range t {
+			ev.taint(x)
+		}
+		return
+	}
+	if id := valueID[L](v); id != 0 {
+		ev.coValues[id] = true
+	}
+}
+
+// valueID identifies a set's or relation's storage, to recognise a value
+// met again (0: not one).
+func valueID[L comparable](v value) uintptr {
+	switch v := v.(type) {
+	case Rel[L]:
+		if v != nil {
+			return reflect.ValueOf(v).Pointer()
+		}
+	case Set[L]:
+		if len(v) > 0 {
+			return reflect.ValueOf(v).Pointer()
+		}
+	}
+	return 0
 }
 
 // maxCallDepth bounds the nesting of function applications and procedure
@@ -179,10 +234,15 @@ type Chooser[L comparable] interface {
 // statements once per element, each branch's checks holding under its
 // selector.
 func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env, error) {
-	v, err := ev.expr(w.Set, sc)
+	var v value
+	touched, err := ev.touching(func() (err error) {
+		v, err = ev.expr(w.Set, sc)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
+	ev.usesCo(touched)
 	elems, err := ev.elements(w.Pos, v)
 	if err != nil {
 		return nil, err
@@ -391,9 +451,20 @@ func isCoGeneration(w *cat.With) bool {
 func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 	switch st := st.(type) {
 	case *cat.Let:
-		next, err := ev.bind(st.Bindings, st.Rec, sc)
+		var next *env
+		touched, err := ev.touching(func() (err error) {
+			next, err = ev.bind(st.Bindings, st.Rec, sc)
+			return err
+		})
 		if err != nil {
 			return nil, err
+		}
+		if touched && st.Rec { // bind taints the values of a let without rec
+			for e := next; e != nil && e != sc; e = e.parent {
+				for _, v := range e.vars {
+					ev.taint(v)
+				}
+			}
 		}
 		if st.When != nil {
 			if _, err := ev.stmt(st.When, next); err != nil {
@@ -402,10 +473,15 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 		}
 		return next, nil
 	case *cat.Check:
-		v, err := ev.expr(st.X, sc)
+		var v value
+		touched, err := ev.touching(func() (err error) {
+			v, err = ev.expr(st.X, sc)
+			return err
+		})
 		if err != nil {
 			return nil, err
 		}
+		ev.usesCo(touched)
 		name := st.Name
 		if name == "" {
 			name = st.Kind.String()
@@ -451,9 +527,16 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 		if !ok || !isProc {
 			return nil, errAt(st.Pos, "%s is not a procedure", st.Name)
 		}
-		arg, err := ev.expr(st.Arg, sc)
+		var arg value
+		touched, err := ev.touching(func() (err error) {
+			arg, err = ev.expr(st.Arg, sc)
+			return err
+		})
 		if err != nil {
 			return nil, err
+		}
+		if touched {
+			ev.taint(arg)
 		}
 		body := p.env.child()
 		if err := ev.bindParams(st.Pos, p.def.Params, arg, body); err != nil {
@@ -475,10 +558,15 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 		}
 		return sc, nil
 	case *cat.Forall:
-		v, err := ev.expr(st.Set, sc)
+		var v value
+		touched, err := ev.touching(func() (err error) {
+			v, err = ev.expr(st.Set, sc)
+			return err
+		})
 		if err != nil {
 			return nil, err
 		}
+		ev.usesCo(touched)
 		elems, err := ev.elements(st.Pos, v)
 		if err != nil {
 			return nil, err
@@ -599,9 +687,16 @@ func (ev *evaluator[L]) bind(bs []*cat.Binding, rec bool, sc *env) (*env, error)
 	next := sc.child()
 	if !rec {
 		for _, b := range bs {
-			v, err := ev.expr(b.Value, sc)
+			var v value
+			touched, err := ev.touching(func() (err error) {
+				v, err = ev.expr(b.Value, sc)
+				return err
+			})
 			if err != nil {
 				return nil, err
+			}
+			if touched {
+				ev.taint(v) // a value computed from co stands for it
 			}
 			if err := ev.bindParams(b.Pos, b.Names, v, next); err != nil {
 				return nil, err
@@ -884,10 +979,8 @@ func (ev *evaluator[L]) expr(x cat.Expr, sc *env) (value, error) {
 	switch x := x.(type) {
 	case *cat.Var:
 		if v, ok := sc.lookup(x.Name); ok {
-			if ev.tracking && !ev.al.readsCo {
-				if r, isRel := v.(Rel[L]); isRel && ev.coValues[relID(r)] {
-					ev.al.readsCo = true
-				}
+			if ev.tracking && ev.coValues[valueID[L](v)] {
+				ev.coTouched = true
 			}
 			return v, nil
 		}

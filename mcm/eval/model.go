@@ -71,8 +71,8 @@ func run[L comparable](ctx context.Context, m Model, al *Algebra[L], sets map[st
 	}
 	ev.coValues = map[uintptr]bool{}
 	for _, name := range coDerived {
-		if r, ok := lookupRel[L](sc, name); ok && relID(r) != 0 {
-			ev.coValues[relID(r)] = true
+		if v, ok := sc.lookup(name); ok && valueID[L](v) != 0 {
+			ev.coValues[valueID[L](v)] = true
 		}
 	}
 	ev.tracking = true
@@ -110,15 +110,6 @@ func run[L comparable](ctx context.Context, m Model, al *Algebra[L], sets map[st
 // coDerived are the names the engine and the prelude bind to co and to
 // relations computed from it.
 var coDerived = []string{"co", "fr", "coe", "coi", "fre", "fri"}
-
-func lookupRel[L comparable](sc *env, name string) (Rel[L], bool) {
-	v, ok := sc.lookup(name)
-	if !ok {
-		return nil, false
-	}
-	r, ok := v.(Rel[L])
-	return r, ok
-}
 
 // captureScope records the sets and relations bound from sc up to (not
 // including) top; an inner binding hides an outer one of the same name.

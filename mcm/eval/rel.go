@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"reflect"
 	"sort"
 )
 
@@ -66,14 +65,6 @@ func (al *Algebra[L]) Choices() []L { return al.choices }
 // executions apart by rf and the final writes of the observed locations
 // only, and so must an engine counting them.
 func (al *Algebra[L]) ReadsCo() bool { return al.readsCo }
-
-// relID identifies a relation's map, to recognise a value met again.
-func relID[L comparable](r Rel[L]) uintptr {
-	if r == nil {
-		return 0
-	}
-	return reflect.ValueOf(r).Pointer()
-}
 
 // NewAlgebra is the algebra of the events whose execution exec gives.
 func NewAlgebra[L comparable](lg Logic[L], exec []L) *Algebra[L] {
