@@ -29,7 +29,7 @@ func TestHerdConfiguration(t *testing.T) {
 		{"command line wins", []string{"-conf", "testdata/conf/sc.cfg", "-m", "testdata/forbid-all.cat", sb}, 0, "States 0", ""},
 		{"bell missing", []string{"-m", "testdata/conf/sc-named.cat", sb}, 1, "", "undefined name 'Marked'"},
 		{"unknown key", []string{"-conf", "testdata/conf/bad-key.cfg", sb}, 2, "", "testdata/conf/bad-key.cfg:2:3: unknown or unsupported herd7 configuration key \"nosuchkey\""},
-		{"macros", []string{"-conf", "testdata/conf/sc.cfg", "-macros", "testdata/conf/bad.def", sb}, 1, "", "testdata/conf/bad.def:3:1: expected a macro definition"},
+		{"macros", []string{"-conf", "testdata/conf/sc.cfg", "-macros", "testdata/conf/bad.def", sb}, 1, "", "testdata/conf/bad.def:3:5: syntax error at \"a\""},
 		{"through", []string{"-conf", "testdata/conf/sc.cfg", "-through", "all", sb}, 2, "", "-through all is not supported"},
 		{"speedcheck spelling", []string{"-conf", "testdata/conf/sc.cfg", "-speedcheck", "fast", sb}, 0, "\nNo\n", ""},
 	} {

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 
@@ -82,6 +83,10 @@ type evaluator[L comparable] struct {
 	co       Rel[L] // the engine's co, which "with co from ..." binds
 	loc      Rel[L] // the engine's loc, which classes-loc partitions by
 	depth    int    // nested function applications and procedure calls
+	// tagged are the engine's sets of events by tag: a bell's enum binds
+	// the set of each tag it declares from them (empty when no event
+	// carries the tag).
+	tagged map[string]Set[L]
 
 	// captured, when set, collects what the model binds and shows (see
 	// RunCapturing); choices counts the "with x from S" over several
@@ -186,16 +191,31 @@ func (ev *evaluator[L]) done() error {
 	return ev.ctx.Err()
 }
 
-// evalError is a Cat evaluation error at a position.
+// evalError is a Cat evaluation error at a position. varies marks the
+// refusals of an engine that keeps executions symbolic: the model needs a
+// member-by-member walk of a set that differs between executions.
 type evalError struct {
-	pos cat.Pos
-	msg string
+	pos    cat.Pos
+	msg    string
+	varies bool
 }
 
 func (e *evalError) Error() string { return e.pos.String() + ": " + e.msg }
 
+// NeedsConcreteExecutions tells whether err is an engine's refusal to walk
+// the members of a set or relation that differs between executions: the
+// explicit engine, which has each execution concretely, can run the model.
+func NeedsConcreteExecutions(err error) bool {
+	var e *evalError
+	return errors.As(err, &e) && e.varies
+}
+
+func errVaries(pos cat.Pos, format string, args ...any) error {
+	return &evalError{pos: pos, msg: fmt.Sprintf(format, args...), varies: true}
+}
+
 func errAt(pos cat.Pos, format string, args ...any) error {
-	return &evalError{pos, fmt.Sprintf(format, args...)}
+	return &evalError{pos: pos, msg: fmt.Sprintf(format, args...)}
 }
 
 // run evaluates a list of statements in scope sc and returns the scope
@@ -207,6 +227,14 @@ func (ev *evaluator[L]) run(stmts []cat.Stmt, sc *env) (*env, error) {
 		}
 		if w, ok := st.(*cat.With); ok && !isCoGeneration(w) {
 			return ev.withChoice(w, stmts[i+1:], sc)
+		}
+		if inc, ok := st.(*cat.Include); ok && inc.Resolved != "" && !ev.included[inc.Resolved] {
+			// The included file's statements run as if written here: a
+			// "with x from S" in it chooses for the rest of the including
+			// file too (lock.cat's choices reach linux-kernel.cat's checks).
+			ev.included[inc.Resolved] = true
+			spliced := append(append([]cat.Stmt(nil), inc.Stmts...), stmts[i+1:]...)
+			return ev.run(spliced, sc)
 		}
 		var err error
 		if sc, err = ev.stmt(st, sc); err != nil {
@@ -615,6 +643,14 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 			tags = append(tags, tagVal(t))
 		}
 		next.vars[st.Name] = tags
+		for _, t := range st.Tags {
+			name := cat.TagSet(t)
+			if set, ok := ev.tagged[name]; ok {
+				next.vars[name] = set
+			} else {
+				next.vars[name] = ev.al.EmptySet()
+			}
+		}
 		return next, nil
 	}
 	return nil, errAt(st.Position(), "unsupported instruction %T", st)
@@ -633,16 +669,29 @@ func (ev *evaluator[L]) with(st *cat.With, sc *env) (*env, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The orders range over a set of events: herd's generate_cos orders
+	// the events of W (as the model binds it there), linearisations those
+	// of its first argument; the base's pairs outside it do not count.
+	var over value
 	if fname == "linearisations" {
 		t, ok := arg.(tupleVal)
 		if !ok || len(t) != 2 {
 			return nil, errAt(st.Pos, "linearisations expects (set, relation)")
 		}
-		arg = t[1]
+		over, arg = t[0], t[1]
+	} else if w, ok := sc.lookup("W"); ok {
+		over = w
 	}
 	base, err := ev.rel(app.Pos, arg)
 	if err != nil {
 		return nil, err
+	}
+	if over != nil {
+		s, err := ev.set(app.Pos, over)
+		if err != nil {
+			return nil, err
+		}
+		base = ev.al.inter(base, ev.al.cross(s, s))
 	}
 	co := ev.co
 	ev.al.readsCo = true
@@ -938,17 +987,15 @@ func (ev *evaluator[L]) elements(pos cat.Pos, v value) ([]value, error) {
 	case setVal:
 		return v, nil
 	case Rel[L]:
-		if len(v) == 0 {
-			return nil, nil
+		if pairs, ok := ev.staticPairs(v); ok {
+			return pairs, nil
 		}
-		return nil, errAt(pos, "unsupported: enumerating the pairs of a relation that depends on the execution")
+		return nil, errVaries(pos, "unsupported: enumerating the pairs of a relation that depends on the execution")
 	case Set[L]:
-		for _, l := range v {
-			if l != ev.al.f {
-				return nil, errAt(pos, "unsupported: enumerating the events of a set that depends on the execution")
-			}
+		if members, ok := ev.staticEvents(v); ok {
+			return members, nil
 		}
-		return nil, nil
+		return nil, errVaries(pos, "unsupported: enumerating the events of a set that depends on the execution")
 	}
 	return nil, errAt(pos, "expected a set of values, got %s", kindOf(v))
 }
@@ -1002,6 +1049,9 @@ func (ev *evaluator[L]) expr(x cat.Expr, sc *env) (value, error) {
 		}
 		if len(out) == 0 {
 			return emptyVal{}, nil
+		}
+		if m, ok := ev.membersLiteral(x.Pos, out); ok {
+			return m, nil // {e}: an event set; {p}: a relation
 		}
 		return out, nil
 	case *cat.Tuple:
@@ -1083,11 +1133,7 @@ func (ev *evaluator[L]) expr(x cat.Expr, sc *env) (value, error) {
 			inner.vars[x.Elem] = elems[0]
 		}
 		if x.Rest != "_" {
-			var rest value = emptyVal{}
-			if len(elems) > 1 {
-				rest = setVal(elems[1:])
-			}
-			inner.vars[x.Rest] = rest
+			inner.vars[x.Rest] = ev.restOf(v, elems[1:])
 		}
 		return ev.expr(x.NonEmpty, inner)
 	case *cat.IfExpr:
@@ -1120,6 +1166,9 @@ func (ev *evaluator[L]) addElem(s setVal, v value) setVal {
 }
 
 func (ev *evaluator[L]) sameElem(a, b value) bool {
+	if same, ok := sameMember(a, b); ok {
+		return same
+	}
 	if ta, ok := a.(tagVal); ok {
 		tb, ok := b.(tagVal)
 		return ok && ta == tb
@@ -1151,6 +1200,9 @@ func (ev *evaluator[L]) apply(pos cat.Pos, f, arg value) (value, error) {
 func (ev *evaluator[L]) binary(x *cat.Binary, a, b value) (value, error) {
 	al := ev.al
 	if x.Op == cat.Add {
+		if m, ok := ev.addMember(a, b); ok {
+			return m, nil
+		}
 		elems, err := ev.elements(x.Pos, b)
 		if err != nil {
 			return nil, err
@@ -1311,6 +1363,23 @@ func builtins[L comparable]() map[string]func(ev *evaluator[L], pos cat.Pos, arg
 				return nil, err
 			}
 			return ev.al.rng(r), nil
+		},
+		// different-values r: the pairs of r whose events carry different
+		// values (the bell of the Linux kernel matches SRCU locks and
+		// unlocks by the value the lock returned).
+		"different-values": func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
+			r, err := ev.rel(pos, arg)
+			if err != nil {
+				return nil, err
+			}
+			if ev.al.DifferentValues == nil {
+				return nil, errAt(pos, "different-values: this engine has no event values")
+			}
+			out := make(Rel[L], len(r))
+			for _, k := range SortedPairs(r) {
+				ev.al.Put(out, int(k.A), int(k.B), ev.al.lg.And(r[k], ev.al.DifferentValues(int(k.A), int(k.B))))
+			}
+			return out, nil
 		},
 		"fail": func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
 			return nil, errAt(pos, "fail")

@@ -58,7 +58,7 @@ func run[L comparable](ctx context.Context, m Model, al *Algebra[L], sets map[st
 	if err != nil {
 		return nil, nil, err
 	}
-	ev := &evaluator[L]{ctx: ctx, al: al, variants: map[string]bool{}, included: map[string]bool{}, co: rels["co"], loc: rels["loc"]}
+	ev := &evaluator[L]{ctx: ctx, al: al, variants: map[string]bool{}, included: map[string]bool{}, co: rels["co"], loc: rels["loc"], tagged: sets}
 	if capture {
 		ev.captured = &Captured[L]{Sets: map[string]Set[L]{}, Rels: map[string]Rel[L]{}}
 	}

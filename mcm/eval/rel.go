@@ -48,6 +48,10 @@ type Algebra[L comparable] struct {
 	lg   Logic[L]
 	t, f L   // lg.True(), lg.False()
 	Exec []L // per event: when it executes
+	// DifferentValues, set by the engine, says when events a and b carry
+	// different values (herd's different-values; an event without a value
+	// differs from every event).
+	DifferentValues func(a, b int) L
 
 	// What a run of a model over the algebra found (see Choices, ReadsCo).
 	choices []L
@@ -423,6 +427,7 @@ func (al *Algebra[L]) Fuse(into map[int]int, sets map[string]Set[L], rels map[st
 		return out
 	}
 	fused := NewAlgebra[L](al.lg, fuseSet(al.Exec))
+	fused.DifferentValues = al.DifferentValues // a fused pair keeps its read's index
 	outSets := make(map[string]Set[L], len(sets))
 	for name, s := range sets {
 		outSets[name] = fuseSet(s)

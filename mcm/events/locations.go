@@ -56,6 +56,11 @@ func forEachSym(op xcfa.Op, f func(string)) {
 	case xcfa.Store:
 		expr(op.Addr)
 		expr(op.Value)
+	case xcfa.Mark:
+		expr(op.Addr)
+		if op.Value != nil {
+			expr(op.Value)
+		}
 	}
 }
 

@@ -22,6 +22,9 @@ const (
 	// themselves): a read of a register by an instruction, a write of one.
 	KindRegRead
 	KindRegWrite
+	// A mark is an event at a location that is no memory access (herd's
+	// lock and SRCU events, xcfa.Mark): its tags say which.
+	KindMark
 )
 
 // Event is one memory access, fence or branch of an unfolded program.
@@ -50,6 +53,8 @@ type Event struct {
 	// OneEvent marks the write half of a read-modify-write that herd7
 	// builds as one event with its read (C11 atomics).
 	OneEvent bool
+	// InCo puts a mark among the events co orders (xcfa.Mark.InCo).
+	InCo bool
 
 	AddrDeps, DataDeps, CtrlDeps []*Event // reads this event depends on
 	// The reads it depends on only through a choice (pick dependencies).
@@ -68,6 +73,26 @@ type Event struct {
 func (e *Event) IsRead() bool  { return e.Kind == KindRead }
 func (e *Event) IsWrite() bool { return e.Kind == KindWrite || e.Kind == KindInit }
 func (e *Event) IsMem() bool   { return e.IsRead() || e.IsWrite() }
+
+// HasLoc tells whether the event is at a location: a memory access or a
+// mark. loc relates such events.
+func (e *Event) HasLoc() bool { return e.IsMem() || e.Kind == KindMark }
+
+// InCoherence tells whether co orders the event: the writes, and the
+// marks that ask for it.
+func (e *Event) InCoherence() bool { return e.IsWrite() || (e.Kind == KindMark && e.InCo) }
+
+// CoEvents are the events co orders, initial writes first, in the order of
+// Events.
+func (u *Unfolding) CoEvents() []*Event {
+	var out []*Event
+	for _, e := range u.Events {
+		if e.InCoherence() {
+			out = append(out, e)
+		}
+	}
+	return out
+}
 
 // Writes are the unfolding's write events, initial writes first, in the
 // order of Events.
@@ -507,6 +532,22 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 	case xcfa.Fence:
 		e := f.newEvent(proc, KindFence, edge.Pos, st)
 		e.Tags = op.Tags
+	case xcfa.Mark:
+		addr, err := f.term(op.Addr, st)
+		if err != nil {
+			return wrap(err)
+		}
+		if op.NewInstr {
+			st.instr++
+		}
+		e := f.newEvent(proc, KindMark, edge.Pos, st)
+		e.Tags, e.Addr, e.AddrDeps, e.AddrPicks, e.InCo = op.Tags, addr, addr.Deps, addr.Picks, op.InCo
+		if op.Value != nil {
+			if e.Val, err = f.term(op.Value, st); err != nil {
+				return wrap(err)
+			}
+			e.DataDeps, e.DataPicks = e.Val.Deps, e.Val.Picks
+		}
 	default:
 		return wrap(fmt.Errorf("unknown operation %T", op))
 	}

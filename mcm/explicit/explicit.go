@@ -124,6 +124,7 @@ type execution struct {
 	order    []int                            // per executed thread event: its position along its path
 	reads    []*events.Event                  // the executed reads, thread by thread in program order
 	writes   []*events.Event                  // the executed writes, initial writes first
+	marks    []*events.Event                  // the executed marks (lock and SRCU events)
 	rf       []*events.Event                  // per event: the write a read reads from
 	nothing  []bool                           // per event: a receive that got no message
 	co       map[events.Value][]*events.Event // per address, its writes in coherence order
@@ -168,6 +169,8 @@ func newExecution(u *events.Unfolding, leaves []*events.Segment) *execution {
 					x.reads = append(x.reads, e)
 				case e.IsWrite():
 					x.writes = append(x.writes, e)
+				case e.Kind == events.KindMark:
+					x.marks = append(x.marks, e)
 				}
 			}
 		}
@@ -308,11 +311,14 @@ func (x *execution) determined() bool {
 		return false
 	}
 	for _, e := range x.u.Events {
-		if !x.executed[e.ID] || !e.IsMem() {
+		if !x.executed[e.ID] || !e.HasLoc() {
 			continue
 		}
 		if _, st := x.value(e.Addr); st != termKnown {
 			return false
+		}
+		if e.Val == nil {
+			continue // a mark without value
 		}
 		if _, st := x.value(e.Val); st != termKnown {
 			return false
@@ -330,7 +336,13 @@ func (x *execution) determined() bool {
 		return false
 	}
 	x.co, x.locs = map[events.Value][]*events.Event{}, nil
-	for _, w := range x.writes { // initial writes come first
+	ordered := x.writes // initial writes come first
+	for _, m := range x.marks {
+		if m.InCoherence() {
+			ordered = append(ordered[:len(ordered):len(ordered)], m)
+		}
+	}
+	for _, w := range ordered {
 		a := x.val[w.Addr.ID]
 		if _, seen := x.co[a]; !seen {
 			x.locs = append(x.locs, a)
@@ -558,6 +570,7 @@ func (l choosingLogic) Choose(guard bool, n int) []bool {
 func (c *Checker) judgeOnce(x *execution, lg eval.Logic[bool]) (Judgement, error) {
 	var j Judgement
 	al := eval.NewAlgebra[bool](lg, x.executed)
+	al.DifferentValues = x.differentValues
 	sets, rels := x.predefined(al, c.observedAddrs)
 	if pairs := x.u.OneEventPairs(); pairs != nil {
 		al, sets, rels = al.Fuse(pairs, sets, rels, predef.Reflexive)
@@ -676,7 +689,7 @@ func (x *execution) predefined(al *eval.Algebra[bool], observed []events.Value) 
 			} else {
 				add(rels["ext"], a, b)
 			}
-			if a.IsMem() && b.IsMem() && x.val[a.Addr.ID] == x.val[b.Addr.ID] {
+			if a.HasLoc() && b.HasLoc() && x.val[a.Addr.ID] == x.val[b.Addr.ID] {
 				add(rels["loc"], a, b)
 			}
 			if a != b && a.IsMem() && b.IsMem() && x.sameInstr(a, b) && a.Depth < b.Depth {
@@ -739,8 +752,8 @@ func (x *execution) predefined(al *eval.Algebra[bool], observed []events.Value) 
 				add(rels["co"], w, v)
 			}
 		}
-		if slices.Contains(observed, a) {
-			fw[ws[len(ws)-1].ID] = true
+		if last := ws[len(ws)-1]; last.IsWrite() && slices.Contains(observed, a) {
+			fw[last.ID] = true // a mark is no write, even last in co
 		}
 	}
 	sets["FW"] = fw
@@ -809,10 +822,12 @@ func (c *Checker) final(x *execution, loc litmus.Loc) (events.Value, bool) {
 			a = c.lay.Cell(loc.Name, loc.Index)
 		}
 		ws := x.co[a]
-		if len(ws) == 0 {
-			return events.Value{}, false
+		for i := len(ws) - 1; i >= 0; i-- {
+			if ws[i].IsWrite() { // marks ordered by co carry no value
+				return x.val[ws[i].Val.ID], true
+			}
 		}
-		return x.val[ws[len(ws)-1].Val.ID], true
+		return events.Value{}, false
 	}
 	return events.Value{}, false
 }
@@ -1068,13 +1083,28 @@ func (c *Checker) finalWrites(x *execution) string {
 	var b strings.Builder
 	b.WriteString("final:")
 	for _, a := range c.observedAddrs {
-		if ws := x.co[a]; len(ws) > 0 {
-			fmt.Fprintf(&b, "%d,", ws[len(ws)-1].ID)
+		ws := x.co[a]
+		i := len(ws) - 1
+		for i >= 0 && !ws[i].IsWrite() { // marks ordered by co carry no value
+			i--
+		}
+		if i >= 0 {
+			fmt.Fprintf(&b, "%d,", ws[i].ID)
 		} else {
 			b.WriteString("-,")
 		}
 	}
 	return b.String()
+}
+
+// differentValues tells whether events a and b carry different values
+// (an event without a value differs from all).
+func (x *execution) differentValues(a, b int) bool {
+	ea, eb := x.u.Events[a], x.u.Events[b]
+	if ea.Val == nil || eb.Val == nil {
+		return true
+	}
+	return x.val[ea.Val.ID] != x.val[eb.Val.ID]
 }
 
 // PredefinedNames are the names of the sets and relations the explicit

@@ -175,7 +175,7 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 	switch {
 	case opt.Distinct != nil:
 		projection = en.distinctProjection(opt.Distinct)
-	case !al.ReadsCo():
+	case !al.ReadsCo() && !en.marksInCo():
 		projection = en.distinctProjection([]string{"rf"})
 		for _, l := range sets["FW"] {
 			if l != sat.False && l != sat.True {
@@ -250,6 +250,17 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 		}
 	}
 	return out, nil
+}
+
+// marksInCo tells whether co orders marks too: then the final writes do
+// not determine the final values, and executions are told apart by co.
+func (en *encoding) marksInCo() bool {
+	for _, e := range en.u.Events {
+		if e.InCoherence() && !e.IsWrite() {
+			return true
+		}
+	}
+	return false
 }
 
 // appendValue appends an encoding of v that tells it from every other

@@ -62,7 +62,7 @@ func (en *encoding) predefined(observed []events.Value) (sets map[string]Set, re
 			if a == b || (a.Thread >= 0 && a.Thread == b.Thread && events.MayCoexist(a, b)) {
 				al.Put(intl, a.ID, b.ID, s.And(ea, eb))
 			}
-			if a.IsMem() && b.IsMem() && events.MayAlias(a.Addr, b.Addr) && events.MayCoexist(a, b) {
+			if a.HasLoc() && b.HasLoc() && events.MayAlias(a.Addr, b.Addr) && events.MayCoexist(a, b) {
 				al.Put(loc, a.ID, b.ID, s.And(ea, eb, en.sameValue(a.Addr, b.Addr)))
 			}
 		}
