@@ -981,6 +981,9 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 	var failure error
 	count := 0
 	classes := map[string]bool{}
+	// With marks among the events co orders, the final writes do not
+	// determine the final values: co tells executions apart.
+	marksInCo := slices.ContainsFunc(u.Events, func(e *events.Event) bool { return e.InCoherence() && !e.IsWrite() })
 	out.Complete = candidates(u, func(x *execution) bool {
 		if err := ctx.Err(); err != nil {
 			failure = err
@@ -1005,7 +1008,7 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 		switch {
 		case opt.Distinct != nil:
 			key = x.classKey(opt.Distinct)
-		case !j.ReadsCo:
+		case !j.ReadsCo && !marksInCo:
 			key = x.classKey([]string{"rf"}) + c.finalWrites(x)
 		}
 		if key != "" {
@@ -1083,13 +1086,8 @@ func (c *Checker) finalWrites(x *execution) string {
 	var b strings.Builder
 	b.WriteString("final:")
 	for _, a := range c.observedAddrs {
-		ws := x.co[a]
-		i := len(ws) - 1
-		for i >= 0 && !ws[i].IsWrite() { // marks ordered by co carry no value
-			i--
-		}
-		if i >= 0 {
-			fmt.Fprintf(&b, "%d,", ws[i].ID)
+		if ws := x.co[a]; len(ws) > 0 {
+			fmt.Fprintf(&b, "%d,", ws[len(ws)-1].ID)
 		} else {
 			b.WriteString("-,")
 		}
