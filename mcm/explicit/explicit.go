@@ -452,6 +452,9 @@ type Judgement struct {
 	Choices int
 	// ReadsCo tells whether the model read co (eval.Algebra.ReadsCo).
 	ReadsCo bool
+	// flagSets are the flags each passing choice raises, each sorted and
+	// joined with commas.
+	flagSets map[string]bool
 
 	// What the model binds and shows, and the predefined relations, when
 	// the checker captures them (see Checker.capture).
@@ -510,6 +513,10 @@ func (c *Checker) judge(x *execution) (Judgement, error) {
 			out.Consistent, out.captured = true, j.captured
 		}
 		out.Choices++
+		if out.flagSets == nil {
+			out.flagSets = map[string]bool{}
+		}
+		out.flagSets[strings.Join(j.Flags, ",")] = true
 		for _, f := range j.Flags {
 			if !raised[f] {
 				raised[f] = true
