@@ -27,3 +27,20 @@ func (g logic) Any(l []sat.Lit) sat.Lit  { return g.s.Or(l...) }
 
 // Satisfiable asks the solver whether some execution makes a true.
 func (g logic) Satisfiable(a sat.Lit) bool { return a != sat.False && g.s.Solve(a) }
+
+// Choose makes n fresh selectors of a "with x from S" choice: exactly one
+// holds when guard does, none when it does not.
+func (g logic) Choose(guard sat.Lit, n int) []sat.Lit {
+	sels := make([]sat.Lit, n)
+	for i := range sels {
+		sels[i] = g.s.NewVar()
+		g.s.AddClause(-sels[i], guard)
+	}
+	g.s.AddClause(append([]sat.Lit{-guard}, sels...)...)
+	for i := range sels {
+		for j := i + 1; j < n; j++ {
+			g.s.AddClause(-sels[i], -sels[j])
+		}
+	}
+	return sels
+}
