@@ -23,12 +23,13 @@ type translator struct {
 	text   string              // the statement being translated, as written
 
 	macros    *Macros   // herd's macro file, nil for none
+	lkmmv2    bool      // herd's variant lkmmv2: RMWs carry their annotations
 	frame     *frame    // the parameters of the macro being expanded
 	site      *xcfa.Pos // the call in the thread's code being expanded
 	expanding []string  // the macros being expanded, outermost first
 }
 
-func translateProgram(file string, tree cparser.IProgramContext, macros *Macros) (*xcfa.Program, error) {
+func translateProgram(file string, tree cparser.IProgramContext, macros *Macros, lkmmv2 bool) (*xcfa.Program, error) {
 	prog := &xcfa.Program{Arch: "C", Source: map[xcfa.Pos]string{}}
 	seen := map[int]bool{}
 	rmwIDs := 0
@@ -45,7 +46,7 @@ func translateProgram(file string, tree cparser.IProgramContext, macros *Macros)
 		if err := litmus.CheckThreadOrder(tokPos(file, tok), i, id); err != nil {
 			return nil, err
 		}
-		t := &translator{file: file, proc: xcfa.NewProcess(id), ptr: map[string]int{}, rmwIDs: &rmwIDs, source: prog.Source, macros: macros}
+		t := &translator{file: file, proc: xcfa.NewProcess(id), ptr: map[string]int{}, rmwIDs: &rmwIDs, source: prog.Source, macros: macros, lkmmv2: lkmmv2}
 		t.cur = t.proc.Init
 		for _, p := range th.AllParam() {
 			depth, err := t.typeOf(p.TypeSpec())
