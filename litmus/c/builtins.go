@@ -351,7 +351,7 @@ func c11CAS(explicit, strong bool) func(t *translator, c *call) (value, error) {
 		} else {
 			t.emit(xcfa.Store{Addr: expAddr, Value: xcfa.Reg{Name: seen}, Tags: plainTags()}, c.pos)
 		}
-		t.proc.AddEdge(t.cur, end, xcfa.Assign{Dst: res, Value: xcfa.Const{Value: 0}}, c.pos)
+		t.join(end, xcfa.Assign{Dst: res, Value: xcfa.Const{Value: 0}}, c.pos)
 		t.cur = end
 		return value{e: xcfa.Reg{Name: res}}, nil
 	}
@@ -452,8 +452,13 @@ func rmwOrder(t *translator, c *call) (r, w []string, mb bool, err error) {
 	return nil, nil, false, litmus.Errorf(c.pos, "unsupported annotation {%s} on %s: purr reads once, acquire, release and mb (herd7 7.57's orders of an RMW)", a, c.name)
 }
 
+// mbFence emits an Mb fence around a read-modify-write: an instruction
+// of its own, which program order orders with the accesses, as in herd
+// ("F[mb] ->po R*[once] ->rmw W*[once] ->po F[mb]").
 func (t *translator) mbFence(c *call) {
+	t.step++
 	t.emit(xcfa.Fence{Tags: linuxTags([]string{"mb"}, false)}, c.pos)
+	t.step++
 }
 
 // xchg is __xchg{a}(p, v): it returns the old value.
@@ -512,7 +517,7 @@ func cmpxchg(t *translator, c *call) (value, error) {
 	seen := t.temp()
 	t.emit(xcfa.Load{Dst: seen, Addr: addr.e, Tags: linuxTags(t.failedRead(c), true)}, c.pos)
 	t.emit(xcfa.Assume{Cond: xcfa.Binary{Op: xcfa.Ne, X: xcfa.Reg{Name: seen}, Y: oldv}, Internal: true}, c.pos)
-	t.proc.AddEdge(t.cur, end, xcfa.Assign{Dst: res, Value: xcfa.Reg{Name: seen}}, c.pos)
+	t.join(end, xcfa.Assign{Dst: res, Value: xcfa.Reg{Name: seen}}, c.pos)
 	t.cur = end
 	return value{e: xcfa.Reg{Name: res}, ptr: max(addr.ptr-1, 0)}, nil
 }
@@ -635,7 +640,7 @@ func addUnless(retBool bool) func(t *translator, c *call) (value, error) {
 		if !retBool {
 			refused = xcfa.Reg{Name: seen}
 		}
-		t.proc.AddEdge(t.cur, end, xcfa.Assign{Dst: res, Value: refused}, c.pos)
+		t.join(end, xcfa.Assign{Dst: res, Value: refused}, c.pos)
 		t.cur = end
 		return value{e: xcfa.Reg{Name: res}}, nil
 	}
