@@ -387,6 +387,9 @@ type Options struct {
 	// Macros are herd7's macro definitions (-macros FILE.def) for the C
 	// dialect: its *c.Macros, or nil for none.
 	Macros MacroFile
+	// Variants are the model variants of the run (-variant): herd's C
+	// front end reads lkmmv2.
+	Variants []string
 }
 
 // MacroFile is a dialect's parsed macro file.

@@ -110,7 +110,7 @@ func (o *options) readTest(path string) (*litmus.Test, error) {
 	if err != nil {
 		return nil, err
 	}
-	var opts litmus.Options
+	opts := litmus.Options{Variants: o.variants}
 	if o.macroFile != nil {
 		opts.Macros = o.macroFile
 	}
@@ -136,7 +136,7 @@ func cmdXCFA(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("purr xcfa", stderr, &o)
 	files, err := parseFlags(fs, args)
 	if err == nil {
-		err = onlyFlags(fs, "macros")
+		err = onlyFlags(fs, "macros", "variant")
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "purr xcfa:", err)

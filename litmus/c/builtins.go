@@ -13,8 +13,8 @@ type call struct {
 	name   string
 	pos    xcfa.Pos
 	args   []cparser.IExprContext
-	op     *xcfa.BinOp // the operator argument: __atomic_op(X,+,V)
-	annots []string    // herd's internal forms: __load{once}(...)
+	op     string   // the operator argument: __atomic_op(X,+,V)
+	annots []string // herd's internal forms: __load{once}(...)
 	hint   string
 }
 
@@ -100,11 +100,10 @@ func (t *translator) callPrimary(p cparser.IPrimaryContext, hint string, stmt bo
 		c.name, annots = p.IDENT().GetText(), p.Annotations()
 	case *cparser.AtomicOpPrimaryContext:
 		c.name, c.args, annots = p.IDENT().GetText(), p.AllExpr(), p.Annotations()
-		op, err := t.atomicOp(p.AtomicOp())
-		if err != nil {
+		if err := t.checkAtomicOp(p.AtomicOp()); err != nil {
 			return value{}, err
 		}
-		c.op = &op
+		c.op = p.AtomicOp().GetText()
 	}
 	if annots != nil {
 		for _, an := range annots.AllAnnotation() {
@@ -112,7 +111,7 @@ func (t *translator) callPrimary(p cparser.IPrimaryContext, hint string, stmt bo
 		}
 	}
 	if m := t.lookupMacro(c.name); m != nil {
-		if c.op != nil {
+		if c.op != "" {
 			return value{}, litmus.Errorf(c.pos, "macro %s: an operator is no argument", c.name)
 		}
 		return t.expand(m, c, stmt)
@@ -124,14 +123,16 @@ func (t *translator) callPrimary(p cparser.IPrimaryContext, hint string, stmt bo
 		}
 		return value{}, litmus.Errorf(c.pos, "unsupported function %s: neither herd7 nor the macro file %s defines it", c.name, t.macros.file)
 	}
+	// lkmmv2 annotates the RMW herd 7.57 writes without: __atomic_op{noreturn}.
+	optional := t.lkmmv2 && c.name == "__atomic_op"
 	switch {
 	case b.annotated && c.annots == nil:
 		return value{}, litmus.Errorf(c.pos, "%s needs annotations: %s{...}(...)", c.name, c.name)
-	case !b.annotated && c.annots != nil:
+	case !b.annotated && !optional && c.annots != nil:
 		return value{}, litmus.Errorf(c.pos, "unsupported annotations on %s", c.name)
-	case c.op != nil && !isAtomicOp(c.name):
+	case c.op != "" && !isAtomicOp(c.name):
 		return value{}, litmus.Errorf(c.pos, "%s takes no operator argument", c.name)
-	case c.op == nil && isAtomicOp(c.name):
+	case c.op == "" && isAtomicOp(c.name):
 		return value{}, litmus.Errorf(c.pos, "%s takes an operator: %s(X,+,V)", c.name, c.name)
 	case b.nargs >= 0 && len(c.args) != b.nargs:
 		return value{}, litmus.Errorf(c.pos, "%s takes %d arguments, not %d", c.name, b.nargs, len(c.args))
@@ -143,16 +144,37 @@ func isAtomicOp(name string) bool {
 	return name == "__atomic_op" || name == "__atomic_op_return" || name == "__atomic_fetch_op"
 }
 
-// atomicOp reads the operator argument of __atomic_op. herd 7.57 knows +
-// and -; the kernel's current macros also use &, |, ^ and &~.
-func (t *translator) atomicOp(p cparser.IAtomicOpContext) (xcfa.BinOp, error) {
+// checkAtomicOp checks the operator argument of __atomic_op: herd 7.57
+// knows + and -; the kernel's current macros (variant lkmmv2) also use &,
+// |, ^ and &~.
+func (t *translator) checkAtomicOp(p cparser.IAtomicOpContext) error {
 	switch p.GetText() {
-	case "+":
-		return xcfa.Add, nil
-	case "-":
-		return xcfa.Sub, nil
+	case "+", "-":
+		return nil
+	case "&", "|", "^", "&~":
+		if t.lkmmv2 {
+			return nil
+		}
 	}
-	return 0, litmus.Errorf(t.pos(p), "unsupported atomic operator %s (herd7 7.57 knows + and -)", p.GetText())
+	return litmus.Errorf(t.pos(p), "unsupported atomic operator %s (herd7 7.57 knows + and -; the variant lkmmv2 also &, |, ^ and &~)", p.GetText())
+}
+
+// applyOp is the value an atomic operator writes: old op v.
+func applyOp(op string, old, v xcfa.Expr) xcfa.Expr {
+	switch op {
+	case "+":
+		return xcfa.Binary{Op: xcfa.Add, X: old, Y: v}
+	case "-":
+		return xcfa.Binary{Op: xcfa.Sub, X: old, Y: v}
+	case "&":
+		return xcfa.Binary{Op: xcfa.And, X: old, Y: v}
+	case "|":
+		return xcfa.Binary{Op: xcfa.Or, X: old, Y: v}
+	case "^":
+		return xcfa.Binary{Op: xcfa.Xor, X: old, Y: v}
+	}
+	// &~ (checkAtomicOp admits nothing else)
+	return xcfa.Binary{Op: xcfa.And, X: old, Y: xcfa.Unary{Op: xcfa.BNot, X: v}}
 }
 
 // memOrder reads argument i, which must name a memory order.
@@ -329,7 +351,7 @@ func c11CAS(explicit, strong bool) func(t *translator, c *call) (value, error) {
 		} else {
 			t.emit(xcfa.Store{Addr: expAddr, Value: xcfa.Reg{Name: seen}, Tags: plainTags()}, c.pos)
 		}
-		t.proc.AddEdge(t.cur, end, xcfa.Assign{Dst: res, Value: xcfa.Const{Value: 0}}, c.pos)
+		t.join(end, xcfa.Assign{Dst: res, Value: xcfa.Const{Value: 0}}, c.pos)
 		t.cur = end
 		return value{e: xcfa.Reg{Name: res}}, nil
 	}
@@ -408,8 +430,14 @@ func storeOnce(t *translator, c *call) (value, error) {
 // surround the pair. herd 7.57 reads mb, acquire and release and takes
 // any other annotation as once; purr refuses annotations other than these
 // four (the kernel's newer macros, __xchg{MB} and the like, mean something
-// else to a newer herd).
-func rmwOrder(c *call) (r, w []string, mb bool, err error) {
+// else to a newer herd: with the variant lkmmv2 both accesses carry the
+// annotations, without fences).
+func rmwOrder(t *translator, c *call) (r, w []string, mb bool, err error) {
+	if t.lkmmv2 {
+		// The variant lkmmv2: both accesses carry the annotations, and no
+		// fence surrounds them (the bell's MB set orders them).
+		return c.annots, c.annots, false, nil
+	}
 	a := strings.Join(c.annots, ",")
 	switch a {
 	case "mb":
@@ -424,8 +452,13 @@ func rmwOrder(c *call) (r, w []string, mb bool, err error) {
 	return nil, nil, false, litmus.Errorf(c.pos, "unsupported annotation {%s} on %s: purr reads once, acquire, release and mb (herd7 7.57's orders of an RMW)", a, c.name)
 }
 
+// mbFence emits an Mb fence around a read-modify-write: an instruction
+// of its own, which program order orders with the accesses, as in herd
+// ("F[mb] ->po R*[once] ->rmw W*[once] ->po F[mb]").
 func (t *translator) mbFence(c *call) {
+	t.step++
 	t.emit(xcfa.Fence{Tags: linuxTags([]string{"mb"}, false)}, c.pos)
+	t.step++
 }
 
 // xchg is __xchg{a}(p, v): it returns the old value.
@@ -434,7 +467,7 @@ func xchg(t *translator, c *call) (value, error) {
 	if err != nil {
 		return value{}, err
 	}
-	ra, wa, mb, err := rmwOrder(c)
+	ra, wa, mb, err := rmwOrder(t, c)
 	if err != nil {
 		return value{}, err
 	}
@@ -462,7 +495,7 @@ func cmpxchg(t *translator, c *call) (value, error) {
 	if res == "" || reads(newv, res) {
 		res = t.temp()
 	}
-	ra, wa, mb, err := rmwOrder(c)
+	ra, wa, mb, err := rmwOrder(t, c)
 	if err != nil {
 		return value{}, err
 	}
@@ -482,9 +515,9 @@ func cmpxchg(t *translator, c *call) (value, error) {
 	end := t.cur
 	t.cur = choice
 	seen := t.temp()
-	t.emit(xcfa.Load{Dst: seen, Addr: addr.e, Tags: linuxTags(once(), true)}, c.pos)
+	t.emit(xcfa.Load{Dst: seen, Addr: addr.e, Tags: linuxTags(t.failedRead(c), true)}, c.pos)
 	t.emit(xcfa.Assume{Cond: xcfa.Binary{Op: xcfa.Ne, X: xcfa.Reg{Name: seen}, Y: oldv}, Internal: true}, c.pos)
-	t.proc.AddEdge(t.cur, end, xcfa.Assign{Dst: res, Value: xcfa.Reg{Name: seen}}, c.pos)
+	t.join(end, xcfa.Assign{Dst: res, Value: xcfa.Reg{Name: seen}}, c.pos)
 	t.cur = end
 	return value{e: xcfa.Reg{Name: res}, ptr: max(addr.ptr-1, 0)}, nil
 }
@@ -498,18 +531,31 @@ func (t *translator) atomicOpArgs(c *call) (addr value, v xcfa.Expr, err error) 
 	return vs[1], vs[0].e, nil
 }
 
+// failedRead is the annotation of the read of a failed conditional RMW:
+// once, or with the variant lkmmv2 the RMW's own.
+func (t *translator) failedRead(c *call) []string {
+	if t.lkmmv2 {
+		return c.annots
+	}
+	return once()
+}
+
 // atomicOp is the statement __atomic_op(p, op, v): an RMW whose read is
-// Noreturn and whose write is Once, without fences.
+// Noreturn and whose write is Once, without fences. With the variant
+// lkmmv2 both carry the call's annotations (__atomic_op{noreturn}), if any.
 func atomicOp(t *translator, c *call) (value, error) {
 	addr, v, err := t.atomicOpArgs(c)
 	if err != nil {
 		return value{}, err
 	}
-	op := *c.op
+	ra, wa := []string{"noreturn"}, once()
+	if t.lkmmv2 {
+		ra, wa = c.annots, c.annots
+	}
 	cc := *c
 	cc.hint = ""
-	t.rmw(&cc, addr, linuxTags([]string{"noreturn"}, true), linuxTags(once(), true), []xcfa.Expr{v}, false, func(old xcfa.Expr) xcfa.Expr {
-		return xcfa.Binary{Op: op, X: old, Y: v}
+	t.rmw(&cc, addr, linuxTags(ra, true), linuxTags(wa, true), []xcfa.Expr{v}, false, func(old xcfa.Expr) xcfa.Expr {
+		return applyOp(c.op, old, v)
 	})
 	return value{}, nil
 }
@@ -522,8 +568,7 @@ func atomicOpReturn(fetch bool) func(t *translator, c *call) (value, error) {
 		if err != nil {
 			return value{}, err
 		}
-		op := *c.op
-		ra, wa, mb, err := rmwOrder(c)
+		ra, wa, mb, err := rmwOrder(t, c)
 		if err != nil {
 			return value{}, err
 		}
@@ -535,14 +580,14 @@ func atomicOpReturn(fetch bool) func(t *translator, c *call) (value, error) {
 			cc.hint = "" // the result is computed, or the fence comes first
 		}
 		old := t.rmw(&cc, addr, linuxTags(ra, true), linuxTags(wa, true), []xcfa.Expr{v}, false, func(old xcfa.Expr) xcfa.Expr {
-			return xcfa.Binary{Op: op, X: old, Y: v}
+			return applyOp(c.op, old, v)
 		})
 		if mb {
 			t.mbFence(c)
 		}
 		var result xcfa.Expr = xcfa.Reg{Name: old}
 		if !fetch {
-			result = xcfa.Binary{Op: op, X: result, Y: v}
+			result = applyOp(c.op, result, v)
 		}
 		return value{e: result}, nil
 	}
@@ -551,7 +596,8 @@ func atomicOpReturn(fetch bool) func(t *translator, c *call) (value, error) {
 // addUnless is herd's atomic_add_unless(p, a, u) (retBool: 1 when it
 // added, 0 when not) and __atomic_add_unless(p, a, u) (the value read):
 // either an RMW once between Mb fences that reads a value other than u and
-// adds a to it, or a read once (marked RMW) of u alone.
+// adds a to it, or a read once (marked RMW) of u alone. The variant
+// lkmmv2 is refused.
 func addUnless(retBool bool) func(t *translator, c *call) (value, error) {
 	return func(t *translator, c *call) (value, error) {
 		vs, err := t.values(c, 0, 1, 2)
@@ -563,14 +609,24 @@ func addUnless(retBool bool) func(t *translator, c *call) (value, error) {
 		if res == "" || reads(a, res) || reads(u, res) {
 			res = t.temp()
 		}
+		tags, mb := once(), true
+		if t.lkmmv2 {
+			// herd 7.57 has no lkmmv2; what a newer herd's
+			// __atomic_add_unless{MB} returns is not documented.
+			return value{}, litmus.Errorf(c.pos, "unsupported %s with the variant lkmmv2 (its result there is not herd7 7.57's)", c.name)
+		}
 		choice := t.cur
 		id := t.newRMW()
-		t.mbFence(c)
+		if mb {
+			t.mbFence(c)
+		}
 		got := t.temp()
-		t.emit(xcfa.Load{Dst: got, Addr: addr.e, Tags: linuxTags(once(), true), RMW: id}, c.pos)
+		t.emit(xcfa.Load{Dst: got, Addr: addr.e, Tags: linuxTags(tags, true), RMW: id}, c.pos)
 		t.emit(xcfa.Assume{Cond: xcfa.Binary{Op: xcfa.Ne, X: xcfa.Reg{Name: got}, Y: u}, Internal: true}, c.pos)
-		t.emit(xcfa.Store{Addr: addr.e, Value: xcfa.Binary{Op: xcfa.Add, X: xcfa.Reg{Name: got}, Y: a}, Tags: linuxTags(once(), true), RMW: id}, c.pos)
-		t.mbFence(c)
+		t.emit(xcfa.Store{Addr: addr.e, Value: xcfa.Binary{Op: xcfa.Add, X: xcfa.Reg{Name: got}, Y: a}, Tags: linuxTags(tags, true), RMW: id}, c.pos)
+		if mb {
+			t.mbFence(c)
+		}
 		var added, refused xcfa.Expr = xcfa.Const{Value: 1}, xcfa.Const{Value: 0}
 		if !retBool {
 			added = xcfa.Reg{Name: got}
@@ -579,12 +635,12 @@ func addUnless(retBool bool) func(t *translator, c *call) (value, error) {
 		end := t.cur
 		t.cur = choice
 		seen := t.temp()
-		t.emit(xcfa.Load{Dst: seen, Addr: addr.e, Tags: linuxTags(once(), true)}, c.pos)
+		t.emit(xcfa.Load{Dst: seen, Addr: addr.e, Tags: linuxTags(tags, true)}, c.pos)
 		t.emit(xcfa.Assume{Cond: xcfa.Binary{Op: xcfa.Eq, X: xcfa.Reg{Name: seen}, Y: u}, Internal: true}, c.pos)
 		if !retBool {
 			refused = xcfa.Reg{Name: seen}
 		}
-		t.proc.AddEdge(t.cur, end, xcfa.Assign{Dst: res, Value: refused}, c.pos)
+		t.join(end, xcfa.Assign{Dst: res, Value: refused}, c.pos)
 		t.cur = end
 		return value{e: xcfa.Reg{Name: res}}, nil
 	}

@@ -258,7 +258,7 @@ func TestErrors(t *testing.T) {
 		{"P0(int *x) {\n  xchg(x, 1);\n}\n", "t.litmus:4:3: macro xchg (testdata/macros/linux.def:18:1) is an expression: herd7 expands it only where a value is used, not as a statement"},
 		{"P0(int *x) {\n  int r = xchg(x);\n}\n", "t.litmus:4:11: macro xchg (testdata/macros/linux.def:18:1) takes 2 arguments, not 1"},
 		{"P0(int *x) {\n  int r = loop(x);\n}\n", "t.litmus:4:11: macro loop: expansions nested too deeply"},
-		{"P0(int *x) {\n  __atomic_op(x, &, 1);\n}\n", "t.litmus:4:18: unsupported atomic operator & (herd7 7.57 knows + and -)"},
+		{"P0(int *x) {\n  __atomic_op(x, &, 1);\n}\n", "t.litmus:4:18: unsupported atomic operator & (herd7 7.57 knows + and -; the variant lkmmv2 also &, |, ^ and &~)"},
 		{"P0(int *x) {\n  int r = __load{once}(x, -, 1);\n}\n", "t.litmus:4:11: __load takes no operator argument"},
 		{"P0(int *x) {\n  int r = __atomic_op_return(x, +, 1);\n}\n", "t.litmus:4:11: __atomic_op_return needs annotations"},
 		{"P0(int *x) {\n  int r = __xchg{MB}(x, 1);\n}\n", "t.litmus:4:11: unsupported annotation {MB} on __xchg: purr reads once, acquire, release and mb"},
@@ -404,5 +404,37 @@ func TestMacroFileErrors(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%q: got %v, want %s", tc.def, err, tc.want)
 		}
+	}
+}
+
+// TestLKMMv2 checks herd's variant lkmmv2, which the kernel's current
+// macros need: an RMW's accesses carry its annotations (a failed one's
+// read too) and no Mb fence surrounds them; __atomic_op takes annotations
+// and more operators. Without the variant the same file is refused.
+func TestLKMMv2(t *testing.T) {
+	m := readMacros(t, "testdata/macros/lkmmv2.def")
+	src := "C v2\n{}\nP0(int *x) {\n  int a = xchg(x, 1);\n  int b = cmpxchg_acquire(x, 1, 2);\n  atomic_inc(x);\n  atomic_andnot(4, x);\n}\nexists (0:a=0)\n"
+	test, err := litmus.ParseWith("v2.litmus", []byte(src), litmus.Options{Macros: m, Variants: []string{"lkmmv2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"load a <- [x] {MB,NA,RMW} rmw1", "store [x] <- 1 {MB,NA,RMW} rmw1",
+		"load $t1 <- [x] {ACQUIRE,NA,RMW} rmw2", "check $t1 == 1", "store [x] <- 2 {ACQUIRE,NA,RMW} rmw2", "b := $t1",
+		"load $t2 <- [x] {ACQUIRE,NA,RMW}", "check $t2 != 1", "b := $t2",
+		"load $t3 <- [x] {NORETURN,NA,RMW} rmw3", "store [x] <- $t3 + 1 {NORETURN,NA,RMW} rmw3",
+		"load $t4 <- [x] {NORETURN,NA,RMW} rmw4", "store [x] <- $t4 & ~(4) {NORETURN,NA,RMW} rmw4",
+	}
+	if got := ops(test.Program.Procs[0]); !slices.Equal(got, want) {
+		t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	_, err = litmus.ParseWith("v2.litmus", []byte(src), litmus.Options{Macros: m})
+	if err == nil || !strings.Contains(err.Error(), "v2.litmus:4:11: unsupported annotation {MB} on __xchg") {
+		t.Errorf("without lkmmv2: got %v", err)
+	}
+	unless := "C v2\n{}\nP0(int *x) {\n  int c = atomic_add_unless(x, 1, 3);\n}\nexists (0:c=0)\n"
+	_, err = litmus.ParseWith("v2.litmus", []byte(unless), litmus.Options{Macros: m, Variants: []string{"lkmmv2"}})
+	if err == nil || !strings.Contains(err.Error(), "v2.litmus:4:11: unsupported annotations on __atomic_add_unless") {
+		t.Errorf("add_unless with lkmmv2: got %v", err)
 	}
 }

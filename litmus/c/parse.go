@@ -2,6 +2,7 @@ package c
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/antlr4-go/antlr/v4"
@@ -31,7 +32,7 @@ func Translate(t *litmus.Test, prog litmus.Section, opts litmus.Options) (*xcfa.
 		return nil, err
 	}
 	t.HashCode = hashCode(tree, []rune(text))
-	p, err := translateProgram(prog.File, tree, macros)
+	p, err := translateProgram(prog.File, tree, macros, slices.Contains(opts.Variants, "lkmmv2"))
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +48,7 @@ func TranslateSource(file string, src []byte, macros *Macros) (*xcfa.Program, er
 	if err != nil {
 		return nil, err
 	}
-	return translateProgram(file, tree, macros)
+	return translateProgram(file, tree, macros, false)
 }
 
 // parseProgram runs the ANTLR parser and collects its errors.

@@ -22,13 +22,15 @@ type translator struct {
 	source map[xcfa.Pos]string // the program's Source
 	text   string              // the statement being translated, as written
 
+	step      int       // the instruction of the statement being translated (xcfa.Pos.Step)
 	macros    *Macros   // herd's macro file, nil for none
+	lkmmv2    bool      // herd's variant lkmmv2: RMWs carry their annotations
 	frame     *frame    // the parameters of the macro being expanded
 	site      *xcfa.Pos // the call in the thread's code being expanded
 	expanding []string  // the macros being expanded, outermost first
 }
 
-func translateProgram(file string, tree cparser.IProgramContext, macros *Macros) (*xcfa.Program, error) {
+func translateProgram(file string, tree cparser.IProgramContext, macros *Macros, lkmmv2 bool) (*xcfa.Program, error) {
 	prog := &xcfa.Program{Arch: "C", Source: map[xcfa.Pos]string{}}
 	seen := map[int]bool{}
 	rmwIDs := 0
@@ -45,7 +47,7 @@ func translateProgram(file string, tree cparser.IProgramContext, macros *Macros)
 		if err := litmus.CheckThreadOrder(tokPos(file, tok), i, id); err != nil {
 			return nil, err
 		}
-		t := &translator{file: file, proc: xcfa.NewProcess(id), ptr: map[string]int{}, rmwIDs: &rmwIDs, source: prog.Source, macros: macros}
+		t := &translator{file: file, proc: xcfa.NewProcess(id), ptr: map[string]int{}, rmwIDs: &rmwIDs, source: prog.Source, macros: macros, lkmmv2: lkmmv2}
 		t.cur = t.proc.Init
 		for _, p := range th.AllParam() {
 			depth, err := t.typeOf(p.TypeSpec())
@@ -113,10 +115,19 @@ func (t *translator) tokPos(tok antlr.Token) xcfa.Pos {
 // emit adds an edge from the current location to a new one; its position
 // quotes the statement it comes from.
 func (t *translator) emit(op xcfa.Op, pos xcfa.Pos) {
+	pos.Step = t.step
 	if t.text != "" {
 		t.source[pos] = t.text
 	}
 	to := t.proc.NewLoc("")
+	t.proc.AddEdge(t.cur, to, op, pos)
+	t.cur = to
+}
+
+// join ends the current path with an edge to the location to, where an
+// earlier path ended: the alternatives of a choice meet.
+func (t *translator) join(to *xcfa.Location, op xcfa.Op, pos xcfa.Pos) {
+	pos.Step = t.step
 	t.proc.AddEdge(t.cur, to, op, pos)
 	t.cur = to
 }
@@ -152,8 +163,13 @@ func sourceText(c antlr.ParserRuleContext) string {
 }
 
 func (t *translator) statement(s cparser.IStatementContext) error {
-	if t.site == nil { // in a macro's body, the statement quoted is the call's
+	if t.site == nil {
 		t.quote(s)
+		t.step = 0
+	} else {
+		// In a macro's body: the statement quoted is the call's, and each
+		// statement is an instruction of its own, as in herd.
+		t.step++
 	}
 	switch s := s.(type) {
 	case *cparser.BlockStmtContext:
