@@ -44,7 +44,12 @@ type Event struct {
 	// instance (the read and write of a SWP) are not in program order, as in
 	// herd7, where po orders instructions, not the events inside one.
 	Instr int
-	Pos   xcfa.Pos
+	// Step numbers the steps of program order along the path: the
+	// instruction instance, except in C, where herd7 orders the events one
+	// statement makes in sequence (a cmpxchg's fence, read, write and
+	// fence; a spin_lock's LKR and LKW) and every event is a step.
+	Step int
+	Pos  xcfa.Pos
 	Loc   string // init writes: the location
 
 	// RMW is the other half of an atomic read-modify-write pair, or of a
@@ -423,7 +428,10 @@ func (f *unfolder) branch(proc *xcfa.Process, pos xcfa.Pos, conds []*Term, st *p
 func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos xcfa.Pos, st *pathState) *Event {
 	st.depth++
 	e := &Event{ID: len(f.u.Events), Thread: st.thread, Kind: kind, Seg: st.seg, Depth: st.depth, Pos: pos,
-		Instr: st.instr, CtrlDeps: st.ctrl, CtrlPicks: st.ctrlPicks}
+		Instr: st.instr, Step: st.instr, CtrlDeps: st.ctrl, CtrlPicks: st.ctrlPicks}
+	if f.noBranches {
+		e.Step = st.depth
+	}
 	f.u.Events = append(f.u.Events, e)
 	st.seg.Events = append(st.seg.Events, e)
 	return e

@@ -196,7 +196,7 @@ func (x *execution) sameInstr(a, b *events.Event) bool {
 // before is program order between two executed events: one thread, a
 // earlier on the path, another instruction.
 func (x *execution) before(a, b *events.Event) bool {
-	return a.Thread >= 0 && a.Thread == b.Thread && x.order[a.ID] < x.order[b.ID] && a.Instr != b.Instr
+	return a.Thread >= 0 && a.Thread == b.Thread && x.order[a.ID] < x.order[b.ID] && a.Step != b.Step
 }
 
 func (x *execution) forget() {
