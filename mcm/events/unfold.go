@@ -50,7 +50,7 @@ type Event struct {
 	// fence; a spin_lock's LKR and LKW) and every event is a step.
 	Step int
 	Pos  xcfa.Pos
-	Loc   string // init writes: the location
+	Loc  string // init writes: the location
 
 	// RMW is the other half of an atomic read-modify-write pair, or of a
 	// load-exclusive / store-exclusive pair.
