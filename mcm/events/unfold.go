@@ -186,21 +186,60 @@ type pathState struct {
 	depth     int
 	regs      map[string]*Term
 	visits    map[*xcfa.Location]int
-	ctrl      []*Event       // reads the path's branches depend on
-	ctrlPicks []*Event       // reads the path's branches depend on by a pick
-	openRMW   map[int]*Event // xcfa RMW id → its read half on this path
-	lastX     *Event         // latest load-exclusive on this path
-	instr     int            // the current instruction instance
-	lastPos   xcfa.Pos       // the source of the previous edge
+	ctrl      []*Event // reads the path's branches depend on
+	ctrlPicks []*Event // reads the path's branches depend on by a pick
+	// scopes holds, per open scope of C branches (xcfa.Assume.Scope), the
+	// control dependencies before its first branch, which its end restores.
+	scopes  map[int]ctrlScope
+	openRMW map[int]*Event // xcfa RMW id → its read half on this path
+	lastX   *Event         // latest load-exclusive on this path
+	instr   int            // the current instruction instance
+	lastPos xcfa.Pos       // the source of the previous edge
 	// With register events: the latest write of each register on this
 	// path, and what the current instruction has read and written.
 	regWriter map[string]*Event
 	cur       *instrRegs
 }
 
+// ctrlScope is what a scope of C branches restores at its end.
+type ctrlScope struct{ ctrl, picks []*Event }
+
+// openScope saves the control dependencies before a branch of scope s
+// (none for 0, assembly's); a loop's later tests keep the first save.
+func (p *pathState) openScope(s int) {
+	if s == 0 {
+		return
+	}
+	if _, ok := p.scopes[s]; ok {
+		return
+	}
+	scopes := make(map[int]ctrlScope, len(p.scopes)+1)
+	for k, v := range p.scopes {
+		scopes[k] = v
+	}
+	scopes[s] = ctrlScope{p.ctrl, p.ctrlPicks}
+	p.scopes = scopes
+}
+
+// closeScope restores the control dependencies saved for scope s.
+func (p *pathState) closeScope(s int) {
+	saved, ok := p.scopes[s]
+	if !ok {
+		return
+	}
+	p.ctrl, p.ctrlPicks = saved.ctrl, saved.picks
+	scopes := make(map[int]ctrlScope, len(p.scopes))
+	for k, v := range p.scopes {
+		if k != s {
+			scopes[k] = v
+		}
+	}
+	p.scopes = scopes
+}
+
 func (p *pathState) fork(seg *Segment) *pathState {
 	q := &pathState{thread: p.thread, seg: seg, depth: p.depth, regs: make(map[string]*Term, len(p.regs)),
-		visits: make(map[*xcfa.Location]int, len(p.visits)), ctrl: p.ctrl, ctrlPicks: p.ctrlPicks,
+		visits: make(map[*xcfa.Location]int, len(p.visits)), ctrl: p.ctrl, ctrlPicks: p.ctrlPicks, scopes: p.scopes,
 		openRMW: make(map[int]*Event, len(p.openRMW)), lastX: p.lastX, instr: p.instr, lastPos: p.lastPos}
 	if p.regWriter != nil {
 		q.regWriter = make(map[string]*Event, len(p.regWriter))
@@ -315,6 +354,7 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 					st.enter(e.Pos)
 					f.exprSources(a.Cond, st, false, false, &src)
 				}
+				st.openScope(a.Scope)
 				f.branch(proc, e.Pos, []*Term{t}, st, src, false)
 			}
 			if err := f.apply(proc, e, st); err != nil {
@@ -333,6 +373,7 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 		for _, e := range loc.Out {
 			if a, ok := e.Op.(xcfa.Assume); ok && !a.Internal {
 				isBranch = true
+				st.openScope(a.Scope)
 				t, err := f.term(a.Cond, st)
 				if err != nil {
 					return fmt.Errorf("%s: %v", e.Pos, err)
@@ -414,6 +455,7 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 	wrap := func(err error) error { return fmt.Errorf("%s: %v", edge.Pos, err) }
 	switch op := edge.Op.(type) {
 	case xcfa.Nop:
+		st.closeScope(op.EndScope)
 	case xcfa.Assign:
 		t, err := f.term(op.Value, st)
 		if err != nil {
