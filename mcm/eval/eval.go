@@ -262,6 +262,22 @@ type Chooser[L comparable] interface {
 // statements once per element, each branch's checks holding under its
 // selector.
 func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env, error) {
+	if o, ok := ev.al.lg.(Orderer[L]); ok && len(ev.guards) == 0 {
+		if sx, rx, perLoc, isGen := orderGenerator(w); isGen {
+			var x Rel[L]
+			touched, err := ev.touching(func() (err error) {
+				x, err = ev.chooseOrder(w, o, sx, rx, perLoc, sc)
+				return err
+			})
+			if err != nil {
+				return nil, err
+			}
+			ev.usesCo(touched)
+			inner := sc.child()
+			inner.vars[w.Var] = x
+			return ev.run(rest, inner)
+		}
+	}
 	var v value
 	touched, err := ev.touching(func() (err error) {
 		v, err = ev.expr(w.Set, sc)

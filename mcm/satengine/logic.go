@@ -44,3 +44,9 @@ func (g logic) Choose(guard sat.Lit, n int) []sat.Lit {
 	}
 	return sels
 }
+
+// Fresh is a new variable: with Require, what eval chooses orders with.
+func (g logic) Fresh() sat.Lit { return g.s.NewVar() }
+
+// Require adds a clause every execution meets.
+func (g logic) Require(clause ...sat.Lit) { g.s.AddClause(clause...) }
