@@ -68,8 +68,11 @@ func (s *Solver) AllSolutions(projection []Lit, budget int, refute func() []Lit,
 			next++
 		}
 		if next < len(order) {
-			v := order[next]
-			d.decide(Lit(v), next, next < nProjected)
+			v := Lit(order[next])
+			if s.falseFirst[int32(v)] && next >= nProjected {
+				v = -v
+			}
+			d.decide(v, next, next < nProjected)
 			if d.propagate() {
 				continue
 			}

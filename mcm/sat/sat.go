@@ -69,6 +69,8 @@ type Solver struct {
 
 	limits Limits
 	polls  int // calls since the context was last checked
+
+	falseFirst map[int32]bool // unprojected variables AllSolutions tries false first
 }
 
 // Limits bound the formula a Solver builds and the time spent on it; zero
@@ -151,6 +153,18 @@ func (s *Solver) NewVar() Lit {
 	s.numVars++
 	s.unitValue = append(s.unitValue, 0)
 	return Lit(s.numVars)
+}
+
+// PreferFalse makes AllSolutions try l's variable with l false first when
+// it completes a projection (variables of the projection keep their
+// order): for a variable that the clauses only force true, the completion
+// is then the least one, without search.
+func (s *Solver) PreferFalse(l Lit) {
+	s.check(l)
+	if s.falseFirst == nil {
+		s.falseFirst = map[int32]bool{}
+	}
+	s.falseFirst[int32(l.Var())] = l > 0
 }
 
 // NumVars returns the number of variables allocated, the constant included.

@@ -27,3 +27,15 @@ func (g logic) Any(l []sat.Lit) sat.Lit  { return g.s.Or(l...) }
 
 // Satisfiable asks the solver whether some execution makes a true.
 func (g logic) Satisfiable(a sat.Lit) bool { return a != sat.False && g.s.Solve(a) }
+
+// Fresh is a new variable, which AllSolutions tries false first: the
+// relations of a let rec encoded as a prefixpoint (eval.Prefixpoints) are
+// then completed to their least value without search.
+func (g logic) Fresh() sat.Lit {
+	l := g.s.NewVar()
+	g.s.PreferFalse(l)
+	return l
+}
+
+// Implies requires a → b in every execution.
+func (g logic) Implies(a, b sat.Lit) { g.s.AddClause(-a, b) }
