@@ -15,7 +15,11 @@ import "slices"
 // At each complete model, refute may return a clause that the model
 // violates (a consequence of the formula that the clauses do not state,
 // such as a lazy acyclicity constraint): the clause is added for good
-// (to the Solver as well) and the search goes on. Otherwise visit is
+// (to the Solver as well) and the search goes on. Once refutations
+// outnumber the models visited, refute is also asked after each decision
+// on the projection, with Value true only for what is assigned true so
+// far: a cycle among those edges cuts the subtree at once instead of at
+// each of its leaves. Otherwise visit is
 // called, once per projection; it returns false to stop. Both read the
 // model with Value.
 //
@@ -55,7 +59,8 @@ func (s *Solver) AllSolutions(projection []Lit, budget int, refute func() []Lit,
 	nProjected := len(projection)
 	conflicts := 0
 	visited := 0
-	next := 0 // index into order: every variable before it is assigned
+	refuted := 0 // models refuted, complete or partial
+	next := 0    // index into order: every variable before it is assigned
 	for {
 		s.poll()
 		if conflicts > budget+64*visited || d.work > 1000*budget+8*s.numVars*(visited+1) {
@@ -73,11 +78,29 @@ func (s *Solver) AllSolutions(projection []Lit, budget int, refute func() []Lit,
 				v = -v
 			}
 			d.decide(v, next, next < nProjected)
-			if d.propagate() {
+			if !d.propagate() {
+				conflicts++
+				if !d.backtrack() {
+					return false, nil
+				}
+				next = d.resume()
+				continue
+			}
+			if refuted <= visited || next >= nProjected {
+				continue
+			}
+			// Most complete models were refuted: refute partial ones too,
+			// by what is true so far, which cuts the dead ends earlier.
+			s.search, s.hasModel, s.partial = d, true, true
+			clause := refute()
+			s.hasModel, s.partial = false, false
+			if clause == nil {
 				continue
 			}
 			conflicts++
-			if !d.backtrack() {
+			refuted++
+			s.AddClause(clause...)
+			if !d.learn(clause) {
 				return false, nil
 			}
 			next = d.resume()
@@ -90,6 +113,7 @@ func (s *Solver) AllSolutions(projection []Lit, budget int, refute func() []Lit,
 		if clause := refute(); clause != nil {
 			s.hasModel = false
 			conflicts++
+			refuted++
 			s.AddClause(clause...)
 			if !d.learn(clause) {
 				return false, nil

@@ -65,6 +65,7 @@ type Solver struct {
 	model    []bool // model of the last successful Solve, indexed by variable-1
 	search   *dpll  // during AllSolutions: the search, whose assignment Value reads
 	hasModel bool
+	partial  bool   // the model is AllSolutions' partial assignment: Value is false where unassigned
 	mark     []int8 // scratch per variable for Solve's assumptions
 
 	limits Limits
@@ -383,6 +384,9 @@ func (s *Solver) Value(l Lit) bool {
 	if d := s.search; d != nil {
 		if l == 0 || v >= len(d.vals) {
 			panic(fmt.Sprintf("sat: literal %d has no value in the last model", l))
+		}
+		if s.partial && d.vals[v] == 0 {
+			return false // unassigned, in a partial model
 		}
 		return d.vals[v] > 0 == (l > 0)
 	}
