@@ -94,8 +94,8 @@ func (s *Solver) AllSolutions(projection []Lit, budget int, refute func() []Lit,
 			s.search, s.hasModel, s.partial = d, true, true
 			clause := refute()
 			s.hasModel, s.partial = false, false
-			if clause == nil {
-				continue
+			if !d.falsified(clause) {
+				continue // nil, or not yet false: the complete model will tell
 			}
 			conflicts++
 			refuted++
@@ -370,6 +370,16 @@ func (d *dpll) backtrack() bool {
 			return true
 		}
 	}
+}
+
+// falsified tells whether a clause has every literal assigned false.
+func (d *dpll) falsified(c []Lit) bool {
+	for _, l := range c {
+		if d.value(l) >= 0 {
+			return false
+		}
+	}
+	return c != nil
 }
 
 // learn adds a clause that the current (complete) assignment falsifies:
