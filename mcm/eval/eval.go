@@ -107,6 +107,10 @@ type evaluator[L comparable] struct {
 	coValues  map[uintptr]bool
 	tracking  bool
 	coTouched bool
+
+	// prefixpoints are the let rec statements (by their first binding)
+	// encoded as prefixpoints, when the logic can (letrec.go).
+	prefixpoints map[*cat.Binding]bool
 }
 
 // touching evaluates f, and tells whether it read a value of coValues.
@@ -804,6 +808,11 @@ func (ev *evaluator[L]) fixpoint(bs []*cat.Binding, sc *env) (*env, error) {
 			return nil, errAt(b.Pos, "let rec of a tuple is not supported")
 		}
 		sc.vars[b.Names[0]] = emptyVal{}
+	}
+	if pf, ok := ev.al.lg.(Prefixpoints[L]); ok && ev.prefixpoints[bs[0]] {
+		if done, err := ev.prefixpoint(bs, sc, pf); err != nil || done {
+			return sc, err
+		}
 	}
 	bound := len(ev.al.Exec)*len(ev.al.Exec) + 1
 	for round := 0; ; round++ {

@@ -65,6 +65,9 @@ func run[L comparable](ctx context.Context, m Model, al *Algebra[L], sets map[st
 	for _, v := range m.Variants {
 		ev.variants[v] = true
 	}
+	if _, can := al.lg.(Prefixpoints[L]); can && !capture {
+		ev.prefixpoints = monotoneRecs(prelude.Stmts, m.Cat.Stmts)
+	}
 	sc, err := ev.run(prelude.Stmts, top)
 	if err != nil {
 		return nil, nil, err

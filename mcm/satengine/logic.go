@@ -45,8 +45,18 @@ func (g logic) Choose(guard sat.Lit, n int) []sat.Lit {
 	return sels
 }
 
-// Fresh is a new variable: with Require, what eval chooses orders with.
-func (g logic) Fresh() sat.Lit { return g.s.NewVar() }
+// Fresh is a new variable, which AllSolutions tries false first: the
+// relations of a let rec encoded as a prefixpoint (eval.Prefixpoints) are
+// then completed to their least value without search. With Require, it
+// also makes the orders "with x from linearisations(...)" chooses among.
+func (g logic) Fresh() sat.Lit {
+	l := g.s.NewVar()
+	g.s.PreferFalse(l)
+	return l
+}
 
 // Require adds a clause every execution meets.
 func (g logic) Require(clause ...sat.Lit) { g.s.AddClause(clause...) }
+
+// Implies requires a → b in every execution.
+func (g logic) Implies(a, b sat.Lit) { g.Require(-a, b) }
