@@ -43,15 +43,15 @@ exists (1:r1=1)
 `, `C linux
 {}
 P0(int* x, int* y) {
-  WRITE_ONCE(*x, 1);
-  smp_mb();
-  int r0 = xchg(y, 1);
-  smp_store_release(x, 2);
+  __store{once}(*x, 1);
+  __fence{mb};
+  int r0 = __xchg{mb}(y, 1);
+  __store{release}(*x, 2);
 }
 P1(int* x, int* y) {
-  int r1 = smp_load_acquire(x);
-  smp_rmb();
-  int r2 = READ_ONCE(*y);
+  int r1 = __load{acquire}(*x);
+  __fence{rmb};
+  int r2 = __load{once}(*y);
 }
 exists (1:r1=1)
 `, `C messages

@@ -25,43 +25,17 @@ import (
 //
 // All of them are also NA (herd's "not atomic" C set).
 var lockForms = map[string]builtin{
-	"__lock":     {1, lockCall},
-	"__unlock":   {1, unlockCall},
-	"__trylock":  {1, trylockCall},
-	"__islocked": {1, islockedCall},
-	"__srcu":     {-1, srcuCall},
-}
-
-// kernelLockNames are the kernel's names of the forms above, as the 2023
-// linux-kernel.def defines them.
-// TODO(lkmm-c): drop once calls reach the forms through the .def file.
-var kernelLockNames = map[string]string{
-	"spin_lock":      "__lock",
-	"spin_unlock":    "__unlock",
-	"spin_trylock":   "__trylock",
-	"spin_is_locked": "__islocked",
-}
-
-// takesNoAnnotation tells the forms written __name(...) without {...}.
-func takesNoAnnotation(name string) bool {
-	switch name {
-	case "__lock", "__unlock", "__trylock", "__islocked":
-		return true
-	}
-	return false
+	"__lock":     {1, false, lockCall},
+	"__unlock":   {1, false, unlockCall},
+	"__trylock":  {1, false, trylockCall},
+	"__islocked": {1, false, islockedCall},
+	"__srcu":     {-1, true, srcuCall},
 }
 
 func registerLockForms(table map[string]builtin) {
 	for name, b := range lockForms {
 		table[name] = b
 	}
-	for name, form := range kernelLockNames {
-		table[name] = lockForms[form]
-	}
-	table["srcu_read_lock"] = builtin{1, srcuKernel("srcu-lock")}
-	table["srcu_read_unlock"] = builtin{2, srcuKernel("srcu-unlock")}
-	table["synchronize_srcu"] = builtin{1, srcuKernel("sync-srcu")}
-	table["synchronize_srcu_expedited"] = builtin{1, srcuKernel("sync-srcu")}
 }
 
 func lockTags(set string) []string { return []string{set, "NA"} }
