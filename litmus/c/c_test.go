@@ -2,9 +2,9 @@ package c
 
 import (
 	"bytes"
-	"fmt"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
