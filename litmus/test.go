@@ -97,9 +97,9 @@ type Loc struct {
 func (l Loc) String() string {
 	switch l.Kind {
 	case RegLoc:
-		return fmt.Sprintf("%d:%s", l.Proc, l.Name)
+		return strconv.Itoa(l.Proc) + ":" + l.Name
 	case IndexLoc:
-		return fmt.Sprintf("%s[%d]", l.Name, l.Index)
+		return l.Name + "[" + strconv.Itoa(l.Index) + "]"
 	case SymRegLoc:
 		return "%" + l.Name
 	}

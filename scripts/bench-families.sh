@@ -10,7 +10,7 @@ model=${1:-aarch64}
 shift || true
 specs=("$@")
 if [ ${#specs[@]} -eq 0 ]; then
-  specs=(Writers:4-8 SB:8-14 SB+dmb:8-14 IRIW:4-9 MP:6-12 Swaps:4-8)
+  specs=(Writers:4-8 SB:8-16 SB+dmb:8-16 IRIW:4-9 MP:6-14 Swaps:4-9)
 fi
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work=$(mktemp -d)

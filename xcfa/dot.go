@@ -73,9 +73,6 @@ func writeExpr(b *strings.Builder, e Expr, top bool) {
 func FormatOp(op Op) string {
 	switch op := op.(type) {
 	case Nop:
-		if op.EndScope != 0 {
-			return fmt.Sprintf("end scope %d", op.EndScope)
-		}
 		return "nop"
 	case Assign:
 		return op.Dst + " := " + FormatExpr(op.Value)

@@ -63,12 +63,8 @@ type Edge struct {
 // Op is what an edge does. The concrete types are below.
 type Op interface{ isOp() }
 
-// Nop does nothing (B, NOP, a join of branches). EndScope, when not 0,
-// ends on this path the control dependencies of the branches of that
-// scope (Assume.Scope): it follows a C if or while.
-type Nop struct {
-	EndScope int
-}
+// Nop does nothing (B, NOP, a join of branches).
+type Nop struct{}
 
 // Assign sets a register to the value of an expression. Dependencies flow
 // through it: Dst depends on every register Value reads.
@@ -85,16 +81,11 @@ type Assign struct {
 // and no control dependency. Commit marks, on an internal assumption, the
 // point where the instruction commits to its outcome (herd's
 // Branching(pred) event of a CAS that succeeds): it makes a branch event
-// of the instruction itself, still no control dependency. Scope, when not
-// 0, is the nesting depth of the C if or while the branch tests: as in
-// herd's C, the events after it do not depend on its condition (the Nop
-// with that EndScope ends the dependency); 0 (assembly) makes the rest of
-// the thread depend on it.
+// of the instruction itself, still no control dependency.
 type Assume struct {
 	Cond     Expr
 	Internal bool
 	Commit   bool
-	Scope    int
 }
 
 // Load reads Size bytes at Addr into Dst.

@@ -20,6 +20,7 @@ import (
 
 func main() {
 	status := exitInternal // unless run returns: a panic outside any file's check
+	tuneGC()
 	protect("purr", os.Stderr, func() { status = run(os.Args[1:], os.Stdout, os.Stderr) })
 	os.Exit(status)
 }

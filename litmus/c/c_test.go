@@ -165,7 +165,7 @@ func TestTranslate(t *testing.T) {
 		{"linux fences", `P0() { smp_mb(); smp_rmb(); smp_mb__before_atomic(); rcu_read_lock(); synchronize_rcu(); __fence{after-unlock-lock}; }`,
 			[]string{"fence {Mb,NA}", "fence {Rmb,NA}", "fence {Before-atomic,NA}", "fence {Rcu-lock,NA}", "fence {Sync-rcu,NA}", "fence {After-unlock-lock,NA}"}},
 		{"if without else", `P0(int *x) { int r = *x; if (r) { *x = 2; } r = 3; }`,
-			[]string{"load r <- [x] {NA}", "assume r", "store [x] <- 2 {NA}", "assume !(r)", "end scope 1", "r := 3"}},
+			[]string{"load r <- [x] {NA}", "assume r", "store [x] <- 2 {NA}", "assume !(r)", "r := 3"}},
 		{"expression operators", `P0(int *x) { int r = (1 << 3) % 5 ^ ~2 & -r | !r; int s = r >= 2 && r != 4 ? r : -0x10; }`,
 			[]string{"r := (((1 << 3) % 5) ^ (~(2) & -(r))) | !(r)", "s := ((r >= 2) && (r != 4)) ? r : -16"}},
 	}

@@ -55,7 +55,14 @@
 //     fences and accesses Once, {acquire} reads Acquire, {release} writes
 //     Release, anything else accesses Once; __atomic_op reads Noreturn and
 //     writes Once. A failed cmpxchg or add_unless reads once (Once, NA,
-//     RMW) and writes nothing.
+//     RMW) and writes nothing;
+//   - Linux fences: Mb, Rmb, Wmb, Rb_dep, Before-atomic, After-atomic,
+//     After-spinlock, After-unlock-lock, Rcu-lock, Rcu-unlock, Sync-rcu
+//     (the spellings of the Linux kernel memory model's bell file), with NA;
+//   - Linux spinlocks and SRCU (locks.go): herd's internal forms __lock,
+//     __unlock, __trylock, __islocked and __srcu{...} make xcfa.Mark events
+//     (LKR and LKW, UL, LF, RL, RU; Srcu-lock, Srcu-unlock, Sync-srcu), at
+//     the lock's location but no loads or stores.
 //
 // # Control flow
 //

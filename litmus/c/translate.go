@@ -23,7 +23,6 @@ type translator struct {
 	text   string              // the statement being translated, as written
 
 	step      int       // the instruction of the statement being translated (xcfa.Pos.Step)
-	scope     int       // the nesting depth of if and while (xcfa.Assume.Scope)
 	macros    *Macros   // herd's macro file, nil for none
 	lkmmv2    bool      // herd's variant lkmmv2: RMWs carry their annotations
 	frame     *frame    // the parameters of the macro being expanded
@@ -282,55 +281,38 @@ func (t *translator) condition(e cparser.IExprContext) (xcfa.Expr, error) {
 
 func negate(e xcfa.Expr) xcfa.Expr { return xcfa.Unary{Op: xcfa.Not, X: e} }
 
-// ifStmt translates an if. Its branches are a scope: as in herd, what
-// follows the if does not depend on its condition.
 func (t *translator) ifStmt(s *cparser.IfStmtContext) error {
 	cond, err := t.condition(s.Expr())
 	if err != nil {
 		return err
 	}
 	pos := t.pos(s)
-	t.scope++
-	scope := t.scope
-	defer func() { t.scope-- }()
 	branch := t.cur
 	then := t.proc.NewLoc("")
-	t.proc.AddEdge(branch, then, xcfa.Assume{Cond: cond, Scope: scope}, pos)
+	t.proc.AddEdge(branch, then, xcfa.Assume{Cond: cond}, pos)
 	t.cur = then
 	if err := t.statement(s.Statement(0)); err != nil {
 		return err
 	}
 	thenEnd := t.cur
 	if s.ELSE() == nil {
-		t.proc.AddEdge(branch, thenEnd, xcfa.Assume{Cond: negate(cond), Scope: scope}, pos)
-	} else {
-		els := t.proc.NewLoc("")
-		t.proc.AddEdge(branch, els, xcfa.Assume{Cond: negate(cond), Scope: scope}, pos)
-		t.cur = els
-		if err := t.statement(s.Statement(1)); err != nil {
-			return err
-		}
-		t.proc.AddEdge(t.cur, thenEnd, xcfa.Nop{}, t.pos(s.Statement(1)))
+		t.proc.AddEdge(branch, thenEnd, xcfa.Assume{Cond: negate(cond)}, pos)
+		t.cur = thenEnd
+		return nil
 	}
+	els := t.proc.NewLoc("")
+	t.proc.AddEdge(branch, els, xcfa.Assume{Cond: negate(cond)}, pos)
+	t.cur = els
+	if err := t.statement(s.Statement(1)); err != nil {
+		return err
+	}
+	t.proc.AddEdge(t.cur, thenEnd, xcfa.Nop{}, t.pos(s.Statement(1)))
 	t.cur = thenEnd
-	t.endScope(scope, pos)
 	return nil
 }
 
-// endScope ends the control dependencies of the branches of scope.
-func (t *translator) endScope(scope int, pos xcfa.Pos) {
-	end := t.proc.NewLoc("")
-	t.proc.AddEdge(t.cur, end, xcfa.Nop{EndScope: scope}, pos)
-	t.cur = end
-}
-
-// whileStmt translates a while: herd unrolls it into nested ifs, so its
-// tests are one scope, which ends after the loop.
 func (t *translator) whileStmt(s *cparser.WhileStmtContext) error {
 	pos := t.pos(s)
-	t.scope++
-	scope := t.scope
-	defer func() { t.scope-- }()
 	head := t.cur
 	cond, err := t.condition(s.Expr())
 	if err != nil {
@@ -338,15 +320,14 @@ func (t *translator) whileStmt(s *cparser.WhileStmtContext) error {
 	}
 	test := t.cur
 	body := t.proc.NewLoc("")
-	t.proc.AddEdge(test, body, xcfa.Assume{Cond: cond, Scope: scope}, pos)
+	t.proc.AddEdge(test, body, xcfa.Assume{Cond: cond}, pos)
 	t.cur = body
 	if err := t.statement(s.Statement()); err != nil {
 		return err
 	}
 	t.proc.AddEdge(t.cur, head, xcfa.Nop{}, t.pos(s.Statement()))
 	exit := t.proc.NewLoc("")
-	t.proc.AddEdge(test, exit, xcfa.Assume{Cond: negate(cond), Scope: scope}, pos)
+	t.proc.AddEdge(test, exit, xcfa.Assume{Cond: negate(cond)}, pos)
 	t.cur = exit
-	t.endScope(scope, pos)
 	return nil
 }

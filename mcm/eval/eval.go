@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/purr-mcm/purr/cat"
 )
@@ -94,6 +95,72 @@ type evaluator[L comparable] struct {
 	captured     *Captured[L]
 	choices      int
 	beforeChoice *env
+	// guards are the selectors of the branches of "with x from S" being
+	// evaluated, outermost first (see withChoice).
+	guards []L
+	// coValues holds, by identity, the values of the native co and of the
+	// relations derived from it (fr, coe, ...), and the values the model
+	// binds with let from any of them. tracking is set while the model's
+	// own statements run; coTouched says that the expression being
+	// evaluated read one of coValues. A check, a call, a with or forall
+	// that reads one sets al.readsCo: a binding only passes it on.
+	coValues  map[uintptr]bool
+	tracking  bool
+	coTouched bool
+
+	// prefixpoints are the let rec statements (by their first binding)
+	// encoded as prefixpoints, when the logic can (letrec.go).
+	prefixpoints map[*cat.Binding]bool
+}
+
+// touching evaluates f, and tells whether it read a value of coValues.
+func (ev *evaluator[L]) touching(f func() error) (bool, error) {
+	saved := ev.coTouched
+	ev.coTouched = false
+	err := f()
+	touched := ev.coTouched
+	ev.coTouched = saved
+	return touched, err
+}
+
+// usesCo records that what the model decides with depends on co when
+// touched.
+func (ev *evaluator[L]) usesCo(touched bool) {
+	if touched && ev.tracking {
+		ev.al.readsCo = true
+	}
+}
+
+// taint adds v, or the elements of the tuple v, to coValues.
+func (ev *evaluator[L]) taint(v value) {
+	if !ev.tracking {
+		return
+	}
+	if t, ok := v.(tupleVal); ok {
+		for _, x := range t {
+			ev.taint(x)
+		}
+		return
+	}
+	if id := valueID[L](v); id != 0 {
+		ev.coValues[id] = true
+	}
+}
+
+// valueID identifies a set's or relation's storage, to recognise a value
+// met again (0: not one).
+func valueID[L comparable](v value) uintptr {
+	switch v := v.(type) {
+	case Rel[L]:
+		if v != nil {
+			return reflect.ValueOf(v).Pointer()
+		}
+	case Set[L]:
+		if len(v) > 0 {
+			return reflect.ValueOf(v).Pointer()
+		}
+	}
+	return 0
 }
 
 // maxCallDepth bounds the nesting of function applications and procedure
@@ -181,24 +248,195 @@ func (ev *evaluator[L]) run(stmts []cat.Stmt, sc *env) (*env, error) {
 	return sc, nil
 }
 
-// withChoice runs "with x from S; rest": the rest of the model once per
-// element of S. An execution is consistent when it passes the rest for
-// some element: each branch's checks are joined into one check per branch,
-// and the branches into their disjunction.
+// Chooser is what a Logic offers to make "with x from S" part of what an
+// engine enumerates, as herd7 counts it: each choice that passes the rest
+// of the model is an execution of its own. Choose returns n literals of
+// which exactly one holds when guard holds, and none when it does not.
+// The SAT engine answers with fresh variables, the explicit engine with
+// the constants of the choice it is trying. A Logic that is no Chooser
+// gets the disjunction: an execution passes when some choice does.
+type Chooser[L comparable] interface {
+	Choose(guard L, n int) []L
+}
+
+// withChoice runs "with x from S; rest". Sets and relations choose by a
+// multiplexer: x is the element whose selector holds, and the rest of the
+// model, wherever it is (after an include too), runs once on it. Other
+// elements (tags, tuples, sets of relations) run the rest of this list of
+// statements once per element, each branch's checks holding under its
+// selector.
 func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env, error) {
-	v, err := ev.expr(w.Set, sc)
+	if o, ok := ev.al.lg.(Orderer[L]); ok && len(ev.guards) == 0 {
+		if sx, rx, perLoc, isGen := orderGenerator(w); isGen {
+			var x Rel[L]
+			touched, err := ev.touching(func() (err error) {
+				x, err = ev.chooseOrder(w, o, sx, rx, perLoc, sc)
+				return err
+			})
+			if err != nil {
+				return nil, err
+			}
+			ev.usesCo(touched)
+			inner := sc.child()
+			inner.vars[w.Var] = x
+			return ev.run(rest, inner)
+		}
+	}
+	var v value
+	touched, err := ev.touching(func() (err error) {
+		v, err = ev.expr(w.Set, sc)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
+	ev.usesCo(touched)
 	elems, err := ev.elements(w.Pos, v)
 	if err != nil {
 		return nil, err
 	}
+	elems = ev.distinctValues(elems)
 	if len(elems) == 1 {
 		inner := sc.child()
 		inner.vars[w.Var] = elems[0]
 		return ev.run(rest, inner)
 	}
+	ch, choosing := ev.al.lg.(Chooser[L])
+	if !choosing {
+		return ev.withSomeChoice(w, elems, rest, sc)
+	}
+	if len(elems) == 0 {
+		// Nothing to choose from: no execution passes.
+		ev.checks = append(ev.checks, Check[L]{Name: w.Var, Mode: cat.Require, Lit: ev.al.lg.Not(ev.guard()), Pos: w.Pos})
+		return ev.run(rest, sc)
+	}
+	sels := ch.Choose(ev.guard(), len(elems))
+	for _, l := range sels {
+		if l != ev.al.t && l != ev.al.f {
+			ev.al.choices = append(ev.al.choices, l)
+		}
+	}
+	if x, ok := ev.mux(sels, elems); ok {
+		inner := sc.child()
+		inner.vars[w.Var] = x
+		return ev.run(rest, inner)
+	}
+	if ev.captured != nil {
+		if ev.choices == 0 && ev.beforeChoice == nil {
+			ev.beforeChoice = sc
+		}
+		ev.choices++
+		defer func() { ev.choices-- }()
+	}
+	before, outer := ev.checks, ev.guards
+	var kept []Check[L]
+	var last *env
+	for i, x := range elems {
+		sel := sels[i]
+		if sel == ev.al.f {
+			continue
+		}
+		ev.checks = nil
+		ev.guards = append(outer[:len(outer):len(outer)], sel)
+		inner := sc.child()
+		inner.vars[w.Var] = x
+		if last, err = ev.run(rest, inner); err != nil {
+			return nil, err
+		}
+		for _, c := range ev.checks {
+			switch c.Mode {
+			case cat.Require, cat.Assert:
+				c.Lit, c.Acyclic = ev.al.lg.Or(ev.al.lg.Not(sel), c.Literal(ev.al)), nil
+			case cat.Flag:
+				c.Lit = ev.al.lg.And(sel, c.Lit)
+			case cat.UndefinedUnless:
+				c.Lit = ev.al.lg.Or(ev.al.lg.Not(sel), c.Lit)
+			}
+			kept = append(kept, c)
+		}
+	}
+	ev.checks, ev.guards = append(before, kept...), outer
+	if last == nil {
+		last = sc
+	}
+	return last, nil
+}
+
+// guard is when the choice being evaluated is reached: the conjunction of
+// the selectors of the branches around it.
+func (ev *evaluator[L]) guard() L { return ev.al.lg.All(ev.guards) }
+
+// mux is the element whose selector holds, when the elements are all
+// event sets or all relations.
+func (ev *evaluator[L]) mux(sels []L, elems []value) (value, bool) {
+	lg := ev.al.lg
+	for i, l := range sels {
+		if l == ev.al.t {
+			return elems[i], true
+		}
+	}
+	sets, rels := 0, 0
+	for _, x := range elems {
+		switch x.(type) {
+		case Set[L]:
+			sets++
+		case Rel[L]:
+			rels++
+		case emptyVal:
+		default:
+			return nil, false
+		}
+	}
+	switch {
+	case rels == 0 && sets > 0:
+		out := ev.al.EmptySet()
+		for i, x := range elems {
+			if s, ok := x.(Set[L]); ok {
+				for e, l := range s {
+					out[e] = lg.Or(out[e], lg.And(sels[i], l))
+				}
+			}
+		}
+		return out, true
+	case sets == 0:
+		out := Rel[L]{}
+		for i, x := range elems {
+			if r, ok := x.(Rel[L]); ok {
+				for _, k := range SortedPairs(r) {
+					o, in := out[k]
+					if !in {
+						o = ev.al.f
+					}
+					out[k] = lg.Or(o, lg.And(sels[i], r[k]))
+				}
+			}
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// distinctValues drops the elements equal to an earlier one in every
+// execution (herd's sets have each value once).
+func (ev *evaluator[L]) distinctValues(elems []value) []value {
+	var out []value
+next:
+	for _, x := range elems {
+		for _, y := range out {
+			if lits, ok := ev.al.differences(x, y); ok && ev.al.lg.Any(lits) == ev.al.f {
+				continue next
+			}
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// withSomeChoice runs the rest of the model once per element, for a Logic
+// that cannot choose: an execution is consistent when it passes the rest
+// for some element: each branch's checks are joined into one check per
+// branch, and the branches into their disjunction.
+func (ev *evaluator[L]) withSomeChoice(w *cat.With, elems []value, rest []cat.Stmt, sc *env) (*env, error) {
 	if ev.captured != nil {
 		if ev.choices == 0 && ev.beforeChoice == nil {
 			ev.beforeChoice = sc
@@ -210,6 +448,7 @@ func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env,
 	var branches []L
 	var flags []Check[L]
 	var last *env
+	var err error
 	for _, x := range elems {
 		ev.checks = nil
 		inner := sc.child()
@@ -260,9 +499,20 @@ func isCoGeneration(w *cat.With) bool {
 func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 	switch st := st.(type) {
 	case *cat.Let:
-		next, err := ev.bind(st.Bindings, st.Rec, sc)
+		var next *env
+		touched, err := ev.touching(func() (err error) {
+			next, err = ev.bind(st.Bindings, st.Rec, sc)
+			return err
+		})
 		if err != nil {
 			return nil, err
+		}
+		if touched && st.Rec { // bind taints the values of a let without rec
+			for e := next; e != nil && e != sc; e = e.parent {
+				for _, v := range e.vars {
+					ev.taint(v)
+				}
+			}
 		}
 		if st.When != nil {
 			if _, err := ev.stmt(st.When, next); err != nil {
@@ -271,10 +521,15 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 		}
 		return next, nil
 	case *cat.Check:
-		v, err := ev.expr(st.X, sc)
+		var v value
+		touched, err := ev.touching(func() (err error) {
+			v, err = ev.expr(st.X, sc)
+			return err
+		})
 		if err != nil {
 			return nil, err
 		}
+		ev.usesCo(touched)
 		name := st.Name
 		if name == "" {
 			name = st.Kind.String()
@@ -320,9 +575,16 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 		if !ok || !isProc {
 			return nil, errAt(st.Pos, "%s is not a procedure", st.Name)
 		}
-		arg, err := ev.expr(st.Arg, sc)
+		var arg value
+		touched, err := ev.touching(func() (err error) {
+			arg, err = ev.expr(st.Arg, sc)
+			return err
+		})
 		if err != nil {
 			return nil, err
+		}
+		if touched {
+			ev.taint(arg)
 		}
 		body := p.env.child()
 		if err := ev.bindParams(st.Pos, p.def.Params, arg, body); err != nil {
@@ -344,10 +606,15 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 		}
 		return sc, nil
 	case *cat.Forall:
-		v, err := ev.expr(st.Set, sc)
+		var v value
+		touched, err := ev.touching(func() (err error) {
+			v, err = ev.expr(st.Set, sc)
+			return err
+		})
 		if err != nil {
 			return nil, err
 		}
+		ev.usesCo(touched)
 		elems, err := ev.elements(st.Pos, v)
 		if err != nil {
 			return nil, err
@@ -447,6 +714,7 @@ func (ev *evaluator[L]) with(st *cat.With, sc *env) (*env, error) {
 		base = ev.al.inter(base, ev.al.cross(s, s))
 	}
 	co := ev.co
+	ev.al.readsCo = true
 	ev.checks = append(ev.checks, Check[L]{Name: "co-extends", Mode: cat.Require, Lit: ev.al.isEmpty(ev.al.Diff(base, co)), Pos: st.Pos})
 	next := sc.child()
 	next.vars["co"] = co
@@ -488,9 +756,16 @@ func (ev *evaluator[L]) bind(bs []*cat.Binding, rec bool, sc *env) (*env, error)
 	next := sc.child()
 	if !rec {
 		for _, b := range bs {
-			v, err := ev.expr(b.Value, sc)
+			var v value
+			touched, err := ev.touching(func() (err error) {
+				v, err = ev.expr(b.Value, sc)
+				return err
+			})
 			if err != nil {
 				return nil, err
+			}
+			if touched {
+				ev.taint(v) // a value computed from co stands for it
 			}
 			if err := ev.bindParams(b.Pos, b.Names, v, next); err != nil {
 				return nil, err
@@ -534,6 +809,11 @@ func (ev *evaluator[L]) fixpoint(bs []*cat.Binding, sc *env) (*env, error) {
 		}
 		sc.vars[b.Names[0]] = emptyVal{}
 	}
+	if pf, ok := ev.al.lg.(Prefixpoints[L]); ok && ev.prefixpoints[bs[0]] {
+		if done, err := ev.prefixpoint(bs, sc, pf); err != nil || done {
+			return sc, err
+		}
+	}
 	bound := len(ev.al.Exec)*len(ev.al.Exec) + 1
 	for round := 0; ; round++ {
 		if err := ev.done(); err != nil {
@@ -542,30 +822,30 @@ func (ev *evaluator[L]) fixpoint(bs []*cat.Binding, sc *env) (*env, error) {
 		if round > bound {
 			return nil, errAt(bs[0].Pos, "the fixpoint of %s does not converge", bs[0].Names[0])
 		}
+		// Each binding of a round sees the values the earlier bindings got
+		// in the same round, as in herd7: the bell's rcu-rscs, which is
+		// not monotone, matches the locks and unlocks it does only so.
 		vals := make([]value, len(bs))
+		olds := make([]value, len(bs))
 		for i, b := range bs {
 			v, err := ev.expr(b.Value, sc)
 			if err != nil {
 				return nil, err
 			}
-			vals[i] = v
+			vals[i], olds[i] = v, sc.vars[b.Names[0]]
+			sc.vars[b.Names[0]] = v
 		}
-		converged := ev.converged(bs, vals, sc)
-		for i, b := range bs {
-			sc.vars[b.Names[0]] = vals[i]
-		}
-		if converged {
+		if ev.converged(vals, olds) {
 			return sc, nil
 		}
 	}
 }
 
 // converged reports whether the new values of a fixpoint round equal the
-// previous ones (bound in sc) in every execution.
-func (ev *evaluator[L]) converged(bs []*cat.Binding, vals []value, sc *env) bool {
+// previous ones (olds) in every execution.
+func (ev *evaluator[L]) converged(vals, olds []value) bool {
 	var differ []L
-	for i, b := range bs {
-		old := sc.vars[b.Names[0]]
+	for i, old := range olds {
 		if ev.al.sameValue(vals[i], old) {
 			continue
 		}
@@ -771,6 +1051,9 @@ func (ev *evaluator[L]) expr(x cat.Expr, sc *env) (value, error) {
 	switch x := x.(type) {
 	case *cat.Var:
 		if v, ok := sc.lookup(x.Name); ok {
+			if ev.tracking && ev.coValues[valueID[L](v)] {
+				ev.coTouched = true
+			}
 			return v, nil
 		}
 		return nil, errAt(x.Pos, "unbound name %s", x.Name)

@@ -2,6 +2,7 @@ package events
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/purr-mcm/purr/litmus"
@@ -68,10 +69,10 @@ func Format(typ string, v Value, hex bool) string {
 			}
 			bits &= 1<<(8*uint(w)) - 1
 		}
-		return fmt.Sprintf("%#x", bits)
+		return "0x" + strconv.FormatUint(bits, 16)
 	}
 	if typ == "uint64_t" || typ == "unsigned long" {
-		return fmt.Sprint(uint64(v.Off))
+		return strconv.FormatUint(uint64(v.Off), 10)
 	}
 	return v.String()
 }

@@ -44,8 +44,13 @@ type Event struct {
 	// instance (the read and write of a SWP) are not in program order, as in
 	// herd7, where po orders instructions, not the events inside one.
 	Instr int
-	Pos   xcfa.Pos
-	Loc   string // init writes: the location
+	// Step numbers the steps of program order along the path: the
+	// instruction instance, except in C, where herd7 orders the events one
+	// statement makes in sequence (a cmpxchg's fence, read, write and
+	// fence; a spin_lock's LKR and LKW) and every event is a step.
+	Step int
+	Pos  xcfa.Pos
+	Loc  string // init writes: the location
 
 	// RMW is the other half of an atomic read-modify-write pair, or of a
 	// load-exclusive / store-exclusive pair.
@@ -176,8 +181,17 @@ type unfolder struct {
 	unroll int
 	rmwIDs int
 	regs   bool // make register events
-	// noBranches: herd7's C semantics has no branch (commit) events.
+	// noBranches: herd7's C semantics has no branch (commit) events, and
+	// its control dependencies end where the branches join (joins.go).
 	noBranches bool
+	join       map[*xcfa.Location]*xcfa.Location // the current process's
+}
+
+// ctrlScope is a C branch being walked: at join, the control
+// dependencies return to ctrl and ctrlPicks.
+type ctrlScope struct {
+	join            *xcfa.Location
+	ctrl, ctrlPicks []*Event
 }
 
 type pathState struct {
@@ -186,55 +200,17 @@ type pathState struct {
 	depth     int
 	regs      map[string]*Term
 	visits    map[*xcfa.Location]int
-	ctrl      []*Event // reads the path's branches depend on
-	ctrlPicks []*Event // reads the path's branches depend on by a pick
-	// scopes holds, per open scope of C branches (xcfa.Assume.Scope), the
-	// control dependencies before its first branch, which its end restores.
-	scopes  map[int]ctrlScope
-	openRMW map[int]*Event // xcfa RMW id → its read half on this path
-	lastX   *Event         // latest load-exclusive on this path
-	instr   int            // the current instruction instance
-	lastPos xcfa.Pos       // the source of the previous edge
+	ctrl      []*Event       // reads the path's branches depend on
+	ctrlPicks []*Event       // reads the path's branches depend on by a pick
+	scopes    []ctrlScope    // C: the branches whose join is ahead
+	openRMW   map[int]*Event // xcfa RMW id → its read half on this path
+	lastX     *Event         // latest load-exclusive on this path
+	instr     int            // the current instruction instance
+	lastPos   xcfa.Pos       // the source of the previous edge
 	// With register events: the latest write of each register on this
 	// path, and what the current instruction has read and written.
 	regWriter map[string]*Event
 	cur       *instrRegs
-}
-
-// ctrlScope is what a scope of C branches restores at its end.
-type ctrlScope struct{ ctrl, picks []*Event }
-
-// openScope saves the control dependencies before a branch of scope s
-// (none for 0, assembly's); a loop's later tests keep the first save.
-func (p *pathState) openScope(s int) {
-	if s == 0 {
-		return
-	}
-	if _, ok := p.scopes[s]; ok {
-		return
-	}
-	scopes := make(map[int]ctrlScope, len(p.scopes)+1)
-	for k, v := range p.scopes {
-		scopes[k] = v
-	}
-	scopes[s] = ctrlScope{p.ctrl, p.ctrlPicks}
-	p.scopes = scopes
-}
-
-// closeScope restores the control dependencies saved for scope s.
-func (p *pathState) closeScope(s int) {
-	saved, ok := p.scopes[s]
-	if !ok {
-		return
-	}
-	p.ctrl, p.ctrlPicks = saved.ctrl, saved.picks
-	scopes := make(map[int]ctrlScope, len(p.scopes))
-	for k, v := range p.scopes {
-		if k != s {
-			scopes[k] = v
-		}
-	}
-	p.scopes = scopes
 }
 
 func (p *pathState) fork(seg *Segment) *pathState {
@@ -305,6 +281,9 @@ func unfold(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[in
 		for r, v := range initRegs[proc.ID] {
 			st.regs[r] = f.constTerm(v)
 		}
+		if f.noBranches {
+			f.join = joins(proc)
+		}
 		if err := f.walk(proc, proc.Init, st); err != nil {
 			return nil, err
 		}
@@ -328,6 +307,11 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 		}
 		if len(f.u.Events) > unfoldLimit {
 			return fmt.Errorf("%s: the unfolding exceeds %d events; lower --unroll", proc.Name, unfoldLimit)
+		}
+		for len(st.scopes) > 0 && st.scopes[len(st.scopes)-1].join == loc {
+			top := st.scopes[len(st.scopes)-1]
+			st.ctrl, st.ctrlPicks = top.ctrl, top.ctrlPicks
+			st.scopes = st.scopes[:len(st.scopes)-1]
 		}
 		st.visits[loc]++
 		if st.visits[loc] > f.unroll+1 {
@@ -354,7 +338,6 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 					st.enter(e.Pos)
 					f.exprSources(a.Cond, st, false, false, &src)
 				}
-				st.openScope(a.Scope)
 				f.branch(proc, e.Pos, []*Term{t}, st, src, false)
 			}
 			if err := f.apply(proc, e, st); err != nil {
@@ -373,7 +356,6 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 		for _, e := range loc.Out {
 			if a, ok := e.Op.(xcfa.Assume); ok && !a.Internal {
 				isBranch = true
-				st.openScope(a.Scope)
 				t, err := f.term(a.Cond, st)
 				if err != nil {
 					return fmt.Errorf("%s: %v", e.Pos, err)
@@ -386,6 +368,9 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 			}
 		}
 		if isBranch {
+			if j := f.join[loc]; j != nil {
+				st.scopes = append(st.scopes[:len(st.scopes):len(st.scopes)], ctrlScope{join: j, ctrl: st.ctrl, ctrlPicks: st.ctrlPicks})
+			}
 			f.branch(proc, loc.Out[0].Pos, conds, st, src, true)
 		}
 		parent := st.seg
@@ -443,7 +428,10 @@ func (f *unfolder) branch(proc *xcfa.Process, pos xcfa.Pos, conds []*Term, st *p
 func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos xcfa.Pos, st *pathState) *Event {
 	st.depth++
 	e := &Event{ID: len(f.u.Events), Thread: st.thread, Kind: kind, Seg: st.seg, Depth: st.depth, Pos: pos,
-		Instr: st.instr, CtrlDeps: st.ctrl, CtrlPicks: st.ctrlPicks}
+		Instr: st.instr, Step: st.instr, CtrlDeps: st.ctrl, CtrlPicks: st.ctrlPicks}
+	if f.noBranches {
+		e.Step = st.depth
+	}
 	f.u.Events = append(f.u.Events, e)
 	st.seg.Events = append(st.seg.Events, e)
 	return e
@@ -455,7 +443,6 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 	wrap := func(err error) error { return fmt.Errorf("%s: %v", edge.Pos, err) }
 	switch op := edge.Op.(type) {
 	case xcfa.Nop:
-		st.closeScope(op.EndScope)
 	case xcfa.Assign:
 		t, err := f.term(op.Value, st)
 		if err != nil {

@@ -3,6 +3,7 @@ package events
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/purr-mcm/purr/xcfa"
@@ -35,11 +36,11 @@ func (v Value) IsAddr() bool { return v.Sym != "" }
 func (v Value) String() string {
 	switch {
 	case v.Sym == "":
-		return fmt.Sprint(v.Off)
+		return strconv.FormatInt(v.Off, 10)
 	case v.Off == 0:
 		return v.Sym
 	default:
-		return fmt.Sprintf("%s+%d", v.Sym, v.Off)
+		return v.Sym + "+" + strconv.FormatInt(v.Off, 10)
 	}
 }
 

@@ -1,6 +1,7 @@
 package herdout
 
 import (
+	"cmp"
 	"math/big"
 	"slices"
 	"strconv"
@@ -15,11 +16,44 @@ import (
 // SortStates puts each state's bindings in herd7's location order and the
 // states in herd7's order, dropping duplicates.
 func SortStates(states []State) []State {
+	// The states of a test list the same locations in the same order, as
+	// a rule: sort the first's, and put the next in the same order while
+	// they list the same.
+	var locs []string // of the last state sorted, as it listed them
+	var order []int   // its sorted bindings, as indices into that list
+	var sorted []Binding
 	for _, s := range states {
-		slices.SortStableFunc(s.Bindings, func(a, b Binding) int { return CompareLocations(a.Loc, b.Loc) })
+		if !sameLocations(s.Bindings, locs) {
+			locs = locs[:0]
+			for _, b := range s.Bindings {
+				locs = append(locs, b.Loc)
+			}
+			order = order[:0]
+			for i := range s.Bindings {
+				order = append(order, i)
+			}
+			slices.SortStableFunc(order, func(i, j int) int { return CompareLocations(locs[i], locs[j]) })
+		}
+		sorted = sorted[:0]
+		for _, j := range order {
+			sorted = append(sorted, s.Bindings[j])
+		}
+		copy(s.Bindings, sorted)
 	}
 	slices.SortStableFunc(states, CompareStates)
 	return slices.CompactFunc(states, func(a, b State) bool { return CompareStates(a, b) == 0 })
+}
+
+func sameLocations(bs []Binding, locs []string) bool {
+	if len(bs) != len(locs) {
+		return false
+	}
+	for i, b := range bs {
+		if b.Loc != locs[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // CompareStates orders two states (with sorted bindings) as herd7 does.
@@ -147,6 +181,20 @@ func parseInt(s string) (*big.Int, bool) {
 	return n, true
 }
 
+// parseInt64 reads the integers that fit 64 bits as parseInt and
+// asSigned64 do, without their allocations: the common case of sorting.
+func parseInt64(s string) (int64, bool) {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return n, true
+	}
+	if h, found := strings.CutPrefix(s, "0x"); found {
+		if n, err := strconv.ParseUint(h, 16, 64); err == nil {
+			return int64(n), true
+		}
+	}
+	return 0, false
+}
+
 var two64 = new(big.Int).Lsh(big.NewInt(1), 64)
 var two63 = new(big.Int).Lsh(big.NewInt(1), 63)
 
@@ -164,6 +212,11 @@ func asSigned64(n *big.Int) *big.Int {
 func CompareValues(a, b string) int {
 	if a == b {
 		return 0
+	}
+	if x, ok := parseInt64(a); ok {
+		if y, ok := parseInt64(b); ok {
+			return cmp.Compare(x, y)
+		}
 	}
 	x, xInt := parseInt(a)
 	y, yInt := parseInt(b)

@@ -1,7 +1,6 @@
 package outcome
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/purr-mcm/purr/litmus"
@@ -70,7 +69,10 @@ func Decisive(q litmus.Quantifier, holds bool) bool {
 func StateKey(st State) string {
 	var b strings.Builder
 	for _, x := range st {
-		fmt.Fprintf(&b, "%s=%s;", x.LocString(), x.ValueString(false))
+		b.WriteString(x.LocString())
+		b.WriteByte('=')
+		b.WriteString(x.ValueString(false))
+		b.WriteByte(';')
 	}
 	return b.String()
 }

@@ -15,9 +15,23 @@ var quantifiers = map[litmus.Quantifier]herdout.Quantifier{
 // in hexadecimal, as herd7's -hexa does.
 func (o *Outcome) Result(t *litmus.Test, hex bool) herdout.Result {
 	states := make([]herdout.State, len(o.States))
+	// The states list the same locations, as a rule: print each once.
+	type location struct {
+		loc   litmus.Loc
+		whole bool // an array's
+	}
+	var locs []location
+	var printed []string
 	for i, st := range o.States {
-		for _, b := range st {
-			states[i].Bindings = append(states[i].Bindings, herdout.Binding{Loc: b.LocString(), Value: b.ValueString(hex)})
+		states[i].Bindings = make([]herdout.Binding, len(st))
+		for j, b := range st {
+			l := location{b.Loc, b.Array != nil}
+			if j == len(locs) {
+				locs, printed = append(locs, l), append(printed, b.LocString())
+			} else if locs[j] != l {
+				locs[j], printed[j] = l, b.LocString()
+			}
+			states[i].Bindings[j] = herdout.Binding{Loc: printed[j], Value: b.ValueString(hex)}
 		}
 	}
 	cond := litmus.FormatProp(t.Cond)

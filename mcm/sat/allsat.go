@@ -15,7 +15,11 @@ import "slices"
 // At each complete model, refute may return a clause that the model
 // violates (a consequence of the formula that the clauses do not state,
 // such as a lazy acyclicity constraint): the clause is added for good
-// (to the Solver as well) and the search goes on. Otherwise visit is
+// (to the Solver as well) and the search goes on. Once refutations
+// outnumber the models visited, refute is also asked after each decision
+// on the projection, with Value true only for what is assigned true so
+// far: a cycle among those edges cuts the subtree at once instead of at
+// each of its leaves. Otherwise visit is
 // called, once per projection; it returns false to stop. Both read the
 // model with Value.
 //
@@ -55,7 +59,8 @@ func (s *Solver) AllSolutions(projection []Lit, budget int, refute func() []Lit,
 	nProjected := len(projection)
 	conflicts := 0
 	visited := 0
-	next := 0 // index into order: every variable before it is assigned
+	refuted := 0 // models refuted, complete or partial
+	next := 0    // index into order: every variable before it is assigned
 	for {
 		s.poll()
 		if conflicts > budget+64*visited || d.work > 1000*budget+8*s.numVars*(visited+1) {
@@ -68,13 +73,34 @@ func (s *Solver) AllSolutions(projection []Lit, budget int, refute func() []Lit,
 			next++
 		}
 		if next < len(order) {
-			v := order[next]
-			d.decide(Lit(v), next, next < nProjected)
-			if d.propagate() {
+			v := Lit(order[next])
+			if s.falseFirst[int32(v)] && next >= nProjected {
+				v = -v
+			}
+			d.decide(v, next, next < nProjected)
+			if !d.propagate() {
+				conflicts++
+				if !d.backtrack() {
+					return false, nil
+				}
+				next = d.resume()
 				continue
 			}
+			if refuted <= visited || next >= nProjected {
+				continue
+			}
+			// Most complete models were refuted: refute partial ones too,
+			// by what is true so far, which cuts the dead ends earlier.
+			s.search, s.hasModel, s.partial = d, true, true
+			clause := refute()
+			s.hasModel, s.partial = false, false
+			if !d.falsified(clause) {
+				continue // nil, or not yet false: the complete model will tell
+			}
 			conflicts++
-			if !d.backtrack() {
+			refuted++
+			s.AddClause(clause...)
+			if !d.learn(clause) {
 				return false, nil
 			}
 			next = d.resume()
@@ -87,6 +113,7 @@ func (s *Solver) AllSolutions(projection []Lit, budget int, refute func() []Lit,
 		if clause := refute(); clause != nil {
 			s.hasModel = false
 			conflicts++
+			refuted++
 			s.AddClause(clause...)
 			if !d.learn(clause) {
 				return false, nil
@@ -343,6 +370,16 @@ func (d *dpll) backtrack() bool {
 			return true
 		}
 	}
+}
+
+// falsified tells whether a clause has every literal assigned false.
+func (d *dpll) falsified(c []Lit) bool {
+	for _, l := range c {
+		if d.value(l) >= 0 {
+			return false
+		}
+	}
+	return c != nil
 }
 
 // learn adds a clause that the current (complete) assignment falsifies:

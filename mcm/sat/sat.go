@@ -65,10 +65,13 @@ type Solver struct {
 	model    []bool // model of the last successful Solve, indexed by variable-1
 	search   *dpll  // during AllSolutions: the search, whose assignment Value reads
 	hasModel bool
+	partial  bool   // the model is AllSolutions' partial assignment: Value is false where unassigned
 	mark     []int8 // scratch per variable for Solve's assumptions
 
 	limits Limits
 	polls  int // calls since the context was last checked
+
+	falseFirst map[int32]bool // unprojected variables AllSolutions tries false first
 }
 
 // Limits bound the formula a Solver builds and the time spent on it; zero
@@ -151,6 +154,18 @@ func (s *Solver) NewVar() Lit {
 	s.numVars++
 	s.unitValue = append(s.unitValue, 0)
 	return Lit(s.numVars)
+}
+
+// PreferFalse makes AllSolutions try l's variable with l false first when
+// it completes a projection (variables of the projection keep their
+// order): for a variable that the clauses only force true, the completion
+// is then the least one, without search.
+func (s *Solver) PreferFalse(l Lit) {
+	s.check(l)
+	if s.falseFirst == nil {
+		s.falseFirst = map[int32]bool{}
+	}
+	s.falseFirst[int32(l.Var())] = l > 0
 }
 
 // NumVars returns the number of variables allocated, the constant included.
@@ -369,6 +384,9 @@ func (s *Solver) Value(l Lit) bool {
 	if d := s.search; d != nil {
 		if l == 0 || v >= len(d.vals) {
 			panic(fmt.Sprintf("sat: literal %d has no value in the last model", l))
+		}
+		if s.partial && d.vals[v] == 0 {
+			return false // unassigned, in a partial model
 		}
 		return d.vals[v] > 0 == (l > 0)
 	}

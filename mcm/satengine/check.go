@@ -89,7 +89,7 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 	defer sat.Catch(&err) // the formula's bounds and ctx abort by panicking
 	ctx := opt.Limits.Context
 	en := encodeLimited(u, opt.Limits)
-	sets, rels := en.predefined()
+	sets, rels := en.predefined(events.ObservedAddrs(t, lay))
 	al := en.al
 	if pairs := en.u.OneEventPairs(); pairs != nil {
 		al, sets, rels = al.Fuse(pairs, sets, rels, predef.Reflexive)
@@ -163,14 +163,37 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 		out.Shown = captured.Shown
 	}
 	count := 0
-	seen := map[string]bool{}
-	seenRaw := map[string]bool{}
+	seen := map[string]bool{} // the states met, by their values (raw)
 	var raw []byte
-	raised := map[string]bool{}
-	projection := en.projection
-	if opt.Distinct != nil {
-		projection = en.distinctProjection(opt.Distinct)
+	var vals []events.Value
+	var slab []outcome.Binding
+	types := make([]string, len(observed))
+	arrayLen := make([]int, len(observed)) // an array's length, or -1
+	for i, loc := range observed {
+		types[i] = lay.TypeOf(loc)
+		arrayLen[i] = -1
+		if n, isArray := lay.Length[loc.Name]; isArray && loc.Kind == litmus.GlobalLoc {
+			arrayLen[i] = n
+		}
 	}
+	raised := map[string]bool{}
+	// herd7 tells executions apart by paths, rf and co, or, for a model
+	// that builds no co of its own from the engine's, by the final writes
+	// of the observed locations instead of co; and by the choices of the
+	// model's "with x from S".
+	projection := en.projection
+	switch {
+	case opt.Distinct != nil:
+		projection = en.distinctProjection(opt.Distinct)
+	case !al.ReadsCo() && !en.marksInCo():
+		projection = en.distinctProjection([]string{"rf"})
+		for _, l := range sets["FW"] {
+			if l != sat.False && l != sat.True {
+				projection = append(projection, l)
+			}
+		}
+	}
+	projection = append(projection[:len(projection):len(projection)], al.Choices()...)
 	out.Complete = enumerate(s, projection, lazy, opt.MaxExecutions, func() bool {
 		holds := s.Value(cond)
 		count++
@@ -179,34 +202,51 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 		} else {
 			out.Negative++
 		}
-		st := make(outcome.State, 0, len(observed))
-		for _, loc := range observed {
-			if n, isArray := lay.Length[loc.Name]; isArray && loc.Kind == litmus.GlobalLoc {
-				b := outcome.Binding{Loc: loc, Type: lay.TypeOf(loc), Array: make([]events.Value, n)}
-				for i := range b.Array {
-					b.Array[i], _ = fs.valueOf(litmus.Loc{Kind: litmus.IndexLoc, Name: loc.Name, Index: i})
+		// Printing a state costs more than the rest of an execution: key
+		// the states by their values, cast to their locations' types, and
+		// build one only when it is new (or an execution needs it). Format
+		// prints cast values injectively, so equal keys are equal states.
+		vals = vals[:0]
+		raw = raw[:0]
+		for i, loc := range observed {
+			if n := arrayLen[i]; n >= 0 {
+				for j := range n {
+					v, _ := fs.valueOf(litmus.Loc{Kind: litmus.IndexLoc, Name: loc.Name, Index: j})
+					vals = append(vals, v)
+					raw = appendValue(raw, events.Cast(types[i], v))
 				}
-				st = append(st, b)
 				continue
 			}
 			v, _ := fs.valueOf(loc)
-			st = append(st, outcome.Binding{Loc: loc, Type: lay.TypeOf(loc), Value: v})
+			vals = append(vals, v)
+			raw = appendValue(raw, events.Cast(types[i], v))
 		}
-		// Printing the state for its key costs more than the rest of an
-		// execution: do it once per distinct list of values.
-		raw = raw[:0]
-		for _, b := range st {
-			raw = appendValue(raw, b.Value)
-			for _, v := range b.Array {
-				raw = appendValue(raw, v)
+		var st outcome.State
+		state := func() outcome.State {
+			if st == nil {
+				// Cut from a slab: one allocation for many states.
+				if len(slab) < len(observed) {
+					slab = make([]outcome.Binding, 256*len(observed))
+				}
+				st, slab = slab[:0:len(observed)], slab[len(observed):]
+				rest := vals
+				for i, loc := range observed {
+					b := outcome.Binding{Loc: loc, Type: types[i]}
+					if n := arrayLen[i]; n >= 0 {
+						b.Array = slices.Clone(rest[:n])
+						rest = rest[n:]
+					} else {
+						b.Value = rest[0]
+						rest = rest[1:]
+					}
+					st = append(st, b)
+				}
 			}
+			return st
 		}
-		if !seenRaw[string(raw)] {
-			seenRaw[string(raw)] = true
-			if key := outcome.StateKey(st); !seen[key] {
-				seen[key] = true
-				out.States = append(out.States, st)
-			}
+		if !seen[string(raw)] {
+			seen[string(raw)] = true
+			out.States = append(out.States, state())
 		}
 		var these []string
 		for _, name := range flagNames {
@@ -216,10 +256,10 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 			}
 		}
 		if showing && opt.Show.Selects(t.Quant, holds) {
-			out.Executions = append(out.Executions, en.execution(t, lay, sets, rels, captured, opt.Capture, count, st, holds, these))
+			out.Executions = append(out.Executions, en.execution(t, lay, sets, rels, captured, opt.Capture, count, state(), holds, these))
 		}
 		if opt.Recheck != nil {
-			if failure = opt.Recheck(Accepted{en: en, Holds: holds, State: st, Flags: these}); failure != nil {
+			if failure = opt.Recheck(Accepted{en: en, Holds: holds, State: state(), Flags: these}); failure != nil {
 				return false
 			}
 		}
@@ -237,6 +277,17 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 		}
 	}
 	return out, nil
+}
+
+// marksInCo tells whether co orders marks too: then the final writes do
+// not determine the final values, and executions are told apart by co.
+func (en *encoding) marksInCo() bool {
+	for _, e := range en.u.Events {
+		if e.InCoherence() && !e.IsWrite() {
+			return true
+		}
+	}
+	return false
 }
 
 // appendValue appends an encoding of v that tells it from every other

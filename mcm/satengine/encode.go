@@ -53,6 +53,11 @@ func encodeLimited(u *events.Unfolding, limits sat.Limits) *encoding {
 	}
 	en.encodeRF()
 	en.encodeCO()
+	// co before rf: an enumeration that decides coherence first meets
+	// fewer dead ends where read-modify-writes chain (rf then follows
+	// from co), and no more elsewhere.
+	en.projection = append(en.projection, en.relVars["co"]...)
+	en.projection = append(en.projection, en.relVars["rf"]...)
 	return en
 }
 
@@ -242,7 +247,6 @@ func (en *encoding) encodeRF() {
 			s.AddClause(-v, same)
 			en.rf[eval.PairOf(w.ID, r.ID)] = v
 			cands = append(cands, v)
-			en.projection = append(en.projection, v)
 			en.relVars["rf"] = append(en.relVars["rf"], v)
 		}
 		atLeast := append([]sat.Lit{-en.al.Exec[r.ID]}, cands...)
@@ -294,7 +298,6 @@ func (en *encoding) encodeCO() {
 			default:
 				v := s.NewVar()
 				s.AddClause(both, -v) // determined when the pair is not ordered at all
-				en.projection = append(en.projection, v)
 				en.relVars["co"] = append(en.relVars["co"], v)
 				// v: a before b; ¬v: b before a, when both execute on one address.
 				en.co[ab] = s.And(both, v)

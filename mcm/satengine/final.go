@@ -2,6 +2,7 @@ package satengine
 
 import (
 	"fmt"
+
 	"github.com/purr-mcm/purr/mcm/eval"
 	"github.com/purr-mcm/purr/mcm/events"
 
@@ -17,6 +18,7 @@ type finalState struct {
 	lay     events.Layout
 	threads map[int]int // process number → thread index of the unfolding
 	writes  []*events.Event
+	coOut   map[int][]sat.Lit // write → its co literals to later writes, read per execution
 }
 
 func newFinalState(en *encoding, procIDs []int, lay events.Layout) *finalState {
@@ -25,6 +27,10 @@ func newFinalState(en *encoding, procIDs []int, lay events.Layout) *finalState {
 		fs.threads[id] = i
 	}
 	fs.writes = en.u.Writes()
+	fs.coOut = map[int][]sat.Lit{}
+	for _, k := range eval.SortedPairs(en.co) {
+		fs.coOut[int(k.A)] = append(fs.coOut[int(k.A)], en.co[k])
+	}
 	return fs
 }
 
@@ -179,8 +185,8 @@ func (fs *finalState) valueOf(loc litmus.Loc) (events.Value, bool) {
 				continue
 			}
 			last := true
-			for _, k := range eval.SortedPairs(en.co) {
-				if int(k.A) == w.ID && en.s.Value(en.co[k]) {
+			for _, later := range fs.coOut[w.ID] {
+				if en.s.Value(later) {
 					last = false
 					break
 				}
