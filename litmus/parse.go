@@ -45,6 +45,34 @@ func ParseWith(filename string, src []byte, opts Options) (*Test, error) {
 		if err := checkThreadRefs(t); err != nil {
 			return nil, err
 		}
+		if err := checkConditionAtoms(t); err != nil {
+			return nil, err
+		}
 	}
 	return t, nil
+}
+
+// checkConditionAtoms refuses, with its position, an atom of the filter or
+// the condition the engines cannot evaluate (fault(...): purr builds no
+// fault events), so that no test fails later without a position.
+func checkConditionAtoms(t *Test) error {
+	var walk func(p Prop) error
+	walk = func(p Prop) error {
+		switch p := p.(type) {
+		case Not:
+			return walk(p.X)
+		case And:
+			return firstErr(walk(p.X), walk(p.Y))
+		case Or:
+			return firstErr(walk(p.X), walk(p.Y))
+		case Implies:
+			return firstErr(walk(p.X), walk(p.Y))
+		case Bool, Eq, LocEq, nil:
+			return nil
+		case *Fault:
+			return Errorf(p.Pos, "unsupported fault(...) in a condition: purr does not model faults")
+		}
+		return Errorf(t.CondPos, "unsupported condition %s", FormatProp(p))
+	}
+	return firstErr(walk(t.Filter), walk(t.Cond))
 }

@@ -345,6 +345,11 @@ func (b *stateBuilder) atom(c sp.IAtomContext) Prop {
 			p = Eq{Loc: loc, Value: b.value(cv.Value()), Pos: pos}
 		}
 		if a.GetCmp().GetTokenType() == sp.StateParserNEQ {
+			if _, ok := p.(LocEq); ok {
+				// herd's grammar compares two locations with = and == only.
+				b.errorf(b.tokPos(a.NEQ()), "unsupported %s between two locations (herd7 compares locations with = or ==: write not (%s))", a.GetCmp().GetText(), FormatProp(p))
+				return Bool{Value: false}
+			}
 			p = Not{X: p}
 		}
 		return p

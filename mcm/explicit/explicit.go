@@ -912,6 +912,15 @@ func (c *Checker) prop(x *execution, p litmus.Prop) (bool, error) {
 		}
 		got, ok := c.final(x, p.Loc)
 		return ok && events.Cast(typ, got) == events.Cast(typ, want), nil
+	case litmus.LocEq:
+		// herd compares the two final values (0:r1=0:r4), each read as
+		// its own type.
+		if err := c.validate(p); err != nil {
+			return false, err
+		}
+		vx, okX := c.final(x, p.X)
+		vy, okY := c.final(x, p.Y)
+		return okX && okY && events.Cast(c.lay.TypeOf(p.X), vx) == events.Cast(c.lay.TypeOf(p.Y), vy), nil
 	}
 	return false, fmt.Errorf("unsupported condition %s", litmus.FormatProp(p))
 }
@@ -941,6 +950,13 @@ func (c *Checker) validate(p litmus.Prop) error {
 		}
 		if _, ok := c.procs[p.Loc.Proc]; p.Loc.Kind == litmus.RegLoc && !ok {
 			return fmt.Errorf("%s: there is no thread P%d", p.Loc.Pos, p.Loc.Proc)
+		}
+		return nil
+	case litmus.LocEq:
+		for _, l := range []litmus.Loc{p.X, p.Y} {
+			if _, ok := c.procs[l.Proc]; l.Kind == litmus.RegLoc && !ok {
+				return fmt.Errorf("%s: there is no thread P%d", l.Pos, l.Proc)
+			}
 		}
 		return nil
 	}

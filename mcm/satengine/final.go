@@ -152,8 +152,72 @@ func (fs *finalState) propLit(p litmus.Prop) (sat.Lit, error) {
 			return 0, err
 		}
 		return fs.valueLit(p.Loc, v)
+	case litmus.LocEq:
+		return fs.locEqLit(p)
 	}
 	return 0, fmt.Errorf("unsupported condition %s", litmus.FormatProp(p))
+}
+
+// locEqLit is "X and Y end with the same value", each read as its own
+// type (herd compares the two final values: 0:r1=0:r4).
+func (fs *finalState) locEqLit(p litmus.LocEq) (sat.Lit, error) {
+	s := fs.en.s
+	dom, err := fs.finalDomain(p.X)
+	if err != nil {
+		return sat.False, err
+	}
+	typX, typY := fs.lay.TypeOf(p.X), fs.lay.TypeOf(p.Y)
+	seen := map[events.Value]bool{}
+	var lits []sat.Lit
+	for _, d := range dom {
+		v := events.Cast(typX, d)
+		if seen[v] || events.Cast(typY, v) != v { // Y, as its type, never holds v
+			continue
+		}
+		seen[v] = true
+		x, err := fs.valueLit(p.X, v)
+		if err != nil {
+			return sat.False, err
+		}
+		y, err := fs.valueLit(p.Y, v)
+		if err != nil {
+			return sat.False, err
+		}
+		lits = append(lits, s.And(x, y))
+	}
+	return s.Or(lits...), nil
+}
+
+// finalDomain lists the values loc may hold at the end (a superset).
+func (fs *finalState) finalDomain(loc litmus.Loc) ([]events.Value, error) {
+	var out []events.Value
+	switch loc.Kind {
+	case litmus.RegLoc:
+		th, ok := fs.threads[loc.Proc]
+		if !ok {
+			return nil, fmt.Errorf("%s: there is no thread P%d", loc.Pos, loc.Proc)
+		}
+		for _, leaf := range fs.en.u.Leaves[th] {
+			if t := fs.regTerm(leaf, loc.Name); t != nil {
+				out = append(out, t.Dom...)
+			} else {
+				out = append(out, events.Int(0))
+			}
+		}
+	case litmus.GlobalLoc, litmus.IndexLoc:
+		a := events.Addr(loc.Name)
+		if loc.Kind == litmus.IndexLoc {
+			a = fs.lay.Cell(loc.Name, loc.Index)
+		}
+		for _, w := range fs.writes {
+			if fs.en.valueIs(w.Addr, a) != sat.False {
+				out = append(out, w.Val.Dom...)
+			}
+		}
+	default:
+		return nil, fmt.Errorf("%s: unsupported location %s in a condition", loc.Pos, loc)
+	}
+	return out, nil
 }
 
 // valueOf reads loc's final value in the solver's current model.
