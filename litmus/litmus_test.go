@@ -64,6 +64,9 @@ func TestConditionPrinting(t *testing.T) {
 		{"", "forall (true)"},
 		{"exists ([x]=1 /\\ 0:X2=y)", "exists ([x]=1 /\\ 0:X2=y)"},
 		{"exists 0:X0=0xFFFFFFFFFFFFFFFF", "exists (0:X0=-1)"},
+		// Two locations compared, as herd prints C-seqctr's condition.
+		{"exists (~0:r2=0:r3)", "exists (not (0:r2=0:r3))"},
+		{"exists 0:r1==0:r4 /\\ 0:r1=1", "exists (0:r1=0:r4 /\\ 0:r1=1)"},
 	} {
 		src := "TEST T\n{}\nP0;\n" + c.cond + "\n"
 		test, err := Parse("c.litmus", []byte(src))
@@ -87,6 +90,9 @@ func TestErrorsArePositioned(t *testing.T) {
 		{"TEST T\n{ int t[2]={1}; }\nP0;\n", "e.litmus:2:13: array t is declared with 2 cells but initialised with 1 values"},
 		{"TEST T\n{ x=99999999999999999999; }\nP0;\n", "e.litmus:2:5: "},
 		{"MIPS T\n{}\nP0;\n", `e.litmus:1:1: unsupported architecture "MIPS"`},
+		{"TEST T\n{}\nP0;\nexists (0:r1!=0:r4)", "e.litmus:4:13: unsupported != between two locations"},
+		{"TEST T\n{}\nP0;\nexists (x=1 \\/ fault(P0,x))", "e.litmus:4:16: unsupported fault(...) in a condition"},
+		{"TEST T\n{}\nP0;\nfilter fault(P0)\nexists (x=1)", "e.litmus:4:8: unsupported fault(...) in a condition"},
 	} {
 		_, err := Parse("e.litmus", []byte(c.src))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
