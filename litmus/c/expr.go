@@ -192,7 +192,13 @@ func (t *translator) binary(e *cparser.BinaryExprContext) (value, error) {
 		return value{}, litmus.Errorf(t.pos(e.Expr(1)), "unsupported memory access in the right operand of %s", opTok.GetText())
 	}
 	if (op == xcfa.Add || op == xcfa.Sub) && (x.ptr > 0 || y.ptr > 0) {
-		return value{}, litmus.Errorf(t.tokPos(opTok), "unsupported pointer arithmetic %s", e.GetText())
+		// herd adds the integer to the address's offset as it is, not
+		// scaled by the size of what it points to: y+1 is the byte after
+		// y's first one, and the mixed-size check refuses accesses there.
+		if x.ptr > 0 && y.ptr > 0 || op == xcfa.Sub && y.ptr > 0 {
+			return value{}, litmus.Errorf(t.tokPos(opTok), "unsupported pointer arithmetic %s (herd7 adds an integer to an address, or subtracts one from it)", e.GetText())
+		}
+		return value{e: xcfa.Binary{Op: op, X: x.e, Y: y.e}, ptr: max(x.ptr, y.ptr)}, nil
 	}
 	return value{e: xcfa.Binary{Op: op, X: x.e, Y: y.e}}, nil
 }
