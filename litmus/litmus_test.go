@@ -93,6 +93,8 @@ func TestErrorsArePositioned(t *testing.T) {
 		{"TEST T\n{}\nP0;\nexists (0:r1!=0:r4)", "e.litmus:4:13: unsupported != between two locations"},
 		{"TEST T\n{}\nP0;\nexists (x=1 \\/ fault(P0,x))", "e.litmus:4:16: unsupported fault(...) in a condition"},
 		{"TEST T\n{}\nP0;\nfilter fault(P0)\nexists (x=1)", "e.litmus:4:8: unsupported fault(...) in a condition"},
+		{"TEST T\n{}\nP0;\nexists (0:X0=x:green)", "e.litmus:4:14: unsupported value x:green in a condition"},
+		{"TEST T\n{}\nP0;\nexists (0:X0={1,2})", "e.litmus:4:14: unsupported list of values for 0:X0, which is not an array"},
 	} {
 		_, err := Parse("e.litmus", []byte(c.src))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {

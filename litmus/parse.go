@@ -54,7 +54,8 @@ func ParseWith(filename string, src []byte, opts Options) (*Test, error) {
 
 // checkConditionAtoms refuses, with its position, an atom of the filter or
 // the condition the engines cannot evaluate (fault(...): purr builds no
-// fault events), so that no test fails later without a position.
+// fault events; values it has no semantics for), so that no test fails
+// later, while it runs.
 func checkConditionAtoms(t *Test) error {
 	var walk func(p Prop) error
 	walk = func(p Prop) error {
@@ -67,12 +68,33 @@ func checkConditionAtoms(t *Test) error {
 			return firstErr(walk(p.X), walk(p.Y))
 		case Implies:
 			return firstErr(walk(p.X), walk(p.Y))
-		case Bool, Eq, LocEq, nil:
+		case Bool, LocEq, nil:
 			return nil
+		case Eq:
+			return checkConditionValue(p)
 		case *Fault:
 			return Errorf(p.Pos, "unsupported fault(...) in a condition: purr does not model faults")
 		}
 		return Errorf(t.CondPos, "unsupported condition %s", FormatProp(p))
 	}
 	return firstErr(walk(t.Filter), walk(t.Cond))
+}
+
+// checkConditionValue refuses the values of loc=v the engines do not
+// compare: instructions, tags and tagged addresses (x:green, of herd7's
+// memory tagging), and a list of values for anything but an array.
+func checkConditionValue(p Eq) error {
+	v := p.Value
+	switch {
+	case v.Kind == InstrValue || v.Kind == TagValue || v.Kind == AddrValue && v.Tag != "":
+		return Errorf(v.Pos, "unsupported value %s in a condition", v)
+	case v.Kind == ArrayValue && p.Loc.Kind != GlobalLoc:
+		return Errorf(v.Pos, "unsupported list of values for %s, which is not an array", p.Loc)
+	}
+	for _, e := range v.Elems {
+		if err := checkConditionValue(Eq{Loc: Loc{Kind: GlobalLoc}, Value: e}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
