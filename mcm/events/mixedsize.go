@@ -62,6 +62,10 @@ type declaration struct {
 // overlapping bytes of one location with different sizes or offsets, an
 // access may start where the location has no cell (x+2 of a scalar x),
 // or an access does not fit the cells its location's declared type gives.
+// A plain write off the location's storage (x+-1, x+4 of a scalar x) is
+// no such access: herd7 without -variant mixed takes the address for a
+// location of its own, and so do the engines (a cell with no initial
+// write, which no read can see).
 // It also refuses an access that may touch code (instruction fetch) and a
 // read that can read no value (its address is never a location).
 // It runs on the events after the value analysis: an access counts at
