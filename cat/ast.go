@@ -1,5 +1,7 @@
 package cat
 
+import "strings"
+
 // Node is any syntax tree node; every node knows where it starts.
 type Node interface {
 	Position() Pos
@@ -394,11 +396,22 @@ type With struct {
 	Set Expr
 }
 
-// Enum is the bell declaration enum Name = 'a || 'b ...
+// Enum is the bell declaration enum Name = 'a || 'b ... It also binds,
+// for each tag, the set of the events annotated with it, named by TagSet.
 type Enum struct {
 	Pos
 	Name string
 	Tags []string
+}
+
+// TagSet names the set of the events annotated with a bell tag, as herd7
+// names it: the tag with its first letter upper-cased ('srcu-lock defines
+// Srcu-lock, 'once defines Once).
+func TagSet(tag string) string {
+	if tag == "" {
+		return tag
+	}
+	return strings.ToUpper(tag[:1]) + tag[1:]
 }
 
 // Instructions is the bell declaration instructions Name[Args] (or

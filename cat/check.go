@@ -215,6 +215,9 @@ func (c *checker) stmt(s Stmt, sc *scope) {
 		sc.defineValue(s.Var)
 	case *Enum:
 		sc.defineValue(s.Name)
+		for _, t := range s.Tags {
+			sc.defineValue(TagSet(t))
+		}
 	case *Instructions:
 		for _, a := range s.Args {
 			c.expr(a, sc)

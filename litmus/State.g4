@@ -19,6 +19,7 @@ initItem
 
 initValue
     : value
+    | macro=NAME LPAR value RPAR
     | INSTR
     | NOP
     | PROC COLON NAME

@@ -9,6 +9,11 @@ import (
 // and the final part with the shared grammar, and hands the program part
 // to the dialect registered for the test's architecture.
 func Parse(filename string, src []byte) (*Test, error) {
+	return ParseWith(filename, src, Options{})
+}
+
+// ParseWith is Parse with options for the dialect (C: herd's macro file).
+func ParseWith(filename string, src []byte, opts Options) (*Test, error) {
 	s, err := SplitTest(filename, src, func(arch string) bool { return arch != "C" && arch != "CPP" })
 	if err != nil {
 		return nil, err
@@ -32,7 +37,7 @@ func Parse(filename string, src []byte) (*Test, error) {
 	// Before the dialect renames registers and labels: herd hashes them
 	// as written.
 	t.hashInit, t.hashObserved = hashInitText(t.Init), hashObservedText(t.Locations, t.Cond)
-	if t.Program, err = dialect(t, s.Prog); err != nil {
+	if t.Program, err = dialect(t, s.Prog, opts); err != nil {
 		return nil, err
 	}
 	if t.Program != nil {

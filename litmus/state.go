@@ -150,6 +150,12 @@ func (b *stateBuilder) initItem(item sp.IInitItemContext) (InitEntry, bool) {
 
 func (b *stateBuilder) initValue(c sp.IInitValueContext) Value {
 	switch {
+	case c.GetMacro() != nil:
+		// herd reads the Linux kernel's ATOMIC_INIT(v) as v.
+		if name := c.GetMacro().GetText(); name != "ATOMIC_INIT" {
+			b.errorf(b.pos(c), "unsupported initial value %s(...) (herd7 knows ATOMIC_INIT only)", name)
+		}
+		return b.value(c.Value())
 	case c.Value() != nil:
 		return b.value(c.Value())
 	case c.INSTR() != nil:

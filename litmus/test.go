@@ -380,7 +380,23 @@ func (t *Test) ConditionString() string {
 // part; the dialect may only rename registers in them to the names its
 // XCFA uses (AArch64: W1 and x1 become X1), and code labels of label values
 // to the canonical names its xcfa.Label constants use.
-type Dialect func(t *Test, prog Section) (*xcfa.Program, error)
+type Dialect func(t *Test, prog Section, opts Options) (*xcfa.Program, error)
+
+// Options are what a dialect may need beyond the test's text.
+type Options struct {
+	// Macros are herd7's macro definitions (-macros FILE.def) for the C
+	// dialect: its *c.Macros, or nil for none.
+	Macros MacroFile
+	// Variants are the model variants of the run (-variant): herd's C
+	// front end reads lkmmv2.
+	Variants []string
+}
+
+// MacroFile is a dialect's parsed macro file.
+type MacroFile interface {
+	// Path is the file the macros come from.
+	Path() string
+}
 
 var dialects = map[string]Dialect{}
 

@@ -136,5 +136,18 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 			return c.Verify(leaves, a.ReadsFrom(), a.Coherence(), a.Holds, a.State, a.Flags)
 		}
 	}
-	return satengine.Check(model, t, u, lay, sopt)
+	res, err := satengine.Check(model, t, u, lay, sopt)
+	if err != nil && opt.Engine == "" && eval.NeedsConcreteExecutions(err) && explicit.Candidates(u) <= maxFallbackCandidates {
+		// The model walks sets that differ between executions (lock.cat's
+		// choices for a spin_is_locked or a failed spin_trylock): the
+		// explicit engine has each execution concretely.
+		return explicit.Check(ctx, model, t, u, lay, explicit.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions,
+			Distinct: opt.Distinct, Show: opt.Show, Capture: opt.Capture})
+	}
+	return res, err
 }
+
+// maxFallbackCandidates bounds the candidate executions (as
+// explicit.Candidates estimates them) for which the default engine hands a
+// test the SAT engine refuses to the explicit engine.
+const maxFallbackCandidates = 1e6

@@ -87,6 +87,8 @@ func FormatOp(op Op) string {
 		return "store [" + FormatExpr(op.Addr) + "] <- " + FormatExpr(op.Value) + sizeTagsRMW(op.Size, op.Tags, op.RMW)
 	case Fence:
 		return "fence {" + strings.Join(op.Tags, ",") + "}"
+	case Mark:
+		return op.String()
 	case nil:
 		return "<nil>"
 	}

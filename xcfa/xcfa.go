@@ -7,6 +7,11 @@ type Pos struct {
 	File string
 	Line int
 	Col  int
+	// Step numbers the instructions herd makes of one source position,
+	// which program order orders: the statements of a C macro's body,
+	// the fences around a Linux read-modify-write. Edges of one position
+	// and step are one instruction.
+	Step int
 }
 
 func (p Pos) String() string {

@@ -76,7 +76,7 @@ func (r *runner) check(ctx context.Context, path string, stdout, stderr io.Write
 
 func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.Writer) testStatus {
 	o := r.o
-	t, err := readTest(path)
+	t, err := o.readTest(path)
 	if err != nil {
 		printErr(stderr, err)
 		return failed

@@ -19,7 +19,7 @@ import (
 
 	// The dialects register themselves with litmus.Parse.
 	_ "github.com/purr-mcm/purr/litmus/aarch64"
-	_ "github.com/purr-mcm/purr/litmus/c"
+	"github.com/purr-mcm/purr/litmus/c"
 )
 
 // loader returns the Cat loader for the include path of o: the -I folders,
@@ -51,7 +51,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("purr check", stderr, &o)
 	files, err := parseFlags(fs, args)
 	if err == nil {
-		err = onlyFlags(fs, "include", "variant")
+		err = onlyFlags(fs, "include", "variant", "macros")
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "purr check:", err)
@@ -88,18 +88,46 @@ func checkFile(o *options, path string) error {
 		_, err = l.LoadFile(path)
 		return err
 	case ".litmus":
-		_, err := readTest(path)
+		_, err := o.readTest(path)
+		return err
+	case ".def":
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		_, err = c.ParseMacros(path, src)
 		return err
 	}
-	return fmt.Errorf("%s: not a .cat, .bell or .litmus file", path)
+	return fmt.Errorf("%s: not a .cat, .bell, .def or .litmus file", path)
 }
 
-func readTest(path string) (*litmus.Test, error) {
+// readTest parses a test, expanding the macros of --macros in C tests.
+func (o *options) readTest(path string) (*litmus.Test, error) {
+	if err := o.loadMacros(); err != nil {
+		return nil, err
+	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return litmus.Parse(path, src)
+	opts := litmus.Options{Variants: o.variants}
+	if o.macroFile != nil {
+		opts.Macros = o.macroFile
+	}
+	return litmus.ParseWith(path, src, opts)
+}
+
+// loadMacros reads the macro file of --macros, once.
+func (o *options) loadMacros() error {
+	if o.macros == "" || o.macroFile != nil {
+		return nil
+	}
+	src, err := os.ReadFile(o.macros)
+	if err != nil {
+		return fmt.Errorf("-macros: %v", err)
+	}
+	o.macroFile, err = c.ParseMacros(o.macros, src)
+	return err
 }
 
 // cmdXCFA prints tests' control-flow automata as Graphviz DOT.
@@ -108,7 +136,7 @@ func cmdXCFA(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("purr xcfa", stderr, &o)
 	files, err := parseFlags(fs, args)
 	if err == nil {
-		err = onlyFlags(fs)
+		err = onlyFlags(fs, "macros", "variant")
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "purr xcfa:", err)
@@ -123,7 +151,7 @@ func cmdXCFA(args []string, stdout, stderr io.Writer) int {
 		var readErr, writeErr error
 		if !protect(f, stderr, func() {
 			var t *litmus.Test
-			if t, readErr = readTest(f); readErr == nil {
+			if t, readErr = o.readTest(f); readErr == nil {
 				writeErr = xcfa.WriteDOT(stdout, t.Program)
 			}
 		}) {

@@ -1,9 +1,10 @@
 // Command purr checks litmus tests against memory models written in Cat.
 //
 //	purr [flags] TEST.litmus... | @INDEX   run tests, print herd7-format results
-//	purr check [-I DIR]... [--variant a,b] FILE...
-//	                                       parse and resolve .cat models and .litmus tests
-//	purr xcfa TEST.litmus...               print tests' XCFAs as Graphviz DOT
+//	purr check [-I DIR]... [--variant a,b] [-macros F.def] FILE...
+//	                                       parse and resolve .cat models, .def files and .litmus tests
+//	purr xcfa [-macros F.def] [--variant v] TEST.litmus...
+//	                                       print tests' XCFAs as Graphviz DOT
 //	purr executions [flags] TEST.litmus... list the executions -show selects (default all)
 //	purr view TEST.litmus [-m MODEL]       serve a page of the test's executions
 //
@@ -53,9 +54,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   purr [flags] TEST.litmus... | @INDEX   run tests, print herd7-format results
-  purr check [-I DIR]... [--variant a,b] FILE...
-                                         parse and resolve .cat models and .litmus tests
-  purr xcfa TEST.litmus...               print tests' XCFAs as Graphviz DOT
+  purr check [-I DIR]... [--variant a,b] [-macros F.def] FILE...
+                                         parse and resolve .cat models, .def files and .litmus tests
+  purr xcfa [-macros F.def] [--variant v] TEST.litmus...
+                                         print tests' XCFAs as Graphviz DOT
   purr executions [flags] TEST.litmus... list the executions -show selects (default all) as text
   purr view TEST.litmus [-m MODEL] [--addr HOST:PORT]
                                          serve a page of the test's executions (loopback)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/purr-mcm/purr/litmus/c"
 	"github.com/purr-mcm/purr/mcm"
 	"github.com/purr-mcm/purr/mcm/outcome"
 )
@@ -65,7 +66,7 @@ type options struct {
 	conf       string
 	bell       string
 	macros     string
-	macroDefs  []macroDef // the definitions of macros, not yet used by the C front end
+	macroFile  *c.Macros // the macros of --macros, once read
 	skipChecks []string
 	through    string
 
@@ -107,7 +108,7 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.MarkHidden(workerFlag)
 	fs.StringVar(&o.conf, "conf", "", "read herd7's configuration `FILE.cfg` (model, bell, macros, variant, ...; the command line wins)")
 	fs.StringVar(&o.bell, "bell", "", "run the bell `FILE` before the model")
-	fs.StringVar(&o.macros, "macros", "", "read herd7's C macro definitions `FILE.def` (parsed, not expanded yet)")
+	fs.StringVar(&o.macros, "macros", "", "expand herd7's C macros of `FILE.def` in C tests (the Linux kernel's primitives: linux-kernel.def)")
 	fs.StringSliceVar(&o.skipChecks, "skipchecks", nil, "leave out the model's checks `name,...`")
 	fs.StringVar(&o.through, "through", "none", "herd7's -through: only none is supported")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for purr's developers)")

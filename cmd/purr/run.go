@@ -25,11 +25,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "purr:", err)
 		return 2
 	}
-	if o.macros != "" {
-		if o.macroDefs, err = readMacros(o.macros); err != nil {
-			printErr(stderr, err)
-			return 1
-		}
+	if err := o.loadMacros(); err != nil {
+		printErr(stderr, err)
+		return 1
 	}
 	if err := o.checkShowFlags(); err != nil {
 		fmt.Fprintln(stderr, "purr:", err)
@@ -109,7 +107,7 @@ func cmdExecutions(args []string, stdout, stderr io.Writer) int {
 	flags := newFlagSet("purr executions", stderr, &o)
 	files, err := parseFlags(flags, args)
 	if err == nil {
-		err = onlyFlags(flags, "model", "include", "variant", "unroll", "show", "doshow", "unshow", "json",
+		err = onlyFlags(flags, "model", "include", "variant", "macros", "unroll", "show", "doshow", "unshow", "json",
 			"engine", "max-executions", "max-sat-vars", "max-sat-clauses", "distinct")
 	}
 	if err != nil {

@@ -31,7 +31,7 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", defaultViewAddr, "serve the page on `HOST:PORT` (loopback unless said otherwise)")
 	files, err := parseFlags(fs, args)
 	if err == nil {
-		err = onlyFlags(fs, "model", "include", "variant", "unroll", "engine", "max-executions", "max-sat-vars", "max-sat-clauses", "timeout", "addr", "show")
+		err = onlyFlags(fs, "model", "include", "variant", "macros", "unroll", "engine", "max-executions", "max-sat-vars", "max-sat-clauses", "timeout", "addr", "show")
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "purr view:", err)
@@ -108,7 +108,7 @@ func (o *options) modelFile() (string, bool) {
 
 // viewSnapshot checks the test under the model as they are now on disk.
 func (o *options) viewSnapshot(path string, show outcome.Show) view.Snapshot {
-	t, err := readTest(path)
+	t, err := o.readTest(path)
 	if err != nil {
 		return view.Snapshot{Err: err}
 	}

@@ -16,7 +16,7 @@ func init() {
 // Translate turns the program part of an AArch64 test into an XCFA. It
 // also renames the registers of the initial state, the locations clause
 // and the condition to the XCFA's names (w3 and W3 become X3).
-func Translate(t *litmus.Test, sec litmus.Section) (*xcfa.Program, error) {
+func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Program, error) {
 	tab, err := parseTable(sec)
 	if err != nil {
 		return nil, err

@@ -13,7 +13,7 @@ func BenchmarkTranslate(b *testing.B) {
 	}
 	prog := src[strings.Index(string(src), "P0"):strings.Index(string(src), "exists")]
 	for b.Loop() {
-		if _, err := TranslateSource("cas", prog); err != nil {
+		if _, err := TranslateSource("cas", prog, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -27,7 +27,7 @@ func BenchmarkUnbalanced(b *testing.B) {
 		src := []byte("P0(int *x) { " + strings.Repeat(open, 4000) + " }")
 		b.Run(open, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := TranslateSource("deep", src); err == nil {
+				if _, err := TranslateSource("deep", src, nil); err == nil {
 					b.Fatal("no error")
 				}
 			}

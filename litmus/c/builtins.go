@@ -13,14 +13,19 @@ type call struct {
 	name   string
 	pos    xcfa.Pos
 	args   []cparser.IExprContext
+	op     string   // the operator argument: __atomic_op(X,+,V)
 	annots []string // herd's internal forms: __load{once}(...)
 	hint   string
 }
 
 // builtin translates a call; it returns value{} for a call without value.
+// These are the names herd7's C lexer knows (and purr's send and recv):
+// everything else, the Linux kernel's primitives included, comes from a
+// macro file (-macros, the .cfg's macros key).
 type builtin struct {
-	nargs int
-	fn    func(t *translator, c *call) (value, error)
+	nargs     int  // -1: the function checks the count itself
+	annotated bool // written name{annotations}(...)
+	fn        func(t *translator, c *call) (value, error)
 }
 
 var builtins map[string]builtin
@@ -53,49 +58,128 @@ func annotSet(a string) string {
 	return strings.ToUpper(a[:1]) + a[1:]
 }
 
-// linuxTags are the sets of a Linux access annotated a.
-func linuxTags(a string, rmw bool) []string {
-	if rmw {
-		return []string{annotSet(a), "NA", "RMW"}
+// linuxTags are the sets of a Linux access or fence annotated as: one set
+// per annotation, NA (herd's "not atomic" holds the annotated accesses),
+// and RMW for the accesses of a read-modify-write.
+func linuxTags(annots []string, rmw bool) []string {
+	var tags []string
+	for _, a := range annots {
+		tags = append(tags, annotSet(a))
 	}
-	return []string{annotSet(a), "NA"}
+	tags = append(tags, "NA")
+	if rmw {
+		tags = append(tags, "RMW")
+	}
+	return tags
 }
 
-// annotated is a call without parentheses: __fence{mb}.
-func (t *translator) annotated(p *cparser.AnnotatedPrimaryContext, hint string) (value, error) {
-	return t.callWith(p.IDENT().GetText(), t.pos(p), nil, p.Annotations(), hint)
+func once() []string { return []string{"once"} }
+
+// callOf tells whether an expression is a call: a statement that is one
+// is a statement call (herd's PCall).
+func callOf(e cparser.IExprContext) (cparser.IPrimaryContext, bool) {
+	p, ok := unparen(e).(*cparser.PrimaryExprContext)
+	if !ok {
+		return nil, false
+	}
+	switch q := p.Primary().(type) {
+	case *cparser.CallPrimaryContext, *cparser.AnnotatedPrimaryContext, *cparser.AtomicOpPrimaryContext:
+		return q, true
+	}
+	return nil, false
 }
 
-func (t *translator) call(p *cparser.CallPrimaryContext, hint string) (value, error) {
-	return t.callWith(p.IDENT().GetText(), t.pos(p), p.AllExpr(), p.Annotations(), hint)
-}
-
-func (t *translator) callWith(name string, pos xcfa.Pos, args []cparser.IExprContext, a cparser.IAnnotationsContext, hint string) (value, error) {
-	c := &call{name: name, pos: pos, args: args, hint: hint}
-	if a != nil {
-		for _, an := range a.AllAnnotation() {
+// callPrimary translates a call; stmt tells whether it is a statement.
+func (t *translator) callPrimary(p cparser.IPrimaryContext, hint string, stmt bool) (value, error) {
+	c := &call{pos: t.pos(p), hint: hint}
+	var annots cparser.IAnnotationsContext
+	switch p := p.(type) {
+	case *cparser.CallPrimaryContext:
+		c.name, c.args, annots = p.IDENT().GetText(), p.AllExpr(), p.Annotations()
+	case *cparser.AnnotatedPrimaryContext:
+		c.name, annots = p.IDENT().GetText(), p.Annotations()
+	case *cparser.AtomicOpPrimaryContext:
+		c.name, c.args, annots = p.IDENT().GetText(), p.AllExpr(), p.Annotations()
+		if err := t.checkAtomicOp(p.AtomicOp()); err != nil {
+			return value{}, err
+		}
+		c.op = p.AtomicOp().GetText()
+	}
+	if annots != nil {
+		for _, an := range annots.AllAnnotation() {
 			c.annots = append(c.annots, an.GetText())
 		}
 	}
+	if m := t.lookupMacro(c.name); m != nil {
+		if c.op != "" {
+			return value{}, litmus.Errorf(c.pos, "macro %s: an operator is no argument", c.name)
+		}
+		return t.expand(m, c, stmt)
+	}
 	b, ok := builtins[c.name]
 	if !ok {
-		return value{}, litmus.Errorf(c.pos, "unsupported function %s", c.name)
-	}
-	if (c.annots != nil) != strings.HasPrefix(c.name, "__") {
-		if c.annots == nil {
-			return value{}, litmus.Errorf(c.pos, "%s needs annotations: %s{...}(...)", c.name, c.name)
+		if t.macros == nil {
+			return value{}, litmus.Errorf(c.pos, "unsupported function %s (herd7 knows it only from a macro file: give -macros FILE.def, or -conf with a macros key)", c.name)
 		}
-		return value{}, litmus.Errorf(c.pos, "unsupported annotations on %s", c.name)
+		return value{}, litmus.Errorf(c.pos, "unsupported function %s: neither herd7 nor the macro file %s defines it", c.name, t.macros.file)
 	}
-	if b.nargs >= 0 && len(c.args) != b.nargs {
+	// lkmmv2 annotates the RMW herd 7.57 writes without: __atomic_op{noreturn}.
+	optional := t.lkmmv2 && c.name == "__atomic_op"
+	switch {
+	case b.annotated && c.annots == nil:
+		return value{}, litmus.Errorf(c.pos, "%s needs annotations: %s{...}(...)", c.name, c.name)
+	case !b.annotated && !optional && c.annots != nil:
+		return value{}, litmus.Errorf(c.pos, "unsupported annotations on %s", c.name)
+	case c.op != "" && !isAtomicOp(c.name):
+		return value{}, litmus.Errorf(c.pos, "%s takes no operator argument", c.name)
+	case c.op == "" && isAtomicOp(c.name):
+		return value{}, litmus.Errorf(c.pos, "%s takes an operator: %s(X,+,V)", c.name, c.name)
+	case b.nargs >= 0 && len(c.args) != b.nargs:
 		return value{}, litmus.Errorf(c.pos, "%s takes %d arguments, not %d", c.name, b.nargs, len(c.args))
 	}
 	return b.fn(t, c)
 }
 
+func isAtomicOp(name string) bool {
+	return name == "__atomic_op" || name == "__atomic_op_return" || name == "__atomic_fetch_op"
+}
+
+// checkAtomicOp checks the operator argument of __atomic_op: herd 7.57
+// knows + and -; the kernel's current macros (variant lkmmv2) also use &,
+// |, ^ and &~.
+func (t *translator) checkAtomicOp(p cparser.IAtomicOpContext) error {
+	switch p.GetText() {
+	case "+", "-":
+		return nil
+	case "&", "|", "^", "&~":
+		if t.lkmmv2 {
+			return nil
+		}
+	}
+	return litmus.Errorf(t.pos(p), "unsupported atomic operator %s (herd7 7.57 knows + and -; the variant lkmmv2 also &, |, ^ and &~)", p.GetText())
+}
+
+// applyOp is the value an atomic operator writes: old op v.
+func applyOp(op string, old, v xcfa.Expr) xcfa.Expr {
+	switch op {
+	case "+":
+		return xcfa.Binary{Op: xcfa.Add, X: old, Y: v}
+	case "-":
+		return xcfa.Binary{Op: xcfa.Sub, X: old, Y: v}
+	case "&":
+		return xcfa.Binary{Op: xcfa.And, X: old, Y: v}
+	case "|":
+		return xcfa.Binary{Op: xcfa.Or, X: old, Y: v}
+	case "^":
+		return xcfa.Binary{Op: xcfa.Xor, X: old, Y: v}
+	}
+	// &~ (checkAtomicOp admits nothing else)
+	return xcfa.Binary{Op: xcfa.And, X: old, Y: xcfa.Unary{Op: xcfa.BNot, X: v}}
+}
+
 // memOrder reads argument i, which must name a memory order.
 func (t *translator) memOrder(c *call, i int) (string, error) {
-	arg := unparen(c.args[i])
+	arg, _ := t.resolve(c.args[i])
 	if p, ok := arg.(*cparser.PrimaryExprContext); ok {
 		if n, ok := p.Primary().(*cparser.NamePrimaryContext); ok {
 			if mo, ok := memoryOrders[n.IDENT().GetText()]; ok {
@@ -106,13 +190,14 @@ func (t *translator) memOrder(c *call, i int) (string, error) {
 	return "", litmus.Errorf(t.pos(arg), "%s: expected a memory order (memory_order_relaxed, ...), found %s", c.name, arg.GetText())
 }
 
-// derefAddr reads an argument written *p (READ_ONCE(*x)) and returns p.
+// derefAddr reads an argument that must be written *p (herd's
+// __load{once}(*x): the location, not its address) and returns p.
 func (t *translator) derefAddr(c *call, i int) (value, error) {
-	arg := unparen(c.args[i])
+	arg, f := t.resolve(c.args[i])
 	if u, ok := arg.(*cparser.UnaryExprContext); ok && u.GetOp().GetTokenType() == cparser.CParserSTAR {
-		return t.value(u.Expr())
+		return t.in(f, func() (value, error) { return t.value(u.Expr()) })
 	}
-	return value{}, litmus.Errorf(t.pos(arg), "%s: expected *pointer, found %s", c.name, arg.GetText())
+	return value{}, litmus.Errorf(c.pos, "bad %s argument %s: herd7 takes a location *p here", c.name, arg.GetText())
 }
 
 // load emits a load of addr into a register for c's result.
@@ -148,62 +233,38 @@ func (t *translator) values(c *call, idx ...int) ([]value, error) {
 
 // ---- C11 ----
 
-func c11Load(explicit bool) builtin {
-	n := 1
-	if explicit {
-		n = 2
+func c11Load(t *translator, c *call) (value, error) {
+	mo, err := t.memOrder(c, 1)
+	if err != nil {
+		return value{}, err
 	}
-	return builtin{n, func(t *translator, c *call) (value, error) {
-		mo := "SC"
-		if explicit {
-			var err error
-			if mo, err = t.memOrder(c, 1); err != nil {
-				return value{}, err
-			}
-		}
-		a, err := t.value(c.args[0])
-		if err != nil {
-			return value{}, err
-		}
-		return t.load(c, a, c11Tags(mo, false)), nil
-	}}
+	a, err := t.value(c.args[0])
+	if err != nil {
+		return value{}, err
+	}
+	return t.load(c, a, c11Tags(mo, false)), nil
 }
 
-func c11Store(explicit bool) builtin {
-	n := 2
-	if explicit {
-		n = 3
+func c11Store(t *translator, c *call) (value, error) {
+	mo, err := t.memOrder(c, 2)
+	if err != nil {
+		return value{}, err
 	}
-	return builtin{n, func(t *translator, c *call) (value, error) {
-		mo := "SC"
-		if explicit {
-			var err error
-			if mo, err = t.memOrder(c, 2); err != nil {
-				return value{}, err
-			}
-		}
-		vs, err := t.values(c, 0, 1)
-		if err != nil {
-			return value{}, err
-		}
-		t.emit(xcfa.Store{Addr: vs[0].e, Value: vs[1].e, Tags: c11Tags(mo, false)}, c.pos)
-		return value{}, nil
-	}}
+	vs, err := t.values(c, 0, 1)
+	if err != nil {
+		return value{}, err
+	}
+	t.emit(xcfa.Store{Addr: vs[0].e, Value: vs[1].e, Tags: c11Tags(mo, false)}, c.pos)
+	return value{}, nil
 }
 
-// c11RMW covers atomic_exchange and atomic_fetch_OP; op nil is an exchange.
-func c11RMW(explicit bool, op *xcfa.BinOp) builtin {
-	n := 2
-	if explicit {
-		n = 3
-	}
-	return builtin{n, func(t *translator, c *call) (value, error) {
-		mo := "SC"
-		if explicit {
-			var err error
-			if mo, err = t.memOrder(c, 2); err != nil {
-				return value{}, err
-			}
+// c11RMW covers atomic_exchange_explicit and atomic_fetch_OP_explicit; op
+// nil is an exchange.
+func c11RMW(op *xcfa.BinOp) func(t *translator, c *call) (value, error) {
+	return func(t *translator, c *call) (value, error) {
+		mo, err := t.memOrder(c, 2)
+		if err != nil {
+			return value{}, err
 		}
 		vs, err := t.values(c, 0, 1)
 		if err != nil {
@@ -218,15 +279,11 @@ func c11RMW(explicit bool, op *xcfa.BinOp) builtin {
 			return xcfa.Binary{Op: *op, X: old, Y: arg}
 		})
 		return value{e: xcfa.Reg{Name: old}, ptr: max(vs[0].ptr-1, 0)}, nil
-	}}
+	}
 }
 
-func c11CAS(explicit, strong bool) builtin {
-	n := 3
-	if explicit {
-		n = 5
-	}
-	return builtin{n, func(t *translator, c *call) (value, error) {
+func c11CAS(explicit, strong bool) func(t *translator, c *call) (value, error) {
+	return func(t *translator, c *call) (value, error) {
 		succ, fail := "SC", "SC"
 		if explicit {
 			var err error
@@ -294,386 +351,341 @@ func c11CAS(explicit, strong bool) builtin {
 		} else {
 			t.emit(xcfa.Store{Addr: expAddr, Value: xcfa.Reg{Name: seen}, Tags: plainTags()}, c.pos)
 		}
-		t.proc.AddEdge(t.cur, end, xcfa.Assign{Dst: res, Value: xcfa.Const{Value: 0}}, c.pos)
+		t.join(end, xcfa.Assign{Dst: res, Value: xcfa.Const{Value: 0}}, c.pos)
 		t.cur = end
 		return value{e: xcfa.Reg{Name: res}}, nil
-	}}
+	}
 }
 
-func c11Fence() builtin {
-	return builtin{1, func(t *translator, c *call) (value, error) {
-		mo, err := t.memOrder(c, 0)
-		if err != nil {
-			return value{}, err
-		}
-		t.emit(xcfa.Fence{Tags: []string{mo, "NA"}}, c.pos)
-		return value{}, nil
-	}}
+func c11Fence(t *translator, c *call) (value, error) {
+	mo, err := t.memOrder(c, 0)
+	if err != nil {
+		return value{}, err
+	}
+	t.emit(xcfa.Fence{Tags: []string{mo, "NA"}}, c.pos)
+	return value{}, nil
 }
 
 // ---- Messages ----
 
 // msgSend is send(x, v): a write of v to channel x tagged SEND.
-func msgSend() builtin {
-	return builtin{2, func(t *translator, c *call) (value, error) {
-		vs, err := t.values(c, 0, 1)
-		if err != nil {
-			return value{}, err
-		}
-		t.emit(xcfa.Store{Addr: vs[0].e, Value: vs[1].e, Tags: []string{"SEND"}}, c.pos)
-		return value{}, nil
-	}}
+func msgSend(t *translator, c *call) (value, error) {
+	vs, err := t.values(c, 0, 1)
+	if err != nil {
+		return value{}, err
+	}
+	t.emit(xcfa.Store{Addr: vs[0].e, Value: vs[1].e, Tags: []string{"SEND"}}, c.pos)
+	return value{}, nil
 }
 
 // msgRecv is recv(x): a read of channel x tagged RECV; a receive that gets
 // nothing holds events.Nothing (-1).
-func msgRecv() builtin {
-	return builtin{1, func(t *translator, c *call) (value, error) {
-		a, err := t.value(c.args[0])
-		if err != nil {
-			return value{}, err
-		}
-		return t.load(c, a, []string{"RECV"}), nil
-	}}
+func msgRecv(t *translator, c *call) (value, error) {
+	a, err := t.value(c.args[0])
+	if err != nil {
+		return value{}, err
+	}
+	return t.load(c, a, []string{"RECV"}), nil
 }
 
-// ---- Linux ----
+// ---- Linux: herd's internal forms, which the kernel's macros use ----
 
-func linuxFence(a string) builtin {
-	return builtin{0, func(t *translator, c *call) (value, error) {
-		t.emit(xcfa.Fence{Tags: linuxTags(a, false)}, c.pos)
-		return value{}, nil
-	}}
+// fence is __fence{a}.
+func fence(t *translator, c *call) (value, error) {
+	t.emit(xcfa.Fence{Tags: linuxTags(c.annots, false)}, c.pos)
+	return value{}, nil
 }
 
-// linuxLoad reads *p annotated a; deref says the argument is written *p
-// (READ_ONCE(*x)) rather than p (smp_load_acquire(x)).
-func linuxLoad(a string, deref bool) builtin {
-	return builtin{1, func(t *translator, c *call) (value, error) {
-		var addr value
-		var err error
-		if deref {
-			addr, err = t.derefAddr(c, 0)
-		} else {
-			addr, err = t.value(c.args[0])
-		}
-		if err != nil {
-			return value{}, err
-		}
-		return t.load(c, addr, linuxTags(a, false)), nil
-	}}
+// loadOnce is __load{a}(*p): a read of p annotated a. herd reads
+// {deref} and {lderef} as a read once followed by an rb_dep fence.
+func loadOnce(t *translator, c *call) (value, error) {
+	addr, err := t.derefAddr(c, 0)
+	if err != nil {
+		return value{}, err
+	}
+	if len(c.annots) == 1 && (c.annots[0] == "deref" || c.annots[0] == "lderef") {
+		v := t.load(c, addr, linuxTags(once(), false))
+		t.emit(xcfa.Fence{Tags: linuxTags([]string{"rb_dep"}, false)}, c.pos)
+		return v, nil
+	}
+	return t.load(c, addr, linuxTags(c.annots, false)), nil
 }
 
-func linuxStore(a string, deref bool) builtin {
-	return builtin{2, func(t *translator, c *call) (value, error) {
-		var addr value
-		var err error
-		if deref {
-			addr, err = t.derefAddr(c, 0)
-		} else {
-			addr, err = t.value(c.args[0])
-		}
-		if err != nil {
-			return value{}, err
-		}
-		v, err := t.value(c.args[1])
-		if err != nil {
-			return value{}, err
-		}
-		t.emit(xcfa.Store{Addr: addr.e, Value: v.e, Tags: linuxTags(a, false)}, c.pos)
-		return value{}, nil
-	}}
+// storeOnce is __store{a}(*p, v).
+func storeOnce(t *translator, c *call) (value, error) {
+	addr, err := t.derefAddr(c, 0)
+	if err != nil {
+		return value{}, err
+	}
+	v, err := t.value(c.args[1])
+	if err != nil {
+		return value{}, err
+	}
+	t.emit(xcfa.Store{Addr: addr.e, Value: v.e, Tags: linuxTags(c.annots, false)}, c.pos)
+	return value{}, nil
 }
 
-// linuxRMWTags gives herd's annotations of a Linux RMW ordered a: the read
-// and write annotations and whether Mb fences surround the pair.
-func linuxRMWTags(a string) (r, w string, mb bool) {
+// rmwOrder gives herd's annotations of a Linux read-modify-write
+// annotated as c's: the read's and the write's, and whether Mb fences
+// surround the pair. herd 7.57 reads mb, acquire and release and takes
+// any other annotation as once; purr refuses annotations other than these
+// four (the kernel's newer macros, __xchg{MB} and the like, mean something
+// else to a newer herd: with the variant lkmmv2 both accesses carry the
+// annotations, without fences).
+func rmwOrder(t *translator, c *call) (r, w []string, mb bool, err error) {
+	if t.lkmmv2 {
+		// The variant lkmmv2: both accesses carry the annotations, and no
+		// fence surrounds them (the bell's MB set orders them).
+		return c.annots, c.annots, false, nil
+	}
+	a := strings.Join(c.annots, ",")
 	switch a {
 	case "mb":
-		return "once", "once", true
+		return once(), once(), true, nil
 	case "acquire":
-		return "acquire", "once", false
+		return c.annots, once(), false, nil
 	case "release":
-		return "once", "release", false
+		return once(), c.annots, false, nil
+	case "once":
+		return once(), once(), false, nil
 	}
-	return "once", "once", false
+	return nil, nil, false, litmus.Errorf(c.pos, "unsupported annotation {%s} on %s: purr reads once, acquire, release and mb (herd7 7.57's orders of an RMW)", a, c.name)
 }
 
+// mbFence emits an Mb fence around a read-modify-write: an instruction
+// of its own, which program order orders with the accesses, as in herd
+// ("F[mb] ->po R*[once] ->rmw W*[once] ->po F[mb]").
 func (t *translator) mbFence(c *call) {
-	t.emit(xcfa.Fence{Tags: linuxTags("mb", false)}, c.pos)
+	t.step++
+	t.emit(xcfa.Fence{Tags: linuxTags([]string{"mb"}, false)}, c.pos)
+	t.step++
 }
 
-// linuxXchg is xchg{a}(p, v): returns the old value.
-func linuxXchg(a string) builtin {
-	return builtin{2, func(t *translator, c *call) (value, error) {
-		vs, err := t.values(c, 0, 1)
-		if err != nil {
-			return value{}, err
-		}
-		ra, wa, mb := linuxRMWTags(a)
-		if mb {
-			t.mbFence(c)
-		}
-		v := vs[1].e
-		old := t.rmw(c, vs[0], linuxTags(ra, true), linuxTags(wa, true), []xcfa.Expr{v}, false, func(xcfa.Expr) xcfa.Expr { return v })
-		if mb {
-			t.mbFence(c)
-		}
-		return value{e: xcfa.Reg{Name: old}, ptr: max(vs[0].ptr-1, 0)}, nil
-	}}
-}
-
-// linuxCmpxchg is cmpxchg{a}(p, old, new): it returns the value read and
-// writes new only when that value is old; a failure reads once, without
-// fences.
-func linuxCmpxchg(a string) builtin {
-	return builtin{3, func(t *translator, c *call) (value, error) {
-		vs, err := t.values(c, 0, 1, 2)
-		if err != nil {
-			return value{}, err
-		}
-		addr, oldv, newv := vs[0], vs[1].e, vs[2].e
-		res := c.hint
-		if res == "" {
-			res = t.temp()
-		}
-		ra, wa, mb := linuxRMWTags(a)
-		choice := t.cur
-		id := t.newRMW()
-		if mb {
-			t.mbFence(c)
-		}
-		got := t.temp()
-		t.emit(xcfa.Load{Dst: got, Addr: addr.e, Tags: linuxTags(ra, true), RMW: id}, c.pos)
-		t.emit(xcfa.Assume{Cond: xcfa.Binary{Op: xcfa.Eq, X: xcfa.Reg{Name: got}, Y: oldv}, Internal: true}, c.pos)
-		t.emit(xcfa.Store{Addr: addr.e, Value: newv, Tags: linuxTags(wa, true), RMW: id}, c.pos)
-		if mb {
-			t.mbFence(c)
-		}
-		t.emit(xcfa.Assign{Dst: res, Value: xcfa.Reg{Name: got}}, c.pos)
-		end := t.cur
-		t.cur = choice
-		seen := t.temp()
-		t.emit(xcfa.Load{Dst: seen, Addr: addr.e, Tags: linuxTags("once", true)}, c.pos)
-		t.emit(xcfa.Assume{Cond: xcfa.Binary{Op: xcfa.Ne, X: xcfa.Reg{Name: seen}, Y: oldv}, Internal: true}, c.pos)
-		t.proc.AddEdge(t.cur, end, xcfa.Assign{Dst: res, Value: xcfa.Reg{Name: seen}}, c.pos)
-		t.cur = end
-		return value{e: xcfa.Reg{Name: res}, ptr: max(addr.ptr-1, 0)}, nil
-	}}
-}
-
-// linuxAtomicOp is atomic_add(v, p) and friends: an RMW whose read is
-// Noreturn and whose write is Once. vFirst says the value comes first;
-// a nil operand means the constant 1 (atomic_inc).
-func linuxAtomicOp(op xcfa.BinOp, vFirst, one bool) builtin {
-	n := 2
-	if one {
-		n = 1
+// xchg is __xchg{a}(p, v): it returns the old value.
+func xchg(t *translator, c *call) (value, error) {
+	vs, err := t.values(c, 0, 1)
+	if err != nil {
+		return value{}, err
 	}
-	return builtin{n, func(t *translator, c *call) (value, error) {
-		addr, v, err := t.opArgs(c, vFirst, one)
-		if err != nil {
-			return value{}, err
-		}
-		t.rmw(c, addr, linuxTags("noreturn", true), linuxTags("once", true), []xcfa.Expr{v}, false, func(old xcfa.Expr) xcfa.Expr {
-			return xcfa.Binary{Op: op, X: old, Y: v}
-		})
-		return value{}, nil
-	}}
+	ra, wa, mb, err := rmwOrder(t, c)
+	if err != nil {
+		return value{}, err
+	}
+	if mb {
+		t.mbFence(c)
+	}
+	v := vs[1].e
+	old := t.rmw(c, vs[0], linuxTags(ra, true), linuxTags(wa, true), []xcfa.Expr{v}, false, func(xcfa.Expr) xcfa.Expr { return v })
+	if mb {
+		t.mbFence(c)
+	}
+	return value{e: xcfa.Reg{Name: old}, ptr: max(vs[0].ptr-1, 0)}, nil
 }
 
-func (t *translator) opArgs(c *call, vFirst, one bool) (value, xcfa.Expr, error) {
-	if one {
-		addr, err := t.value(c.args[0])
-		return addr, xcfa.Const{Value: 1}, err
+// cmpxchg is __cmpxchg{a}(p, old, new): it returns the value read and
+// writes new only when that value is old. A failure reads once (an
+// access of the RMW, as herd marks it), without fences.
+func cmpxchg(t *translator, c *call) (value, error) {
+	vs, err := t.values(c, 0, 1, 2)
+	if err != nil {
+		return value{}, err
 	}
-	ia, iv := 1, 0
-	if !vFirst {
-		ia, iv = 0, 1
+	addr, oldv, newv := vs[0], vs[1].e, vs[2].e
+	res := c.hint
+	if res == "" || reads(newv, res) {
+		res = t.temp()
 	}
-	vs, err := t.values(c, iv, ia)
+	ra, wa, mb, err := rmwOrder(t, c)
+	if err != nil {
+		return value{}, err
+	}
+	choice := t.cur
+	id := t.newRMW()
+	if mb {
+		t.mbFence(c)
+	}
+	got := t.temp()
+	t.emit(xcfa.Load{Dst: got, Addr: addr.e, Tags: linuxTags(ra, true), RMW: id}, c.pos)
+	t.emit(xcfa.Assume{Cond: xcfa.Binary{Op: xcfa.Eq, X: xcfa.Reg{Name: got}, Y: oldv}, Internal: true}, c.pos)
+	t.emit(xcfa.Store{Addr: addr.e, Value: newv, Tags: linuxTags(wa, true), RMW: id}, c.pos)
+	if mb {
+		t.mbFence(c)
+	}
+	t.emit(xcfa.Assign{Dst: res, Value: xcfa.Reg{Name: got}}, c.pos)
+	end := t.cur
+	t.cur = choice
+	seen := t.temp()
+	t.emit(xcfa.Load{Dst: seen, Addr: addr.e, Tags: linuxTags(t.failedRead(c), true)}, c.pos)
+	t.emit(xcfa.Assume{Cond: xcfa.Binary{Op: xcfa.Ne, X: xcfa.Reg{Name: seen}, Y: oldv}, Internal: true}, c.pos)
+	t.join(end, xcfa.Assign{Dst: res, Value: xcfa.Reg{Name: seen}}, c.pos)
+	t.cur = end
+	return value{e: xcfa.Reg{Name: res}, ptr: max(addr.ptr-1, 0)}, nil
+}
+
+// atomicOpArgs evaluates __atomic_op's value and location arguments.
+func (t *translator) atomicOpArgs(c *call) (addr value, v xcfa.Expr, err error) {
+	vs, err := t.values(c, 1, 0)
 	if err != nil {
 		return value{}, nil, err
 	}
 	return vs[1], vs[0].e, nil
 }
 
-// linuxAtomicOpReturn is atomic_add_return{a} (returns the new value) and
-// atomic_fetch_add{a} (returns the old one); cmp, when set, compares the
-// new value with 0 (atomic_dec_and_test, atomic_add_negative).
-func linuxAtomicOpReturn(a string, op xcfa.BinOp, fetch, vFirst, one bool, cmp *xcfa.BinOp) builtin {
-	n := 2
-	if one {
-		n = 1
+// failedRead is the annotation of the read of a failed conditional RMW:
+// once, or with the variant lkmmv2 the RMW's own.
+func (t *translator) failedRead(c *call) []string {
+	if t.lkmmv2 {
+		return c.annots
 	}
-	return builtin{n, func(t *translator, c *call) (value, error) {
-		addr, v, err := t.opArgs(c, vFirst, one)
+	return once()
+}
+
+// atomicOp is the statement __atomic_op(p, op, v): an RMW whose read is
+// Noreturn and whose write is Once, without fences. With the variant
+// lkmmv2 both carry the call's annotations (__atomic_op{noreturn}), if any.
+func atomicOp(t *translator, c *call) (value, error) {
+	addr, v, err := t.atomicOpArgs(c)
+	if err != nil {
+		return value{}, err
+	}
+	ra, wa := []string{"noreturn"}, once()
+	if t.lkmmv2 {
+		ra, wa = c.annots, c.annots
+	}
+	cc := *c
+	cc.hint = ""
+	t.rmw(&cc, addr, linuxTags(ra, true), linuxTags(wa, true), []xcfa.Expr{v}, false, func(old xcfa.Expr) xcfa.Expr {
+		return applyOp(c.op, old, v)
+	})
+	return value{}, nil
+}
+
+// atomicOpReturn is __atomic_op_return{a}(p, op, v) (fetch false: the
+// new value) and __atomic_fetch_op{a}(p, op, v) (fetch: the old one).
+func atomicOpReturn(fetch bool) func(t *translator, c *call) (value, error) {
+	return func(t *translator, c *call) (value, error) {
+		addr, v, err := t.atomicOpArgs(c)
 		if err != nil {
 			return value{}, err
 		}
-		ra, wa, mb := linuxRMWTags(a)
+		ra, wa, mb, err := rmwOrder(t, c)
+		if err != nil {
+			return value{}, err
+		}
 		if mb {
 			t.mbFence(c)
 		}
 		cc := *c
-		if !fetch || cmp != nil {
-			cc.hint = "" // the result is computed from the value read
+		if !fetch || mb {
+			cc.hint = "" // the result is computed, or the fence comes first
 		}
 		old := t.rmw(&cc, addr, linuxTags(ra, true), linuxTags(wa, true), []xcfa.Expr{v}, false, func(old xcfa.Expr) xcfa.Expr {
-			return xcfa.Binary{Op: op, X: old, Y: v}
+			return applyOp(c.op, old, v)
 		})
 		if mb {
 			t.mbFence(c)
 		}
 		var result xcfa.Expr = xcfa.Reg{Name: old}
 		if !fetch {
-			result = xcfa.Binary{Op: op, X: result, Y: v}
-		}
-		if cmp != nil {
-			result = xcfa.Binary{Op: *cmp, X: result, Y: xcfa.Const{Value: 0}}
+			result = applyOp(c.op, result, v)
 		}
 		return value{e: result}, nil
-	}}
+	}
 }
 
-// annotated forms: __load{a}(*p), __store{a}(*p, v), __fence{a},
-// __xchg{a}(p, v), __cmpxchg{a}(p, old, new).
-func underscore(kind string) builtin {
-	return builtin{-1, func(t *translator, c *call) (value, error) {
-		if len(c.annots) != 1 {
-			return value{}, litmus.Errorf(c.pos, "unsupported annotation list {%s} on %s", strings.Join(c.annots, ","), c.name)
+// addUnless is herd's atomic_add_unless(p, a, u) (retBool: 1 when it
+// added, 0 when not) and __atomic_add_unless(p, a, u) (the value read):
+// either an RMW once between Mb fences that reads a value other than u and
+// adds a to it, or a read once (marked RMW) of u alone. The variant
+// lkmmv2 is refused.
+func addUnless(retBool bool) func(t *translator, c *call) (value, error) {
+	return func(t *translator, c *call) (value, error) {
+		vs, err := t.values(c, 0, 1, 2)
+		if err != nil {
+			return value{}, err
 		}
-		a := c.annots[0]
-		var b builtin
-		switch kind {
-		case "load":
-			b = linuxLoad(a, true)
-		case "store":
-			b = linuxStore(a, true)
-		case "fence":
-			b = linuxFence(a)
-		case "xchg":
-			b = linuxXchg(a)
-		case "cmpxchg":
-			b = linuxCmpxchg(a)
+		addr, a, u := vs[0], vs[1].e, vs[2].e
+		res := c.hint
+		if res == "" || reads(a, res) || reads(u, res) {
+			res = t.temp()
 		}
-		if len(c.args) != b.nargs {
-			return value{}, litmus.Errorf(c.pos, "%s takes %d arguments, not %d", c.name, b.nargs, len(c.args))
+		tags, mb := once(), true
+		if t.lkmmv2 {
+			// herd 7.57 has no lkmmv2; what a newer herd's
+			// __atomic_add_unless{MB} returns is not documented.
+			return value{}, litmus.Errorf(c.pos, "unsupported %s with the variant lkmmv2 (its result there is not herd7 7.57's)", c.name)
 		}
-		return b.fn(t, c)
-	}}
+		choice := t.cur
+		id := t.newRMW()
+		if mb {
+			t.mbFence(c)
+		}
+		got := t.temp()
+		t.emit(xcfa.Load{Dst: got, Addr: addr.e, Tags: linuxTags(tags, true), RMW: id}, c.pos)
+		t.emit(xcfa.Assume{Cond: xcfa.Binary{Op: xcfa.Ne, X: xcfa.Reg{Name: got}, Y: u}, Internal: true}, c.pos)
+		t.emit(xcfa.Store{Addr: addr.e, Value: xcfa.Binary{Op: xcfa.Add, X: xcfa.Reg{Name: got}, Y: a}, Tags: linuxTags(tags, true), RMW: id}, c.pos)
+		if mb {
+			t.mbFence(c)
+		}
+		var added, refused xcfa.Expr = xcfa.Const{Value: 1}, xcfa.Const{Value: 0}
+		if !retBool {
+			added = xcfa.Reg{Name: got}
+		}
+		t.emit(xcfa.Assign{Dst: res, Value: added}, c.pos)
+		end := t.cur
+		t.cur = choice
+		seen := t.temp()
+		t.emit(xcfa.Load{Dst: seen, Addr: addr.e, Tags: linuxTags(tags, true)}, c.pos)
+		t.emit(xcfa.Assume{Cond: xcfa.Binary{Op: xcfa.Eq, X: xcfa.Reg{Name: seen}, Y: u}, Internal: true}, c.pos)
+		if !retBool {
+			refused = xcfa.Reg{Name: seen}
+		}
+		t.join(end, xcfa.Assign{Dst: res, Value: refused}, c.pos)
+		t.cur = end
+		return value{e: xcfa.Reg{Name: res}}, nil
+	}
 }
 
 func init() {
 	add, sub, or, xor, and := xcfa.Add, xcfa.Sub, xcfa.Or, xcfa.Xor, xcfa.And
-	eq, lt := xcfa.Eq, xcfa.Lt
 	builtins = map[string]builtin{
-		"atomic_load_explicit":  c11Load(true),
-		"atomic_load":           c11Load(false),
-		"atomic_store_explicit": c11Store(true),
-		"atomic_store":          c11Store(false),
+		// C11, as herd's lexer knows them (the forms without _explicit
+		// other than the compare-exchanges come from a macro file, herd's
+		// c11.def).
+		"atomic_load_explicit":      {2, false, c11Load},
+		"atomic_store_explicit":     {3, false, c11Store},
+		"atomic_exchange_explicit":  {3, false, c11RMW(nil)},
+		"atomic_fetch_add_explicit": {3, false, c11RMW(&add)},
+		"atomic_fetch_sub_explicit": {3, false, c11RMW(&sub)},
+		"atomic_fetch_or_explicit":  {3, false, c11RMW(&or)},
+		"atomic_fetch_xor_explicit": {3, false, c11RMW(&xor)},
+		"atomic_fetch_and_explicit": {3, false, c11RMW(&and)},
 
-		"atomic_exchange_explicit":  c11RMW(true, nil),
-		"atomic_exchange":           c11RMW(false, nil),
-		"atomic_fetch_add_explicit": c11RMW(true, &add),
-		"atomic_fetch_sub_explicit": c11RMW(true, &sub),
-		"atomic_fetch_or_explicit":  c11RMW(true, &or),
-		"atomic_fetch_xor_explicit": c11RMW(true, &xor),
-		"atomic_fetch_and_explicit": c11RMW(true, &and),
-
-		"atomic_compare_exchange_strong_explicit": c11CAS(true, true),
-		"atomic_compare_exchange_weak_explicit":   c11CAS(true, false),
-		"atomic_compare_exchange_strong":          c11CAS(false, true),
-		"atomic_compare_exchange_weak":            c11CAS(false, false),
-		"atomic_thread_fence":                     c11Fence(),
+		"atomic_compare_exchange_strong_explicit": {5, false, c11CAS(true, true)},
+		"atomic_compare_exchange_weak_explicit":   {5, false, c11CAS(true, false)},
+		"atomic_compare_exchange_strong":          {3, false, c11CAS(false, true)},
+		"atomic_compare_exchange_weak":            {3, false, c11CAS(false, false)},
+		"SCAS":                                    {3, false, c11CAS(false, true)},
+		"WCAS":                                    {3, false, c11CAS(false, false)},
+		"atomic_thread_fence":                     {1, false, c11Fence},
 
 		// Messages (docs/protocols.md).
-		"send": msgSend(),
-		"recv": msgRecv(),
+		"send": {2, false, msgSend},
+		"recv": {1, false, msgRecv},
 
-		// Linux: herd's kernel macros, with the LKMM's annotation names.
-		"READ_ONCE":           linuxLoad("once", true),
-		"WRITE_ONCE":          linuxStore("once", true),
-		"smp_load_acquire":    linuxLoad("acquire", false),
-		"smp_store_release":   linuxStore("release", false),
-		"rcu_dereference":     linuxLoad("once", true),
-		"rcu_assign_pointer":  linuxStore("release", true),
-		"atomic_read":         linuxLoad("once", false),
-		"atomic_set":          linuxStore("once", false),
-		"atomic_read_acquire": linuxLoad("acquire", false),
-		"atomic_set_release":  linuxStore("release", false),
-
-		"smp_mb":                    linuxFence("mb"),
-		"smp_rmb":                   linuxFence("rmb"),
-		"smp_wmb":                   linuxFence("wmb"),
-		"smp_read_barrier_depends":  linuxFence("rb_dep"),
-		"smp_mb__before_atomic":     linuxFence("before-atomic"),
-		"smp_mb__after_atomic":      linuxFence("after-atomic"),
-		"smp_mb__after_spinlock":    linuxFence("after-spinlock"),
-		"smp_mb__after_unlock_lock": linuxFence("after-unlock-lock"),
-		"rcu_read_lock":             linuxFence("rcu-lock"),
-		"rcu_read_unlock":           linuxFence("rcu-unlock"),
-		"synchronize_rcu":           linuxFence("sync-rcu"),
-		"synchronize_rcu_expedited": linuxFence("sync-rcu"),
-		"__load":                    underscore("load"),
-		"__store":                   underscore("store"),
-		"__fence":                   underscore("fence"),
-		"__xchg":                    underscore("xchg"),
-		"__cmpxchg":                 underscore("cmpxchg"),
-		"atomic_add":                linuxAtomicOp(add, true, false),
-		"atomic_sub":                linuxAtomicOp(sub, true, false),
-		"atomic_inc":                linuxAtomicOp(add, true, true),
-		"atomic_dec":                linuxAtomicOp(sub, true, true),
-		"atomic_sub_and_test":       linuxAtomicOpReturn("mb", sub, false, true, false, &eq),
-		"atomic_dec_and_test":       linuxAtomicOpReturn("mb", sub, false, true, true, &eq),
-		"atomic_inc_and_test":       linuxAtomicOpReturn("mb", add, false, true, true, &eq),
-		"atomic_add_negative":       linuxAtomicOpReturn("mb", add, false, true, false, &lt),
+		// Linux: herd's internal forms (the kernel's primitives are macros
+		// of linux-kernel.def over them). The lock forms (__lock, __unlock,
+		// __trylock, __islocked, __srcu) are in locks.go.
+		"__fence":             {0, true, fence},
+		"__load":              {1, true, loadOnce},
+		"__store":             {2, true, storeOnce},
+		"__xchg":              {2, true, xchg},
+		"__cmpxchg":           {3, true, cmpxchg},
+		"__atomic_op":         {2, false, atomicOp},
+		"__atomic_op_return":  {2, true, atomicOpReturn(false)},
+		"__atomic_fetch_op":   {2, true, atomicOpReturn(true)},
+		"__atomic_add_unless": {3, false, addUnless(false)},
+		"atomic_add_unless":   {3, false, addUnless(true)},
 	}
-	for _, order := range []struct{ suffix, annot string }{{"", "mb"}, {"_relaxed", "once"}, {"_acquire", "acquire"}, {"_release", "release"}} {
-		builtins["xchg"+order.suffix] = linuxXchg(order.annot)
-		builtins["cmpxchg"+order.suffix] = linuxCmpxchg(order.annot)
-		builtins["atomic_xchg"+order.suffix] = linuxXchg(order.annot)
-		builtins["atomic_cmpxchg"+order.suffix] = linuxCmpxchg(order.annot)
-		for _, o := range []struct {
-			name string
-			op   xcfa.BinOp
-			one  bool
-		}{{"add", add, false}, {"sub", sub, false}, {"inc", add, true}, {"dec", sub, true}} {
-			builtins["atomic_"+o.name+"_return"+order.suffix] = linuxAtomicOpReturn(order.annot, o.op, false, true, o.one, nil)
-			builtins["atomic_fetch_"+o.name+order.suffix] = linuxAtomicOpReturn(order.annot, o.op, true, true, o.one, nil)
-		}
-	}
-	// The non-explicit C11 fetch operations: atomic_fetch_add is also a
-	// Linux name (atomic_fetch_add(v, p)); herd's C11 macros win when the
-	// first argument is the location, as in C: decide by argument order at
-	// translation time.
-	for name, op := range map[string]xcfa.BinOp{"add": add, "sub": sub, "or": or, "xor": xor, "and": and} {
-		c11 := c11RMW(false, &op)
-		if linux, ok := builtins["atomic_fetch_"+name]; ok {
-			builtins["atomic_fetch_"+name] = ambiguousFetch(c11, linux)
-		} else {
-			builtins["atomic_fetch_"+name] = c11
-		}
-	}
-}
-
-// ambiguousFetch chooses between C11's atomic_fetch_add(p, v) and Linux's
-// atomic_fetch_add(v, p): the pointer argument tells which.
-func ambiguousFetch(c11, linux builtin) builtin {
-	return builtin{2, func(t *translator, c *call) (value, error) {
-		if t.isPointer(c.args[1]) && !t.isPointer(c.args[0]) {
-			return linux.fn(t, c)
-		}
-		return c11.fn(t, c)
-	}}
-}
-
-// isPointer tells whether an expression is a pointer variable.
-func (t *translator) isPointer(e cparser.IExprContext) bool {
-	if p, ok := unparen(e).(*cparser.PrimaryExprContext); ok {
-		if n, ok := p.Primary().(*cparser.NamePrimaryContext); ok {
-			return t.ptr[n.IDENT().GetText()] > 0
-		}
-	}
-	return false
+	registerLockForms(builtins)
 }

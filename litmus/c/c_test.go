@@ -24,7 +24,7 @@ func parseFile(t *testing.T, path string) *litmus.Test {
 	if err != nil {
 		t.Fatal(err)
 	}
-	test, err := litmus.Parse(path, src)
+	test, err := litmus.ParseWith(path, src, litmus.Options{Macros: testMacros(t)})
 	if err != nil {
 		t.Fatalf("%v", err)
 	}
@@ -64,11 +64,31 @@ func TestGoldenDOT(t *testing.T) {
 
 func translate(t *testing.T, src string) *xcfa.Program {
 	t.Helper()
-	p, err := TranslateSource("t.c", []byte(src))
+	p, err := TranslateSource("t.c", []byte(src), testMacros(t))
 	if err != nil {
 		t.Fatalf("%v", err)
 	}
 	return p
+}
+
+// testMacros reads testdata/macros/linux.def, a subset of the kernel's
+// primitives.
+func testMacros(t *testing.T) *Macros {
+	t.Helper()
+	return readMacros(t, "testdata/macros/linux.def")
+}
+
+func readMacros(t *testing.T, path string) *Macros {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ParseMacros(path, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 // ops lists a process's operations in edge order.
@@ -95,14 +115,14 @@ func TestTranslate(t *testing.T) {
 			[]string{"load $t1 <- [p] {NA}", "load r <- [$t1] {NA}"}},
 		{"c11 orders", `P0(atomic_int *x) {
 			int a = atomic_load_explicit(x, memory_order_consume);
-			atomic_store(x, a);
+			atomic_store_explicit(x, a, memory_order_seq_cst);
 			atomic_thread_fence(memory_order_acq_rel); }`,
 			[]string{"load a <- [x] {CON,A}", "store [x] <- a {SC,A}", "fence {ACQ_REL,NA}"}},
 		{"messages", `P0(int *x) { send(x, 1); int i = recv(x); int j; j = recv(x); send(x, i + j); }`,
 			[]string{"store [x] <- 1 {SEND}", "load i <- [x] {RECV}", "load j <- [x] {RECV}", "store [x] <- i + j {SEND}"}},
 		{"fetch reading its own destination", `P0(atomic_int *x) { int r = 1; r = atomic_fetch_sub_explicit(x, r, memory_order_release); }`,
 			[]string{"r := 1", "load $t1 <- [x] {REL,A,RMW} rmw1", "store [x] <- $t1 - r {REL,A,RMW} rmw1", "r := $t1"}},
-		{"fetch as a statement", `P0(atomic_int *x) { atomic_fetch_or(x, 4); }`,
+		{"fetch as a statement", `P0(atomic_int *x) { atomic_fetch_or_explicit(x, 4, memory_order_seq_cst); }`,
 			[]string{"load $t1 <- [x] {SC,A,RMW} rmw1", "store [x] <- $t1 | 4 {SC,A,RMW} rmw1"}},
 		{"strong cas, expected in memory", `P0(atomic_int *x, int *e) { int r = atomic_compare_exchange_strong_explicit(x, e, 1, memory_order_release, memory_order_acquire); }`,
 			[]string{"load $t1 <- [e] {NA}",
@@ -125,6 +145,22 @@ func TestTranslate(t *testing.T) {
 			[]string{"load $t1 <- [v] {Noreturn,NA,RMW} rmw1", "store [v] <- $t1 + 2 {Once,NA,RMW} rmw1",
 				"load $t2 <- [v] {Once,NA,RMW} rmw2", "store [v] <- $t2 + 1 {Release,NA,RMW} rmw2", "r := $t2 + 1",
 				"load s <- [v] {Acquire,NA,RMW} rmw3", "store [v] <- s - 1 {Once,NA,RMW} rmw3"}},
+		{"linux atomic_read and atomic_set: macros over macros, *X of an address", `P0(atomic_t *v) { int r = atomic_read(v); atomic_set(v, r); }`,
+			[]string{"load r <- [v] {Once,NA}", "store [v] <- r {Once,NA}"}},
+		{"a comparison after an op return", `P0(atomic_t *v) { int r = atomic_dec_and_test(v); }`,
+			[]string{"fence {Mb,NA}", "load $t1 <- [v] {Once,NA,RMW} rmw1", "store [v] <- $t1 - 1 {Once,NA,RMW} rmw1", "fence {Mb,NA}",
+				"r := ($t1 - 1) == 0"}},
+		{"internal forms", `P0(int *x) { int r = __load{once,foo}(*x); __store{release}(*x, r); int s = __atomic_fetch_op{mb}(x, -, r); int d = __load{deref}(*x); }`,
+			[]string{"load r <- [x] {Once,Foo,NA}", "store [x] <- r {Release,NA}",
+				"fence {Mb,NA}", "load $t1 <- [x] {Once,NA,RMW} rmw1", "store [x] <- $t1 - r {Once,NA,RMW} rmw1", "fence {Mb,NA}", "s := $t1",
+				"load d <- [x] {Once,NA}", "fence {Rb_dep,NA}"}},
+		{"casts and dereference chains", `P0(intptr_t *x) { intptr_t r1 = (intptr_t)rcu_dereference(*(intptr_t **)x); int r2 = READ_ONCE(*(int *)r1); rcu_assign_pointer(*(intptr_t **)x, (intptr_t *)r2); smp_store_release((intptr_t *)r1, 1); }`,
+			[]string{"load r1 <- [x] {Once,NA}", "load r2 <- [r1] {Once,NA}", "store [x] <- r2 {Release,NA}", "store [r1] <- 1 {Release,NA}"}},
+		{"a parameter assigned to, and used twice", `P0(int *x) { int a = 1; int b = 2; swap(a, b); int c = twice(READ_ONCE(*x)); }`,
+			[]string{"a := 1", "b := 2", "a := b", "load $t1 <- [x] {Once,NA}", "load $t2 <- [x] {Once,NA}", "c := $t1 + $t2"}},
+		{"add unless", `P0(int *x) { int r = atomic_add_unless(x, 1, 5); }`,
+			[]string{"fence {Mb,NA}", "load $t1 <- [x] {Once,NA,RMW} rmw1", "check $t1 != 5", "store [x] <- $t1 + 1 {Once,NA,RMW} rmw1", "fence {Mb,NA}", "r := 1",
+				"load $t2 <- [x] {Once,NA,RMW}", "check $t2 == 5", "r := 0"}},
 		{"linux fences", `P0() { smp_mb(); smp_rmb(); smp_mb__before_atomic(); rcu_read_lock(); synchronize_rcu(); __fence{after-unlock-lock}; }`,
 			[]string{"fence {Mb,NA}", "fence {Rmb,NA}", "fence {Before-atomic,NA}", "fence {Rcu-lock,NA}", "fence {Sync-rcu,NA}", "fence {After-unlock-lock,NA}"}},
 		{"if without else", `P0(int *x) { int r = *x; if (r) { *x = 2; } r = 3; }`,
@@ -208,18 +244,30 @@ func TestErrors(t *testing.T) {
 	header := "C bad\n{}\n"
 	tests := []struct{ prog, want string }{
 		{"P0(int *x) {\n  for (;;) {}\n}\n", "t.litmus:4:3: unsupported for statement"},
+		{"P0(int *x) {\n  while (1) { continue; }\n}\n", "t.litmus:4:15: unsupported continue statement"},
+		{"P0(int *x) {\n  smp_mb;\n}\n", "t.litmus:4:3: unsupported statement smp_mb: herd7 takes a call or an assignment here"},
 		{"P0(int *x) {\n  int r = x[1];\n}\n", "t.litmus:4:12: unsupported array subscript"},
 		{"P0(int *x) {\n  pthread_yield();\n}\n", "t.litmus:4:3: unsupported function pthread_yield"},
 		{"P0(float *x) {}\n", "t.litmus:3:4: unsupported type float"},
 		{"P0(int *x) {\n  int r = atomic_load_explicit(x+1, memory_order_relaxed);\n}\n", "t.litmus:4:33: unsupported pointer arithmetic x+1"},
 		{"P0(int *x) {\n  int r = atomic_load_explicit(x, relaxed);\n}\n", "t.litmus:4:35: atomic_load_explicit: expected a memory order (memory_order_relaxed, ...), found relaxed"},
-		{"P0(int *x) {\n  int r = READ_ONCE(x);\n}\n", "t.litmus:4:21: READ_ONCE: expected *pointer, found x"},
-		{"P0(int *x) {\n  int r = atomic_store(x, 1);\n}\n", "t.litmus:4:11: atomic_store(x,1) has no value"},
+		{"P0(int *x) {\n  int r = READ_ONCE(x);\n}\n", "t.litmus:4:11: bad __load argument x: herd7 takes a location *p here (in macro READ_ONCE, testdata/macros/linux.def:4:1)"},
+		{"P0(int *x) {\n  smp_store_mb(x, 1);\n}\n", "t.litmus:4:3: bad __store argument x: herd7 takes a location *p here (in macro smp_store_mb, testdata/macros/linux.def:10:1)"},
+		{"P0(int *x) {\n  int r = atomic_store_explicit(x, 1, memory_order_relaxed);\n}\n", "t.litmus:4:11: atomic_store_explicit(x,1,memory_order_relaxed) has no value"},
+		{"P0(int *x) {\n  int r = smp_mb();\n}\n", "t.litmus:4:11: macro smp_mb (testdata/macros/linux.def:12:1) is a statement: herd7 expands it only as a statement, not inside an expression"},
+		{"P0(int *x) {\n  xchg(x, 1);\n}\n", "t.litmus:4:3: macro xchg (testdata/macros/linux.def:18:1) is an expression: herd7 expands it only where a value is used, not as a statement"},
+		{"P0(int *x) {\n  int r = xchg(x);\n}\n", "t.litmus:4:11: macro xchg (testdata/macros/linux.def:18:1) takes 2 arguments, not 1"},
+		{"P0(int *x) {\n  int r = loop(x);\n}\n", "t.litmus:4:11: macro loop: expansions nested too deeply"},
+		{"P0(int *x) {\n  __atomic_op(x, &, 1);\n}\n", "t.litmus:4:18: unsupported atomic operator & (herd7 7.57 knows + and -; the variant lkmmv2 also &, |, ^ and &~)"},
+		{"P0(int *x) {\n  int r = __load{once}(x, -, 1);\n}\n", "t.litmus:4:11: __load takes no operator argument"},
+		{"P0(int *x) {\n  int r = __atomic_op_return(x, +, 1);\n}\n", "t.litmus:4:11: __atomic_op_return needs annotations"},
+		{"P0(int *x) {\n  int r = __xchg{MB}(x, 1);\n}\n", "t.litmus:4:11: unsupported annotation {MB} on __xchg: purr reads once, acquire, release and mb"},
+		{"P0(struct foo *x) {}\n", "t.litmus:3:4: unsupported type struct foo (herd7 knows struct srcu_struct only)"},
 		{"P0(int *x) {\n  int r = *x && *x;\n}\n", "t.litmus:4:17: unsupported memory access in the right operand of &&"},
 		{"P0(int *x) {\n  int r = &r;\n}\n", "t.litmus:4:11: unsupported address-of &r"},
 		{"P0(int *x) {\n  r + 1 = 2;\n}\n", "t.litmus:4:3: unsupported assignment target r+1"},
 		{"P0(int *x) {}\nP0(int *y) {}\n", "t.litmus:4:1: thread P0 is defined twice"},
-		{"P0(int *x) {\n  int r = atomic_load(x, 1);\n}\n", "t.litmus:4:11: atomic_load takes 1 arguments, not 2"},
+		{"P0(int *x) {\n  int r = atomic_load_explicit(x);\n}\n", "t.litmus:4:11: atomic_load_explicit takes 2 arguments, not 1"},
 		{"P0(int *x) {\n  send(x);\n}\n", "t.litmus:4:3: send takes 2 arguments, not 1"},
 		{"P0(int *x) {\n  int r = recv(x, 1);\n}\n", "t.litmus:4:11: recv takes 1 arguments, not 2"},
 		{"P0(int *x) {\n  int r = send(x, 1);\n}\n", "t.litmus:4:11: send(x,1) has no value"},
@@ -227,7 +275,7 @@ func TestErrors(t *testing.T) {
 		{"P0(int *x) {\n  *x = 1 @ 2;\n}\n", "t.litmus:4:10: syntax error at \"@\""},
 	}
 	for _, tc := range tests {
-		_, err := litmus.Parse("t.litmus", []byte(header+tc.prog+"exists (0:r=0)\n"))
+		_, err := litmus.ParseWith("t.litmus", []byte(header+tc.prog+"exists (0:r=0)\n"), litmus.Options{Macros: testMacros(t)})
 		if err == nil {
 			t.Errorf("%q: no error, want %s", tc.prog, tc.want)
 			continue
@@ -317,4 +365,76 @@ func herdRejects(t *testing.T, dir string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// TestMacroFileDecides checks that the macro file, not purr, gives the
+// kernel's primitives their meaning: the same program translates as each
+// file defines it.
+func TestMacroFileDecides(t *testing.T) {
+	prog := `P0(int *x) { int r = READ_ONCE(*x); smp_mb(); }`
+	for _, tc := range []struct{ def, want string }{
+		{"READ_ONCE(X) __load{once}(X)\nsmp_mb() { __fence{mb}; }\n", "load r <- [x] {Once,NA}|fence {Mb,NA}"},
+		{"READ_ONCE(X) __load{acquire}(X)\nsmp_mb() { __fence{rmb}; __fence{wmb}; }\n", "load r <- [x] {Acquire,NA}|fence {Rmb,NA}|fence {Wmb,NA}"},
+		// A later definition replaces an earlier one, as in herd.
+		{"READ_ONCE(X) __load{once}(X)\nREAD_ONCE(X) __load{deref}(X)\nsmp_mb() { }\n", "load r <- [x] {Once,NA}|fence {Rb_dep,NA}"},
+	} {
+		m, err := ParseMacros("k.def", []byte(tc.def))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := TranslateSource("t.c", []byte(prog), m)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.def, err)
+		}
+		if got := strings.Join(ops(p.Procs[0]), "|"); got != tc.want {
+			t.Errorf("%q:\n got %s\nwant %s", tc.def, got, tc.want)
+		}
+	}
+}
+
+// TestMacroFileErrors checks the positions of errors in a macro file.
+func TestMacroFileErrors(t *testing.T) {
+	for _, tc := range []struct{ def, want string }{
+		{"READ_ONCE(X) __load{once}(X)\nWRITE_ONCE(X,V { }\n", "k.def:2:16: syntax error at \"{\""},
+		{"f(X,X) X\n", "k.def:1:5: macro f has two parameters X"},
+		{"f(X) X +\n", "k.def:2:1: unexpected end of the program"},
+		{"f(X) { X = 1 }\n", "k.def:1:14: syntax error at \"}\""},
+	} {
+		_, err := ParseMacros("k.def", []byte(tc.def))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q: got %v, want %s", tc.def, err, tc.want)
+		}
+	}
+}
+
+// TestLKMMv2 checks herd's variant lkmmv2, which the kernel's current
+// macros need: an RMW's accesses carry its annotations (a failed one's
+// read too) and no Mb fence surrounds them; __atomic_op takes annotations
+// and more operators. Without the variant the same file is refused.
+func TestLKMMv2(t *testing.T) {
+	m := readMacros(t, "testdata/macros/lkmmv2.def")
+	src := "C v2\n{}\nP0(int *x) {\n  int a = xchg(x, 1);\n  int b = cmpxchg_acquire(x, 1, 2);\n  atomic_inc(x);\n  atomic_andnot(4, x);\n}\nexists (0:a=0)\n"
+	test, err := litmus.ParseWith("v2.litmus", []byte(src), litmus.Options{Macros: m, Variants: []string{"lkmmv2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"load a <- [x] {MB,NA,RMW} rmw1", "store [x] <- 1 {MB,NA,RMW} rmw1",
+		"load $t1 <- [x] {ACQUIRE,NA,RMW} rmw2", "check $t1 == 1", "store [x] <- 2 {ACQUIRE,NA,RMW} rmw2", "b := $t1",
+		"load $t2 <- [x] {ACQUIRE,NA,RMW}", "check $t2 != 1", "b := $t2",
+		"load $t3 <- [x] {NORETURN,NA,RMW} rmw3", "store [x] <- $t3 + 1 {NORETURN,NA,RMW} rmw3",
+		"load $t4 <- [x] {NORETURN,NA,RMW} rmw4", "store [x] <- $t4 & ~(4) {NORETURN,NA,RMW} rmw4",
+	}
+	if got := ops(test.Program.Procs[0]); !slices.Equal(got, want) {
+		t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	_, err = litmus.ParseWith("v2.litmus", []byte(src), litmus.Options{Macros: m})
+	if err == nil || !strings.Contains(err.Error(), "v2.litmus:4:11: unsupported annotation {MB} on __xchg") {
+		t.Errorf("without lkmmv2: got %v", err)
+	}
+	unless := "C v2\n{}\nP0(int *x) {\n  int c = atomic_add_unless(x, 1, 3);\n}\nexists (0:c=0)\n"
+	_, err = litmus.ParseWith("v2.litmus", []byte(unless), litmus.Options{Macros: m, Variants: []string{"lkmmv2"}})
+	if err == nil || !strings.Contains(err.Error(), "v2.litmus:4:11: unsupported annotations on __atomic_add_unless") {
+		t.Errorf("add_unless with lkmmv2: got %v", err)
+	}
 }

@@ -3,6 +3,25 @@
 // process per thread. It registers itself with package litmus for the
 // architecture "C"; import it for that side effect.
 //
+// # Names and macros
+//
+// Without a macro file purr knows the functions herd7's C lexer knows: the
+// C11 _explicit forms, atomic_compare_exchange_* (and SCAS, WCAS),
+// atomic_thread_fence, herd's internal Linux forms (__load{a}(*p),
+// __store{a}(*p,v), __fence{a}, __xchg{a}(p,v), __cmpxchg{a}(p,o,n),
+// __atomic_op(p,op,v), __atomic_op_return{a}(p,op,v),
+// __atomic_fetch_op{a}(p,op,v), atomic_add_unless(p,a,u),
+// __atomic_add_unless(p,a,u)), and purr's send and recv. Everything else,
+// the Linux kernel's READ_ONCE, smp_mb, xchg, atomic_inc..., comes from a
+// macro file (herd's -macros, ParseMacros), expanded on the syntax tree
+// as herd expands it: a statement macro only as a statement, an expression
+// macro only inside an expression, a parameter standing for the argument
+// as written. herd's __load and __store take the location *p, so that
+// READ_ONCE(X) __load{once}(X) takes READ_ONCE(*x) and smp_load_acquire(X)
+// __load{acquire}(*X) takes smp_load_acquire(x). The events of an
+// expansion have the position of the call. Casts are dropped, as herd
+// drops them; they give a value its pointer depth.
+//
 // # Registers
 //
 // A thread's parameters are registers named as the parameters; each holds
@@ -28,15 +47,22 @@
 //     is in R, W and RMW at once, and rmw is empty): the engine must fuse a
 //     pair whose halves carry A. A CAS that fails reads with the failure
 //     order (tags: order and A, not RMW, no RMW id);
-//   - Linux accesses: Once, Acquire, Release, Noreturn, with NA; Linux RMWs
-//     (xchg, cmpxchg, atomic_*_return, atomic_add, ...) are two events, a
-//     Load and a Store with the same RMW id, both also in RMW; the fully
-//     ordered forms (no suffix) are surrounded by Mb fences and access with
-//     Once, as herd does. A failed cmpxchg reads once (Once, NA, RMW) and
-//     writes nothing;
+//   - Linux accesses and fences: one set per annotation of the internal
+//     form (__load{once} reads Once), with NA; {deref} and {lderef} read
+//     Once and add an Rb_dep fence. Linux RMWs (__xchg, __cmpxchg,
+//     __atomic_op*, atomic_add_unless) are two events, a Load and a Store
+//     with the same RMW id, both also in RMW: {mb} surrounds them by Mb
+//     fences and accesses Once, {acquire} reads Acquire, {release} writes
+//     Release, anything else accesses Once; __atomic_op reads Noreturn and
+//     writes Once. A failed cmpxchg or add_unless reads once (Once, NA,
+//     RMW) and writes nothing;
 //   - Linux fences: Mb, Rmb, Wmb, Rb_dep, Before-atomic, After-atomic,
 //     After-spinlock, After-unlock-lock, Rcu-lock, Rcu-unlock, Sync-rcu
-//     (the spellings of the Linux kernel memory model's bell file), with NA.
+//     (the spellings of the Linux kernel memory model's bell file), with NA;
+//   - Linux spinlocks and SRCU (locks.go): herd's internal forms __lock,
+//     __unlock, __trylock, __islocked and __srcu{...} make xcfa.Mark events
+//     (LKR and LKW, UL, LF, RL, RU; Srcu-lock, Srcu-unlock, Sync-srcu), at
+//     the lock's location but no loads or stores.
 //
 // # Control flow
 //

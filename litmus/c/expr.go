@@ -17,9 +17,14 @@ type value struct {
 	ptr int
 }
 
-// unparen strips parentheses around an expression.
+// unparen strips parentheses and casts around an expression (herd's
+// parser drops both).
 func unparen(e cparser.IExprContext) cparser.IExprContext {
 	for {
+		if c, ok := e.(*cparser.CastExprContext); ok {
+			e = c.Expr()
+			continue
+		}
 		p, ok := e.(*cparser.PrimaryExprContext)
 		if !ok {
 			return e
@@ -54,6 +59,15 @@ func (t *translator) expr(e cparser.IExprContext, hint string) (value, error) {
 		return t.binary(e)
 	case *cparser.CondExprContext:
 		return t.conditional(e)
+	case *cparser.CastExprContext:
+		// herd drops casts: (intptr_t *)r is r. The type gives the value
+		// its pointer depth.
+		v, err := t.expr(e.Expr(), hint)
+		if err != nil {
+			return v, err
+		}
+		v.ptr = len(e.CastType().AllPointer())
+		return v, nil
 	}
 	return value{}, litmus.Errorf(t.pos(e), "unsupported expression %s", e.GetText())
 }
@@ -68,6 +82,11 @@ func (t *translator) primary(p cparser.IPrimaryContext, hint string) (value, err
 		return value{e: xcfa.Const{Value: n}}, nil
 	case *cparser.NamePrimaryContext:
 		name := p.IDENT().GetText()
+		if t.frame != nil {
+			if b, ok := t.frame.args[name]; ok { // a macro's parameter
+				return t.in(b.frame, func() (value, error) { return t.expr(b.expr, hint) })
+			}
+		}
 		if name == "NULL" {
 			return value{e: xcfa.Const{Value: 0}, ptr: 1}, nil
 		}
@@ -77,10 +96,8 @@ func (t *translator) primary(p cparser.IPrimaryContext, hint string) (value, err
 		return value{e: xcfa.Reg{Name: name}, ptr: t.ptr[name]}, nil
 	case *cparser.ParenPrimaryContext:
 		return t.expr(p.Expr(), hint)
-	case *cparser.CallPrimaryContext:
-		return t.call(p, hint)
-	case *cparser.AnnotatedPrimaryContext:
-		return t.annotated(p, hint)
+	case *cparser.CallPrimaryContext, *cparser.AnnotatedPrimaryContext, *cparser.AtomicOpPrimaryContext:
+		return t.callPrimary(p, hint, false)
 	}
 	return value{}, litmus.Errorf(t.pos(p), "unsupported expression %s", p.GetText())
 }
@@ -158,7 +175,7 @@ func (t *translator) binary(e *cparser.BinaryExprContext) (value, error) {
 	opTok := e.GetOp()
 	op, ok := binaryOps[opTok.GetTokenType()]
 	if !ok {
-		return value{}, litmus.Errorf(tokPos(t.file, opTok), "unsupported operator %s", opTok.GetText())
+		return value{}, litmus.Errorf(t.tokPos(opTok), "unsupported operator %s", opTok.GetText())
 	}
 	x, err := t.value(e.Expr(0))
 	if err != nil {
@@ -175,7 +192,7 @@ func (t *translator) binary(e *cparser.BinaryExprContext) (value, error) {
 		return value{}, litmus.Errorf(t.pos(e.Expr(1)), "unsupported memory access in the right operand of %s", opTok.GetText())
 	}
 	if (op == xcfa.Add || op == xcfa.Sub) && (x.ptr > 0 || y.ptr > 0) {
-		return value{}, litmus.Errorf(tokPos(t.file, opTok), "unsupported pointer arithmetic %s", e.GetText())
+		return value{}, litmus.Errorf(t.tokPos(opTok), "unsupported pointer arithmetic %s", e.GetText())
 	}
 	return value{e: xcfa.Binary{Op: op, X: x.e, Y: y.e}}, nil
 }

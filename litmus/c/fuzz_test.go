@@ -24,7 +24,7 @@ func FuzzParseC(f *testing.F) {
 	f.Add([]byte("P0(atomic_t *v) { int r = atomic_cmpxchg_release(v, 0, atomic_add_return(1, v)); }"))
 	f.Add([]byte("C F\n{}\nP1(int *x) { *x = 1; }\nP0(int *x) { int r = *x; }\nexists (0:r=1 /\\ 3:r=0)\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		if _, err := TranslateSource("f.litmus", src); err != nil && !positioned.MatchString(err.Error()) {
+		if _, err := TranslateSource("f.litmus", src, nil); err != nil && !positioned.MatchString(err.Error()) {
 			t.Errorf("error without a position: %v", err)
 		}
 		test, err := litmus.Parse("f.litmus", src)

@@ -47,6 +47,8 @@ func hashType(ts cparser.ITypeSpecContext) string {
 			volatile = true
 		case w.ATOMIC() != nil:
 			atomic = true
+		case w.STRUCT() != nil:
+			base = "struct " + w.IDENT().GetText()
 		default:
 			base = w.GetText()
 		}

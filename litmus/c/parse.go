@@ -2,6 +2,7 @@ package c
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/antlr4-go/antlr/v4"
@@ -16,14 +17,22 @@ func init() {
 
 // Translate parses the program part of a C litmus test and builds its XCFA.
 // It is the dialect registered with package litmus for "C".
-func Translate(t *litmus.Test, prog litmus.Section) (*xcfa.Program, error) {
+func Translate(t *litmus.Test, prog litmus.Section, opts litmus.Options) (*xcfa.Program, error) {
+	var macros *Macros
+	if opts.Macros != nil {
+		m, ok := opts.Macros.(*Macros)
+		if !ok {
+			return nil, fmt.Errorf("%s: not a C macro file", opts.Macros.Path())
+		}
+		macros = m
+	}
 	text := withoutRegions(prog.Padded())
 	tree, err := parseProgram(prog.File, text)
 	if err != nil {
 		return nil, err
 	}
 	t.HashCode = hashCode(tree, []rune(text))
-	p, err := translateProgram(prog.File, tree)
+	p, err := translateProgram(prog.File, tree, macros, slices.Contains(opts.Variants, "lkmmv2"))
 	if err != nil {
 		return nil, err
 	}
@@ -34,16 +43,12 @@ func Translate(t *litmus.Test, prog litmus.Section) (*xcfa.Program, error) {
 // TranslateSource parses src as the program part alone (thread functions,
 // no header, initial state or condition) and builds its XCFA. Positions are
 // those of src.
-func TranslateSource(file string, src []byte) (*xcfa.Program, error) {
-	return translateText(file, string(src))
-}
-
-func translateText(file, text string) (*xcfa.Program, error) {
-	tree, err := parseProgram(file, text)
+func TranslateSource(file string, src []byte, macros *Macros) (*xcfa.Program, error) {
+	tree, err := parseProgram(file, string(src))
 	if err != nil {
 		return nil, err
 	}
-	return translateProgram(file, tree)
+	return translateProgram(file, tree, macros, false)
 }
 
 // parseProgram runs the ANTLR parser and collects its errors.
@@ -93,16 +98,14 @@ const maxSyntaxErrors = 5
 
 // unsupportedKeywords are C statements herd7's C dialect does not have.
 var unsupportedKeywords = map[int]string{
-	cparser.CLexerFOR:      "for statement",
-	cparser.CLexerDO:       "do statement",
-	cparser.CLexerSWITCH:   "switch statement",
-	cparser.CLexerRETURN:   "return statement",
-	cparser.CLexerBREAK:    "break statement",
-	cparser.CLexerCONTINUE: "continue statement",
-	cparser.CLexerGOTO:     "goto statement",
-	cparser.CLexerLBRK:     "array subscript",
-	cparser.CLexerDOT:      "structure member",
-	cparser.CLexerARROW:    "structure member",
+	cparser.CLexerFOR:    "for statement",
+	cparser.CLexerDO:     "do statement",
+	cparser.CLexerSWITCH: "switch statement",
+	cparser.CLexerRETURN: "return statement",
+	cparser.CLexerGOTO:   "goto statement",
+	cparser.CLexerLBRK:   "array subscript",
+	cparser.CLexerDOT:    "structure member",
+	cparser.CLexerARROW:  "structure member",
 }
 
 type errorListener struct {

@@ -12,8 +12,8 @@ import (
 // have ("Bad process P2"); so does purr, at the offending name.
 func TestThreadNames(t *testing.T) {
 	const order = `herd7 requires the threads P0, P1, ... in this order ("Processes must be P0, P1, ...")`
-	const writer = "(atomic_int *x) {\n  atomic_store(x, 1);\n}\n"
-	const reader = "(atomic_int *x) {\n  int r0 = atomic_load(x);\n}\n"
+	const writer = "(atomic_int *x) {\n  atomic_store_explicit(x, 1, memory_order_seq_cst);\n}\n"
+	const reader = "(atomic_int *x) {\n  int r0 = atomic_load_explicit(x, memory_order_seq_cst);\n}\n"
 	for _, c := range []struct{ name, src, want string }{
 		{"P1 before P0", "C T\n{}\nP1" + reader + "P0" + writer + "exists (1:r0=0)\n",
 			"T.litmus:3:1: found P1 where P0 should be: " + order},

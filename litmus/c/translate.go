@@ -21,9 +21,16 @@ type translator struct {
 	rmwIDs *int
 	source map[xcfa.Pos]string // the program's Source
 	text   string              // the statement being translated, as written
+
+	step      int       // the instruction of the statement being translated (xcfa.Pos.Step)
+	macros    *Macros   // herd's macro file, nil for none
+	lkmmv2    bool      // herd's variant lkmmv2: RMWs carry their annotations
+	frame     *frame    // the parameters of the macro being expanded
+	site      *xcfa.Pos // the call in the thread's code being expanded
+	expanding []string  // the macros being expanded, outermost first
 }
 
-func translateProgram(file string, tree cparser.IProgramContext) (*xcfa.Program, error) {
+func translateProgram(file string, tree cparser.IProgramContext, macros *Macros, lkmmv2 bool) (*xcfa.Program, error) {
 	prog := &xcfa.Program{Arch: "C", Source: map[xcfa.Pos]string{}}
 	seen := map[int]bool{}
 	rmwIDs := 0
@@ -40,7 +47,7 @@ func translateProgram(file string, tree cparser.IProgramContext) (*xcfa.Program,
 		if err := litmus.CheckThreadOrder(tokPos(file, tok), i, id); err != nil {
 			return nil, err
 		}
-		t := &translator{file: file, proc: xcfa.NewProcess(id), ptr: map[string]int{}, rmwIDs: &rmwIDs, source: prog.Source}
+		t := &translator{file: file, proc: xcfa.NewProcess(id), ptr: map[string]int{}, rmwIDs: &rmwIDs, source: prog.Source, macros: macros, lkmmv2: lkmmv2}
 		t.cur = t.proc.Init
 		for _, p := range th.AllParam() {
 			depth, err := t.typeOf(p.TypeSpec())
@@ -66,53 +73,61 @@ func translateProgram(file string, tree cparser.IProgramContext) (*xcfa.Program,
 	return prog, nil
 }
 
-// knownTypes are the type names of herd7's C dialect, and the 128-bit
-// integers herd's tests use (herd 7.57 itself rejects int128_t, as its
-// test C07 records; purr reads it like __int128).
-var knownTypes = map[string]bool{
-	"char": true, "short": true, "int": true, "long": true, "signed": true, "unsigned": true,
-	"_Bool": true, "bool": true,
-	"int8_t": true, "uint8_t": true, "int16_t": true, "uint16_t": true,
-	"int32_t": true, "uint32_t": true, "int64_t": true, "uint64_t": true,
-	"__int128": true, "__int128_t": true, "__uint128_t": true, "int128_t": true, "uint128_t": true,
-	"intptr_t": true, "uintptr_t": true,
-	"atomic_bool": true, "atomic_char": true, "atomic_schar": true, "atomic_uchar": true,
-	"atomic_short": true, "atomic_ushort": true, "atomic_int": true, "atomic_uint": true,
-	"atomic_long": true, "atomic_ulong": true, "atomic_llong": true, "atomic_ullong": true,
-	"atomic_intptr_t": true, "atomic_uintptr_t": true,
-	"atomic_t": true, "spinlock_t": true, "mtx_t": true,
-}
-
 // typeOf checks a type and returns its pointer depth.
 func (t *translator) typeOf(ts cparser.ITypeSpecContext) (int, error) {
 	base := false
 	for _, w := range ts.AllTypeWord() {
 		switch {
-		case w.VOID() != nil:
+		case w.VOID() != nil, w.TYPE() != nil:
 			base = true
-		case w.IDENT() != nil:
-			name := w.IDENT().GetText()
-			if !knownTypes[name] {
-				return 0, litmus.Errorf(ctxPos(t.file, w), "unsupported type %s", name)
+		case w.STRUCT() != nil:
+			// herd knows one structure, the Linux kernel's srcu_struct.
+			if name := w.IDENT().GetText(); name != "srcu_struct" {
+				return 0, litmus.Errorf(t.pos(w), "unsupported type struct %s (herd7 knows struct srcu_struct only)", name)
 			}
 			base = true
+		case w.IDENT() != nil:
+			return 0, litmus.Errorf(t.pos(w), "unsupported type %s", w.IDENT().GetText())
 		}
 	}
 	if !base {
-		return 0, litmus.Errorf(ctxPos(t.file, ts), "expected a type name")
+		return 0, litmus.Errorf(t.pos(ts), "expected a type name")
 	}
 	return len(ts.AllPointer()), nil
 }
 
-func (t *translator) pos(c antlr.ParserRuleContext) xcfa.Pos { return ctxPos(t.file, c) }
+// pos is the position of c, or in a macro's body the call it expands:
+// the events and errors of an expansion belong to the call.
+func (t *translator) pos(c antlr.ParserRuleContext) xcfa.Pos {
+	if t.site != nil {
+		return *t.site
+	}
+	return ctxPos(t.file, c)
+}
+
+func (t *translator) tokPos(tok antlr.Token) xcfa.Pos {
+	if t.site != nil {
+		return *t.site
+	}
+	return tokPos(t.file, tok)
+}
 
 // emit adds an edge from the current location to a new one; its position
 // quotes the statement it comes from.
 func (t *translator) emit(op xcfa.Op, pos xcfa.Pos) {
+	pos.Step = t.step
 	if t.text != "" {
 		t.source[pos] = t.text
 	}
 	to := t.proc.NewLoc("")
+	t.proc.AddEdge(t.cur, to, op, pos)
+	t.cur = to
+}
+
+// join ends the current path with an edge to the location to, where an
+// earlier path ended: the alternatives of a choice meet.
+func (t *translator) join(to *xcfa.Location, op xcfa.Op, pos xcfa.Pos) {
+	pos.Step = t.step
 	t.proc.AddEdge(t.cur, to, op, pos)
 	t.cur = to
 }
@@ -148,13 +163,13 @@ func sourceText(c antlr.ParserRuleContext) string {
 }
 
 func (t *translator) statement(s cparser.IStatementContext) error {
-	switch s := s.(type) {
-	case *cparser.DeclStmtContext, *cparser.ExprStmtContext:
-		t.text = sourceText(s)
-	case *cparser.IfStmtContext:
-		t.text = "if (" + sourceText(s.Expr()) + ")"
-	case *cparser.WhileStmtContext:
-		t.text = "while (" + sourceText(s.Expr()) + ")"
+	if t.site == nil {
+		t.quote(s)
+		t.step = 0
+	} else {
+		// In a macro's body: the statement quoted is the call's, and each
+		// statement is an instruction of its own, as in herd.
+		t.step++
 	}
 	switch s := s.(type) {
 	case *cparser.BlockStmtContext:
@@ -176,8 +191,16 @@ func (t *translator) statement(s cparser.IStatementContext) error {
 		if s.ASSIGN() != nil {
 			return t.assign(s)
 		}
-		_, err := t.expr(s.Expr(0), "")
-		return err
+		if name, ok := nameOf(unparen(s.Expr(0))); ok && (name == "break" || name == "continue") {
+			return litmus.Errorf(t.pos(s), "unsupported %s statement", name)
+		}
+		if p, ok := callOf(s.Expr(0)); ok {
+			_, err := t.callPrimary(p, "", true)
+			return err
+		}
+		// herd's statements are calls and assignments: smp_mb; or *x; is
+		// a syntax error there.
+		return litmus.Errorf(t.pos(s), "unsupported statement %s: herd7 takes a call or an assignment here", sourceText(s))
 	case *cparser.IfStmtContext:
 		return t.ifStmt(s)
 	case *cparser.WhileStmtContext:
@@ -186,17 +209,32 @@ func (t *translator) statement(s cparser.IStatementContext) error {
 	return litmus.Errorf(t.pos(s), "unsupported statement")
 }
 
+// quote records the statement being translated, for the program's Source.
+func (t *translator) quote(s cparser.IStatementContext) {
+	switch s := s.(type) {
+	case *cparser.DeclStmtContext, *cparser.ExprStmtContext:
+		t.text = sourceText(s)
+	case *cparser.IfStmtContext:
+		t.text = "if (" + sourceText(s.Expr()) + ")"
+	case *cparser.WhileStmtContext:
+		t.text = "while (" + sourceText(s.Expr()) + ")"
+	}
+}
+
 func (t *translator) assign(s *cparser.ExprStmtContext) error {
 	lhs, rhs := s.Expr(0), s.Expr(1)
 	pos := t.pos(s)
-	switch l := unparen(lhs).(type) {
+	// A macro's parameter assigned to is the argument: a register, or *p
+	// (herd's substitution of an lvalue).
+	target, f := t.resolve(lhs)
+	switch l := target.(type) {
 	case *cparser.PrimaryExprContext:
 		if n, ok := l.Primary().(*cparser.NamePrimaryContext); ok {
 			return t.assignRegister(n.IDENT().GetText(), rhs, pos)
 		}
 	case *cparser.UnaryExprContext:
 		if l.GetOp().GetTokenType() == cparser.CParserSTAR {
-			addr, err := t.value(l.Expr())
+			addr, err := t.in(f, func() (value, error) { return t.value(l.Expr()) })
 			if err != nil {
 				return err
 			}

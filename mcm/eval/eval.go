@@ -2,7 +2,9 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/purr-mcm/purr/cat"
 )
@@ -81,6 +83,10 @@ type evaluator[L comparable] struct {
 	co       Rel[L] // the engine's co, which "with co from ..." binds
 	loc      Rel[L] // the engine's loc, which classes-loc partitions by
 	depth    int    // nested function applications and procedure calls
+	// tagged are the engine's sets of events by tag: a bell's enum binds
+	// the set of each tag it declares from them (empty when no event
+	// carries the tag).
+	tagged map[string]Set[L]
 
 	// captured, when set, collects what the model binds and shows (see
 	// RunCapturing); choices counts the "with x from S" over several
@@ -89,10 +95,72 @@ type evaluator[L comparable] struct {
 	captured     *Captured[L]
 	choices      int
 	beforeChoice *env
+	// guards are the selectors of the branches of "with x from S" being
+	// evaluated, outermost first (see withChoice).
+	guards []L
+	// coValues holds, by identity, the values of the native co and of the
+	// relations derived from it (fr, coe, ...), and the values the model
+	// binds with let from any of them. tracking is set while the model's
+	// own statements run; coTouched says that the expression being
+	// evaluated read one of coValues. A check, a call, a with or forall
+	// that reads one sets al.readsCo: a binding only passes it on.
+	coValues  map[uintptr]bool
+	tracking  bool
+	coTouched bool
 
 	// prefixpoints are the let rec statements (by their first binding)
 	// encoded as prefixpoints, when the logic can (letrec.go).
 	prefixpoints map[*cat.Binding]bool
+}
+
+// touching evaluates f, and tells whether it read a value of coValues.
+func (ev *evaluator[L]) touching(f func() error) (bool, error) {
+	saved := ev.coTouched
+	ev.coTouched = false
+	err := f()
+	touched := ev.coTouched
+	ev.coTouched = saved
+	return touched, err
+}
+
+// usesCo records that what the model decides with depends on co when
+// touched.
+func (ev *evaluator[L]) usesCo(touched bool) {
+	if touched && ev.tracking {
+		ev.al.readsCo = true
+	}
+}
+
+// taint adds v, or the elements of the tuple v, to coValues.
+func (ev *evaluator[L]) taint(v value) {
+	if !ev.tracking {
+		return
+	}
+	if t, ok := v.(tupleVal); ok {
+		for _, x := range t {
+			ev.taint(x)
+		}
+		return
+	}
+	if id := valueID[L](v); id != 0 {
+		ev.coValues[id] = true
+	}
+}
+
+// valueID identifies a set's or relation's storage, to recognise a value
+// met again (0: not one).
+func valueID[L comparable](v value) uintptr {
+	switch v := v.(type) {
+	case Rel[L]:
+		if v != nil {
+			return reflect.ValueOf(v).Pointer()
+		}
+	case Set[L]:
+		if len(v) > 0 {
+			return reflect.ValueOf(v).Pointer()
+		}
+	}
+	return 0
 }
 
 // maxCallDepth bounds the nesting of function applications and procedure
@@ -127,16 +195,31 @@ func (ev *evaluator[L]) done() error {
 	return ev.ctx.Err()
 }
 
-// evalError is a Cat evaluation error at a position.
+// evalError is a Cat evaluation error at a position. varies marks the
+// refusals of an engine that keeps executions symbolic: the model needs a
+// member-by-member walk of a set that differs between executions.
 type evalError struct {
-	pos cat.Pos
-	msg string
+	pos    cat.Pos
+	msg    string
+	varies bool
 }
 
 func (e *evalError) Error() string { return e.pos.String() + ": " + e.msg }
 
+// NeedsConcreteExecutions tells whether err is an engine's refusal to walk
+// the members of a set or relation that differs between executions: the
+// explicit engine, which has each execution concretely, can run the model.
+func NeedsConcreteExecutions(err error) bool {
+	var e *evalError
+	return errors.As(err, &e) && e.varies
+}
+
+func errVaries(pos cat.Pos, format string, args ...any) error {
+	return &evalError{pos: pos, msg: fmt.Sprintf(format, args...), varies: true}
+}
+
 func errAt(pos cat.Pos, format string, args ...any) error {
-	return &evalError{pos, fmt.Sprintf(format, args...)}
+	return &evalError{pos: pos, msg: fmt.Sprintf(format, args...)}
 }
 
 // run evaluates a list of statements in scope sc and returns the scope
@@ -149,6 +232,14 @@ func (ev *evaluator[L]) run(stmts []cat.Stmt, sc *env) (*env, error) {
 		if w, ok := st.(*cat.With); ok && !isCoGeneration(w) {
 			return ev.withChoice(w, stmts[i+1:], sc)
 		}
+		if inc, ok := st.(*cat.Include); ok && inc.Resolved != "" && !ev.included[inc.Resolved] {
+			// The included file's statements run as if written here: a
+			// "with x from S" in it chooses for the rest of the including
+			// file too (lock.cat's choices reach linux-kernel.cat's checks).
+			ev.included[inc.Resolved] = true
+			spliced := append(append([]cat.Stmt(nil), inc.Stmts...), stmts[i+1:]...)
+			return ev.run(spliced, sc)
+		}
 		var err error
 		if sc, err = ev.stmt(st, sc); err != nil {
 			return nil, err
@@ -157,24 +248,195 @@ func (ev *evaluator[L]) run(stmts []cat.Stmt, sc *env) (*env, error) {
 	return sc, nil
 }
 
-// withChoice runs "with x from S; rest": the rest of the model once per
-// element of S. An execution is consistent when it passes the rest for
-// some element: each branch's checks are joined into one check per branch,
-// and the branches into their disjunction.
+// Chooser is what a Logic offers to make "with x from S" part of what an
+// engine enumerates, as herd7 counts it: each choice that passes the rest
+// of the model is an execution of its own. Choose returns n literals of
+// which exactly one holds when guard holds, and none when it does not.
+// The SAT engine answers with fresh variables, the explicit engine with
+// the constants of the choice it is trying. A Logic that is no Chooser
+// gets the disjunction: an execution passes when some choice does.
+type Chooser[L comparable] interface {
+	Choose(guard L, n int) []L
+}
+
+// withChoice runs "with x from S; rest". Sets and relations choose by a
+// multiplexer: x is the element whose selector holds, and the rest of the
+// model, wherever it is (after an include too), runs once on it. Other
+// elements (tags, tuples, sets of relations) run the rest of this list of
+// statements once per element, each branch's checks holding under its
+// selector.
 func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env, error) {
-	v, err := ev.expr(w.Set, sc)
+	if o, ok := ev.al.lg.(Orderer[L]); ok && len(ev.guards) == 0 {
+		if sx, rx, perLoc, isGen := orderGenerator(w); isGen {
+			var x Rel[L]
+			touched, err := ev.touching(func() (err error) {
+				x, err = ev.chooseOrder(w, o, sx, rx, perLoc, sc)
+				return err
+			})
+			if err != nil {
+				return nil, err
+			}
+			ev.usesCo(touched)
+			inner := sc.child()
+			inner.vars[w.Var] = x
+			return ev.run(rest, inner)
+		}
+	}
+	var v value
+	touched, err := ev.touching(func() (err error) {
+		v, err = ev.expr(w.Set, sc)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
+	ev.usesCo(touched)
 	elems, err := ev.elements(w.Pos, v)
 	if err != nil {
 		return nil, err
 	}
+	elems = ev.distinctValues(elems)
 	if len(elems) == 1 {
 		inner := sc.child()
 		inner.vars[w.Var] = elems[0]
 		return ev.run(rest, inner)
 	}
+	ch, choosing := ev.al.lg.(Chooser[L])
+	if !choosing {
+		return ev.withSomeChoice(w, elems, rest, sc)
+	}
+	if len(elems) == 0 {
+		// Nothing to choose from: no execution passes.
+		ev.checks = append(ev.checks, Check[L]{Name: w.Var, Mode: cat.Require, Lit: ev.al.lg.Not(ev.guard()), Pos: w.Pos})
+		return ev.run(rest, sc)
+	}
+	sels := ch.Choose(ev.guard(), len(elems))
+	for _, l := range sels {
+		if l != ev.al.t && l != ev.al.f {
+			ev.al.choices = append(ev.al.choices, l)
+		}
+	}
+	if x, ok := ev.mux(sels, elems); ok {
+		inner := sc.child()
+		inner.vars[w.Var] = x
+		return ev.run(rest, inner)
+	}
+	if ev.captured != nil {
+		if ev.choices == 0 && ev.beforeChoice == nil {
+			ev.beforeChoice = sc
+		}
+		ev.choices++
+		defer func() { ev.choices-- }()
+	}
+	before, outer := ev.checks, ev.guards
+	var kept []Check[L]
+	var last *env
+	for i, x := range elems {
+		sel := sels[i]
+		if sel == ev.al.f {
+			continue
+		}
+		ev.checks = nil
+		ev.guards = append(outer[:len(outer):len(outer)], sel)
+		inner := sc.child()
+		inner.vars[w.Var] = x
+		if last, err = ev.run(rest, inner); err != nil {
+			return nil, err
+		}
+		for _, c := range ev.checks {
+			switch c.Mode {
+			case cat.Require, cat.Assert:
+				c.Lit, c.Acyclic = ev.al.lg.Or(ev.al.lg.Not(sel), c.Literal(ev.al)), nil
+			case cat.Flag:
+				c.Lit = ev.al.lg.And(sel, c.Lit)
+			case cat.UndefinedUnless:
+				c.Lit = ev.al.lg.Or(ev.al.lg.Not(sel), c.Lit)
+			}
+			kept = append(kept, c)
+		}
+	}
+	ev.checks, ev.guards = append(before, kept...), outer
+	if last == nil {
+		last = sc
+	}
+	return last, nil
+}
+
+// guard is when the choice being evaluated is reached: the conjunction of
+// the selectors of the branches around it.
+func (ev *evaluator[L]) guard() L { return ev.al.lg.All(ev.guards) }
+
+// mux is the element whose selector holds, when the elements are all
+// event sets or all relations.
+func (ev *evaluator[L]) mux(sels []L, elems []value) (value, bool) {
+	lg := ev.al.lg
+	for i, l := range sels {
+		if l == ev.al.t {
+			return elems[i], true
+		}
+	}
+	sets, rels := 0, 0
+	for _, x := range elems {
+		switch x.(type) {
+		case Set[L]:
+			sets++
+		case Rel[L]:
+			rels++
+		case emptyVal:
+		default:
+			return nil, false
+		}
+	}
+	switch {
+	case rels == 0 && sets > 0:
+		out := ev.al.EmptySet()
+		for i, x := range elems {
+			if s, ok := x.(Set[L]); ok {
+				for e, l := range s {
+					out[e] = lg.Or(out[e], lg.And(sels[i], l))
+				}
+			}
+		}
+		return out, true
+	case sets == 0:
+		out := Rel[L]{}
+		for i, x := range elems {
+			if r, ok := x.(Rel[L]); ok {
+				for _, k := range SortedPairs(r) {
+					o, in := out[k]
+					if !in {
+						o = ev.al.f
+					}
+					out[k] = lg.Or(o, lg.And(sels[i], r[k]))
+				}
+			}
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// distinctValues drops the elements equal to an earlier one in every
+// execution (herd's sets have each value once).
+func (ev *evaluator[L]) distinctValues(elems []value) []value {
+	var out []value
+next:
+	for _, x := range elems {
+		for _, y := range out {
+			if lits, ok := ev.al.differences(x, y); ok && ev.al.lg.Any(lits) == ev.al.f {
+				continue next
+			}
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// withSomeChoice runs the rest of the model once per element, for a Logic
+// that cannot choose: an execution is consistent when it passes the rest
+// for some element: each branch's checks are joined into one check per
+// branch, and the branches into their disjunction.
+func (ev *evaluator[L]) withSomeChoice(w *cat.With, elems []value, rest []cat.Stmt, sc *env) (*env, error) {
 	if ev.captured != nil {
 		if ev.choices == 0 && ev.beforeChoice == nil {
 			ev.beforeChoice = sc
@@ -186,6 +448,7 @@ func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env,
 	var branches []L
 	var flags []Check[L]
 	var last *env
+	var err error
 	for _, x := range elems {
 		ev.checks = nil
 		inner := sc.child()
@@ -236,9 +499,20 @@ func isCoGeneration(w *cat.With) bool {
 func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 	switch st := st.(type) {
 	case *cat.Let:
-		next, err := ev.bind(st.Bindings, st.Rec, sc)
+		var next *env
+		touched, err := ev.touching(func() (err error) {
+			next, err = ev.bind(st.Bindings, st.Rec, sc)
+			return err
+		})
 		if err != nil {
 			return nil, err
+		}
+		if touched && st.Rec { // bind taints the values of a let without rec
+			for e := next; e != nil && e != sc; e = e.parent {
+				for _, v := range e.vars {
+					ev.taint(v)
+				}
+			}
 		}
 		if st.When != nil {
 			if _, err := ev.stmt(st.When, next); err != nil {
@@ -247,10 +521,15 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 		}
 		return next, nil
 	case *cat.Check:
-		v, err := ev.expr(st.X, sc)
+		var v value
+		touched, err := ev.touching(func() (err error) {
+			v, err = ev.expr(st.X, sc)
+			return err
+		})
 		if err != nil {
 			return nil, err
 		}
+		ev.usesCo(touched)
 		name := st.Name
 		if name == "" {
 			name = st.Kind.String()
@@ -296,9 +575,16 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 		if !ok || !isProc {
 			return nil, errAt(st.Pos, "%s is not a procedure", st.Name)
 		}
-		arg, err := ev.expr(st.Arg, sc)
+		var arg value
+		touched, err := ev.touching(func() (err error) {
+			arg, err = ev.expr(st.Arg, sc)
+			return err
+		})
 		if err != nil {
 			return nil, err
+		}
+		if touched {
+			ev.taint(arg)
 		}
 		body := p.env.child()
 		if err := ev.bindParams(st.Pos, p.def.Params, arg, body); err != nil {
@@ -320,10 +606,15 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 		}
 		return sc, nil
 	case *cat.Forall:
-		v, err := ev.expr(st.Set, sc)
+		var v value
+		touched, err := ev.touching(func() (err error) {
+			v, err = ev.expr(st.Set, sc)
+			return err
+		})
 		if err != nil {
 			return nil, err
 		}
+		ev.usesCo(touched)
 		elems, err := ev.elements(st.Pos, v)
 		if err != nil {
 			return nil, err
@@ -372,6 +663,14 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 			tags = append(tags, tagVal(t))
 		}
 		next.vars[st.Name] = tags
+		for _, t := range st.Tags {
+			name := cat.TagSet(t)
+			if set, ok := ev.tagged[name]; ok {
+				next.vars[name] = set
+			} else {
+				next.vars[name] = ev.al.EmptySet()
+			}
+		}
 		return next, nil
 	}
 	return nil, errAt(st.Position(), "unsupported instruction %T", st)
@@ -390,18 +689,32 @@ func (ev *evaluator[L]) with(st *cat.With, sc *env) (*env, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The orders range over a set of events: herd's generate_cos orders
+	// the events of W (as the model binds it there), linearisations those
+	// of its first argument; the base's pairs outside it do not count.
+	var over value
 	if fname == "linearisations" {
 		t, ok := arg.(tupleVal)
 		if !ok || len(t) != 2 {
 			return nil, errAt(st.Pos, "linearisations expects (set, relation)")
 		}
-		arg = t[1]
+		over, arg = t[0], t[1]
+	} else if w, ok := sc.lookup("W"); ok {
+		over = w
 	}
 	base, err := ev.rel(app.Pos, arg)
 	if err != nil {
 		return nil, err
 	}
+	if over != nil {
+		s, err := ev.set(app.Pos, over)
+		if err != nil {
+			return nil, err
+		}
+		base = ev.al.inter(base, ev.al.cross(s, s))
+	}
 	co := ev.co
+	ev.al.readsCo = true
 	ev.checks = append(ev.checks, Check[L]{Name: "co-extends", Mode: cat.Require, Lit: ev.al.isEmpty(ev.al.Diff(base, co)), Pos: st.Pos})
 	next := sc.child()
 	next.vars["co"] = co
@@ -443,9 +756,16 @@ func (ev *evaluator[L]) bind(bs []*cat.Binding, rec bool, sc *env) (*env, error)
 	next := sc.child()
 	if !rec {
 		for _, b := range bs {
-			v, err := ev.expr(b.Value, sc)
+			var v value
+			touched, err := ev.touching(func() (err error) {
+				v, err = ev.expr(b.Value, sc)
+				return err
+			})
 			if err != nil {
 				return nil, err
+			}
+			if touched {
+				ev.taint(v) // a value computed from co stands for it
 			}
 			if err := ev.bindParams(b.Pos, b.Names, v, next); err != nil {
 				return nil, err
@@ -502,30 +822,30 @@ func (ev *evaluator[L]) fixpoint(bs []*cat.Binding, sc *env) (*env, error) {
 		if round > bound {
 			return nil, errAt(bs[0].Pos, "the fixpoint of %s does not converge", bs[0].Names[0])
 		}
+		// Each binding of a round sees the values the earlier bindings got
+		// in the same round, as in herd7: the bell's rcu-rscs, which is
+		// not monotone, matches the locks and unlocks it does only so.
 		vals := make([]value, len(bs))
+		olds := make([]value, len(bs))
 		for i, b := range bs {
 			v, err := ev.expr(b.Value, sc)
 			if err != nil {
 				return nil, err
 			}
-			vals[i] = v
+			vals[i], olds[i] = v, sc.vars[b.Names[0]]
+			sc.vars[b.Names[0]] = v
 		}
-		converged := ev.converged(bs, vals, sc)
-		for i, b := range bs {
-			sc.vars[b.Names[0]] = vals[i]
-		}
-		if converged {
+		if ev.converged(vals, olds) {
 			return sc, nil
 		}
 	}
 }
 
 // converged reports whether the new values of a fixpoint round equal the
-// previous ones (bound in sc) in every execution.
-func (ev *evaluator[L]) converged(bs []*cat.Binding, vals []value, sc *env) bool {
+// previous ones (olds) in every execution.
+func (ev *evaluator[L]) converged(vals, olds []value) bool {
 	var differ []L
-	for i, b := range bs {
-		old := sc.vars[b.Names[0]]
+	for i, old := range olds {
 		if ev.al.sameValue(vals[i], old) {
 			continue
 		}
@@ -692,17 +1012,15 @@ func (ev *evaluator[L]) elements(pos cat.Pos, v value) ([]value, error) {
 	case setVal:
 		return v, nil
 	case Rel[L]:
-		if len(v) == 0 {
-			return nil, nil
+		if pairs, ok := ev.staticPairs(v); ok {
+			return pairs, nil
 		}
-		return nil, errAt(pos, "unsupported: enumerating the pairs of a relation that depends on the execution")
+		return nil, errVaries(pos, "unsupported: enumerating the pairs of a relation that depends on the execution")
 	case Set[L]:
-		for _, l := range v {
-			if l != ev.al.f {
-				return nil, errAt(pos, "unsupported: enumerating the events of a set that depends on the execution")
-			}
+		if members, ok := ev.staticEvents(v); ok {
+			return members, nil
 		}
-		return nil, nil
+		return nil, errVaries(pos, "unsupported: enumerating the events of a set that depends on the execution")
 	}
 	return nil, errAt(pos, "expected a set of values, got %s", kindOf(v))
 }
@@ -733,6 +1051,9 @@ func (ev *evaluator[L]) expr(x cat.Expr, sc *env) (value, error) {
 	switch x := x.(type) {
 	case *cat.Var:
 		if v, ok := sc.lookup(x.Name); ok {
+			if ev.tracking && ev.coValues[valueID[L](v)] {
+				ev.coTouched = true
+			}
 			return v, nil
 		}
 		return nil, errAt(x.Pos, "unbound name %s", x.Name)
@@ -753,6 +1074,9 @@ func (ev *evaluator[L]) expr(x cat.Expr, sc *env) (value, error) {
 		}
 		if len(out) == 0 {
 			return emptyVal{}, nil
+		}
+		if m, ok := ev.membersLiteral(x.Pos, out); ok {
+			return m, nil // {e}: an event set; {p}: a relation
 		}
 		return out, nil
 	case *cat.Tuple:
@@ -834,11 +1158,7 @@ func (ev *evaluator[L]) expr(x cat.Expr, sc *env) (value, error) {
 			inner.vars[x.Elem] = elems[0]
 		}
 		if x.Rest != "_" {
-			var rest value = emptyVal{}
-			if len(elems) > 1 {
-				rest = setVal(elems[1:])
-			}
-			inner.vars[x.Rest] = rest
+			inner.vars[x.Rest] = ev.restOf(v, elems[1:])
 		}
 		return ev.expr(x.NonEmpty, inner)
 	case *cat.IfExpr:
@@ -871,6 +1191,9 @@ func (ev *evaluator[L]) addElem(s setVal, v value) setVal {
 }
 
 func (ev *evaluator[L]) sameElem(a, b value) bool {
+	if same, ok := sameMember(a, b); ok {
+		return same
+	}
 	if ta, ok := a.(tagVal); ok {
 		tb, ok := b.(tagVal)
 		return ok && ta == tb
@@ -902,6 +1225,9 @@ func (ev *evaluator[L]) apply(pos cat.Pos, f, arg value) (value, error) {
 func (ev *evaluator[L]) binary(x *cat.Binary, a, b value) (value, error) {
 	al := ev.al
 	if x.Op == cat.Add {
+		if m, ok := ev.addMember(a, b); ok {
+			return m, nil
+		}
 		elems, err := ev.elements(x.Pos, b)
 		if err != nil {
 			return nil, err
@@ -1062,6 +1388,23 @@ func builtins[L comparable]() map[string]func(ev *evaluator[L], pos cat.Pos, arg
 				return nil, err
 			}
 			return ev.al.rng(r), nil
+		},
+		// different-values r: the pairs of r whose events carry different
+		// values (the bell of the Linux kernel matches SRCU locks and
+		// unlocks by the value the lock returned).
+		"different-values": func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
+			r, err := ev.rel(pos, arg)
+			if err != nil {
+				return nil, err
+			}
+			if ev.al.DifferentValues == nil {
+				return nil, errAt(pos, "different-values: this engine has no event values")
+			}
+			out := make(Rel[L], len(r))
+			for _, k := range SortedPairs(r) {
+				ev.al.Put(out, int(k.A), int(k.B), ev.al.lg.And(r[k], ev.al.DifferentValues(int(k.A), int(k.B))))
+			}
+			return out, nil
 		},
 		"fail": func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
 			return nil, errAt(pos, "fail")

@@ -42,7 +42,7 @@ func (ev *evaluator[L]) staticPair(r Rel[L], a, b int) (related, ok bool) {
 }
 
 func (ev *evaluator[L]) varies(pos cat.Pos, fn string) error {
-	return errAt(pos, "%s over events or relations that depend on the execution is not supported by the SAT engine; use --engine explicit", fn)
+	return errVaries(pos, "%s over events or relations that depend on the execution is not supported by the SAT engine; use --engine explicit", fn)
 }
 
 // classesOf partitions the events of s into the classes of the

@@ -58,7 +58,7 @@ func run[L comparable](ctx context.Context, m Model, al *Algebra[L], sets map[st
 	if err != nil {
 		return nil, nil, err
 	}
-	ev := &evaluator[L]{ctx: ctx, al: al, variants: map[string]bool{}, included: map[string]bool{}, co: rels["co"], loc: rels["loc"]}
+	ev := &evaluator[L]{ctx: ctx, al: al, variants: map[string]bool{}, included: map[string]bool{}, co: rels["co"], loc: rels["loc"], tagged: sets}
 	if capture {
 		ev.captured = &Captured[L]{Sets: map[string]Set[L]{}, Rels: map[string]Rel[L]{}}
 	}
@@ -72,7 +72,15 @@ func run[L comparable](ctx context.Context, m Model, al *Algebra[L], sets map[st
 	if err != nil {
 		return nil, nil, err
 	}
+	ev.coValues = map[uintptr]bool{}
+	for _, name := range coDerived {
+		if v, ok := sc.lookup(name); ok && valueID[L](v) != 0 {
+			ev.coValues[valueID[L](v)] = true
+		}
+	}
+	ev.tracking = true
 	modelScope, err := ev.run(m.Cat.Stmts, sc)
+	ev.tracking = false
 	if err != nil {
 		return nil, nil, err
 	}
@@ -101,6 +109,10 @@ func run[L comparable](ctx context.Context, m Model, al *Algebra[L], sets map[st
 	}
 	return ev.checks, ev.captured, nil
 }
+
+// coDerived are the names the engine and the prelude bind to co and to
+// relations computed from it.
+var coDerived = []string{"co", "fr", "coe", "coi", "fre", "fri"}
 
 // captureScope records the sets and relations bound from sc up to (not
 // including) top; an inner binding hides an outer one of the same name.

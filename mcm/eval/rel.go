@@ -48,7 +48,27 @@ type Algebra[L comparable] struct {
 	lg   Logic[L]
 	t, f L   // lg.True(), lg.False()
 	Exec []L // per event: when it executes
+	// DifferentValues, set by the engine, says when events a and b carry
+	// different values (herd's different-values; an event without a value
+	// differs from every event).
+	DifferentValues func(a, b int) L
+
+	// What a run of a model over the algebra found (see Choices, ReadsCo).
+	choices []L
+	readsCo bool
 }
+
+// Choices are the selectors of the model's "with x from S" choices (those
+// a Chooser made, that are no constants): an engine enumerates them with
+// the execution, so that each choice that passes counts, as in herd7.
+func (al *Algebra[L]) Choices() []L { return al.choices }
+
+// ReadsCo tells whether the model read the engine's co, or a relation
+// derived from it (fr, coe, coi, fre, fri), or bound it with "with co
+// from". herd7 builds no co for a model that does not: it tells
+// executions apart by rf and the final writes of the observed locations
+// only, and so must an engine counting them.
+func (al *Algebra[L]) ReadsCo() bool { return al.readsCo }
 
 // NewAlgebra is the algebra of the events whose execution exec gives.
 func NewAlgebra[L comparable](lg Logic[L], exec []L) *Algebra[L] {
@@ -407,6 +427,7 @@ func (al *Algebra[L]) Fuse(into map[int]int, sets map[string]Set[L], rels map[st
 		return out
 	}
 	fused := NewAlgebra[L](al.lg, fuseSet(al.Exec))
+	fused.DifferentValues = al.DifferentValues // a fused pair keeps its read's index
 	outSets := make(map[string]Set[L], len(sets))
 	for name, s := range sets {
 		outSets[name] = fuseSet(s)

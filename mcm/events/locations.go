@@ -56,5 +56,39 @@ func forEachSym(op xcfa.Op, f func(string)) {
 	case xcfa.Store:
 		expr(op.Addr)
 		expr(op.Value)
+	case xcfa.Mark:
+		expr(op.Addr)
+		if op.Value != nil {
+			expr(op.Value)
+		}
 	}
+}
+
+// ObservedAddrs are the memory addresses of the observed locations
+// (ObservedLocations), every cell of an array named whole: those whose
+// final write herd7 tells executions apart by.
+func ObservedAddrs(t *litmus.Test, lay Layout) []Value {
+	var out []Value
+	seen := map[Value]bool{}
+	add := func(a Value) {
+		if !seen[a] {
+			seen[a] = true
+			out = append(out, a)
+		}
+	}
+	for _, loc := range ObservedLocations(t) {
+		switch loc.Kind {
+		case litmus.GlobalLoc:
+			if n, isArray := lay.Length[loc.Name]; isArray {
+				for i := 0; i < n; i++ {
+					add(lay.Cell(loc.Name, i))
+				}
+			} else {
+				add(Addr(loc.Name))
+			}
+		case litmus.IndexLoc:
+			add(lay.Cell(loc.Name, loc.Index))
+		}
+	}
+	return out
 }

@@ -29,9 +29,9 @@ func SameInstruction(a, b *Event) bool {
 }
 
 // POOrdered tells whether a comes before b in program order: b's path
-// passes through a, and they belong to different instructions.
+// passes through a, and they are different steps (Event.Step).
 func POOrdered(a, b *Event) bool {
-	if a.Thread < 0 || a.Thread != b.Thread || a.Depth >= b.Depth || a.Instr == b.Instr {
+	if a.Thread < 0 || a.Thread != b.Thread || a.Depth >= b.Depth || a.Step == b.Step {
 		return false
 	}
 	for s := b.Seg; s != nil; s = s.Parent {

@@ -22,6 +22,9 @@ const (
 	// themselves): a read of a register by an instruction, a write of one.
 	KindRegRead
 	KindRegWrite
+	// A mark is an event at a location that is no memory access (herd's
+	// lock and SRCU events, xcfa.Mark): its tags say which.
+	KindMark
 )
 
 // Event is one memory access, fence or branch of an unfolded program.
@@ -41,8 +44,13 @@ type Event struct {
 	// instance (the read and write of a SWP) are not in program order, as in
 	// herd7, where po orders instructions, not the events inside one.
 	Instr int
-	Pos   xcfa.Pos
-	Loc   string // init writes: the location
+	// Step numbers the steps of program order along the path: the
+	// instruction instance, except in C, where herd7 orders the events one
+	// statement makes in sequence (a cmpxchg's fence, read, write and
+	// fence; a spin_lock's LKR and LKW) and every event is a step.
+	Step int
+	Pos  xcfa.Pos
+	Loc  string // init writes: the location
 
 	// RMW is the other half of an atomic read-modify-write pair, or of a
 	// load-exclusive / store-exclusive pair.
@@ -50,6 +58,8 @@ type Event struct {
 	// OneEvent marks the write half of a read-modify-write that herd7
 	// builds as one event with its read (C11 atomics).
 	OneEvent bool
+	// InCo puts a mark among the events co orders (xcfa.Mark.InCo).
+	InCo bool
 
 	AddrDeps, DataDeps, CtrlDeps []*Event // reads this event depends on
 	// The reads it depends on only through a choice (pick dependencies).
@@ -68,6 +78,26 @@ type Event struct {
 func (e *Event) IsRead() bool  { return e.Kind == KindRead }
 func (e *Event) IsWrite() bool { return e.Kind == KindWrite || e.Kind == KindInit }
 func (e *Event) IsMem() bool   { return e.IsRead() || e.IsWrite() }
+
+// HasLoc tells whether the event is at a location: a memory access or a
+// mark. loc relates such events.
+func (e *Event) HasLoc() bool { return e.IsMem() || e.Kind == KindMark }
+
+// InCoherence tells whether co orders the event: the writes, and the
+// marks that ask for it.
+func (e *Event) InCoherence() bool { return e.IsWrite() || (e.Kind == KindMark && e.InCo) }
+
+// CoEvents are the events co orders, initial writes first, in the order of
+// Events.
+func (u *Unfolding) CoEvents() []*Event {
+	var out []*Event
+	for _, e := range u.Events {
+		if e.InCoherence() {
+			out = append(out, e)
+		}
+	}
+	return out
+}
 
 // Writes are the unfolding's write events, initial writes first, in the
 // order of Events.
@@ -151,8 +181,17 @@ type unfolder struct {
 	unroll int
 	rmwIDs int
 	regs   bool // make register events
-	// noBranches: herd7's C semantics has no branch (commit) events.
+	// noBranches: herd7's C semantics has no branch (commit) events, and
+	// its control dependencies end where the branches join (joins.go).
 	noBranches bool
+	join       map[*xcfa.Location]*xcfa.Location // the current process's
+}
+
+// ctrlScope is a C branch being walked: at join, the control
+// dependencies return to ctrl and ctrlPicks.
+type ctrlScope struct {
+	join            *xcfa.Location
+	ctrl, ctrlPicks []*Event
 }
 
 type pathState struct {
@@ -163,6 +202,7 @@ type pathState struct {
 	visits    map[*xcfa.Location]int
 	ctrl      []*Event       // reads the path's branches depend on
 	ctrlPicks []*Event       // reads the path's branches depend on by a pick
+	scopes    []ctrlScope    // C: the branches whose join is ahead
 	openRMW   map[int]*Event // xcfa RMW id → its read half on this path
 	lastX     *Event         // latest load-exclusive on this path
 	instr     int            // the current instruction instance
@@ -175,7 +215,7 @@ type pathState struct {
 
 func (p *pathState) fork(seg *Segment) *pathState {
 	q := &pathState{thread: p.thread, seg: seg, depth: p.depth, regs: make(map[string]*Term, len(p.regs)),
-		visits: make(map[*xcfa.Location]int, len(p.visits)), ctrl: p.ctrl, ctrlPicks: p.ctrlPicks,
+		visits: make(map[*xcfa.Location]int, len(p.visits)), ctrl: p.ctrl, ctrlPicks: p.ctrlPicks, scopes: p.scopes,
 		openRMW: make(map[int]*Event, len(p.openRMW)), lastX: p.lastX, instr: p.instr, lastPos: p.lastPos}
 	if p.regWriter != nil {
 		q.regWriter = make(map[string]*Event, len(p.regWriter))
@@ -241,6 +281,9 @@ func unfold(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[in
 		for r, v := range initRegs[proc.ID] {
 			st.regs[r] = f.constTerm(v)
 		}
+		if f.noBranches {
+			f.join = joins(proc)
+		}
 		if err := f.walk(proc, proc.Init, st); err != nil {
 			return nil, err
 		}
@@ -264,6 +307,11 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 		}
 		if len(f.u.Events) > unfoldLimit {
 			return fmt.Errorf("%s: the unfolding exceeds %d events; lower --unroll", proc.Name, unfoldLimit)
+		}
+		for len(st.scopes) > 0 && st.scopes[len(st.scopes)-1].join == loc {
+			top := st.scopes[len(st.scopes)-1]
+			st.ctrl, st.ctrlPicks = top.ctrl, top.ctrlPicks
+			st.scopes = st.scopes[:len(st.scopes)-1]
 		}
 		st.visits[loc]++
 		if st.visits[loc] > f.unroll+1 {
@@ -320,6 +368,9 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 			}
 		}
 		if isBranch {
+			if j := f.join[loc]; j != nil {
+				st.scopes = append(st.scopes[:len(st.scopes):len(st.scopes)], ctrlScope{join: j, ctrl: st.ctrl, ctrlPicks: st.ctrlPicks})
+			}
 			f.branch(proc, loc.Out[0].Pos, conds, st, src, true)
 		}
 		parent := st.seg
@@ -377,7 +428,10 @@ func (f *unfolder) branch(proc *xcfa.Process, pos xcfa.Pos, conds []*Term, st *p
 func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos xcfa.Pos, st *pathState) *Event {
 	st.depth++
 	e := &Event{ID: len(f.u.Events), Thread: st.thread, Kind: kind, Seg: st.seg, Depth: st.depth, Pos: pos,
-		Instr: st.instr, CtrlDeps: st.ctrl, CtrlPicks: st.ctrlPicks}
+		Instr: st.instr, Step: st.instr, CtrlDeps: st.ctrl, CtrlPicks: st.ctrlPicks}
+	if f.noBranches {
+		e.Step = st.depth
+	}
 	f.u.Events = append(f.u.Events, e)
 	st.seg.Events = append(st.seg.Events, e)
 	return e
@@ -507,6 +561,22 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 	case xcfa.Fence:
 		e := f.newEvent(proc, KindFence, edge.Pos, st)
 		e.Tags = op.Tags
+	case xcfa.Mark:
+		addr, err := f.term(op.Addr, st)
+		if err != nil {
+			return wrap(err)
+		}
+		if op.NewInstr {
+			st.instr++
+		}
+		e := f.newEvent(proc, KindMark, edge.Pos, st)
+		e.Tags, e.Addr, e.AddrDeps, e.AddrPicks, e.InCo = op.Tags, addr, addr.Deps, addr.Picks, op.InCo
+		if op.Value != nil {
+			if e.Val, err = f.term(op.Value, st); err != nil {
+				return wrap(err)
+			}
+			e.DataDeps, e.DataPicks = e.Val.Deps, e.Val.Picks
+		}
 	default:
 		return wrap(fmt.Errorf("unknown operation %T", op))
 	}

@@ -124,6 +124,7 @@ type execution struct {
 	order    []int                            // per executed thread event: its position along its path
 	reads    []*events.Event                  // the executed reads, thread by thread in program order
 	writes   []*events.Event                  // the executed writes, initial writes first
+	marks    []*events.Event                  // the executed marks (lock and SRCU events)
 	rf       []*events.Event                  // per event: the write a read reads from
 	nothing  []bool                           // per event: a receive that got no message
 	co       map[events.Value][]*events.Event // per address, its writes in coherence order
@@ -168,6 +169,8 @@ func newExecution(u *events.Unfolding, leaves []*events.Segment) *execution {
 					x.reads = append(x.reads, e)
 				case e.IsWrite():
 					x.writes = append(x.writes, e)
+				case e.Kind == events.KindMark:
+					x.marks = append(x.marks, e)
 				}
 			}
 		}
@@ -193,7 +196,7 @@ func (x *execution) sameInstr(a, b *events.Event) bool {
 // before is program order between two executed events: one thread, a
 // earlier on the path, another instruction.
 func (x *execution) before(a, b *events.Event) bool {
-	return a.Thread >= 0 && a.Thread == b.Thread && x.order[a.ID] < x.order[b.ID] && a.Instr != b.Instr
+	return a.Thread >= 0 && a.Thread == b.Thread && x.order[a.ID] < x.order[b.ID] && a.Step != b.Step
 }
 
 func (x *execution) forget() {
@@ -308,11 +311,14 @@ func (x *execution) determined() bool {
 		return false
 	}
 	for _, e := range x.u.Events {
-		if !x.executed[e.ID] || !e.IsMem() {
+		if !x.executed[e.ID] || !e.HasLoc() {
 			continue
 		}
 		if _, st := x.value(e.Addr); st != termKnown {
 			return false
+		}
+		if e.Val == nil {
+			continue // a mark without value
 		}
 		if _, st := x.value(e.Val); st != termKnown {
 			return false
@@ -330,7 +336,13 @@ func (x *execution) determined() bool {
 		return false
 	}
 	x.co, x.locs = map[events.Value][]*events.Event{}, nil
-	for _, w := range x.writes { // initial writes come first
+	ordered := x.writes // initial writes come first
+	for _, m := range x.marks {
+		if m.InCoherence() {
+			ordered = append(ordered[:len(ordered):len(ordered)], m)
+		}
+	}
+	for _, w := range ordered {
 		a := x.val[w.Addr.ID]
 		if _, seen := x.co[a]; !seen {
 			x.locs = append(x.locs, a)
@@ -434,6 +446,15 @@ type Judgement struct {
 	State      outcome.State
 	Flags      []string // the flags the execution raises, sorted
 	HasFlags   bool     // the model has flags (raised or not)
+	// Choices counts the choices of the model's "with x from S" with which
+	// the execution passes (1 for a model that chooses nothing): herd7
+	// counts each as an execution. Flags are those of any of them.
+	Choices int
+	// ReadsCo tells whether the model read co (eval.Algebra.ReadsCo).
+	ReadsCo bool
+	// flagSets are the flags each passing choice raises, each sorted and
+	// joined with commas.
+	flagSets map[string]bool
 
 	// What the model binds and shows, and the predefined relations, when
 	// the checker captures them (see Checker.capture).
@@ -451,14 +472,17 @@ type Checker struct {
 	lay      events.Layout
 	procs    map[int]int // process number → thread
 	observed []litmus.Loc
-	capture  bool // keep what the model binds and shows in judgements
+	// observedAddrs are the addresses of the observed locations, whose
+	// final writes herd7 tells executions apart by (FW).
+	observedAddrs []events.Value
+	capture       bool // keep what the model binds and shows in judgements
 }
 
 // NewChecker is the checker of the model m on the executions of the
 // unfolding u of test t.
 func NewChecker(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout) *Checker {
 	c := &Checker{ctx: ctx, model: m, test: t, u: u, lay: lay, procs: map[int]int{},
-		observed: events.ObservedLocations(t)}
+		observed: events.ObservedLocations(t), observedAddrs: events.ObservedAddrs(t, lay)}
 	for i, p := range t.Program.Procs {
 		c.procs[p.ID] = i
 	}
@@ -466,11 +490,95 @@ func NewChecker(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unf
 }
 
 // judge evaluates the model, the filter and the condition on an execution
-// whose values are determined.
+// whose values are determined, once per sequence of the choices the
+// model's "with x from S" make, and sums them up.
 func (c *Checker) judge(x *execution) (Judgement, error) {
+	ch := &chooser{}
+	var out Judgement
+	raised := map[string]bool{}
+	for first := true; first || ch.next(); first = false {
+		j, err := c.judgeOnce(x, choosingLogic{c: ch})
+		if err != nil {
+			return j, err
+		}
+		if first {
+			out = j
+			out.Choices, out.Flags, out.Consistent = 0, nil, false
+		}
+		out.HasFlags = out.HasFlags || j.HasFlags
+		if !j.Consistent {
+			continue
+		}
+		if !out.Consistent {
+			out.Consistent, out.captured = true, j.captured
+		}
+		out.Choices++
+		if out.flagSets == nil {
+			out.flagSets = map[string]bool{}
+		}
+		out.flagSets[strings.Join(j.Flags, ",")] = true
+		for _, f := range j.Flags {
+			if !raised[f] {
+				raised[f] = true
+				out.Flags = append(out.Flags, f)
+			}
+		}
+	}
+	sort.Strings(out.Flags)
+	return out, nil
+}
+
+// chooser tries every sequence of choices a model makes, depth first: a
+// run makes the choices of picks, and the first of each choice met past
+// them; next moves to the following sequence.
+type chooser struct {
+	picks, arity []int
+	pos          int // the choices the current run made
+}
+
+// next prepares the run of the next sequence; false when none is left.
+func (ch *chooser) next() bool {
+	ch.picks, ch.arity = ch.picks[:ch.pos], ch.arity[:ch.pos]
+	ch.pos = 0
+	for i := len(ch.picks) - 1; i >= 0; i-- {
+		if ch.picks[i]+1 < ch.arity[i] {
+			ch.picks[i]++
+			ch.picks, ch.arity = ch.picks[:i+1], ch.arity[:i+1]
+			return true
+		}
+	}
+	return false
+}
+
+// choosingLogic is boolLogic that makes a model's choices as its chooser
+// says (an eval.Chooser).
+type choosingLogic struct {
+	boolLogic
+	c *chooser
+}
+
+func (l choosingLogic) Choose(guard bool, n int) []bool {
+	out := make([]bool, n)
+	if !guard {
+		return out
+	}
+	ch := l.c
+	if ch.pos == len(ch.picks) {
+		ch.picks, ch.arity = append(ch.picks, 0), append(ch.arity, n)
+	}
+	out[ch.picks[ch.pos]] = true
+	ch.pos++
+	return out
+}
+
+// judgeOnce evaluates the model, the filter and the condition on an
+// execution whose values are determined, making the model's choices as lg
+// says.
+func (c *Checker) judgeOnce(x *execution, lg eval.Logic[bool]) (Judgement, error) {
 	var j Judgement
-	al := eval.NewAlgebra[bool](boolLogic{}, x.executed)
-	sets, rels := x.predefined(al)
+	al := eval.NewAlgebra[bool](lg, x.executed)
+	al.DifferentValues = x.differentValues
+	sets, rels := x.predefined(al, c.observedAddrs)
 	if pairs := x.u.OneEventPairs(); pairs != nil {
 		al, sets, rels = al.Fuse(pairs, sets, rels, predef.Reflexive)
 	}
@@ -485,6 +593,7 @@ func (c *Checker) judge(x *execution) (Judgement, error) {
 	if err != nil {
 		return j, err
 	}
+	j.ReadsCo = al.ReadsCo()
 	j.Consistent = true
 	raised := map[string]bool{}
 	for i := range checks {
@@ -526,7 +635,7 @@ func (c *Checker) judge(x *execution) (Judgement, error) {
 
 // predefined computes herd's predefined sets and relations of one
 // execution, as constant sets and relations.
-func (x *execution) predefined(al *eval.Algebra[bool]) (map[string]Set, map[string]Rel) {
+func (x *execution) predefined(al *eval.Algebra[bool], observed []events.Value) (map[string]Set, map[string]Rel) {
 	u := x.u
 	sets := map[string]Set{}
 	set := func(name string, member func(e *events.Event) bool) {
@@ -587,7 +696,7 @@ func (x *execution) predefined(al *eval.Algebra[bool]) (map[string]Set, map[stri
 			} else {
 				add(rels["ext"], a, b)
 			}
-			if a.IsMem() && b.IsMem() && x.val[a.Addr.ID] == x.val[b.Addr.ID] {
+			if a.HasLoc() && b.HasLoc() && x.val[a.Addr.ID] == x.val[b.Addr.ID] {
 				add(rels["loc"], a, b)
 			}
 			if a != b && a.IsMem() && b.IsMem() && x.sameInstr(a, b) && a.Depth < b.Depth {
@@ -650,7 +759,9 @@ func (x *execution) predefined(al *eval.Algebra[bool]) (map[string]Set, map[stri
 				add(rels["co"], w, v)
 			}
 		}
-		fw[ws[len(ws)-1].ID] = true
+		if last := ws[len(ws)-1]; last.IsWrite() && slices.Contains(observed, a) {
+			fw[last.ID] = true // a mark is no write, even last in co
+		}
 	}
 	sets["FW"] = fw
 	for _, r := range x.reads {
@@ -718,10 +829,12 @@ func (c *Checker) final(x *execution, loc litmus.Loc) (events.Value, bool) {
 			a = c.lay.Cell(loc.Name, loc.Index)
 		}
 		ws := x.co[a]
-		if len(ws) == 0 {
-			return events.Value{}, false
+		for i := len(ws) - 1; i >= 0; i-- {
+			if ws[i].IsWrite() { // marks ordered by co carry no value
+				return x.val[ws[i].Val.ID], true
+			}
 		}
-		return x.val[ws[len(ws)-1].Val.ID], true
+		return events.Value{}, false
 	}
 	return events.Value{}, false
 }
@@ -875,6 +988,9 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 	var failure error
 	count := 0
 	classes := map[string]bool{}
+	// With marks among the events co orders, the final writes do not
+	// determine the final values: co tells executions apart.
+	marksInCo := slices.ContainsFunc(u.Events, func(e *events.Event) bool { return e.InCoherence() && !e.IsWrite() })
 	out.Complete = candidates(u, func(x *execution) bool {
 		if err := ctx.Err(); err != nil {
 			failure = err
@@ -892,8 +1008,17 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 		if !j.Consistent {
 			return true
 		}
-		if opt.Distinct != nil {
-			key := x.classKey(opt.Distinct)
+		// herd7 tells executions apart by paths, rf and co, or, for a
+		// model that builds no co of its own from the engine's, by the
+		// final writes of the observed locations instead of co.
+		var key string
+		switch {
+		case opt.Distinct != nil:
+			key = x.classKey(opt.Distinct)
+		case !j.ReadsCo && !marksInCo:
+			key = x.classKey([]string{"rf"}) + c.finalWrites(x)
+		}
+		if key != "" {
 			if classes[key] {
 				return true
 			}
@@ -904,9 +1029,9 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 		}
 		count++
 		if j.Holds {
-			out.Positive++
+			out.Positive += j.Choices
 		} else {
-			out.Negative++
+			out.Negative += j.Choices
 		}
 		if key := outcome.StateKey(j.State); !seen[key] {
 			seen[key] = true
@@ -963,12 +1088,36 @@ func (x *execution) classKey(rels []string) string {
 	return b.String()
 }
 
+// finalWrites identifies the co-last writes of the observed addresses.
+func (c *Checker) finalWrites(x *execution) string {
+	var b strings.Builder
+	b.WriteString("final:")
+	for _, a := range c.observedAddrs {
+		if ws := x.co[a]; len(ws) > 0 {
+			fmt.Fprintf(&b, "%d,", ws[len(ws)-1].ID)
+		} else {
+			b.WriteString("-,")
+		}
+	}
+	return b.String()
+}
+
+// differentValues tells whether events a and b carry different values
+// (an event without a value differs from all).
+func (x *execution) differentValues(a, b int) bool {
+	ea, eb := x.u.Events[a], x.u.Events[b]
+	if ea.Val == nil || eb.Val == nil {
+		return true
+	}
+	return x.val[ea.Val.ID] != x.val[eb.Val.ID]
+}
+
 // PredefinedNames are the names of the sets and relations the explicit
 // engine computes on u's first candidate execution (ok is false when it
 // has none), for the test that holds every engine to predef's table.
 func PredefinedNames(u *events.Unfolding) (sets, rels []string, ok bool) {
 	candidates(u, func(x *execution) bool {
-		s, r := x.predefined(eval.NewAlgebra[bool](boolLogic{}, x.executed))
+		s, r := x.predefined(eval.NewAlgebra[bool](boolLogic{}, x.executed), nil)
 		sets, rels, ok = slices.Sorted(maps.Keys(s)), slices.Sorted(maps.Keys(r)), true
 		return false
 	})

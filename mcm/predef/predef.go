@@ -38,12 +38,11 @@ var (
 		`DMB DSB`,
 		// C11: memory orders.
 		`NA RLX ACQ REL ACQ_REL SC CON`,
-		// C locks (herd's spin_lock/spin_unlock events): purr's C front
-		// end refuses the lock calls, so no event carries them.
-		`LK LS UL`,
-		// Linux: the annotations of the kernel's accesses and fences.
-		`Once Acquire Release Noreturn Mb Rmb Wmb Rb_dep Before-atomic After-atomic After-spinlock
-		After-unlock-lock Rcu-lock Rcu-unlock Sync-rcu`,
+		// C: herd's lock events (LK, LS of C11's mutexes; the Linux
+		// spinlock's LKR, LKW, UL, LF, RL, RU) and the RCU fences, which
+		// herd7 defines for every C test. The other Linux annotations
+		// (Once, Mb, Srcu-lock...) are a bell's: its enums define them.
+		`LK LS UL LKR LKW LF RL RU Rcu-lock Rcu-unlock Sync-rcu`,
 		// Messages: C's send(x, v) and recv(x) (docs/protocols.md).
 		`SEND RECV`)
 
@@ -52,7 +51,7 @@ var (
 		addr data ctrl pick-addr-dep pick-data-dep pick-ctrl-dep iico_data iico_ctrl iico_order rf-reg
 		si same-instance same-instr sm same-low-order-bits same-tag-loc`)
 
-	functions = fields(`domain range fail oa-changes at-least-one-writable same-oa classes classes-loc linearisations`)
+	functions = fields(`domain range different-values fail oa-changes at-least-one-writable same-oa classes classes-loc linearisations`)
 )
 
 // Reflexive tells whether a predefined relation holds every event with

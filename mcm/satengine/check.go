@@ -89,7 +89,7 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 	defer sat.Catch(&err) // the formula's bounds and ctx abort by panicking
 	ctx := opt.Limits.Context
 	en := encodeLimited(u, opt.Limits)
-	sets, rels := en.predefined()
+	sets, rels := en.predefined(events.ObservedAddrs(t, lay))
 	al := en.al
 	if pairs := en.u.OneEventPairs(); pairs != nil {
 		al, sets, rels = al.Fuse(pairs, sets, rels, predef.Reflexive)
@@ -177,10 +177,23 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 		}
 	}
 	raised := map[string]bool{}
+	// herd7 tells executions apart by paths, rf and co, or, for a model
+	// that builds no co of its own from the engine's, by the final writes
+	// of the observed locations instead of co; and by the choices of the
+	// model's "with x from S".
 	projection := en.projection
-	if opt.Distinct != nil {
+	switch {
+	case opt.Distinct != nil:
 		projection = en.distinctProjection(opt.Distinct)
+	case !al.ReadsCo() && !en.marksInCo():
+		projection = en.distinctProjection([]string{"rf"})
+		for _, l := range sets["FW"] {
+			if l != sat.False && l != sat.True {
+				projection = append(projection, l)
+			}
+		}
 	}
+	projection = append(projection[:len(projection):len(projection)], al.Choices()...)
 	out.Complete = enumerate(s, projection, lazy, opt.MaxExecutions, func() bool {
 		holds := s.Value(cond)
 		count++
@@ -264,6 +277,17 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 		}
 	}
 	return out, nil
+}
+
+// marksInCo tells whether co orders marks too: then the final writes do
+// not determine the final values, and executions are told apart by co.
+func (en *encoding) marksInCo() bool {
+	for _, e := range en.u.Events {
+		if e.InCoherence() && !e.IsWrite() {
+			return true
+		}
+	}
+	return false
 }
 
 // appendValue appends an encoding of v that tells it from every other

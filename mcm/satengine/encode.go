@@ -44,6 +44,13 @@ func encodeLimited(u *events.Unfolding, limits sat.Limits) *encoding {
 		}
 	}
 	en.al = eval.NewAlgebra[sat.Lit](logic{s}, exec)
+	en.al.DifferentValues = func(a, b int) sat.Lit {
+		va, vb := en.u.Events[a].Val, en.u.Events[b].Val
+		if va == nil || vb == nil {
+			return sat.True // an event without a value differs from all
+		}
+		return -en.sameValue(va, vb)
+	}
 	en.encodeRF()
 	en.encodeCO()
 	// co before rf: an enumeration that decides coherence first meets
@@ -257,11 +264,12 @@ func (en *encoding) encodeRF() {
 }
 
 // encodeCO: for writes that may share a location, co is a strict total
-// order of the executed writes to each address, initial writes first.
+// order of the executed writes to each address, initial writes first
+// (with the marks that ask for co: a spinlock's LKW).
 func (en *encoding) encodeCO() {
 	s := en.s
 	en.co = make(Rel)
-	writes := en.u.Writes()
+	writes := en.u.CoEvents()
 	exec := en.al.Exec
 	lit := func(a, b *events.Event) sat.Lit {
 		if l, ok := en.co[eval.PairOf(a.ID, b.ID)]; ok {

@@ -88,7 +88,7 @@ func (fs *finalState) memLit(a events.Value, typ string, v events.Value) sat.Lit
 		}
 		last := []sat.Lit{fs.en.al.Exec[w.ID], at, fs.en.valueIsAs(w.Val, typ, v)}
 		for _, k := range eval.SortedPairs(fs.en.co) {
-			if int(k.A) == w.ID {
+			if int(k.A) == w.ID && fs.en.u.Events[k.B].IsWrite() { // marks co orders carry no value
 				last = append(last, -fs.en.co[k])
 			}
 		}

@@ -28,14 +28,35 @@ func (g logic) Any(l []sat.Lit) sat.Lit  { return g.s.Or(l...) }
 // Satisfiable asks the solver whether some execution makes a true.
 func (g logic) Satisfiable(a sat.Lit) bool { return a != sat.False && g.s.Solve(a) }
 
+// Choose makes n fresh selectors of a "with x from S" choice: exactly one
+// holds when guard does, none when it does not.
+func (g logic) Choose(guard sat.Lit, n int) []sat.Lit {
+	sels := make([]sat.Lit, n)
+	for i := range sels {
+		sels[i] = g.s.NewVar()
+		g.s.AddClause(-sels[i], guard)
+	}
+	g.s.AddClause(append([]sat.Lit{-guard}, sels...)...)
+	for i := range sels {
+		for j := i + 1; j < n; j++ {
+			g.s.AddClause(-sels[i], -sels[j])
+		}
+	}
+	return sels
+}
+
 // Fresh is a new variable, which AllSolutions tries false first: the
 // relations of a let rec encoded as a prefixpoint (eval.Prefixpoints) are
-// then completed to their least value without search.
+// then completed to their least value without search. With Require, it
+// also makes the orders "with x from linearisations(...)" chooses among.
 func (g logic) Fresh() sat.Lit {
 	l := g.s.NewVar()
 	g.s.PreferFalse(l)
 	return l
 }
 
+// Require adds a clause every execution meets.
+func (g logic) Require(clause ...sat.Lit) { g.s.AddClause(clause...) }
+
 // Implies requires a → b in every execution.
-func (g logic) Implies(a, b sat.Lit) { g.s.AddClause(-a, b) }
+func (g logic) Implies(a, b sat.Lit) { g.Require(-a, b) }

@@ -11,8 +11,9 @@ import (
 )
 
 // predefined computes the sets and relations herd7 predefines for a test,
-// named as herd names them.
-func (en *encoding) predefined() (sets map[string]Set, rels map[string]Rel) {
+// named as herd names them; observed are the addresses whose final write
+// herd tells executions apart by (FW).
+func (en *encoding) predefined(observed []events.Value) (sets map[string]Set, rels map[string]Rel) {
 	al, u := en.al, en.u
 	s := en.s
 	sets = map[string]Set{}
@@ -61,7 +62,7 @@ func (en *encoding) predefined() (sets map[string]Set, rels map[string]Rel) {
 			if a == b || (a.Thread >= 0 && a.Thread == b.Thread && events.MayCoexist(a, b)) {
 				al.Put(intl, a.ID, b.ID, s.And(ea, eb))
 			}
-			if a.IsMem() && b.IsMem() && events.MayAlias(a.Addr, b.Addr) && events.MayCoexist(a, b) {
+			if a.HasLoc() && b.HasLoc() && events.MayAlias(a.Addr, b.Addr) && events.MayCoexist(a, b) {
 				al.Put(loc, a.ID, b.ID, s.And(ea, eb, en.sameValue(a.Addr, b.Addr)))
 			}
 		}
@@ -150,13 +151,18 @@ func (en *encoding) predefined() (sets map[string]Set, rels map[string]Rel) {
 		rels[name] = Rel{}
 	}
 
-	// FW: the co-last write to each location.
+	// FW: the co-last write to each observed location (herd7 builds the
+	// final writes of those only).
 	fw := al.EmptySet()
 	for i, e := range u.Events {
 		if !e.IsWrite() {
 			continue
 		}
-		lits := []sat.Lit{al.Exec[i]}
+		var at []sat.Lit
+		for _, a := range observed {
+			at = append(at, en.valueIs(e.Addr, a))
+		}
+		lits := []sat.Lit{al.Exec[i], s.Or(at...)}
 		for _, k := range eval.SortedPairs(en.co) {
 			if int(k.A) == i {
 				lits = append(lits, -en.co[k])
@@ -187,6 +193,6 @@ func (en *encoding) tags() []string {
 // PredefinedNames are the names of the sets and relations the SAT engine
 // computes for u, for the test that holds every engine to predef's table.
 func PredefinedNames(u *events.Unfolding) (sets, rels []string) {
-	s, r := encodeLimited(u, sat.Limits{}).predefined()
+	s, r := encodeLimited(u, sat.Limits{}).predefined(nil)
 	return slices.Sorted(maps.Keys(s)), slices.Sorted(maps.Keys(r))
 }

@@ -52,7 +52,7 @@ func stateParserInit() {
 	}
 	staticData.PredictionContextCache = antlr.NewPredictionContextCache()
 	staticData.serializedATN = []int32{
-		4, 1, 36, 307, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
+		4, 1, 36, 312, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
 		4, 2, 5, 7, 5, 2, 6, 7, 6, 2, 7, 7, 7, 2, 8, 7, 8, 2, 9, 7, 9, 2, 10, 7,
 		10, 2, 11, 7, 11, 2, 12, 7, 12, 2, 13, 7, 13, 2, 14, 7, 14, 2, 15, 7, 15,
 		2, 16, 7, 16, 2, 17, 7, 17, 2, 18, 7, 18, 1, 0, 5, 0, 40, 8, 0, 10, 0,
@@ -64,135 +64,138 @@ func stateParserInit() {
 		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 101, 8, 1, 1,
 		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 112, 8, 1, 1,
 		1, 3, 1, 115, 8, 1, 3, 1, 117, 8, 1, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2,
-		3, 2, 125, 8, 2, 1, 3, 3, 3, 128, 8, 3, 1, 3, 3, 3, 131, 8, 3, 1, 3, 1,
-		3, 3, 3, 135, 8, 3, 1, 3, 1, 3, 1, 4, 1, 4, 1, 4, 1, 4, 1, 4, 5, 4, 144,
-		8, 4, 10, 4, 12, 4, 147, 9, 4, 1, 4, 3, 4, 150, 8, 4, 3, 4, 152, 8, 4,
-		1, 4, 1, 4, 1, 5, 1, 5, 3, 5, 158, 8, 5, 1, 5, 3, 5, 161, 8, 5, 1, 5, 3,
-		5, 164, 8, 5, 1, 6, 1, 6, 1, 6, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1,
-		7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 3, 7, 183, 8, 7, 1, 8, 1,
-		8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 3, 8, 195, 8, 8, 1,
-		8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 5, 8, 206, 8, 8, 10,
-		8, 12, 8, 209, 9, 8, 1, 9, 1, 9, 1, 9, 1, 9, 1, 9, 3, 9, 216, 8, 9, 1,
-		10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10,
-		1, 10, 1, 10, 1, 10, 1, 10, 3, 10, 233, 8, 10, 1, 11, 1, 11, 1, 11, 1,
-		11, 1, 11, 3, 11, 240, 8, 11, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 3, 12,
-		247, 8, 12, 1, 12, 1, 12, 5, 12, 251, 8, 12, 10, 12, 12, 12, 254, 9, 12,
-		1, 12, 1, 12, 1, 13, 1, 13, 1, 13, 5, 13, 261, 8, 13, 10, 13, 12, 13, 264,
-		9, 13, 1, 14, 1, 14, 1, 14, 1, 14, 1, 14, 3, 14, 271, 8, 14, 1, 15, 1,
-		15, 1, 15, 1, 15, 1, 15, 3, 15, 278, 8, 15, 1, 16, 1, 16, 1, 16, 3, 16,
-		283, 8, 16, 1, 17, 1, 17, 1, 17, 5, 17, 288, 8, 17, 10, 17, 12, 17, 291,
-		9, 17, 1, 18, 1, 18, 1, 18, 1, 18, 3, 18, 297, 8, 18, 1, 18, 1, 18, 1,
-		18, 1, 18, 1, 18, 1, 18, 3, 18, 305, 8, 18, 1, 18, 0, 1, 16, 19, 0, 2,
-		4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32, 34, 36, 0, 3,
-		2, 0, 29, 30, 32, 32, 1, 0, 15, 16, 1, 0, 17, 18, 349, 0, 41, 1, 0, 0,
-		0, 2, 116, 1, 0, 0, 0, 4, 124, 1, 0, 0, 0, 6, 127, 1, 0, 0, 0, 8, 138,
-		1, 0, 0, 0, 10, 163, 1, 0, 0, 0, 12, 165, 1, 0, 0, 0, 14, 182, 1, 0, 0,
-		0, 16, 194, 1, 0, 0, 0, 18, 215, 1, 0, 0, 0, 20, 232, 1, 0, 0, 0, 22, 239,
-		1, 0, 0, 0, 24, 241, 1, 0, 0, 0, 26, 257, 1, 0, 0, 0, 28, 270, 1, 0, 0,
-		0, 30, 277, 1, 0, 0, 0, 32, 279, 1, 0, 0, 0, 34, 284, 1, 0, 0, 0, 36, 304,
-		1, 0, 0, 0, 38, 40, 5, 21, 0, 0, 39, 38, 1, 0, 0, 0, 40, 43, 1, 0, 0, 0,
-		41, 39, 1, 0, 0, 0, 41, 42, 1, 0, 0, 0, 42, 62, 1, 0, 0, 0, 43, 41, 1,
-		0, 0, 0, 44, 53, 3, 2, 1, 0, 45, 47, 5, 21, 0, 0, 46, 45, 1, 0, 0, 0, 47,
-		48, 1, 0, 0, 0, 48, 46, 1, 0, 0, 0, 48, 49, 1, 0, 0, 0, 49, 50, 1, 0, 0,
-		0, 50, 52, 3, 2, 1, 0, 51, 46, 1, 0, 0, 0, 52, 55, 1, 0, 0, 0, 53, 51,
-		1, 0, 0, 0, 53, 54, 1, 0, 0, 0, 54, 59, 1, 0, 0, 0, 55, 53, 1, 0, 0, 0,
-		56, 58, 5, 21, 0, 0, 57, 56, 1, 0, 0, 0, 58, 61, 1, 0, 0, 0, 59, 57, 1,
-		0, 0, 0, 59, 60, 1, 0, 0, 0, 60, 63, 1, 0, 0, 0, 61, 59, 1, 0, 0, 0, 62,
-		44, 1, 0, 0, 0, 62, 63, 1, 0, 0, 0, 63, 64, 1, 0, 0, 0, 64, 65, 5, 0, 0,
-		1, 65, 1, 1, 0, 0, 0, 66, 68, 5, 14, 0, 0, 67, 66, 1, 0, 0, 0, 67, 68,
-		1, 0, 0, 0, 68, 69, 1, 0, 0, 0, 69, 71, 5, 18, 0, 0, 70, 72, 5, 35, 0,
-		0, 71, 70, 1, 0, 0, 0, 71, 72, 1, 0, 0, 0, 72, 73, 1, 0, 0, 0, 73, 79,
-		3, 28, 14, 0, 74, 76, 5, 32, 0, 0, 75, 77, 5, 20, 0, 0, 76, 75, 1, 0, 0,
-		0, 76, 77, 1, 0, 0, 0, 77, 78, 1, 0, 0, 0, 78, 80, 3, 4, 2, 0, 79, 74,
-		1, 0, 0, 0, 79, 80, 1, 0, 0, 0, 80, 117, 1, 0, 0, 0, 81, 82, 5, 35, 0,
-		0, 82, 88, 3, 28, 14, 0, 83, 85, 5, 32, 0, 0, 84, 86, 5, 20, 0, 0, 85,
-		84, 1, 0, 0, 0, 85, 86, 1, 0, 0, 0, 86, 87, 1, 0, 0, 0, 87, 89, 3, 4, 2,
-		0, 88, 83, 1, 0, 0, 0, 88, 89, 1, 0, 0, 0, 89, 117, 1, 0, 0, 0, 90, 91,
-		5, 18, 0, 0, 91, 92, 5, 18, 0, 0, 92, 93, 5, 23, 0, 0, 93, 94, 5, 15, 0,
-		0, 94, 100, 5, 24, 0, 0, 95, 96, 5, 32, 0, 0, 96, 97, 5, 27, 0, 0, 97,
-		98, 3, 34, 17, 0, 98, 99, 5, 28, 0, 0, 99, 101, 1, 0, 0, 0, 100, 95, 1,
-		0, 0, 0, 100, 101, 1, 0, 0, 0, 101, 117, 1, 0, 0, 0, 102, 103, 5, 18, 0,
-		0, 103, 104, 5, 23, 0, 0, 104, 105, 5, 15, 0, 0, 105, 106, 5, 24, 0, 0,
-		106, 107, 5, 32, 0, 0, 107, 117, 3, 4, 2, 0, 108, 114, 3, 28, 14, 0, 109,
-		111, 5, 32, 0, 0, 110, 112, 5, 20, 0, 0, 111, 110, 1, 0, 0, 0, 111, 112,
-		1, 0, 0, 0, 112, 113, 1, 0, 0, 0, 113, 115, 3, 4, 2, 0, 114, 109, 1, 0,
-		0, 0, 114, 115, 1, 0, 0, 0, 115, 117, 1, 0, 0, 0, 116, 67, 1, 0, 0, 0,
-		116, 81, 1, 0, 0, 0, 116, 90, 1, 0, 0, 0, 116, 102, 1, 0, 0, 0, 116, 108,
-		1, 0, 0, 0, 117, 3, 1, 0, 0, 0, 118, 125, 3, 36, 18, 0, 119, 125, 5, 3,
-		0, 0, 120, 125, 5, 4, 0, 0, 121, 122, 5, 16, 0, 0, 122, 123, 5, 22, 0,
-		0, 123, 125, 5, 18, 0, 0, 124, 118, 1, 0, 0, 0, 124, 119, 1, 0, 0, 0, 124,
-		120, 1, 0, 0, 0, 124, 121, 1, 0, 0, 0, 125, 5, 1, 0, 0, 0, 126, 128, 3,
-		8, 4, 0, 127, 126, 1, 0, 0, 0, 127, 128, 1, 0, 0, 0, 128, 130, 1, 0, 0,
-		0, 129, 131, 3, 12, 6, 0, 130, 129, 1, 0, 0, 0, 130, 131, 1, 0, 0, 0, 131,
-		132, 1, 0, 0, 0, 132, 134, 3, 14, 7, 0, 133, 135, 5, 21, 0, 0, 134, 133,
-		1, 0, 0, 0, 134, 135, 1, 0, 0, 0, 135, 136, 1, 0, 0, 0, 136, 137, 5, 0,
-		0, 1, 137, 7, 1, 0, 0, 0, 138, 139, 5, 11, 0, 0, 139, 151, 5, 23, 0, 0,
-		140, 145, 3, 10, 5, 0, 141, 142, 5, 21, 0, 0, 142, 144, 3, 10, 5, 0, 143,
-		141, 1, 0, 0, 0, 144, 147, 1, 0, 0, 0, 145, 143, 1, 0, 0, 0, 145, 146,
-		1, 0, 0, 0, 146, 149, 1, 0, 0, 0, 147, 145, 1, 0, 0, 0, 148, 150, 5, 21,
-		0, 0, 149, 148, 1, 0, 0, 0, 149, 150, 1, 0, 0, 0, 150, 152, 1, 0, 0, 0,
-		151, 140, 1, 0, 0, 0, 151, 152, 1, 0, 0, 0, 152, 153, 1, 0, 0, 0, 153,
-		154, 5, 24, 0, 0, 154, 9, 1, 0, 0, 0, 155, 157, 3, 22, 11, 0, 156, 158,
-		5, 18, 0, 0, 157, 156, 1, 0, 0, 0, 157, 158, 1, 0, 0, 0, 158, 160, 1, 0,
-		0, 0, 159, 161, 5, 35, 0, 0, 160, 159, 1, 0, 0, 0, 160, 161, 1, 0, 0, 0,
-		161, 164, 1, 0, 0, 0, 162, 164, 3, 24, 12, 0, 163, 155, 1, 0, 0, 0, 163,
-		162, 1, 0, 0, 0, 164, 11, 1, 0, 0, 0, 165, 166, 5, 12, 0, 0, 166, 167,
-		3, 16, 8, 0, 167, 13, 1, 0, 0, 0, 168, 169, 5, 9, 0, 0, 169, 183, 3, 16,
-		8, 0, 170, 171, 5, 8, 0, 0, 171, 183, 3, 16, 8, 0, 172, 173, 5, 7, 0, 0,
-		173, 174, 5, 8, 0, 0, 174, 183, 3, 16, 8, 0, 175, 176, 5, 10, 0, 0, 176,
-		183, 3, 16, 8, 0, 177, 178, 5, 25, 0, 0, 178, 179, 3, 16, 8, 0, 179, 180,
-		5, 26, 0, 0, 180, 183, 1, 0, 0, 0, 181, 183, 1, 0, 0, 0, 182, 168, 1, 0,
-		0, 0, 182, 170, 1, 0, 0, 0, 182, 172, 1, 0, 0, 0, 182, 175, 1, 0, 0, 0,
-		182, 177, 1, 0, 0, 0, 182, 181, 1, 0, 0, 0, 183, 15, 1, 0, 0, 0, 184, 185,
-		6, 8, -1, 0, 185, 186, 5, 7, 0, 0, 186, 195, 3, 16, 8, 8, 187, 188, 5,
-		25, 0, 0, 188, 189, 3, 16, 8, 0, 189, 190, 5, 26, 0, 0, 190, 195, 1, 0,
-		0, 0, 191, 195, 5, 5, 0, 0, 192, 195, 5, 6, 0, 0, 193, 195, 3, 18, 9, 0,
-		194, 184, 1, 0, 0, 0, 194, 187, 1, 0, 0, 0, 194, 191, 1, 0, 0, 0, 194,
-		192, 1, 0, 0, 0, 194, 193, 1, 0, 0, 0, 195, 207, 1, 0, 0, 0, 196, 197,
-		10, 7, 0, 0, 197, 198, 5, 31, 0, 0, 198, 206, 3, 16, 8, 7, 199, 200, 10,
-		6, 0, 0, 200, 201, 5, 33, 0, 0, 201, 206, 3, 16, 8, 7, 202, 203, 10, 5,
-		0, 0, 203, 204, 5, 34, 0, 0, 204, 206, 3, 16, 8, 6, 205, 196, 1, 0, 0,
-		0, 205, 199, 1, 0, 0, 0, 205, 202, 1, 0, 0, 0, 206, 209, 1, 0, 0, 0, 207,
-		205, 1, 0, 0, 0, 207, 208, 1, 0, 0, 0, 208, 17, 1, 0, 0, 0, 209, 207, 1,
-		0, 0, 0, 210, 211, 3, 22, 11, 0, 211, 212, 7, 0, 0, 0, 212, 213, 3, 20,
-		10, 0, 213, 216, 1, 0, 0, 0, 214, 216, 3, 24, 12, 0, 215, 210, 1, 0, 0,
-		0, 215, 214, 1, 0, 0, 0, 216, 19, 1, 0, 0, 0, 217, 233, 3, 36, 18, 0, 218,
-		219, 5, 27, 0, 0, 219, 220, 3, 34, 17, 0, 220, 221, 5, 28, 0, 0, 221, 233,
-		1, 0, 0, 0, 222, 233, 5, 3, 0, 0, 223, 233, 5, 4, 0, 0, 224, 225, 5, 16,
-		0, 0, 225, 226, 5, 22, 0, 0, 226, 233, 5, 18, 0, 0, 227, 228, 5, 15, 0,
-		0, 228, 229, 5, 22, 0, 0, 229, 233, 5, 18, 0, 0, 230, 231, 5, 35, 0, 0,
-		231, 233, 3, 30, 15, 0, 232, 217, 1, 0, 0, 0, 232, 218, 1, 0, 0, 0, 232,
-		222, 1, 0, 0, 0, 232, 223, 1, 0, 0, 0, 232, 224, 1, 0, 0, 0, 232, 227,
-		1, 0, 0, 0, 232, 230, 1, 0, 0, 0, 233, 21, 1, 0, 0, 0, 234, 240, 3, 28,
-		14, 0, 235, 236, 5, 18, 0, 0, 236, 237, 5, 23, 0, 0, 237, 238, 5, 15, 0,
-		0, 238, 240, 5, 24, 0, 0, 239, 234, 1, 0, 0, 0, 239, 235, 1, 0, 0, 0, 240,
-		23, 1, 0, 0, 0, 241, 242, 5, 13, 0, 0, 242, 243, 5, 25, 0, 0, 243, 246,
-		5, 16, 0, 0, 244, 245, 5, 22, 0, 0, 245, 247, 5, 18, 0, 0, 246, 244, 1,
-		0, 0, 0, 246, 247, 1, 0, 0, 0, 247, 252, 1, 0, 0, 0, 248, 249, 5, 19, 0,
-		0, 249, 251, 3, 26, 13, 0, 250, 248, 1, 0, 0, 0, 251, 254, 1, 0, 0, 0,
-		252, 250, 1, 0, 0, 0, 252, 253, 1, 0, 0, 0, 253, 255, 1, 0, 0, 0, 254,
-		252, 1, 0, 0, 0, 255, 256, 5, 26, 0, 0, 256, 25, 1, 0, 0, 0, 257, 262,
-		5, 18, 0, 0, 258, 259, 5, 22, 0, 0, 259, 261, 5, 18, 0, 0, 260, 258, 1,
-		0, 0, 0, 261, 264, 1, 0, 0, 0, 262, 260, 1, 0, 0, 0, 262, 263, 1, 0, 0,
-		0, 263, 27, 1, 0, 0, 0, 264, 262, 1, 0, 0, 0, 265, 271, 3, 30, 15, 0, 266,
-		267, 5, 23, 0, 0, 267, 268, 3, 32, 16, 0, 268, 269, 5, 24, 0, 0, 269, 271,
-		1, 0, 0, 0, 270, 265, 1, 0, 0, 0, 270, 266, 1, 0, 0, 0, 271, 29, 1, 0,
-		0, 0, 272, 273, 7, 1, 0, 0, 273, 274, 5, 22, 0, 0, 274, 278, 7, 2, 0, 0,
-		275, 278, 5, 17, 0, 0, 276, 278, 3, 32, 16, 0, 277, 272, 1, 0, 0, 0, 277,
-		275, 1, 0, 0, 0, 277, 276, 1, 0, 0, 0, 278, 31, 1, 0, 0, 0, 279, 282, 5,
-		18, 0, 0, 280, 281, 5, 22, 0, 0, 281, 283, 5, 18, 0, 0, 282, 280, 1, 0,
-		0, 0, 282, 283, 1, 0, 0, 0, 283, 33, 1, 0, 0, 0, 284, 289, 3, 36, 18, 0,
-		285, 286, 5, 19, 0, 0, 286, 288, 3, 36, 18, 0, 287, 285, 1, 0, 0, 0, 288,
-		291, 1, 0, 0, 0, 289, 287, 1, 0, 0, 0, 289, 290, 1, 0, 0, 0, 290, 35, 1,
-		0, 0, 0, 291, 289, 1, 0, 0, 0, 292, 305, 5, 15, 0, 0, 293, 296, 5, 18,
-		0, 0, 294, 295, 5, 22, 0, 0, 295, 297, 5, 18, 0, 0, 296, 294, 1, 0, 0,
-		0, 296, 297, 1, 0, 0, 0, 297, 305, 1, 0, 0, 0, 298, 299, 5, 18, 0, 0, 299,
-		300, 5, 23, 0, 0, 300, 301, 5, 15, 0, 0, 301, 305, 5, 24, 0, 0, 302, 303,
-		5, 22, 0, 0, 303, 305, 5, 18, 0, 0, 304, 292, 1, 0, 0, 0, 304, 293, 1,
-		0, 0, 0, 304, 298, 1, 0, 0, 0, 304, 302, 1, 0, 0, 0, 305, 37, 1, 0, 0,
-		0, 41, 41, 48, 53, 59, 62, 67, 71, 76, 79, 85, 88, 100, 111, 114, 116,
-		124, 127, 130, 134, 145, 149, 151, 157, 160, 163, 182, 194, 205, 207, 215,
-		232, 239, 246, 252, 262, 270, 277, 282, 289, 296, 304,
+		1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 3, 2, 130, 8, 2, 1, 3, 3, 3, 133, 8, 3, 1,
+		3, 3, 3, 136, 8, 3, 1, 3, 1, 3, 3, 3, 140, 8, 3, 1, 3, 1, 3, 1, 4, 1, 4,
+		1, 4, 1, 4, 1, 4, 5, 4, 149, 8, 4, 10, 4, 12, 4, 152, 9, 4, 1, 4, 3, 4,
+		155, 8, 4, 3, 4, 157, 8, 4, 1, 4, 1, 4, 1, 5, 1, 5, 3, 5, 163, 8, 5, 1,
+		5, 3, 5, 166, 8, 5, 1, 5, 3, 5, 169, 8, 5, 1, 6, 1, 6, 1, 6, 1, 7, 1, 7,
+		1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7,
+		3, 7, 188, 8, 7, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8,
+		1, 8, 3, 8, 200, 8, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8,
+		1, 8, 5, 8, 211, 8, 8, 10, 8, 12, 8, 214, 9, 8, 1, 9, 1, 9, 1, 9, 1, 9,
+		1, 9, 3, 9, 221, 8, 9, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10,
+		1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 3, 10, 238, 8,
+		10, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 3, 11, 245, 8, 11, 1, 12, 1, 12,
+		1, 12, 1, 12, 1, 12, 3, 12, 252, 8, 12, 1, 12, 1, 12, 5, 12, 256, 8, 12,
+		10, 12, 12, 12, 259, 9, 12, 1, 12, 1, 12, 1, 13, 1, 13, 1, 13, 5, 13, 266,
+		8, 13, 10, 13, 12, 13, 269, 9, 13, 1, 14, 1, 14, 1, 14, 1, 14, 1, 14, 3,
+		14, 276, 8, 14, 1, 15, 1, 15, 1, 15, 1, 15, 1, 15, 3, 15, 283, 8, 15, 1,
+		16, 1, 16, 1, 16, 3, 16, 288, 8, 16, 1, 17, 1, 17, 1, 17, 5, 17, 293, 8,
+		17, 10, 17, 12, 17, 296, 9, 17, 1, 18, 1, 18, 1, 18, 1, 18, 3, 18, 302,
+		8, 18, 1, 18, 1, 18, 1, 18, 1, 18, 1, 18, 1, 18, 3, 18, 310, 8, 18, 1,
+		18, 0, 1, 16, 19, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28,
+		30, 32, 34, 36, 0, 3, 2, 0, 29, 30, 32, 32, 1, 0, 15, 16, 1, 0, 17, 18,
+		355, 0, 41, 1, 0, 0, 0, 2, 116, 1, 0, 0, 0, 4, 129, 1, 0, 0, 0, 6, 132,
+		1, 0, 0, 0, 8, 143, 1, 0, 0, 0, 10, 168, 1, 0, 0, 0, 12, 170, 1, 0, 0,
+		0, 14, 187, 1, 0, 0, 0, 16, 199, 1, 0, 0, 0, 18, 220, 1, 0, 0, 0, 20, 237,
+		1, 0, 0, 0, 22, 244, 1, 0, 0, 0, 24, 246, 1, 0, 0, 0, 26, 262, 1, 0, 0,
+		0, 28, 275, 1, 0, 0, 0, 30, 282, 1, 0, 0, 0, 32, 284, 1, 0, 0, 0, 34, 289,
+		1, 0, 0, 0, 36, 309, 1, 0, 0, 0, 38, 40, 5, 21, 0, 0, 39, 38, 1, 0, 0,
+		0, 40, 43, 1, 0, 0, 0, 41, 39, 1, 0, 0, 0, 41, 42, 1, 0, 0, 0, 42, 62,
+		1, 0, 0, 0, 43, 41, 1, 0, 0, 0, 44, 53, 3, 2, 1, 0, 45, 47, 5, 21, 0, 0,
+		46, 45, 1, 0, 0, 0, 47, 48, 1, 0, 0, 0, 48, 46, 1, 0, 0, 0, 48, 49, 1,
+		0, 0, 0, 49, 50, 1, 0, 0, 0, 50, 52, 3, 2, 1, 0, 51, 46, 1, 0, 0, 0, 52,
+		55, 1, 0, 0, 0, 53, 51, 1, 0, 0, 0, 53, 54, 1, 0, 0, 0, 54, 59, 1, 0, 0,
+		0, 55, 53, 1, 0, 0, 0, 56, 58, 5, 21, 0, 0, 57, 56, 1, 0, 0, 0, 58, 61,
+		1, 0, 0, 0, 59, 57, 1, 0, 0, 0, 59, 60, 1, 0, 0, 0, 60, 63, 1, 0, 0, 0,
+		61, 59, 1, 0, 0, 0, 62, 44, 1, 0, 0, 0, 62, 63, 1, 0, 0, 0, 63, 64, 1,
+		0, 0, 0, 64, 65, 5, 0, 0, 1, 65, 1, 1, 0, 0, 0, 66, 68, 5, 14, 0, 0, 67,
+		66, 1, 0, 0, 0, 67, 68, 1, 0, 0, 0, 68, 69, 1, 0, 0, 0, 69, 71, 5, 18,
+		0, 0, 70, 72, 5, 35, 0, 0, 71, 70, 1, 0, 0, 0, 71, 72, 1, 0, 0, 0, 72,
+		73, 1, 0, 0, 0, 73, 79, 3, 28, 14, 0, 74, 76, 5, 32, 0, 0, 75, 77, 5, 20,
+		0, 0, 76, 75, 1, 0, 0, 0, 76, 77, 1, 0, 0, 0, 77, 78, 1, 0, 0, 0, 78, 80,
+		3, 4, 2, 0, 79, 74, 1, 0, 0, 0, 79, 80, 1, 0, 0, 0, 80, 117, 1, 0, 0, 0,
+		81, 82, 5, 35, 0, 0, 82, 88, 3, 28, 14, 0, 83, 85, 5, 32, 0, 0, 84, 86,
+		5, 20, 0, 0, 85, 84, 1, 0, 0, 0, 85, 86, 1, 0, 0, 0, 86, 87, 1, 0, 0, 0,
+		87, 89, 3, 4, 2, 0, 88, 83, 1, 0, 0, 0, 88, 89, 1, 0, 0, 0, 89, 117, 1,
+		0, 0, 0, 90, 91, 5, 18, 0, 0, 91, 92, 5, 18, 0, 0, 92, 93, 5, 23, 0, 0,
+		93, 94, 5, 15, 0, 0, 94, 100, 5, 24, 0, 0, 95, 96, 5, 32, 0, 0, 96, 97,
+		5, 27, 0, 0, 97, 98, 3, 34, 17, 0, 98, 99, 5, 28, 0, 0, 99, 101, 1, 0,
+		0, 0, 100, 95, 1, 0, 0, 0, 100, 101, 1, 0, 0, 0, 101, 117, 1, 0, 0, 0,
+		102, 103, 5, 18, 0, 0, 103, 104, 5, 23, 0, 0, 104, 105, 5, 15, 0, 0, 105,
+		106, 5, 24, 0, 0, 106, 107, 5, 32, 0, 0, 107, 117, 3, 4, 2, 0, 108, 114,
+		3, 28, 14, 0, 109, 111, 5, 32, 0, 0, 110, 112, 5, 20, 0, 0, 111, 110, 1,
+		0, 0, 0, 111, 112, 1, 0, 0, 0, 112, 113, 1, 0, 0, 0, 113, 115, 3, 4, 2,
+		0, 114, 109, 1, 0, 0, 0, 114, 115, 1, 0, 0, 0, 115, 117, 1, 0, 0, 0, 116,
+		67, 1, 0, 0, 0, 116, 81, 1, 0, 0, 0, 116, 90, 1, 0, 0, 0, 116, 102, 1,
+		0, 0, 0, 116, 108, 1, 0, 0, 0, 117, 3, 1, 0, 0, 0, 118, 130, 3, 36, 18,
+		0, 119, 120, 5, 18, 0, 0, 120, 121, 5, 25, 0, 0, 121, 122, 3, 36, 18, 0,
+		122, 123, 5, 26, 0, 0, 123, 130, 1, 0, 0, 0, 124, 130, 5, 3, 0, 0, 125,
+		130, 5, 4, 0, 0, 126, 127, 5, 16, 0, 0, 127, 128, 5, 22, 0, 0, 128, 130,
+		5, 18, 0, 0, 129, 118, 1, 0, 0, 0, 129, 119, 1, 0, 0, 0, 129, 124, 1, 0,
+		0, 0, 129, 125, 1, 0, 0, 0, 129, 126, 1, 0, 0, 0, 130, 5, 1, 0, 0, 0, 131,
+		133, 3, 8, 4, 0, 132, 131, 1, 0, 0, 0, 132, 133, 1, 0, 0, 0, 133, 135,
+		1, 0, 0, 0, 134, 136, 3, 12, 6, 0, 135, 134, 1, 0, 0, 0, 135, 136, 1, 0,
+		0, 0, 136, 137, 1, 0, 0, 0, 137, 139, 3, 14, 7, 0, 138, 140, 5, 21, 0,
+		0, 139, 138, 1, 0, 0, 0, 139, 140, 1, 0, 0, 0, 140, 141, 1, 0, 0, 0, 141,
+		142, 5, 0, 0, 1, 142, 7, 1, 0, 0, 0, 143, 144, 5, 11, 0, 0, 144, 156, 5,
+		23, 0, 0, 145, 150, 3, 10, 5, 0, 146, 147, 5, 21, 0, 0, 147, 149, 3, 10,
+		5, 0, 148, 146, 1, 0, 0, 0, 149, 152, 1, 0, 0, 0, 150, 148, 1, 0, 0, 0,
+		150, 151, 1, 0, 0, 0, 151, 154, 1, 0, 0, 0, 152, 150, 1, 0, 0, 0, 153,
+		155, 5, 21, 0, 0, 154, 153, 1, 0, 0, 0, 154, 155, 1, 0, 0, 0, 155, 157,
+		1, 0, 0, 0, 156, 145, 1, 0, 0, 0, 156, 157, 1, 0, 0, 0, 157, 158, 1, 0,
+		0, 0, 158, 159, 5, 24, 0, 0, 159, 9, 1, 0, 0, 0, 160, 162, 3, 22, 11, 0,
+		161, 163, 5, 18, 0, 0, 162, 161, 1, 0, 0, 0, 162, 163, 1, 0, 0, 0, 163,
+		165, 1, 0, 0, 0, 164, 166, 5, 35, 0, 0, 165, 164, 1, 0, 0, 0, 165, 166,
+		1, 0, 0, 0, 166, 169, 1, 0, 0, 0, 167, 169, 3, 24, 12, 0, 168, 160, 1,
+		0, 0, 0, 168, 167, 1, 0, 0, 0, 169, 11, 1, 0, 0, 0, 170, 171, 5, 12, 0,
+		0, 171, 172, 3, 16, 8, 0, 172, 13, 1, 0, 0, 0, 173, 174, 5, 9, 0, 0, 174,
+		188, 3, 16, 8, 0, 175, 176, 5, 8, 0, 0, 176, 188, 3, 16, 8, 0, 177, 178,
+		5, 7, 0, 0, 178, 179, 5, 8, 0, 0, 179, 188, 3, 16, 8, 0, 180, 181, 5, 10,
+		0, 0, 181, 188, 3, 16, 8, 0, 182, 183, 5, 25, 0, 0, 183, 184, 3, 16, 8,
+		0, 184, 185, 5, 26, 0, 0, 185, 188, 1, 0, 0, 0, 186, 188, 1, 0, 0, 0, 187,
+		173, 1, 0, 0, 0, 187, 175, 1, 0, 0, 0, 187, 177, 1, 0, 0, 0, 187, 180,
+		1, 0, 0, 0, 187, 182, 1, 0, 0, 0, 187, 186, 1, 0, 0, 0, 188, 15, 1, 0,
+		0, 0, 189, 190, 6, 8, -1, 0, 190, 191, 5, 7, 0, 0, 191, 200, 3, 16, 8,
+		8, 192, 193, 5, 25, 0, 0, 193, 194, 3, 16, 8, 0, 194, 195, 5, 26, 0, 0,
+		195, 200, 1, 0, 0, 0, 196, 200, 5, 5, 0, 0, 197, 200, 5, 6, 0, 0, 198,
+		200, 3, 18, 9, 0, 199, 189, 1, 0, 0, 0, 199, 192, 1, 0, 0, 0, 199, 196,
+		1, 0, 0, 0, 199, 197, 1, 0, 0, 0, 199, 198, 1, 0, 0, 0, 200, 212, 1, 0,
+		0, 0, 201, 202, 10, 7, 0, 0, 202, 203, 5, 31, 0, 0, 203, 211, 3, 16, 8,
+		7, 204, 205, 10, 6, 0, 0, 205, 206, 5, 33, 0, 0, 206, 211, 3, 16, 8, 7,
+		207, 208, 10, 5, 0, 0, 208, 209, 5, 34, 0, 0, 209, 211, 3, 16, 8, 6, 210,
+		201, 1, 0, 0, 0, 210, 204, 1, 0, 0, 0, 210, 207, 1, 0, 0, 0, 211, 214,
+		1, 0, 0, 0, 212, 210, 1, 0, 0, 0, 212, 213, 1, 0, 0, 0, 213, 17, 1, 0,
+		0, 0, 214, 212, 1, 0, 0, 0, 215, 216, 3, 22, 11, 0, 216, 217, 7, 0, 0,
+		0, 217, 218, 3, 20, 10, 0, 218, 221, 1, 0, 0, 0, 219, 221, 3, 24, 12, 0,
+		220, 215, 1, 0, 0, 0, 220, 219, 1, 0, 0, 0, 221, 19, 1, 0, 0, 0, 222, 238,
+		3, 36, 18, 0, 223, 224, 5, 27, 0, 0, 224, 225, 3, 34, 17, 0, 225, 226,
+		5, 28, 0, 0, 226, 238, 1, 0, 0, 0, 227, 238, 5, 3, 0, 0, 228, 238, 5, 4,
+		0, 0, 229, 230, 5, 16, 0, 0, 230, 231, 5, 22, 0, 0, 231, 238, 5, 18, 0,
+		0, 232, 233, 5, 15, 0, 0, 233, 234, 5, 22, 0, 0, 234, 238, 5, 18, 0, 0,
+		235, 236, 5, 35, 0, 0, 236, 238, 3, 30, 15, 0, 237, 222, 1, 0, 0, 0, 237,
+		223, 1, 0, 0, 0, 237, 227, 1, 0, 0, 0, 237, 228, 1, 0, 0, 0, 237, 229,
+		1, 0, 0, 0, 237, 232, 1, 0, 0, 0, 237, 235, 1, 0, 0, 0, 238, 21, 1, 0,
+		0, 0, 239, 245, 3, 28, 14, 0, 240, 241, 5, 18, 0, 0, 241, 242, 5, 23, 0,
+		0, 242, 243, 5, 15, 0, 0, 243, 245, 5, 24, 0, 0, 244, 239, 1, 0, 0, 0,
+		244, 240, 1, 0, 0, 0, 245, 23, 1, 0, 0, 0, 246, 247, 5, 13, 0, 0, 247,
+		248, 5, 25, 0, 0, 248, 251, 5, 16, 0, 0, 249, 250, 5, 22, 0, 0, 250, 252,
+		5, 18, 0, 0, 251, 249, 1, 0, 0, 0, 251, 252, 1, 0, 0, 0, 252, 257, 1, 0,
+		0, 0, 253, 254, 5, 19, 0, 0, 254, 256, 3, 26, 13, 0, 255, 253, 1, 0, 0,
+		0, 256, 259, 1, 0, 0, 0, 257, 255, 1, 0, 0, 0, 257, 258, 1, 0, 0, 0, 258,
+		260, 1, 0, 0, 0, 259, 257, 1, 0, 0, 0, 260, 261, 5, 26, 0, 0, 261, 25,
+		1, 0, 0, 0, 262, 267, 5, 18, 0, 0, 263, 264, 5, 22, 0, 0, 264, 266, 5,
+		18, 0, 0, 265, 263, 1, 0, 0, 0, 266, 269, 1, 0, 0, 0, 267, 265, 1, 0, 0,
+		0, 267, 268, 1, 0, 0, 0, 268, 27, 1, 0, 0, 0, 269, 267, 1, 0, 0, 0, 270,
+		276, 3, 30, 15, 0, 271, 272, 5, 23, 0, 0, 272, 273, 3, 32, 16, 0, 273,
+		274, 5, 24, 0, 0, 274, 276, 1, 0, 0, 0, 275, 270, 1, 0, 0, 0, 275, 271,
+		1, 0, 0, 0, 276, 29, 1, 0, 0, 0, 277, 278, 7, 1, 0, 0, 278, 279, 5, 22,
+		0, 0, 279, 283, 7, 2, 0, 0, 280, 283, 5, 17, 0, 0, 281, 283, 3, 32, 16,
+		0, 282, 277, 1, 0, 0, 0, 282, 280, 1, 0, 0, 0, 282, 281, 1, 0, 0, 0, 283,
+		31, 1, 0, 0, 0, 284, 287, 5, 18, 0, 0, 285, 286, 5, 22, 0, 0, 286, 288,
+		5, 18, 0, 0, 287, 285, 1, 0, 0, 0, 287, 288, 1, 0, 0, 0, 288, 33, 1, 0,
+		0, 0, 289, 294, 3, 36, 18, 0, 290, 291, 5, 19, 0, 0, 291, 293, 3, 36, 18,
+		0, 292, 290, 1, 0, 0, 0, 293, 296, 1, 0, 0, 0, 294, 292, 1, 0, 0, 0, 294,
+		295, 1, 0, 0, 0, 295, 35, 1, 0, 0, 0, 296, 294, 1, 0, 0, 0, 297, 310, 5,
+		15, 0, 0, 298, 301, 5, 18, 0, 0, 299, 300, 5, 22, 0, 0, 300, 302, 5, 18,
+		0, 0, 301, 299, 1, 0, 0, 0, 301, 302, 1, 0, 0, 0, 302, 310, 1, 0, 0, 0,
+		303, 304, 5, 18, 0, 0, 304, 305, 5, 23, 0, 0, 305, 306, 5, 15, 0, 0, 306,
+		310, 5, 24, 0, 0, 307, 308, 5, 22, 0, 0, 308, 310, 5, 18, 0, 0, 309, 297,
+		1, 0, 0, 0, 309, 298, 1, 0, 0, 0, 309, 303, 1, 0, 0, 0, 309, 307, 1, 0,
+		0, 0, 310, 37, 1, 0, 0, 0, 41, 41, 48, 53, 59, 62, 67, 71, 76, 79, 85,
+		88, 100, 111, 114, 116, 129, 132, 135, 139, 150, 154, 156, 162, 165, 168,
+		187, 199, 210, 212, 220, 237, 244, 251, 257, 267, 275, 282, 287, 294, 301,
+		309,
 	}
 	deserializer := antlr.NewATNDeserializer(nil)
 	staticData.atn = deserializer.Deserialize(staticData.serializedATN)
@@ -1320,13 +1323,21 @@ type IInitValueContext interface {
 	// GetParser returns the parser.
 	GetParser() antlr.Parser
 
+	// GetMacro returns the macro token.
+	GetMacro() antlr.Token
+
+	// SetMacro sets the macro token.
+	SetMacro(antlr.Token)
+
 	// Getter signatures
 	Value() IValueContext
+	LPAR() antlr.TerminalNode
+	RPAR() antlr.TerminalNode
+	NAME() antlr.TerminalNode
 	INSTR() antlr.TerminalNode
 	NOP() antlr.TerminalNode
 	PROC() antlr.TerminalNode
 	COLON() antlr.TerminalNode
-	NAME() antlr.TerminalNode
 
 	// IsInitValueContext differentiates from other interfaces.
 	IsInitValueContext()
@@ -1335,6 +1346,7 @@ type IInitValueContext interface {
 type InitValueContext struct {
 	antlr.BaseParserRuleContext
 	parser antlr.Parser
+	macro  antlr.Token
 }
 
 func NewEmptyInitValueContext() *InitValueContext {
@@ -1364,6 +1376,10 @@ func NewInitValueContext(parser antlr.Parser, parent antlr.ParserRuleContext, in
 
 func (s *InitValueContext) GetParser() antlr.Parser { return s.parser }
 
+func (s *InitValueContext) GetMacro() antlr.Token { return s.macro }
+
+func (s *InitValueContext) SetMacro(v antlr.Token) { s.macro = v }
+
 func (s *InitValueContext) Value() IValueContext {
 	var t antlr.RuleContext
 	for _, ctx := range s.GetChildren() {
@@ -1378,6 +1394,18 @@ func (s *InitValueContext) Value() IValueContext {
 	}
 
 	return t.(IValueContext)
+}
+
+func (s *InitValueContext) LPAR() antlr.TerminalNode {
+	return s.GetToken(StateParserLPAR, 0)
+}
+
+func (s *InitValueContext) RPAR() antlr.TerminalNode {
+	return s.GetToken(StateParserRPAR, 0)
+}
+
+func (s *InitValueContext) NAME() antlr.TerminalNode {
+	return s.GetToken(StateParserNAME, 0)
 }
 
 func (s *InitValueContext) INSTR() antlr.TerminalNode {
@@ -1396,10 +1424,6 @@ func (s *InitValueContext) COLON() antlr.TerminalNode {
 	return s.GetToken(StateParserCOLON, 0)
 }
 
-func (s *InitValueContext) NAME() antlr.TerminalNode {
-	return s.GetToken(StateParserNAME, 0)
-}
-
 func (s *InitValueContext) GetRuleContext() antlr.RuleContext {
 	return s
 }
@@ -1411,24 +1435,58 @@ func (s *InitValueContext) ToStringTree(ruleNames []string, recog antlr.Recogniz
 func (p *StateParser) InitValue() (localctx IInitValueContext) {
 	localctx = NewInitValueContext(p, p.GetParserRuleContext(), p.GetState())
 	p.EnterRule(localctx, 4, StateParserRULE_initValue)
-	p.SetState(124)
+	p.SetState(129)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
-	switch p.GetTokenStream().LA(1) {
-	case StateParserNUM, StateParserNAME, StateParserCOLON:
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 15, p.GetParserRuleContext()) {
+	case 1:
 		p.EnterOuterAlt(localctx, 1)
 		{
 			p.SetState(118)
 			p.Value()
 		}
 
-	case StateParserINSTR:
+	case 2:
 		p.EnterOuterAlt(localctx, 2)
 		{
 			p.SetState(119)
+
+			var _m = p.Match(StateParserNAME)
+
+			localctx.(*InitValueContext).macro = _m
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(120)
+			p.Match(StateParserLPAR)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(121)
+			p.Value()
+		}
+		{
+			p.SetState(122)
+			p.Match(StateParserRPAR)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case 3:
+		p.EnterOuterAlt(localctx, 3)
+		{
+			p.SetState(124)
 			p.Match(StateParserINSTR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1436,10 +1494,10 @@ func (p *StateParser) InitValue() (localctx IInitValueContext) {
 			}
 		}
 
-	case StateParserNOP:
-		p.EnterOuterAlt(localctx, 3)
+	case 4:
+		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(120)
+			p.SetState(125)
 			p.Match(StateParserNOP)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1447,10 +1505,10 @@ func (p *StateParser) InitValue() (localctx IInitValueContext) {
 			}
 		}
 
-	case StateParserPROC:
-		p.EnterOuterAlt(localctx, 4)
+	case 5:
+		p.EnterOuterAlt(localctx, 5)
 		{
-			p.SetState(121)
+			p.SetState(126)
 			p.Match(StateParserPROC)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1458,7 +1516,7 @@ func (p *StateParser) InitValue() (localctx IInitValueContext) {
 			}
 		}
 		{
-			p.SetState(122)
+			p.SetState(127)
 			p.Match(StateParserCOLON)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1466,7 +1524,7 @@ func (p *StateParser) InitValue() (localctx IInitValueContext) {
 			}
 		}
 		{
-			p.SetState(123)
+			p.SetState(128)
 			p.Match(StateParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1474,8 +1532,7 @@ func (p *StateParser) InitValue() (localctx IInitValueContext) {
 			}
 		}
 
-	default:
-		p.SetError(antlr.NewNoViableAltException(p, nil, nil, nil, nil, nil))
+	case antlr.ATNInvalidAltNumber:
 		goto errorExit
 	}
 
@@ -1612,7 +1669,7 @@ func (p *StateParser) Constraints() (localctx IConstraintsContext) {
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(127)
+	p.SetState(132)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1621,12 +1678,12 @@ func (p *StateParser) Constraints() (localctx IConstraintsContext) {
 
 	if _la == StateParserLOCATIONS {
 		{
-			p.SetState(126)
+			p.SetState(131)
 			p.LocationsClause()
 		}
 
 	}
-	p.SetState(130)
+	p.SetState(135)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1635,16 +1692,16 @@ func (p *StateParser) Constraints() (localctx IConstraintsContext) {
 
 	if _la == StateParserFILTER {
 		{
-			p.SetState(129)
+			p.SetState(134)
 			p.FilterClause()
 		}
 
 	}
 	{
-		p.SetState(132)
+		p.SetState(137)
 		p.Constr()
 	}
-	p.SetState(134)
+	p.SetState(139)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1653,7 +1710,7 @@ func (p *StateParser) Constraints() (localctx IConstraintsContext) {
 
 	if _la == StateParserSEMI {
 		{
-			p.SetState(133)
+			p.SetState(138)
 			p.Match(StateParserSEMI)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1663,7 +1720,7 @@ func (p *StateParser) Constraints() (localctx IConstraintsContext) {
 
 	}
 	{
-		p.SetState(136)
+		p.SetState(141)
 		p.Match(StateParserEOF)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1814,7 +1871,7 @@ func (p *StateParser) LocationsClause() (localctx ILocationsClauseContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(138)
+		p.SetState(143)
 		p.Match(StateParserLOCATIONS)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1822,14 +1879,14 @@ func (p *StateParser) LocationsClause() (localctx ILocationsClauseContext) {
 		}
 	}
 	{
-		p.SetState(139)
+		p.SetState(144)
 		p.Match(StateParserLBRK)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(151)
+	p.SetState(156)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1838,10 +1895,10 @@ func (p *StateParser) LocationsClause() (localctx ILocationsClauseContext) {
 
 	if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&8888320) != 0 {
 		{
-			p.SetState(140)
+			p.SetState(145)
 			p.LocItem()
 		}
-		p.SetState(145)
+		p.SetState(150)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1853,7 +1910,7 @@ func (p *StateParser) LocationsClause() (localctx ILocationsClauseContext) {
 		for _alt != 2 && _alt != antlr.ATNInvalidAltNumber {
 			if _alt == 1 {
 				{
-					p.SetState(141)
+					p.SetState(146)
 					p.Match(StateParserSEMI)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -1861,12 +1918,12 @@ func (p *StateParser) LocationsClause() (localctx ILocationsClauseContext) {
 					}
 				}
 				{
-					p.SetState(142)
+					p.SetState(147)
 					p.LocItem()
 				}
 
 			}
-			p.SetState(147)
+			p.SetState(152)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -1876,7 +1933,7 @@ func (p *StateParser) LocationsClause() (localctx ILocationsClauseContext) {
 				goto errorExit
 			}
 		}
-		p.SetState(149)
+		p.SetState(154)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1885,7 +1942,7 @@ func (p *StateParser) LocationsClause() (localctx ILocationsClauseContext) {
 
 		if _la == StateParserSEMI {
 			{
-				p.SetState(148)
+				p.SetState(153)
 				p.Match(StateParserSEMI)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1897,7 +1954,7 @@ func (p *StateParser) LocationsClause() (localctx ILocationsClauseContext) {
 
 	}
 	{
-		p.SetState(153)
+		p.SetState(158)
 		p.Match(StateParserRBRK)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -2031,7 +2088,7 @@ func (p *StateParser) LocItem() (localctx ILocItemContext) {
 	p.EnterRule(localctx, 10, StateParserRULE_locItem)
 	var _la int
 
-	p.SetState(163)
+	p.SetState(168)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -2041,10 +2098,10 @@ func (p *StateParser) LocItem() (localctx ILocItemContext) {
 	case StateParserNUM, StateParserPROC, StateParserSYMREG, StateParserNAME, StateParserLBRK:
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(155)
+			p.SetState(160)
 			p.CondLoc()
 		}
-		p.SetState(157)
+		p.SetState(162)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -2053,7 +2110,7 @@ func (p *StateParser) LocItem() (localctx ILocItemContext) {
 
 		if _la == StateParserNAME {
 			{
-				p.SetState(156)
+				p.SetState(161)
 
 				var _m = p.Match(StateParserNAME)
 
@@ -2065,7 +2122,7 @@ func (p *StateParser) LocItem() (localctx ILocItemContext) {
 			}
 
 		}
-		p.SetState(160)
+		p.SetState(165)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -2074,7 +2131,7 @@ func (p *StateParser) LocItem() (localctx ILocItemContext) {
 
 		if _la == StateParserSTAR {
 			{
-				p.SetState(159)
+				p.SetState(164)
 				p.Match(StateParserSTAR)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -2087,7 +2144,7 @@ func (p *StateParser) LocItem() (localctx ILocItemContext) {
 	case StateParserFAULT:
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(162)
+			p.SetState(167)
 			p.Fault()
 		}
 
@@ -2189,7 +2246,7 @@ func (p *StateParser) FilterClause() (localctx IFilterClauseContext) {
 	p.EnterRule(localctx, 12, StateParserRULE_filterClause)
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(165)
+		p.SetState(170)
 		p.Match(StateParserFILTER)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -2197,7 +2254,7 @@ func (p *StateParser) FilterClause() (localctx IFilterClauseContext) {
 		}
 	}
 	{
-		p.SetState(166)
+		p.SetState(171)
 		p.prop(0)
 	}
 
@@ -2487,7 +2544,7 @@ func (s *NoConstrContext) GetRuleContext() antlr.RuleContext {
 func (p *StateParser) Constr() (localctx IConstrContext) {
 	localctx = NewConstrContext(p, p.GetParserRuleContext(), p.GetState())
 	p.EnterRule(localctx, 14, StateParserRULE_constr)
-	p.SetState(182)
+	p.SetState(187)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -2498,48 +2555,8 @@ func (p *StateParser) Constr() (localctx IConstrContext) {
 		localctx = NewForallConstrContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(168)
-			p.Match(StateParserFORALL)
-			if p.HasError() {
-				// Recognition error - abort rule
-				goto errorExit
-			}
-		}
-		{
-			p.SetState(169)
-			p.prop(0)
-		}
-
-	case StateParserEXISTS:
-		localctx = NewExistsConstrContext(p, localctx)
-		p.EnterOuterAlt(localctx, 2)
-		{
-			p.SetState(170)
-			p.Match(StateParserEXISTS)
-			if p.HasError() {
-				// Recognition error - abort rule
-				goto errorExit
-			}
-		}
-		{
-			p.SetState(171)
-			p.prop(0)
-		}
-
-	case StateParserNOT:
-		localctx = NewNotExistsConstrContext(p, localctx)
-		p.EnterOuterAlt(localctx, 3)
-		{
-			p.SetState(172)
-			p.Match(StateParserNOT)
-			if p.HasError() {
-				// Recognition error - abort rule
-				goto errorExit
-			}
-		}
-		{
 			p.SetState(173)
-			p.Match(StateParserEXISTS)
+			p.Match(StateParserFORALL)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
@@ -2550,12 +2567,12 @@ func (p *StateParser) Constr() (localctx IConstrContext) {
 			p.prop(0)
 		}
 
-	case StateParserFINAL:
-		localctx = NewFinalConstrContext(p, localctx)
-		p.EnterOuterAlt(localctx, 4)
+	case StateParserEXISTS:
+		localctx = NewExistsConstrContext(p, localctx)
+		p.EnterOuterAlt(localctx, 2)
 		{
 			p.SetState(175)
-			p.Match(StateParserFINAL)
+			p.Match(StateParserEXISTS)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
@@ -2566,12 +2583,12 @@ func (p *StateParser) Constr() (localctx IConstrContext) {
 			p.prop(0)
 		}
 
-	case StateParserLPAR:
-		localctx = NewBareConstrContext(p, localctx)
-		p.EnterOuterAlt(localctx, 5)
+	case StateParserNOT:
+		localctx = NewNotExistsConstrContext(p, localctx)
+		p.EnterOuterAlt(localctx, 3)
 		{
 			p.SetState(177)
-			p.Match(StateParserLPAR)
+			p.Match(StateParserNOT)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
@@ -2579,10 +2596,50 @@ func (p *StateParser) Constr() (localctx IConstrContext) {
 		}
 		{
 			p.SetState(178)
-			p.prop(0)
+			p.Match(StateParserEXISTS)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
 		}
 		{
 			p.SetState(179)
+			p.prop(0)
+		}
+
+	case StateParserFINAL:
+		localctx = NewFinalConstrContext(p, localctx)
+		p.EnterOuterAlt(localctx, 4)
+		{
+			p.SetState(180)
+			p.Match(StateParserFINAL)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(181)
+			p.prop(0)
+		}
+
+	case StateParserLPAR:
+		localctx = NewBareConstrContext(p, localctx)
+		p.EnterOuterAlt(localctx, 5)
+		{
+			p.SetState(182)
+			p.Match(StateParserLPAR)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(183)
+			p.prop(0)
+		}
+		{
+			p.SetState(184)
 			p.Match(StateParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3029,7 +3086,7 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 	var _alt int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(194)
+	p.SetState(199)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -3042,7 +3099,7 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 		_prevctx = localctx
 
 		{
-			p.SetState(185)
+			p.SetState(190)
 			p.Match(StateParserNOT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3050,7 +3107,7 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 			}
 		}
 		{
-			p.SetState(186)
+			p.SetState(191)
 			p.prop(8)
 		}
 
@@ -3059,7 +3116,7 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 		p.SetParserRuleContext(localctx)
 		_prevctx = localctx
 		{
-			p.SetState(187)
+			p.SetState(192)
 			p.Match(StateParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3067,11 +3124,11 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 			}
 		}
 		{
-			p.SetState(188)
+			p.SetState(193)
 			p.prop(0)
 		}
 		{
-			p.SetState(189)
+			p.SetState(194)
 			p.Match(StateParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3084,7 +3141,7 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 		p.SetParserRuleContext(localctx)
 		_prevctx = localctx
 		{
-			p.SetState(191)
+			p.SetState(196)
 			p.Match(StateParserTRUE)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3097,7 +3154,7 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 		p.SetParserRuleContext(localctx)
 		_prevctx = localctx
 		{
-			p.SetState(192)
+			p.SetState(197)
 			p.Match(StateParserFALSE)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3110,7 +3167,7 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 		p.SetParserRuleContext(localctx)
 		_prevctx = localctx
 		{
-			p.SetState(193)
+			p.SetState(198)
 			p.Atom()
 		}
 
@@ -3119,7 +3176,7 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 		goto errorExit
 	}
 	p.GetParserRuleContext().SetStop(p.GetTokenStream().LT(-1))
-	p.SetState(207)
+	p.SetState(212)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -3134,7 +3191,7 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 				p.TriggerExitRuleEvent()
 			}
 			_prevctx = localctx
-			p.SetState(205)
+			p.SetState(210)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -3144,14 +3201,14 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 			case 1:
 				localctx = NewImpliesPropContext(p, NewPropContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, StateParserRULE_prop)
-				p.SetState(196)
+				p.SetState(201)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 7)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 7)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(197)
+					p.SetState(202)
 					p.Match(StateParserIMPLIES)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -3159,21 +3216,21 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 					}
 				}
 				{
-					p.SetState(198)
+					p.SetState(203)
 					p.prop(7)
 				}
 
 			case 2:
 				localctx = NewAndPropContext(p, NewPropContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, StateParserRULE_prop)
-				p.SetState(199)
+				p.SetState(204)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 6)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 6)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(200)
+					p.SetState(205)
 					p.Match(StateParserAND)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -3181,21 +3238,21 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 					}
 				}
 				{
-					p.SetState(201)
+					p.SetState(206)
 					p.prop(7)
 				}
 
 			case 3:
 				localctx = NewOrPropContext(p, NewPropContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, StateParserRULE_prop)
-				p.SetState(202)
+				p.SetState(207)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 5)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 5)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(203)
+					p.SetState(208)
 					p.Match(StateParserOR)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -3203,7 +3260,7 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 					}
 				}
 				{
-					p.SetState(204)
+					p.SetState(209)
 					p.prop(6)
 				}
 
@@ -3212,7 +3269,7 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 			}
 
 		}
-		p.SetState(209)
+		p.SetState(214)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -3396,7 +3453,7 @@ func (p *StateParser) Atom() (localctx IAtomContext) {
 	p.EnterRule(localctx, 18, StateParserRULE_atom)
 	var _la int
 
-	p.SetState(215)
+	p.SetState(220)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -3407,11 +3464,11 @@ func (p *StateParser) Atom() (localctx IAtomContext) {
 		localctx = NewValueAtomContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(210)
+			p.SetState(215)
 			p.CondLoc()
 		}
 		{
-			p.SetState(211)
+			p.SetState(216)
 
 			var _lt = p.GetTokenStream().LT(1)
 
@@ -3429,7 +3486,7 @@ func (p *StateParser) Atom() (localctx IAtomContext) {
 			}
 		}
 		{
-			p.SetState(212)
+			p.SetState(217)
 			p.CondValue()
 		}
 
@@ -3437,7 +3494,7 @@ func (p *StateParser) Atom() (localctx IAtomContext) {
 		localctx = NewFaultAtomContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(214)
+			p.SetState(219)
 			p.Fault()
 		}
 
@@ -3611,7 +3668,7 @@ func (s *CondValueContext) ToStringTree(ruleNames []string, recog antlr.Recogniz
 func (p *StateParser) CondValue() (localctx ICondValueContext) {
 	localctx = NewCondValueContext(p, p.GetParserRuleContext(), p.GetState())
 	p.EnterRule(localctx, 20, StateParserRULE_condValue)
-	p.SetState(232)
+	p.SetState(237)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -3621,14 +3678,14 @@ func (p *StateParser) CondValue() (localctx ICondValueContext) {
 	case 1:
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(217)
+			p.SetState(222)
 			p.Value()
 		}
 
 	case 2:
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(218)
+			p.SetState(223)
 			p.Match(StateParserLCURLY)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3636,11 +3693,11 @@ func (p *StateParser) CondValue() (localctx ICondValueContext) {
 			}
 		}
 		{
-			p.SetState(219)
+			p.SetState(224)
 			p.ValueList()
 		}
 		{
-			p.SetState(220)
+			p.SetState(225)
 			p.Match(StateParserRCURLY)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3651,7 +3708,7 @@ func (p *StateParser) CondValue() (localctx ICondValueContext) {
 	case 3:
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(222)
+			p.SetState(227)
 			p.Match(StateParserINSTR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3662,7 +3719,7 @@ func (p *StateParser) CondValue() (localctx ICondValueContext) {
 	case 4:
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(223)
+			p.SetState(228)
 			p.Match(StateParserNOP)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3673,7 +3730,7 @@ func (p *StateParser) CondValue() (localctx ICondValueContext) {
 	case 5:
 		p.EnterOuterAlt(localctx, 5)
 		{
-			p.SetState(224)
+			p.SetState(229)
 			p.Match(StateParserPROC)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3681,7 +3738,7 @@ func (p *StateParser) CondValue() (localctx ICondValueContext) {
 			}
 		}
 		{
-			p.SetState(225)
+			p.SetState(230)
 			p.Match(StateParserCOLON)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3689,7 +3746,7 @@ func (p *StateParser) CondValue() (localctx ICondValueContext) {
 			}
 		}
 		{
-			p.SetState(226)
+			p.SetState(231)
 			p.Match(StateParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3700,7 +3757,7 @@ func (p *StateParser) CondValue() (localctx ICondValueContext) {
 	case 6:
 		p.EnterOuterAlt(localctx, 6)
 		{
-			p.SetState(227)
+			p.SetState(232)
 			p.Match(StateParserNUM)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3708,7 +3765,7 @@ func (p *StateParser) CondValue() (localctx ICondValueContext) {
 			}
 		}
 		{
-			p.SetState(228)
+			p.SetState(233)
 			p.Match(StateParserCOLON)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3716,7 +3773,7 @@ func (p *StateParser) CondValue() (localctx ICondValueContext) {
 			}
 		}
 		{
-			p.SetState(229)
+			p.SetState(234)
 			p.Match(StateParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3727,7 +3784,7 @@ func (p *StateParser) CondValue() (localctx ICondValueContext) {
 	case 7:
 		p.EnterOuterAlt(localctx, 7)
 		{
-			p.SetState(230)
+			p.SetState(235)
 			p.Match(StateParserSTAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3735,7 +3792,7 @@ func (p *StateParser) CondValue() (localctx ICondValueContext) {
 			}
 		}
 		{
-			p.SetState(231)
+			p.SetState(236)
 			p.Location()
 		}
 
@@ -3860,7 +3917,7 @@ func (s *CondLocContext) ToStringTree(ruleNames []string, recog antlr.Recognizer
 func (p *StateParser) CondLoc() (localctx ICondLocContext) {
 	localctx = NewCondLocContext(p, p.GetParserRuleContext(), p.GetState())
 	p.EnterRule(localctx, 22, StateParserRULE_condLoc)
-	p.SetState(239)
+	p.SetState(244)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -3870,14 +3927,14 @@ func (p *StateParser) CondLoc() (localctx ICondLocContext) {
 	case 1:
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(234)
+			p.SetState(239)
 			p.LeftLoc()
 		}
 
 	case 2:
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(235)
+			p.SetState(240)
 
 			var _m = p.Match(StateParserNAME)
 
@@ -3888,7 +3945,7 @@ func (p *StateParser) CondLoc() (localctx ICondLocContext) {
 			}
 		}
 		{
-			p.SetState(236)
+			p.SetState(241)
 			p.Match(StateParserLBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3896,7 +3953,7 @@ func (p *StateParser) CondLoc() (localctx ICondLocContext) {
 			}
 		}
 		{
-			p.SetState(237)
+			p.SetState(242)
 			p.Match(StateParserNUM)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3904,7 +3961,7 @@ func (p *StateParser) CondLoc() (localctx ICondLocContext) {
 			}
 		}
 		{
-			p.SetState(238)
+			p.SetState(243)
 			p.Match(StateParserRBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4072,7 +4129,7 @@ func (p *StateParser) Fault() (localctx IFaultContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(241)
+		p.SetState(246)
 		p.Match(StateParserFAULT)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -4080,7 +4137,7 @@ func (p *StateParser) Fault() (localctx IFaultContext) {
 		}
 	}
 	{
-		p.SetState(242)
+		p.SetState(247)
 		p.Match(StateParserLPAR)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -4088,14 +4145,14 @@ func (p *StateParser) Fault() (localctx IFaultContext) {
 		}
 	}
 	{
-		p.SetState(243)
+		p.SetState(248)
 		p.Match(StateParserPROC)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(246)
+	p.SetState(251)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -4104,7 +4161,7 @@ func (p *StateParser) Fault() (localctx IFaultContext) {
 
 	if _la == StateParserCOLON {
 		{
-			p.SetState(244)
+			p.SetState(249)
 			p.Match(StateParserCOLON)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4112,7 +4169,7 @@ func (p *StateParser) Fault() (localctx IFaultContext) {
 			}
 		}
 		{
-			p.SetState(245)
+			p.SetState(250)
 			p.Match(StateParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4121,7 +4178,7 @@ func (p *StateParser) Fault() (localctx IFaultContext) {
 		}
 
 	}
-	p.SetState(252)
+	p.SetState(257)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -4130,7 +4187,7 @@ func (p *StateParser) Fault() (localctx IFaultContext) {
 
 	for _la == StateParserCOMMA {
 		{
-			p.SetState(248)
+			p.SetState(253)
 			p.Match(StateParserCOMMA)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4138,11 +4195,11 @@ func (p *StateParser) Fault() (localctx IFaultContext) {
 			}
 		}
 		{
-			p.SetState(249)
+			p.SetState(254)
 			p.FaultArg()
 		}
 
-		p.SetState(254)
+		p.SetState(259)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -4150,7 +4207,7 @@ func (p *StateParser) Fault() (localctx IFaultContext) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(255)
+		p.SetState(260)
 		p.Match(StateParserRPAR)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -4251,14 +4308,14 @@ func (p *StateParser) FaultArg() (localctx IFaultArgContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(257)
+		p.SetState(262)
 		p.Match(StateParserNAME)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(262)
+	p.SetState(267)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -4267,7 +4324,7 @@ func (p *StateParser) FaultArg() (localctx IFaultArgContext) {
 
 	for _la == StateParserCOLON {
 		{
-			p.SetState(258)
+			p.SetState(263)
 			p.Match(StateParserCOLON)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4275,7 +4332,7 @@ func (p *StateParser) FaultArg() (localctx IFaultArgContext) {
 			}
 		}
 		{
-			p.SetState(259)
+			p.SetState(264)
 			p.Match(StateParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4283,7 +4340,7 @@ func (p *StateParser) FaultArg() (localctx IFaultArgContext) {
 			}
 		}
 
-		p.SetState(264)
+		p.SetState(269)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -4404,7 +4461,7 @@ func (s *LeftLocContext) ToStringTree(ruleNames []string, recog antlr.Recognizer
 func (p *StateParser) LeftLoc() (localctx ILeftLocContext) {
 	localctx = NewLeftLocContext(p, p.GetParserRuleContext(), p.GetState())
 	p.EnterRule(localctx, 28, StateParserRULE_leftLoc)
-	p.SetState(270)
+	p.SetState(275)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -4414,14 +4471,14 @@ func (p *StateParser) LeftLoc() (localctx ILeftLocContext) {
 	case StateParserNUM, StateParserPROC, StateParserSYMREG, StateParserNAME:
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(265)
+			p.SetState(270)
 			p.Location()
 		}
 
 	case StateParserLBRK:
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(266)
+			p.SetState(271)
 			p.Match(StateParserLBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4429,11 +4486,11 @@ func (p *StateParser) LeftLoc() (localctx ILeftLocContext) {
 			}
 		}
 		{
-			p.SetState(267)
+			p.SetState(272)
 			p.GlobalLoc()
 		}
 		{
-			p.SetState(268)
+			p.SetState(273)
 			p.Match(StateParserRBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4617,7 +4674,7 @@ func (p *StateParser) Location() (localctx ILocationContext) {
 	p.EnterRule(localctx, 30, StateParserRULE_location)
 	var _la int
 
-	p.SetState(277)
+	p.SetState(282)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -4628,7 +4685,7 @@ func (p *StateParser) Location() (localctx ILocationContext) {
 		localctx = NewRegLocationContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(272)
+			p.SetState(277)
 
 			var _lt = p.GetTokenStream().LT(1)
 
@@ -4646,7 +4703,7 @@ func (p *StateParser) Location() (localctx ILocationContext) {
 			}
 		}
 		{
-			p.SetState(273)
+			p.SetState(278)
 			p.Match(StateParserCOLON)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4654,7 +4711,7 @@ func (p *StateParser) Location() (localctx ILocationContext) {
 			}
 		}
 		{
-			p.SetState(274)
+			p.SetState(279)
 			_la = p.GetTokenStream().LA(1)
 
 			if !(_la == StateParserSYMREG || _la == StateParserNAME) {
@@ -4669,7 +4726,7 @@ func (p *StateParser) Location() (localctx ILocationContext) {
 		localctx = NewSymbolicRegLocationContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(275)
+			p.SetState(280)
 			p.Match(StateParserSYMREG)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4681,7 +4738,7 @@ func (p *StateParser) Location() (localctx ILocationContext) {
 		localctx = NewGlobalLocationContext(p, localctx)
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(276)
+			p.SetState(281)
 			p.GlobalLoc()
 		}
 
@@ -4787,19 +4844,19 @@ func (p *StateParser) GlobalLoc() (localctx IGlobalLocContext) {
 	p.EnterRule(localctx, 32, StateParserRULE_globalLoc)
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(279)
+		p.SetState(284)
 		p.Match(StateParserNAME)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(282)
+	p.SetState(287)
 	p.GetErrorHandler().Sync(p)
 
 	if p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 37, p.GetParserRuleContext()) == 1 {
 		{
-			p.SetState(280)
+			p.SetState(285)
 			p.Match(StateParserCOLON)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4807,7 +4864,7 @@ func (p *StateParser) GlobalLoc() (localctx IGlobalLocContext) {
 			}
 		}
 		{
-			p.SetState(281)
+			p.SetState(286)
 
 			var _m = p.Match(StateParserNAME)
 
@@ -4948,10 +5005,10 @@ func (p *StateParser) ValueList() (localctx IValueListContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(284)
+		p.SetState(289)
 		p.Value()
 	}
-	p.SetState(289)
+	p.SetState(294)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -4960,7 +5017,7 @@ func (p *StateParser) ValueList() (localctx IValueListContext) {
 
 	for _la == StateParserCOMMA {
 		{
-			p.SetState(285)
+			p.SetState(290)
 			p.Match(StateParserCOMMA)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4968,11 +5025,11 @@ func (p *StateParser) ValueList() (localctx IValueListContext) {
 			}
 		}
 		{
-			p.SetState(286)
+			p.SetState(291)
 			p.Value()
 		}
 
-		p.SetState(291)
+		p.SetState(296)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -5167,7 +5224,7 @@ func (s *TagValueContext) NAME() antlr.TerminalNode {
 func (p *StateParser) Value() (localctx IValueContext) {
 	localctx = NewValueContext(p, p.GetParserRuleContext(), p.GetState())
 	p.EnterRule(localctx, 36, StateParserRULE_value)
-	p.SetState(304)
+	p.SetState(309)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -5178,7 +5235,7 @@ func (p *StateParser) Value() (localctx IValueContext) {
 		localctx = NewNumValueContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(292)
+			p.SetState(297)
 			p.Match(StateParserNUM)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -5190,19 +5247,19 @@ func (p *StateParser) Value() (localctx IValueContext) {
 		localctx = NewSymValueContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(293)
+			p.SetState(298)
 			p.Match(StateParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(296)
+		p.SetState(301)
 		p.GetErrorHandler().Sync(p)
 
 		if p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 39, p.GetParserRuleContext()) == 1 {
 			{
-				p.SetState(294)
+				p.SetState(299)
 				p.Match(StateParserCOLON)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -5210,7 +5267,7 @@ func (p *StateParser) Value() (localctx IValueContext) {
 				}
 			}
 			{
-				p.SetState(295)
+				p.SetState(300)
 
 				var _m = p.Match(StateParserNAME)
 
@@ -5229,7 +5286,7 @@ func (p *StateParser) Value() (localctx IValueContext) {
 		localctx = NewIndexedSymValueContext(p, localctx)
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(298)
+			p.SetState(303)
 			p.Match(StateParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -5237,7 +5294,7 @@ func (p *StateParser) Value() (localctx IValueContext) {
 			}
 		}
 		{
-			p.SetState(299)
+			p.SetState(304)
 			p.Match(StateParserLBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -5245,7 +5302,7 @@ func (p *StateParser) Value() (localctx IValueContext) {
 			}
 		}
 		{
-			p.SetState(300)
+			p.SetState(305)
 			p.Match(StateParserNUM)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -5253,7 +5310,7 @@ func (p *StateParser) Value() (localctx IValueContext) {
 			}
 		}
 		{
-			p.SetState(301)
+			p.SetState(306)
 			p.Match(StateParserRBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -5265,7 +5322,7 @@ func (p *StateParser) Value() (localctx IValueContext) {
 		localctx = NewTagValueContext(p, localctx)
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(302)
+			p.SetState(307)
 			p.Match(StateParserCOLON)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -5273,7 +5330,7 @@ func (p *StateParser) Value() (localctx IValueContext) {
 			}
 		}
 		{
-			p.SetState(303)
+			p.SetState(308)
 			p.Match(StateParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule

@@ -33,121 +33,166 @@ func cParserInit() {
 	staticData := &CParserStaticData
 	staticData.LiteralNames = []string{
 		"", "'if'", "'else'", "'while'", "'const'", "'volatile'", "'_Atomic'",
-		"'void'", "'for'", "'do'", "'switch'", "'return'", "'break'", "'continue'",
-		"'goto'", "", "", "", "'('", "')'", "'{'", "'}'", "'['", "']'", "','",
-		"';'", "':'", "'?'", "'='", "'=='", "'!='", "'<='", "'>='", "'<<'",
-		"'>>'", "'<'", "'>'", "'&&'", "'||'", "'+'", "'-'", "'*'", "'/'", "'%'",
-		"'&'", "'|'", "'^'", "'!'", "'~'", "'.'", "'->'",
+		"'void'", "'struct'", "", "'for'", "'do'", "'switch'", "'return'", "'goto'",
+		"", "", "", "'('", "')'", "'{'", "'}'", "'['", "']'", "','", "';'",
+		"':'", "'?'", "'='", "'=='", "'!='", "'<='", "'>='", "'<<'", "'>>'",
+		"'<'", "'>'", "'&&'", "'||'", "'+'", "'-'", "'*'", "'/'", "'%'", "'&'",
+		"'|'", "'^'", "'!'", "'~'", "'.'", "'->'",
 	}
 	staticData.SymbolicNames = []string{
-		"", "IF", "ELSE", "WHILE", "CONST", "VOLATILE", "ATOMIC", "VOID", "FOR",
-		"DO", "SWITCH", "RETURN", "BREAK", "CONTINUE", "GOTO", "PROC", "IDENT",
-		"NUMBER", "LPAR", "RPAR", "LCURLY", "RCURLY", "LBRK", "RBRK", "COMMA",
-		"SEMI", "COLON", "QUESTION", "ASSIGN", "EQEQ", "NEQ", "LE", "GE", "SHL",
-		"SHR", "LT", "GT", "ANDAND", "OROR", "PLUS", "MINUS", "STAR", "SLASH",
-		"PERCENT", "AMPER", "PIPE", "CARET", "BANG", "TILDE", "DOT", "ARROW",
-		"LINE_COMMENT", "BLOCK_COMMENT", "WS", "OTHER",
+		"", "IF", "ELSE", "WHILE", "CONST", "VOLATILE", "ATOMIC", "VOID", "STRUCT",
+		"TYPE", "FOR", "DO", "SWITCH", "RETURN", "GOTO", "PROC", "IDENT", "NUMBER",
+		"LPAR", "RPAR", "LCURLY", "RCURLY", "LBRK", "RBRK", "COMMA", "SEMI",
+		"COLON", "QUESTION", "ASSIGN", "EQEQ", "NEQ", "LE", "GE", "SHL", "SHR",
+		"LT", "GT", "ANDAND", "OROR", "PLUS", "MINUS", "STAR", "SLASH", "PERCENT",
+		"AMPER", "PIPE", "CARET", "BANG", "TILDE", "DOT", "ARROW", "LINE_COMMENT",
+		"BLOCK_COMMENT", "WS", "OTHER",
 	}
 	staticData.RuleNames = []string{
-		"program", "thread", "param", "typeSpec", "typeWord", "pointer", "block",
-		"statement", "expr", "primary", "annotations", "annotation",
+		"program", "macroFile", "macroDef", "thread", "param", "typeSpec", "typeWord",
+		"castType", "pointer", "block", "statement", "expr", "primary", "annotations",
+		"annotation", "atomicOp",
 	}
 	staticData.PredictionContextCache = antlr.NewPredictionContextCache()
 	staticData.serializedATN = []int32{
-		4, 1, 54, 209, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
+		4, 1, 54, 296, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
 		4, 2, 5, 7, 5, 2, 6, 7, 6, 2, 7, 7, 7, 2, 8, 7, 8, 2, 9, 7, 9, 2, 10, 7,
-		10, 2, 11, 7, 11, 1, 0, 5, 0, 26, 8, 0, 10, 0, 12, 0, 29, 9, 0, 1, 0, 1,
-		0, 1, 1, 3, 1, 34, 8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 5, 1, 41, 8, 1,
-		10, 1, 12, 1, 44, 9, 1, 3, 1, 46, 8, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 2, 1,
-		2, 1, 3, 4, 3, 55, 8, 3, 11, 3, 12, 3, 56, 1, 3, 5, 3, 60, 8, 3, 10, 3,
-		12, 3, 63, 9, 3, 1, 4, 1, 4, 1, 5, 1, 5, 5, 5, 69, 8, 5, 10, 5, 12, 5,
-		72, 9, 5, 1, 6, 1, 6, 5, 6, 76, 8, 6, 10, 6, 12, 6, 79, 9, 6, 1, 6, 1,
-		6, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 3, 7, 88, 8, 7, 1, 7, 1, 7, 1, 7, 1, 7,
-		1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 3, 7, 99, 8, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1,
-		7, 1, 7, 1, 7, 1, 7, 1, 7, 3, 7, 110, 8, 7, 1, 7, 1, 7, 1, 7, 3, 7, 115,
-		8, 7, 1, 8, 1, 8, 1, 8, 1, 8, 3, 8, 121, 8, 8, 1, 8, 1, 8, 1, 8, 1, 8,
-		1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8,
-		1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8,
-		1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 5, 8, 159, 8, 8, 10, 8,
-		12, 8, 162, 9, 8, 1, 9, 1, 9, 1, 9, 3, 9, 167, 8, 9, 1, 9, 1, 9, 1, 9,
-		1, 9, 5, 9, 173, 8, 9, 10, 9, 12, 9, 176, 9, 9, 3, 9, 178, 8, 9, 1, 9,
-		1, 9, 1, 9, 1, 9, 1, 9, 1, 9, 1, 9, 1, 9, 3, 9, 188, 8, 9, 1, 10, 1, 10,
-		1, 10, 1, 10, 5, 10, 194, 8, 10, 10, 10, 12, 10, 197, 9, 10, 1, 10, 1,
-		10, 1, 11, 1, 11, 1, 11, 5, 11, 204, 8, 11, 10, 11, 12, 11, 207, 9, 11,
-		1, 11, 0, 1, 16, 12, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 0, 8, 2,
-		0, 4, 7, 16, 16, 1, 0, 4, 5, 3, 0, 39, 41, 44, 44, 47, 48, 1, 0, 41, 43,
-		1, 0, 39, 40, 1, 0, 33, 34, 2, 0, 31, 32, 35, 36, 1, 0, 29, 30, 233, 0,
-		27, 1, 0, 0, 0, 2, 33, 1, 0, 0, 0, 4, 50, 1, 0, 0, 0, 6, 54, 1, 0, 0, 0,
-		8, 64, 1, 0, 0, 0, 10, 66, 1, 0, 0, 0, 12, 73, 1, 0, 0, 0, 14, 114, 1,
-		0, 0, 0, 16, 120, 1, 0, 0, 0, 18, 187, 1, 0, 0, 0, 20, 189, 1, 0, 0, 0,
-		22, 200, 1, 0, 0, 0, 24, 26, 3, 2, 1, 0, 25, 24, 1, 0, 0, 0, 26, 29, 1,
-		0, 0, 0, 27, 25, 1, 0, 0, 0, 27, 28, 1, 0, 0, 0, 28, 30, 1, 0, 0, 0, 29,
-		27, 1, 0, 0, 0, 30, 31, 5, 0, 0, 1, 31, 1, 1, 0, 0, 0, 32, 34, 5, 7, 0,
-		0, 33, 32, 1, 0, 0, 0, 33, 34, 1, 0, 0, 0, 34, 35, 1, 0, 0, 0, 35, 36,
-		5, 15, 0, 0, 36, 45, 5, 18, 0, 0, 37, 42, 3, 4, 2, 0, 38, 39, 5, 24, 0,
-		0, 39, 41, 3, 4, 2, 0, 40, 38, 1, 0, 0, 0, 41, 44, 1, 0, 0, 0, 42, 40,
-		1, 0, 0, 0, 42, 43, 1, 0, 0, 0, 43, 46, 1, 0, 0, 0, 44, 42, 1, 0, 0, 0,
-		45, 37, 1, 0, 0, 0, 45, 46, 1, 0, 0, 0, 46, 47, 1, 0, 0, 0, 47, 48, 5,
-		19, 0, 0, 48, 49, 3, 12, 6, 0, 49, 3, 1, 0, 0, 0, 50, 51, 3, 6, 3, 0, 51,
-		52, 5, 16, 0, 0, 52, 5, 1, 0, 0, 0, 53, 55, 3, 8, 4, 0, 54, 53, 1, 0, 0,
-		0, 55, 56, 1, 0, 0, 0, 56, 54, 1, 0, 0, 0, 56, 57, 1, 0, 0, 0, 57, 61,
-		1, 0, 0, 0, 58, 60, 3, 10, 5, 0, 59, 58, 1, 0, 0, 0, 60, 63, 1, 0, 0, 0,
-		61, 59, 1, 0, 0, 0, 61, 62, 1, 0, 0, 0, 62, 7, 1, 0, 0, 0, 63, 61, 1, 0,
-		0, 0, 64, 65, 7, 0, 0, 0, 65, 9, 1, 0, 0, 0, 66, 70, 5, 41, 0, 0, 67, 69,
-		7, 1, 0, 0, 68, 67, 1, 0, 0, 0, 69, 72, 1, 0, 0, 0, 70, 68, 1, 0, 0, 0,
-		70, 71, 1, 0, 0, 0, 71, 11, 1, 0, 0, 0, 72, 70, 1, 0, 0, 0, 73, 77, 5,
-		20, 0, 0, 74, 76, 3, 14, 7, 0, 75, 74, 1, 0, 0, 0, 76, 79, 1, 0, 0, 0,
-		77, 75, 1, 0, 0, 0, 77, 78, 1, 0, 0, 0, 78, 80, 1, 0, 0, 0, 79, 77, 1,
-		0, 0, 0, 80, 81, 5, 21, 0, 0, 81, 13, 1, 0, 0, 0, 82, 115, 3, 12, 6, 0,
-		83, 84, 3, 6, 3, 0, 84, 87, 5, 16, 0, 0, 85, 86, 5, 28, 0, 0, 86, 88, 3,
-		16, 8, 0, 87, 85, 1, 0, 0, 0, 87, 88, 1, 0, 0, 0, 88, 89, 1, 0, 0, 0, 89,
-		90, 5, 25, 0, 0, 90, 115, 1, 0, 0, 0, 91, 92, 5, 1, 0, 0, 92, 93, 5, 18,
-		0, 0, 93, 94, 3, 16, 8, 0, 94, 95, 5, 19, 0, 0, 95, 98, 3, 14, 7, 0, 96,
-		97, 5, 2, 0, 0, 97, 99, 3, 14, 7, 0, 98, 96, 1, 0, 0, 0, 98, 99, 1, 0,
-		0, 0, 99, 115, 1, 0, 0, 0, 100, 101, 5, 3, 0, 0, 101, 102, 5, 18, 0, 0,
-		102, 103, 3, 16, 8, 0, 103, 104, 5, 19, 0, 0, 104, 105, 3, 14, 7, 0, 105,
-		115, 1, 0, 0, 0, 106, 109, 3, 16, 8, 0, 107, 108, 5, 28, 0, 0, 108, 110,
-		3, 16, 8, 0, 109, 107, 1, 0, 0, 0, 109, 110, 1, 0, 0, 0, 110, 111, 1, 0,
-		0, 0, 111, 112, 5, 25, 0, 0, 112, 115, 1, 0, 0, 0, 113, 115, 5, 25, 0,
-		0, 114, 82, 1, 0, 0, 0, 114, 83, 1, 0, 0, 0, 114, 91, 1, 0, 0, 0, 114,
-		100, 1, 0, 0, 0, 114, 106, 1, 0, 0, 0, 114, 113, 1, 0, 0, 0, 115, 15, 1,
-		0, 0, 0, 116, 117, 6, 8, -1, 0, 117, 121, 3, 18, 9, 0, 118, 119, 7, 2,
-		0, 0, 119, 121, 3, 16, 8, 12, 120, 116, 1, 0, 0, 0, 120, 118, 1, 0, 0,
-		0, 121, 160, 1, 0, 0, 0, 122, 123, 10, 11, 0, 0, 123, 124, 7, 3, 0, 0,
-		124, 159, 3, 16, 8, 12, 125, 126, 10, 10, 0, 0, 126, 127, 7, 4, 0, 0, 127,
-		159, 3, 16, 8, 11, 128, 129, 10, 9, 0, 0, 129, 130, 7, 5, 0, 0, 130, 159,
-		3, 16, 8, 10, 131, 132, 10, 8, 0, 0, 132, 133, 7, 6, 0, 0, 133, 159, 3,
-		16, 8, 9, 134, 135, 10, 7, 0, 0, 135, 136, 7, 7, 0, 0, 136, 159, 3, 16,
-		8, 8, 137, 138, 10, 6, 0, 0, 138, 139, 5, 44, 0, 0, 139, 159, 3, 16, 8,
-		7, 140, 141, 10, 5, 0, 0, 141, 142, 5, 46, 0, 0, 142, 159, 3, 16, 8, 6,
-		143, 144, 10, 4, 0, 0, 144, 145, 5, 45, 0, 0, 145, 159, 3, 16, 8, 5, 146,
-		147, 10, 3, 0, 0, 147, 148, 5, 37, 0, 0, 148, 159, 3, 16, 8, 4, 149, 150,
-		10, 2, 0, 0, 150, 151, 5, 38, 0, 0, 151, 159, 3, 16, 8, 3, 152, 153, 10,
-		1, 0, 0, 153, 154, 5, 27, 0, 0, 154, 155, 3, 16, 8, 0, 155, 156, 5, 26,
-		0, 0, 156, 157, 3, 16, 8, 1, 157, 159, 1, 0, 0, 0, 158, 122, 1, 0, 0, 0,
-		158, 125, 1, 0, 0, 0, 158, 128, 1, 0, 0, 0, 158, 131, 1, 0, 0, 0, 158,
-		134, 1, 0, 0, 0, 158, 137, 1, 0, 0, 0, 158, 140, 1, 0, 0, 0, 158, 143,
-		1, 0, 0, 0, 158, 146, 1, 0, 0, 0, 158, 149, 1, 0, 0, 0, 158, 152, 1, 0,
-		0, 0, 159, 162, 1, 0, 0, 0, 160, 158, 1, 0, 0, 0, 160, 161, 1, 0, 0, 0,
-		161, 17, 1, 0, 0, 0, 162, 160, 1, 0, 0, 0, 163, 188, 5, 17, 0, 0, 164,
-		166, 5, 16, 0, 0, 165, 167, 3, 20, 10, 0, 166, 165, 1, 0, 0, 0, 166, 167,
-		1, 0, 0, 0, 167, 168, 1, 0, 0, 0, 168, 177, 5, 18, 0, 0, 169, 174, 3, 16,
-		8, 0, 170, 171, 5, 24, 0, 0, 171, 173, 3, 16, 8, 0, 172, 170, 1, 0, 0,
-		0, 173, 176, 1, 0, 0, 0, 174, 172, 1, 0, 0, 0, 174, 175, 1, 0, 0, 0, 175,
-		178, 1, 0, 0, 0, 176, 174, 1, 0, 0, 0, 177, 169, 1, 0, 0, 0, 177, 178,
-		1, 0, 0, 0, 178, 179, 1, 0, 0, 0, 179, 188, 5, 19, 0, 0, 180, 181, 5, 16,
-		0, 0, 181, 188, 3, 20, 10, 0, 182, 188, 5, 16, 0, 0, 183, 184, 5, 18, 0,
-		0, 184, 185, 3, 16, 8, 0, 185, 186, 5, 19, 0, 0, 186, 188, 1, 0, 0, 0,
-		187, 163, 1, 0, 0, 0, 187, 164, 1, 0, 0, 0, 187, 180, 1, 0, 0, 0, 187,
-		182, 1, 0, 0, 0, 187, 183, 1, 0, 0, 0, 188, 19, 1, 0, 0, 0, 189, 190, 5,
-		20, 0, 0, 190, 195, 3, 22, 11, 0, 191, 192, 5, 24, 0, 0, 192, 194, 3, 22,
-		11, 0, 193, 191, 1, 0, 0, 0, 194, 197, 1, 0, 0, 0, 195, 193, 1, 0, 0, 0,
-		195, 196, 1, 0, 0, 0, 196, 198, 1, 0, 0, 0, 197, 195, 1, 0, 0, 0, 198,
-		199, 5, 21, 0, 0, 199, 21, 1, 0, 0, 0, 200, 205, 5, 16, 0, 0, 201, 202,
-		5, 40, 0, 0, 202, 204, 5, 16, 0, 0, 203, 201, 1, 0, 0, 0, 204, 207, 1,
-		0, 0, 0, 205, 203, 1, 0, 0, 0, 205, 206, 1, 0, 0, 0, 206, 23, 1, 0, 0,
-		0, 207, 205, 1, 0, 0, 0, 21, 27, 33, 42, 45, 56, 61, 70, 77, 87, 98, 109,
-		114, 120, 158, 160, 166, 174, 177, 187, 195, 205,
+		10, 2, 11, 7, 11, 2, 12, 7, 12, 2, 13, 7, 13, 2, 14, 7, 14, 2, 15, 7, 15,
+		1, 0, 5, 0, 34, 8, 0, 10, 0, 12, 0, 37, 9, 0, 1, 0, 1, 0, 1, 1, 5, 1, 42,
+		8, 1, 10, 1, 12, 1, 45, 9, 1, 1, 1, 1, 1, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2,
+		5, 2, 54, 8, 2, 10, 2, 12, 2, 57, 9, 2, 3, 2, 59, 8, 2, 1, 2, 1, 2, 1,
+		2, 3, 2, 64, 8, 2, 1, 3, 3, 3, 67, 8, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3,
+		5, 3, 74, 8, 3, 10, 3, 12, 3, 77, 9, 3, 3, 3, 79, 8, 3, 1, 3, 1, 3, 1,
+		3, 1, 4, 1, 4, 1, 4, 1, 5, 4, 5, 88, 8, 5, 11, 5, 12, 5, 89, 1, 5, 5, 5,
+		93, 8, 5, 10, 5, 12, 5, 96, 9, 5, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1,
+		6, 1, 6, 3, 6, 106, 8, 6, 1, 7, 5, 7, 109, 8, 7, 10, 7, 12, 7, 112, 9,
+		7, 1, 7, 1, 7, 1, 7, 1, 7, 4, 7, 118, 8, 7, 11, 7, 12, 7, 119, 1, 7, 5,
+		7, 123, 8, 7, 10, 7, 12, 7, 126, 9, 7, 1, 8, 1, 8, 5, 8, 130, 8, 8, 10,
+		8, 12, 8, 133, 9, 8, 1, 9, 1, 9, 5, 9, 137, 8, 9, 10, 9, 12, 9, 140, 9,
+		9, 1, 9, 1, 9, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 3, 10, 149, 8, 10, 1,
+		10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 3, 10, 160,
+		8, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 3,
+		10, 171, 8, 10, 1, 10, 1, 10, 1, 10, 3, 10, 176, 8, 10, 1, 11, 1, 11, 1,
+		11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 3, 11, 187, 8, 11, 1, 11,
+		1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1,
+		11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11,
+		1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1,
+		11, 1, 11, 1, 11, 1, 11, 5, 11, 225, 8, 11, 10, 11, 12, 11, 228, 9, 11,
+		1, 12, 1, 12, 1, 12, 3, 12, 233, 8, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1,
+		12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 3, 12, 245, 8, 12, 1, 12, 1, 12,
+		1, 12, 1, 12, 5, 12, 251, 8, 12, 10, 12, 12, 12, 254, 9, 12, 3, 12, 256,
+		8, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 3, 12, 266,
+		8, 12, 1, 13, 1, 13, 1, 13, 1, 13, 5, 13, 272, 8, 13, 10, 13, 12, 13, 275,
+		9, 13, 1, 13, 1, 13, 1, 14, 1, 14, 1, 14, 5, 14, 282, 8, 14, 10, 14, 12,
+		14, 285, 9, 14, 1, 15, 1, 15, 1, 15, 1, 15, 1, 15, 1, 15, 1, 15, 3, 15,
+		294, 8, 15, 1, 15, 0, 1, 22, 16, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20,
+		22, 24, 26, 28, 30, 0, 8, 1, 0, 4, 6, 1, 0, 4, 5, 3, 0, 39, 41, 44, 44,
+		47, 48, 1, 0, 41, 43, 1, 0, 39, 40, 1, 0, 33, 34, 2, 0, 31, 32, 35, 36,
+		1, 0, 29, 30, 339, 0, 35, 1, 0, 0, 0, 2, 43, 1, 0, 0, 0, 4, 48, 1, 0, 0,
+		0, 6, 66, 1, 0, 0, 0, 8, 83, 1, 0, 0, 0, 10, 87, 1, 0, 0, 0, 12, 105, 1,
+		0, 0, 0, 14, 110, 1, 0, 0, 0, 16, 127, 1, 0, 0, 0, 18, 134, 1, 0, 0, 0,
+		20, 175, 1, 0, 0, 0, 22, 186, 1, 0, 0, 0, 24, 265, 1, 0, 0, 0, 26, 267,
+		1, 0, 0, 0, 28, 278, 1, 0, 0, 0, 30, 293, 1, 0, 0, 0, 32, 34, 3, 6, 3,
+		0, 33, 32, 1, 0, 0, 0, 34, 37, 1, 0, 0, 0, 35, 33, 1, 0, 0, 0, 35, 36,
+		1, 0, 0, 0, 36, 38, 1, 0, 0, 0, 37, 35, 1, 0, 0, 0, 38, 39, 5, 0, 0, 1,
+		39, 1, 1, 0, 0, 0, 40, 42, 3, 4, 2, 0, 41, 40, 1, 0, 0, 0, 42, 45, 1, 0,
+		0, 0, 43, 41, 1, 0, 0, 0, 43, 44, 1, 0, 0, 0, 44, 46, 1, 0, 0, 0, 45, 43,
+		1, 0, 0, 0, 46, 47, 5, 0, 0, 1, 47, 3, 1, 0, 0, 0, 48, 49, 5, 16, 0, 0,
+		49, 58, 5, 18, 0, 0, 50, 55, 5, 16, 0, 0, 51, 52, 5, 24, 0, 0, 52, 54,
+		5, 16, 0, 0, 53, 51, 1, 0, 0, 0, 54, 57, 1, 0, 0, 0, 55, 53, 1, 0, 0, 0,
+		55, 56, 1, 0, 0, 0, 56, 59, 1, 0, 0, 0, 57, 55, 1, 0, 0, 0, 58, 50, 1,
+		0, 0, 0, 58, 59, 1, 0, 0, 0, 59, 60, 1, 0, 0, 0, 60, 63, 5, 19, 0, 0, 61,
+		64, 3, 18, 9, 0, 62, 64, 3, 22, 11, 0, 63, 61, 1, 0, 0, 0, 63, 62, 1, 0,
+		0, 0, 64, 5, 1, 0, 0, 0, 65, 67, 5, 7, 0, 0, 66, 65, 1, 0, 0, 0, 66, 67,
+		1, 0, 0, 0, 67, 68, 1, 0, 0, 0, 68, 69, 5, 15, 0, 0, 69, 78, 5, 18, 0,
+		0, 70, 75, 3, 8, 4, 0, 71, 72, 5, 24, 0, 0, 72, 74, 3, 8, 4, 0, 73, 71,
+		1, 0, 0, 0, 74, 77, 1, 0, 0, 0, 75, 73, 1, 0, 0, 0, 75, 76, 1, 0, 0, 0,
+		76, 79, 1, 0, 0, 0, 77, 75, 1, 0, 0, 0, 78, 70, 1, 0, 0, 0, 78, 79, 1,
+		0, 0, 0, 79, 80, 1, 0, 0, 0, 80, 81, 5, 19, 0, 0, 81, 82, 3, 18, 9, 0,
+		82, 7, 1, 0, 0, 0, 83, 84, 3, 10, 5, 0, 84, 85, 5, 16, 0, 0, 85, 9, 1,
+		0, 0, 0, 86, 88, 3, 12, 6, 0, 87, 86, 1, 0, 0, 0, 88, 89, 1, 0, 0, 0, 89,
+		87, 1, 0, 0, 0, 89, 90, 1, 0, 0, 0, 90, 94, 1, 0, 0, 0, 91, 93, 3, 16,
+		8, 0, 92, 91, 1, 0, 0, 0, 93, 96, 1, 0, 0, 0, 94, 92, 1, 0, 0, 0, 94, 95,
+		1, 0, 0, 0, 95, 11, 1, 0, 0, 0, 96, 94, 1, 0, 0, 0, 97, 106, 5, 4, 0, 0,
+		98, 106, 5, 5, 0, 0, 99, 106, 5, 6, 0, 0, 100, 106, 5, 7, 0, 0, 101, 106,
+		5, 9, 0, 0, 102, 103, 5, 8, 0, 0, 103, 106, 5, 16, 0, 0, 104, 106, 5, 16,
+		0, 0, 105, 97, 1, 0, 0, 0, 105, 98, 1, 0, 0, 0, 105, 99, 1, 0, 0, 0, 105,
+		100, 1, 0, 0, 0, 105, 101, 1, 0, 0, 0, 105, 102, 1, 0, 0, 0, 105, 104,
+		1, 0, 0, 0, 106, 13, 1, 0, 0, 0, 107, 109, 7, 0, 0, 0, 108, 107, 1, 0,
+		0, 0, 109, 112, 1, 0, 0, 0, 110, 108, 1, 0, 0, 0, 110, 111, 1, 0, 0, 0,
+		111, 117, 1, 0, 0, 0, 112, 110, 1, 0, 0, 0, 113, 118, 5, 9, 0, 0, 114,
+		118, 5, 7, 0, 0, 115, 116, 5, 8, 0, 0, 116, 118, 5, 16, 0, 0, 117, 113,
+		1, 0, 0, 0, 117, 114, 1, 0, 0, 0, 117, 115, 1, 0, 0, 0, 118, 119, 1, 0,
+		0, 0, 119, 117, 1, 0, 0, 0, 119, 120, 1, 0, 0, 0, 120, 124, 1, 0, 0, 0,
+		121, 123, 3, 16, 8, 0, 122, 121, 1, 0, 0, 0, 123, 126, 1, 0, 0, 0, 124,
+		122, 1, 0, 0, 0, 124, 125, 1, 0, 0, 0, 125, 15, 1, 0, 0, 0, 126, 124, 1,
+		0, 0, 0, 127, 131, 5, 41, 0, 0, 128, 130, 7, 1, 0, 0, 129, 128, 1, 0, 0,
+		0, 130, 133, 1, 0, 0, 0, 131, 129, 1, 0, 0, 0, 131, 132, 1, 0, 0, 0, 132,
+		17, 1, 0, 0, 0, 133, 131, 1, 0, 0, 0, 134, 138, 5, 20, 0, 0, 135, 137,
+		3, 20, 10, 0, 136, 135, 1, 0, 0, 0, 137, 140, 1, 0, 0, 0, 138, 136, 1,
+		0, 0, 0, 138, 139, 1, 0, 0, 0, 139, 141, 1, 0, 0, 0, 140, 138, 1, 0, 0,
+		0, 141, 142, 5, 21, 0, 0, 142, 19, 1, 0, 0, 0, 143, 176, 3, 18, 9, 0, 144,
+		145, 3, 10, 5, 0, 145, 148, 5, 16, 0, 0, 146, 147, 5, 28, 0, 0, 147, 149,
+		3, 22, 11, 0, 148, 146, 1, 0, 0, 0, 148, 149, 1, 0, 0, 0, 149, 150, 1,
+		0, 0, 0, 150, 151, 5, 25, 0, 0, 151, 176, 1, 0, 0, 0, 152, 153, 5, 1, 0,
+		0, 153, 154, 5, 18, 0, 0, 154, 155, 3, 22, 11, 0, 155, 156, 5, 19, 0, 0,
+		156, 159, 3, 20, 10, 0, 157, 158, 5, 2, 0, 0, 158, 160, 3, 20, 10, 0, 159,
+		157, 1, 0, 0, 0, 159, 160, 1, 0, 0, 0, 160, 176, 1, 0, 0, 0, 161, 162,
+		5, 3, 0, 0, 162, 163, 5, 18, 0, 0, 163, 164, 3, 22, 11, 0, 164, 165, 5,
+		19, 0, 0, 165, 166, 3, 20, 10, 0, 166, 176, 1, 0, 0, 0, 167, 170, 3, 22,
+		11, 0, 168, 169, 5, 28, 0, 0, 169, 171, 3, 22, 11, 0, 170, 168, 1, 0, 0,
+		0, 170, 171, 1, 0, 0, 0, 171, 172, 1, 0, 0, 0, 172, 173, 5, 25, 0, 0, 173,
+		176, 1, 0, 0, 0, 174, 176, 5, 25, 0, 0, 175, 143, 1, 0, 0, 0, 175, 144,
+		1, 0, 0, 0, 175, 152, 1, 0, 0, 0, 175, 161, 1, 0, 0, 0, 175, 167, 1, 0,
+		0, 0, 175, 174, 1, 0, 0, 0, 176, 21, 1, 0, 0, 0, 177, 178, 6, 11, -1, 0,
+		178, 187, 3, 24, 12, 0, 179, 180, 7, 2, 0, 0, 180, 187, 3, 22, 11, 13,
+		181, 182, 5, 18, 0, 0, 182, 183, 3, 14, 7, 0, 183, 184, 5, 19, 0, 0, 184,
+		185, 3, 22, 11, 12, 185, 187, 1, 0, 0, 0, 186, 177, 1, 0, 0, 0, 186, 179,
+		1, 0, 0, 0, 186, 181, 1, 0, 0, 0, 187, 226, 1, 0, 0, 0, 188, 189, 10, 11,
+		0, 0, 189, 190, 7, 3, 0, 0, 190, 225, 3, 22, 11, 12, 191, 192, 10, 10,
+		0, 0, 192, 193, 7, 4, 0, 0, 193, 225, 3, 22, 11, 11, 194, 195, 10, 9, 0,
+		0, 195, 196, 7, 5, 0, 0, 196, 225, 3, 22, 11, 10, 197, 198, 10, 8, 0, 0,
+		198, 199, 7, 6, 0, 0, 199, 225, 3, 22, 11, 9, 200, 201, 10, 7, 0, 0, 201,
+		202, 7, 7, 0, 0, 202, 225, 3, 22, 11, 8, 203, 204, 10, 6, 0, 0, 204, 205,
+		5, 44, 0, 0, 205, 225, 3, 22, 11, 7, 206, 207, 10, 5, 0, 0, 207, 208, 5,
+		46, 0, 0, 208, 225, 3, 22, 11, 6, 209, 210, 10, 4, 0, 0, 210, 211, 5, 45,
+		0, 0, 211, 225, 3, 22, 11, 5, 212, 213, 10, 3, 0, 0, 213, 214, 5, 37, 0,
+		0, 214, 225, 3, 22, 11, 4, 215, 216, 10, 2, 0, 0, 216, 217, 5, 38, 0, 0,
+		217, 225, 3, 22, 11, 3, 218, 219, 10, 1, 0, 0, 219, 220, 5, 27, 0, 0, 220,
+		221, 3, 22, 11, 0, 221, 222, 5, 26, 0, 0, 222, 223, 3, 22, 11, 1, 223,
+		225, 1, 0, 0, 0, 224, 188, 1, 0, 0, 0, 224, 191, 1, 0, 0, 0, 224, 194,
+		1, 0, 0, 0, 224, 197, 1, 0, 0, 0, 224, 200, 1, 0, 0, 0, 224, 203, 1, 0,
+		0, 0, 224, 206, 1, 0, 0, 0, 224, 209, 1, 0, 0, 0, 224, 212, 1, 0, 0, 0,
+		224, 215, 1, 0, 0, 0, 224, 218, 1, 0, 0, 0, 225, 228, 1, 0, 0, 0, 226,
+		224, 1, 0, 0, 0, 226, 227, 1, 0, 0, 0, 227, 23, 1, 0, 0, 0, 228, 226, 1,
+		0, 0, 0, 229, 266, 5, 17, 0, 0, 230, 232, 5, 16, 0, 0, 231, 233, 3, 26,
+		13, 0, 232, 231, 1, 0, 0, 0, 232, 233, 1, 0, 0, 0, 233, 234, 1, 0, 0, 0,
+		234, 235, 5, 18, 0, 0, 235, 236, 3, 22, 11, 0, 236, 237, 5, 24, 0, 0, 237,
+		238, 3, 30, 15, 0, 238, 239, 5, 24, 0, 0, 239, 240, 3, 22, 11, 0, 240,
+		241, 5, 19, 0, 0, 241, 266, 1, 0, 0, 0, 242, 244, 5, 16, 0, 0, 243, 245,
+		3, 26, 13, 0, 244, 243, 1, 0, 0, 0, 244, 245, 1, 0, 0, 0, 245, 246, 1,
+		0, 0, 0, 246, 255, 5, 18, 0, 0, 247, 252, 3, 22, 11, 0, 248, 249, 5, 24,
+		0, 0, 249, 251, 3, 22, 11, 0, 250, 248, 1, 0, 0, 0, 251, 254, 1, 0, 0,
+		0, 252, 250, 1, 0, 0, 0, 252, 253, 1, 0, 0, 0, 253, 256, 1, 0, 0, 0, 254,
+		252, 1, 0, 0, 0, 255, 247, 1, 0, 0, 0, 255, 256, 1, 0, 0, 0, 256, 257,
+		1, 0, 0, 0, 257, 266, 5, 19, 0, 0, 258, 259, 5, 16, 0, 0, 259, 266, 3,
+		26, 13, 0, 260, 266, 5, 16, 0, 0, 261, 262, 5, 18, 0, 0, 262, 263, 3, 22,
+		11, 0, 263, 264, 5, 19, 0, 0, 264, 266, 1, 0, 0, 0, 265, 229, 1, 0, 0,
+		0, 265, 230, 1, 0, 0, 0, 265, 242, 1, 0, 0, 0, 265, 258, 1, 0, 0, 0, 265,
+		260, 1, 0, 0, 0, 265, 261, 1, 0, 0, 0, 266, 25, 1, 0, 0, 0, 267, 268, 5,
+		20, 0, 0, 268, 273, 3, 28, 14, 0, 269, 270, 5, 24, 0, 0, 270, 272, 3, 28,
+		14, 0, 271, 269, 1, 0, 0, 0, 272, 275, 1, 0, 0, 0, 273, 271, 1, 0, 0, 0,
+		273, 274, 1, 0, 0, 0, 274, 276, 1, 0, 0, 0, 275, 273, 1, 0, 0, 0, 276,
+		277, 5, 21, 0, 0, 277, 27, 1, 0, 0, 0, 278, 283, 5, 16, 0, 0, 279, 280,
+		5, 40, 0, 0, 280, 282, 5, 16, 0, 0, 281, 279, 1, 0, 0, 0, 282, 285, 1,
+		0, 0, 0, 283, 281, 1, 0, 0, 0, 283, 284, 1, 0, 0, 0, 284, 29, 1, 0, 0,
+		0, 285, 283, 1, 0, 0, 0, 286, 294, 5, 39, 0, 0, 287, 294, 5, 40, 0, 0,
+		288, 289, 5, 44, 0, 0, 289, 294, 5, 48, 0, 0, 290, 294, 5, 44, 0, 0, 291,
+		294, 5, 45, 0, 0, 292, 294, 5, 46, 0, 0, 293, 286, 1, 0, 0, 0, 293, 287,
+		1, 0, 0, 0, 293, 288, 1, 0, 0, 0, 293, 290, 1, 0, 0, 0, 293, 291, 1, 0,
+		0, 0, 293, 292, 1, 0, 0, 0, 294, 31, 1, 0, 0, 0, 32, 35, 43, 55, 58, 63,
+		66, 75, 78, 89, 94, 105, 110, 117, 119, 124, 131, 138, 148, 159, 170, 175,
+		186, 224, 226, 232, 244, 252, 255, 265, 273, 283, 293,
 	}
 	deserializer := antlr.NewATNDeserializer(nil)
 	staticData.atn = deserializer.Deserialize(staticData.serializedATN)
@@ -193,12 +238,12 @@ const (
 	CParserVOLATILE      = 5
 	CParserATOMIC        = 6
 	CParserVOID          = 7
-	CParserFOR           = 8
-	CParserDO            = 9
-	CParserSWITCH        = 10
-	CParserRETURN        = 11
-	CParserBREAK         = 12
-	CParserCONTINUE      = 13
+	CParserSTRUCT        = 8
+	CParserTYPE          = 9
+	CParserFOR           = 10
+	CParserDO            = 11
+	CParserSWITCH        = 12
+	CParserRETURN        = 13
 	CParserGOTO          = 14
 	CParserPROC          = 15
 	CParserIDENT         = 16
@@ -245,17 +290,21 @@ const (
 // CParser rules.
 const (
 	CParserRULE_program     = 0
-	CParserRULE_thread      = 1
-	CParserRULE_param       = 2
-	CParserRULE_typeSpec    = 3
-	CParserRULE_typeWord    = 4
-	CParserRULE_pointer     = 5
-	CParserRULE_block       = 6
-	CParserRULE_statement   = 7
-	CParserRULE_expr        = 8
-	CParserRULE_primary     = 9
-	CParserRULE_annotations = 10
-	CParserRULE_annotation  = 11
+	CParserRULE_macroFile   = 1
+	CParserRULE_macroDef    = 2
+	CParserRULE_thread      = 3
+	CParserRULE_param       = 4
+	CParserRULE_typeSpec    = 5
+	CParserRULE_typeWord    = 6
+	CParserRULE_castType    = 7
+	CParserRULE_pointer     = 8
+	CParserRULE_block       = 9
+	CParserRULE_statement   = 10
+	CParserRULE_expr        = 11
+	CParserRULE_primary     = 12
+	CParserRULE_annotations = 13
+	CParserRULE_annotation  = 14
+	CParserRULE_atomicOp    = 15
 )
 
 // IProgramContext is an interface to support dynamic dispatch.
@@ -365,7 +414,7 @@ func (p *CParser) Program() (localctx IProgramContext) {
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(27)
+	p.SetState(35)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -374,11 +423,11 @@ func (p *CParser) Program() (localctx IProgramContext) {
 
 	for _la == CParserVOID || _la == CParserPROC {
 		{
-			p.SetState(24)
+			p.SetState(32)
 			p.Thread()
 		}
 
-		p.SetState(29)
+		p.SetState(37)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -386,12 +435,395 @@ func (p *CParser) Program() (localctx IProgramContext) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(30)
+		p.SetState(38)
 		p.Match(CParserEOF)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// IMacroFileContext is an interface to support dynamic dispatch.
+type IMacroFileContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	EOF() antlr.TerminalNode
+	AllMacroDef() []IMacroDefContext
+	MacroDef(i int) IMacroDefContext
+
+	// IsMacroFileContext differentiates from other interfaces.
+	IsMacroFileContext()
+}
+
+type MacroFileContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyMacroFileContext() *MacroFileContext {
+	var p = new(MacroFileContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = CParserRULE_macroFile
+	return p
+}
+
+func InitEmptyMacroFileContext(p *MacroFileContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = CParserRULE_macroFile
+}
+
+func (*MacroFileContext) IsMacroFileContext() {}
+
+func NewMacroFileContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *MacroFileContext {
+	var p = new(MacroFileContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = CParserRULE_macroFile
+
+	return p
+}
+
+func (s *MacroFileContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *MacroFileContext) EOF() antlr.TerminalNode {
+	return s.GetToken(CParserEOF, 0)
+}
+
+func (s *MacroFileContext) AllMacroDef() []IMacroDefContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IMacroDefContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IMacroDefContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IMacroDefContext); ok {
+			tst[i] = t.(IMacroDefContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *MacroFileContext) MacroDef(i int) IMacroDefContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IMacroDefContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IMacroDefContext)
+}
+
+func (s *MacroFileContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *MacroFileContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *CParser) MacroFile() (localctx IMacroFileContext) {
+	localctx = NewMacroFileContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 2, CParserRULE_macroFile)
+	var _la int
+
+	p.EnterOuterAlt(localctx, 1)
+	p.SetState(43)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	for _la == CParserIDENT {
+		{
+			p.SetState(40)
+			p.MacroDef()
+		}
+
+		p.SetState(45)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+	}
+	{
+		p.SetState(46)
+		p.Match(CParserEOF)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// IMacroDefContext is an interface to support dynamic dispatch.
+type IMacroDefContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	AllIDENT() []antlr.TerminalNode
+	IDENT(i int) antlr.TerminalNode
+	LPAR() antlr.TerminalNode
+	RPAR() antlr.TerminalNode
+	Block() IBlockContext
+	Expr() IExprContext
+	AllCOMMA() []antlr.TerminalNode
+	COMMA(i int) antlr.TerminalNode
+
+	// IsMacroDefContext differentiates from other interfaces.
+	IsMacroDefContext()
+}
+
+type MacroDefContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyMacroDefContext() *MacroDefContext {
+	var p = new(MacroDefContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = CParserRULE_macroDef
+	return p
+}
+
+func InitEmptyMacroDefContext(p *MacroDefContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = CParserRULE_macroDef
+}
+
+func (*MacroDefContext) IsMacroDefContext() {}
+
+func NewMacroDefContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *MacroDefContext {
+	var p = new(MacroDefContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = CParserRULE_macroDef
+
+	return p
+}
+
+func (s *MacroDefContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *MacroDefContext) AllIDENT() []antlr.TerminalNode {
+	return s.GetTokens(CParserIDENT)
+}
+
+func (s *MacroDefContext) IDENT(i int) antlr.TerminalNode {
+	return s.GetToken(CParserIDENT, i)
+}
+
+func (s *MacroDefContext) LPAR() antlr.TerminalNode {
+	return s.GetToken(CParserLPAR, 0)
+}
+
+func (s *MacroDefContext) RPAR() antlr.TerminalNode {
+	return s.GetToken(CParserRPAR, 0)
+}
+
+func (s *MacroDefContext) Block() IBlockContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IBlockContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IBlockContext)
+}
+
+func (s *MacroDefContext) Expr() IExprContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IExprContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IExprContext)
+}
+
+func (s *MacroDefContext) AllCOMMA() []antlr.TerminalNode {
+	return s.GetTokens(CParserCOMMA)
+}
+
+func (s *MacroDefContext) COMMA(i int) antlr.TerminalNode {
+	return s.GetToken(CParserCOMMA, i)
+}
+
+func (s *MacroDefContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *MacroDefContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *CParser) MacroDef() (localctx IMacroDefContext) {
+	localctx = NewMacroDefContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 4, CParserRULE_macroDef)
+	var _la int
+
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(48)
+		p.Match(CParserIDENT)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+	{
+		p.SetState(49)
+		p.Match(CParserLPAR)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+	p.SetState(58)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	if _la == CParserIDENT {
+		{
+			p.SetState(50)
+			p.Match(CParserIDENT)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		p.SetState(55)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		for _la == CParserCOMMA {
+			{
+				p.SetState(51)
+				p.Match(CParserCOMMA)
+				if p.HasError() {
+					// Recognition error - abort rule
+					goto errorExit
+				}
+			}
+			{
+				p.SetState(52)
+				p.Match(CParserIDENT)
+				if p.HasError() {
+					// Recognition error - abort rule
+					goto errorExit
+				}
+			}
+
+			p.SetState(57)
+			p.GetErrorHandler().Sync(p)
+			if p.HasError() {
+				goto errorExit
+			}
+			_la = p.GetTokenStream().LA(1)
+		}
+
+	}
+	{
+		p.SetState(60)
+		p.Match(CParserRPAR)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+	p.SetState(63)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+
+	switch p.GetTokenStream().LA(1) {
+	case CParserLCURLY:
+		{
+			p.SetState(61)
+			p.Block()
+		}
+
+	case CParserIDENT, CParserNUMBER, CParserLPAR, CParserPLUS, CParserMINUS, CParserSTAR, CParserAMPER, CParserBANG, CParserTILDE:
+		{
+			p.SetState(62)
+			p.expr(0)
+		}
+
+	default:
+		p.SetError(antlr.NewNoViableAltException(p, nil, nil, nil, nil, nil))
+		goto errorExit
 	}
 
 errorExit:
@@ -552,11 +984,11 @@ func (s *ThreadContext) ToStringTree(ruleNames []string, recog antlr.Recognizer)
 
 func (p *CParser) Thread() (localctx IThreadContext) {
 	localctx = NewThreadContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 2, CParserRULE_thread)
+	p.EnterRule(localctx, 6, CParserRULE_thread)
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(33)
+	p.SetState(66)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -565,7 +997,7 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 
 	if _la == CParserVOID {
 		{
-			p.SetState(32)
+			p.SetState(65)
 			p.Match(CParserVOID)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -575,7 +1007,7 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 
 	}
 	{
-		p.SetState(35)
+		p.SetState(68)
 		p.Match(CParserPROC)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -583,26 +1015,26 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 		}
 	}
 	{
-		p.SetState(36)
+		p.SetState(69)
 		p.Match(CParserLPAR)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(45)
+	p.SetState(78)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 	_la = p.GetTokenStream().LA(1)
 
-	if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&65776) != 0 {
+	if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&66544) != 0 {
 		{
-			p.SetState(37)
+			p.SetState(70)
 			p.Param()
 		}
-		p.SetState(42)
+		p.SetState(75)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -611,7 +1043,7 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 
 		for _la == CParserCOMMA {
 			{
-				p.SetState(38)
+				p.SetState(71)
 				p.Match(CParserCOMMA)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -619,11 +1051,11 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 				}
 			}
 			{
-				p.SetState(39)
+				p.SetState(72)
 				p.Param()
 			}
 
-			p.SetState(44)
+			p.SetState(77)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -633,7 +1065,7 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 
 	}
 	{
-		p.SetState(47)
+		p.SetState(80)
 		p.Match(CParserRPAR)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -641,7 +1073,7 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 		}
 	}
 	{
-		p.SetState(48)
+		p.SetState(81)
 		p.Block()
 	}
 
@@ -735,14 +1167,14 @@ func (s *ParamContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) 
 
 func (p *CParser) Param() (localctx IParamContext) {
 	localctx = NewParamContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 4, CParserRULE_param)
+	p.EnterRule(localctx, 8, CParserRULE_param)
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(50)
+		p.SetState(83)
 		p.TypeSpec()
 	}
 	{
-		p.SetState(51)
+		p.SetState(84)
 		p.Match(CParserIDENT)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -904,13 +1336,13 @@ func (s *TypeSpecContext) ToStringTree(ruleNames []string, recog antlr.Recognize
 
 func (p *CParser) TypeSpec() (localctx ITypeSpecContext) {
 	localctx = NewTypeSpecContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 6, CParserRULE_typeSpec)
+	p.EnterRule(localctx, 10, CParserRULE_typeSpec)
 	var _la int
 
 	var _alt int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(54)
+	p.SetState(87)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -920,7 +1352,7 @@ func (p *CParser) TypeSpec() (localctx ITypeSpecContext) {
 		switch _alt {
 		case 1:
 			{
-				p.SetState(53)
+				p.SetState(86)
 				p.TypeWord()
 			}
 
@@ -929,14 +1361,14 @@ func (p *CParser) TypeSpec() (localctx ITypeSpecContext) {
 			goto errorExit
 		}
 
-		p.SetState(56)
+		p.SetState(89)
 		p.GetErrorHandler().Sync(p)
-		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 4, p.GetParserRuleContext())
+		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 8, p.GetParserRuleContext())
 		if p.HasError() {
 			goto errorExit
 		}
 	}
-	p.SetState(61)
+	p.SetState(94)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -945,11 +1377,11 @@ func (p *CParser) TypeSpec() (localctx ITypeSpecContext) {
 
 	for _la == CParserSTAR {
 		{
-			p.SetState(58)
+			p.SetState(91)
 			p.Pointer()
 		}
 
-		p.SetState(63)
+		p.SetState(96)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -982,6 +1414,8 @@ type ITypeWordContext interface {
 	VOLATILE() antlr.TerminalNode
 	ATOMIC() antlr.TerminalNode
 	VOID() antlr.TerminalNode
+	TYPE() antlr.TerminalNode
+	STRUCT() antlr.TerminalNode
 	IDENT() antlr.TerminalNode
 
 	// IsTypeWordContext differentiates from other interfaces.
@@ -1036,6 +1470,14 @@ func (s *TypeWordContext) VOID() antlr.TerminalNode {
 	return s.GetToken(CParserVOID, 0)
 }
 
+func (s *TypeWordContext) TYPE() antlr.TerminalNode {
+	return s.GetToken(CParserTYPE, 0)
+}
+
+func (s *TypeWordContext) STRUCT() antlr.TerminalNode {
+	return s.GetToken(CParserSTRUCT, 0)
+}
+
 func (s *TypeWordContext) IDENT() antlr.TerminalNode {
 	return s.GetToken(CParserIDENT, 0)
 }
@@ -1050,20 +1492,400 @@ func (s *TypeWordContext) ToStringTree(ruleNames []string, recog antlr.Recognize
 
 func (p *CParser) TypeWord() (localctx ITypeWordContext) {
 	localctx = NewTypeWordContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 8, CParserRULE_typeWord)
+	p.EnterRule(localctx, 12, CParserRULE_typeWord)
+	p.SetState(105)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+
+	switch p.GetTokenStream().LA(1) {
+	case CParserCONST:
+		p.EnterOuterAlt(localctx, 1)
+		{
+			p.SetState(97)
+			p.Match(CParserCONST)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case CParserVOLATILE:
+		p.EnterOuterAlt(localctx, 2)
+		{
+			p.SetState(98)
+			p.Match(CParserVOLATILE)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case CParserATOMIC:
+		p.EnterOuterAlt(localctx, 3)
+		{
+			p.SetState(99)
+			p.Match(CParserATOMIC)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case CParserVOID:
+		p.EnterOuterAlt(localctx, 4)
+		{
+			p.SetState(100)
+			p.Match(CParserVOID)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case CParserTYPE:
+		p.EnterOuterAlt(localctx, 5)
+		{
+			p.SetState(101)
+			p.Match(CParserTYPE)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case CParserSTRUCT:
+		p.EnterOuterAlt(localctx, 6)
+		{
+			p.SetState(102)
+			p.Match(CParserSTRUCT)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(103)
+			p.Match(CParserIDENT)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case CParserIDENT:
+		p.EnterOuterAlt(localctx, 7)
+		{
+			p.SetState(104)
+			p.Match(CParserIDENT)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	default:
+		p.SetError(antlr.NewNoViableAltException(p, nil, nil, nil, nil, nil))
+		goto errorExit
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// ICastTypeContext is an interface to support dynamic dispatch.
+type ICastTypeContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	AllTYPE() []antlr.TerminalNode
+	TYPE(i int) antlr.TerminalNode
+	AllVOID() []antlr.TerminalNode
+	VOID(i int) antlr.TerminalNode
+	AllSTRUCT() []antlr.TerminalNode
+	STRUCT(i int) antlr.TerminalNode
+	AllIDENT() []antlr.TerminalNode
+	IDENT(i int) antlr.TerminalNode
+	AllPointer() []IPointerContext
+	Pointer(i int) IPointerContext
+	AllCONST() []antlr.TerminalNode
+	CONST(i int) antlr.TerminalNode
+	AllVOLATILE() []antlr.TerminalNode
+	VOLATILE(i int) antlr.TerminalNode
+	AllATOMIC() []antlr.TerminalNode
+	ATOMIC(i int) antlr.TerminalNode
+
+	// IsCastTypeContext differentiates from other interfaces.
+	IsCastTypeContext()
+}
+
+type CastTypeContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyCastTypeContext() *CastTypeContext {
+	var p = new(CastTypeContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = CParserRULE_castType
+	return p
+}
+
+func InitEmptyCastTypeContext(p *CastTypeContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = CParserRULE_castType
+}
+
+func (*CastTypeContext) IsCastTypeContext() {}
+
+func NewCastTypeContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *CastTypeContext {
+	var p = new(CastTypeContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = CParserRULE_castType
+
+	return p
+}
+
+func (s *CastTypeContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *CastTypeContext) AllTYPE() []antlr.TerminalNode {
+	return s.GetTokens(CParserTYPE)
+}
+
+func (s *CastTypeContext) TYPE(i int) antlr.TerminalNode {
+	return s.GetToken(CParserTYPE, i)
+}
+
+func (s *CastTypeContext) AllVOID() []antlr.TerminalNode {
+	return s.GetTokens(CParserVOID)
+}
+
+func (s *CastTypeContext) VOID(i int) antlr.TerminalNode {
+	return s.GetToken(CParserVOID, i)
+}
+
+func (s *CastTypeContext) AllSTRUCT() []antlr.TerminalNode {
+	return s.GetTokens(CParserSTRUCT)
+}
+
+func (s *CastTypeContext) STRUCT(i int) antlr.TerminalNode {
+	return s.GetToken(CParserSTRUCT, i)
+}
+
+func (s *CastTypeContext) AllIDENT() []antlr.TerminalNode {
+	return s.GetTokens(CParserIDENT)
+}
+
+func (s *CastTypeContext) IDENT(i int) antlr.TerminalNode {
+	return s.GetToken(CParserIDENT, i)
+}
+
+func (s *CastTypeContext) AllPointer() []IPointerContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IPointerContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IPointerContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IPointerContext); ok {
+			tst[i] = t.(IPointerContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *CastTypeContext) Pointer(i int) IPointerContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IPointerContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IPointerContext)
+}
+
+func (s *CastTypeContext) AllCONST() []antlr.TerminalNode {
+	return s.GetTokens(CParserCONST)
+}
+
+func (s *CastTypeContext) CONST(i int) antlr.TerminalNode {
+	return s.GetToken(CParserCONST, i)
+}
+
+func (s *CastTypeContext) AllVOLATILE() []antlr.TerminalNode {
+	return s.GetTokens(CParserVOLATILE)
+}
+
+func (s *CastTypeContext) VOLATILE(i int) antlr.TerminalNode {
+	return s.GetToken(CParserVOLATILE, i)
+}
+
+func (s *CastTypeContext) AllATOMIC() []antlr.TerminalNode {
+	return s.GetTokens(CParserATOMIC)
+}
+
+func (s *CastTypeContext) ATOMIC(i int) antlr.TerminalNode {
+	return s.GetToken(CParserATOMIC, i)
+}
+
+func (s *CastTypeContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *CastTypeContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *CParser) CastType() (localctx ICastTypeContext) {
+	localctx = NewCastTypeContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 14, CParserRULE_castType)
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
-	{
-		p.SetState(64)
-		_la = p.GetTokenStream().LA(1)
+	p.SetState(110)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
 
-		if !((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&65776) != 0) {
-			p.GetErrorHandler().RecoverInline(p)
-		} else {
-			p.GetErrorHandler().ReportMatch(p)
-			p.Consume()
+	for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&112) != 0 {
+		{
+			p.SetState(107)
+			_la = p.GetTokenStream().LA(1)
+
+			if !((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&112) != 0) {
+				p.GetErrorHandler().RecoverInline(p)
+			} else {
+				p.GetErrorHandler().ReportMatch(p)
+				p.Consume()
+			}
 		}
+
+		p.SetState(112)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+	}
+	p.SetState(117)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	for ok := true; ok; ok = ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&896) != 0) {
+		p.SetState(117)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+
+		switch p.GetTokenStream().LA(1) {
+		case CParserTYPE:
+			{
+				p.SetState(113)
+				p.Match(CParserTYPE)
+				if p.HasError() {
+					// Recognition error - abort rule
+					goto errorExit
+				}
+			}
+
+		case CParserVOID:
+			{
+				p.SetState(114)
+				p.Match(CParserVOID)
+				if p.HasError() {
+					// Recognition error - abort rule
+					goto errorExit
+				}
+			}
+
+		case CParserSTRUCT:
+			{
+				p.SetState(115)
+				p.Match(CParserSTRUCT)
+				if p.HasError() {
+					// Recognition error - abort rule
+					goto errorExit
+				}
+			}
+			{
+				p.SetState(116)
+				p.Match(CParserIDENT)
+				if p.HasError() {
+					// Recognition error - abort rule
+					goto errorExit
+				}
+			}
+
+		default:
+			p.SetError(antlr.NewNoViableAltException(p, nil, nil, nil, nil, nil))
+			goto errorExit
+		}
+
+		p.SetState(119)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+	}
+	p.SetState(124)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	for _la == CParserSTAR {
+		{
+			p.SetState(121)
+			p.Pointer()
+		}
+
+		p.SetState(126)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
 	}
 
 errorExit:
@@ -1159,19 +1981,19 @@ func (s *PointerContext) ToStringTree(ruleNames []string, recog antlr.Recognizer
 
 func (p *CParser) Pointer() (localctx IPointerContext) {
 	localctx = NewPointerContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 10, CParserRULE_pointer)
+	p.EnterRule(localctx, 16, CParserRULE_pointer)
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(66)
+		p.SetState(127)
 		p.Match(CParserSTAR)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(70)
+	p.SetState(131)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1180,7 +2002,7 @@ func (p *CParser) Pointer() (localctx IPointerContext) {
 
 	for _la == CParserCONST || _la == CParserVOLATILE {
 		{
-			p.SetState(67)
+			p.SetState(128)
 			_la = p.GetTokenStream().LA(1)
 
 			if !(_la == CParserCONST || _la == CParserVOLATILE) {
@@ -1191,7 +2013,7 @@ func (p *CParser) Pointer() (localctx IPointerContext) {
 			}
 		}
 
-		p.SetState(72)
+		p.SetState(133)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1320,32 +2142,32 @@ func (s *BlockContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) 
 
 func (p *CParser) Block() (localctx IBlockContext) {
 	localctx = NewBlockContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 12, CParserRULE_block)
+	p.EnterRule(localctx, 18, CParserRULE_block)
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(73)
+		p.SetState(134)
 		p.Match(CParserLCURLY)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(77)
+	p.SetState(138)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 	_la = p.GetTokenStream().LA(1)
 
-	for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&443652976869626) != 0 {
+	for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&443652976870394) != 0 {
 		{
-			p.SetState(74)
+			p.SetState(135)
 			p.Statement()
 		}
 
-		p.SetState(79)
+		p.SetState(140)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1353,7 +2175,7 @@ func (p *CParser) Block() (localctx IBlockContext) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(80)
+		p.SetState(141)
 		p.Match(CParserRCURLY)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1768,21 +2590,21 @@ func (s *SkipStmtContext) SEMI() antlr.TerminalNode {
 
 func (p *CParser) Statement() (localctx IStatementContext) {
 	localctx = NewStatementContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 14, CParserRULE_statement)
+	p.EnterRule(localctx, 20, CParserRULE_statement)
 	var _la int
 
-	p.SetState(114)
+	p.SetState(175)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
-	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 11, p.GetParserRuleContext()) {
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 20, p.GetParserRuleContext()) {
 	case 1:
 		localctx = NewBlockStmtContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(82)
+			p.SetState(143)
 			p.Block()
 		}
 
@@ -1790,18 +2612,18 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 		localctx = NewDeclStmtContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(83)
+			p.SetState(144)
 			p.TypeSpec()
 		}
 		{
-			p.SetState(84)
+			p.SetState(145)
 			p.Match(CParserIDENT)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(87)
+		p.SetState(148)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1810,7 +2632,7 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 
 		if _la == CParserASSIGN {
 			{
-				p.SetState(85)
+				p.SetState(146)
 				p.Match(CParserASSIGN)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1818,13 +2640,13 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 				}
 			}
 			{
-				p.SetState(86)
+				p.SetState(147)
 				p.expr(0)
 			}
 
 		}
 		{
-			p.SetState(89)
+			p.SetState(150)
 			p.Match(CParserSEMI)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1836,7 +2658,7 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 		localctx = NewIfStmtContext(p, localctx)
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(91)
+			p.SetState(152)
 			p.Match(CParserIF)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1844,7 +2666,7 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 			}
 		}
 		{
-			p.SetState(92)
+			p.SetState(153)
 			p.Match(CParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1852,11 +2674,11 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 			}
 		}
 		{
-			p.SetState(93)
+			p.SetState(154)
 			p.expr(0)
 		}
 		{
-			p.SetState(94)
+			p.SetState(155)
 			p.Match(CParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1864,15 +2686,15 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 			}
 		}
 		{
-			p.SetState(95)
+			p.SetState(156)
 			p.Statement()
 		}
-		p.SetState(98)
+		p.SetState(159)
 		p.GetErrorHandler().Sync(p)
 
-		if p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 9, p.GetParserRuleContext()) == 1 {
+		if p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 18, p.GetParserRuleContext()) == 1 {
 			{
-				p.SetState(96)
+				p.SetState(157)
 				p.Match(CParserELSE)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1880,7 +2702,7 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 				}
 			}
 			{
-				p.SetState(97)
+				p.SetState(158)
 				p.Statement()
 			}
 
@@ -1892,7 +2714,7 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 		localctx = NewWhileStmtContext(p, localctx)
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(100)
+			p.SetState(161)
 			p.Match(CParserWHILE)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1900,7 +2722,7 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 			}
 		}
 		{
-			p.SetState(101)
+			p.SetState(162)
 			p.Match(CParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1908,11 +2730,11 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 			}
 		}
 		{
-			p.SetState(102)
+			p.SetState(163)
 			p.expr(0)
 		}
 		{
-			p.SetState(103)
+			p.SetState(164)
 			p.Match(CParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1920,7 +2742,7 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 			}
 		}
 		{
-			p.SetState(104)
+			p.SetState(165)
 			p.Statement()
 		}
 
@@ -1928,10 +2750,10 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 		localctx = NewExprStmtContext(p, localctx)
 		p.EnterOuterAlt(localctx, 5)
 		{
-			p.SetState(106)
+			p.SetState(167)
 			p.expr(0)
 		}
-		p.SetState(109)
+		p.SetState(170)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1940,7 +2762,7 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 
 		if _la == CParserASSIGN {
 			{
-				p.SetState(107)
+				p.SetState(168)
 				p.Match(CParserASSIGN)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1948,13 +2770,13 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 				}
 			}
 			{
-				p.SetState(108)
+				p.SetState(169)
 				p.expr(0)
 			}
 
 		}
 		{
-			p.SetState(111)
+			p.SetState(172)
 			p.Match(CParserSEMI)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1966,7 +2788,7 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 		localctx = NewSkipStmtContext(p, localctx)
 		p.EnterOuterAlt(localctx, 6)
 		{
-			p.SetState(113)
+			p.SetState(174)
 			p.Match(CParserSEMI)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2140,6 +2962,64 @@ func (s *UnaryExprContext) BANG() antlr.TerminalNode {
 
 func (s *UnaryExprContext) TILDE() antlr.TerminalNode {
 	return s.GetToken(CParserTILDE, 0)
+}
+
+type CastExprContext struct {
+	ExprContext
+}
+
+func NewCastExprContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *CastExprContext {
+	var p = new(CastExprContext)
+
+	InitEmptyExprContext(&p.ExprContext)
+	p.parser = parser
+	p.CopyAll(ctx.(*ExprContext))
+
+	return p
+}
+
+func (s *CastExprContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *CastExprContext) LPAR() antlr.TerminalNode {
+	return s.GetToken(CParserLPAR, 0)
+}
+
+func (s *CastExprContext) CastType() ICastTypeContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(ICastTypeContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(ICastTypeContext)
+}
+
+func (s *CastExprContext) RPAR() antlr.TerminalNode {
+	return s.GetToken(CParserRPAR, 0)
+}
+
+func (s *CastExprContext) Expr() IExprContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IExprContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IExprContext)
 }
 
 type BinaryExprContext struct {
@@ -2356,36 +3236,36 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 	localctx = NewExprContext(p, p.GetParserRuleContext(), _parentState)
 	var _prevctx IExprContext = localctx
 	var _ antlr.ParserRuleContext = _prevctx // TODO: To prevent unused variable warning.
-	_startState := 16
-	p.EnterRecursionRule(localctx, 16, CParserRULE_expr, _p)
+	_startState := 22
+	p.EnterRecursionRule(localctx, 22, CParserRULE_expr, _p)
 	var _la int
 
 	var _alt int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(120)
+	p.SetState(186)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
-	switch p.GetTokenStream().LA(1) {
-	case CParserIDENT, CParserNUMBER, CParserLPAR:
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 21, p.GetParserRuleContext()) {
+	case 1:
 		localctx = NewPrimaryExprContext(p, localctx)
 		p.SetParserRuleContext(localctx)
 		_prevctx = localctx
 
 		{
-			p.SetState(117)
+			p.SetState(178)
 			p.Primary()
 		}
 
-	case CParserPLUS, CParserMINUS, CParserSTAR, CParserAMPER, CParserBANG, CParserTILDE:
+	case 2:
 		localctx = NewUnaryExprContext(p, localctx)
 		p.SetParserRuleContext(localctx)
 		_prevctx = localctx
 		{
-			p.SetState(118)
+			p.SetState(179)
 
 			var _lt = p.GetTokenStream().LT(1)
 
@@ -2403,21 +3283,49 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 			}
 		}
 		{
-			p.SetState(119)
+			p.SetState(180)
+			p.expr(13)
+		}
+
+	case 3:
+		localctx = NewCastExprContext(p, localctx)
+		p.SetParserRuleContext(localctx)
+		_prevctx = localctx
+		{
+			p.SetState(181)
+			p.Match(CParserLPAR)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(182)
+			p.CastType()
+		}
+		{
+			p.SetState(183)
+			p.Match(CParserRPAR)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(184)
 			p.expr(12)
 		}
 
-	default:
-		p.SetError(antlr.NewNoViableAltException(p, nil, nil, nil, nil, nil))
+	case antlr.ATNInvalidAltNumber:
 		goto errorExit
 	}
 	p.GetParserRuleContext().SetStop(p.GetTokenStream().LT(-1))
-	p.SetState(160)
+	p.SetState(226)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
-	_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 14, p.GetParserRuleContext())
+	_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 23, p.GetParserRuleContext())
 	if p.HasError() {
 		goto errorExit
 	}
@@ -2427,24 +3335,24 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 				p.TriggerExitRuleEvent()
 			}
 			_prevctx = localctx
-			p.SetState(158)
+			p.SetState(224)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
 			}
 
-			switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 13, p.GetParserRuleContext()) {
+			switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 22, p.GetParserRuleContext()) {
 			case 1:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(122)
+				p.SetState(188)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 11)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 11)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(123)
+					p.SetState(189)
 
 					var _lt = p.GetTokenStream().LT(1)
 
@@ -2462,21 +3370,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(124)
+					p.SetState(190)
 					p.expr(12)
 				}
 
 			case 2:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(125)
+				p.SetState(191)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 10)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 10)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(126)
+					p.SetState(192)
 
 					var _lt = p.GetTokenStream().LT(1)
 
@@ -2494,21 +3402,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(127)
+					p.SetState(193)
 					p.expr(11)
 				}
 
 			case 3:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(128)
+				p.SetState(194)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 9)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 9)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(129)
+					p.SetState(195)
 
 					var _lt = p.GetTokenStream().LT(1)
 
@@ -2526,21 +3434,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(130)
+					p.SetState(196)
 					p.expr(10)
 				}
 
 			case 4:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(131)
+				p.SetState(197)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 8)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 8)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(132)
+					p.SetState(198)
 
 					var _lt = p.GetTokenStream().LT(1)
 
@@ -2558,21 +3466,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(133)
+					p.SetState(199)
 					p.expr(9)
 				}
 
 			case 5:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(134)
+				p.SetState(200)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 7)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 7)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(135)
+					p.SetState(201)
 
 					var _lt = p.GetTokenStream().LT(1)
 
@@ -2590,21 +3498,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(136)
+					p.SetState(202)
 					p.expr(8)
 				}
 
 			case 6:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(137)
+				p.SetState(203)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 6)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 6)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(138)
+					p.SetState(204)
 
 					var _m = p.Match(CParserAMPER)
 
@@ -2615,21 +3523,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(139)
+					p.SetState(205)
 					p.expr(7)
 				}
 
 			case 7:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(140)
+				p.SetState(206)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 5)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 5)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(141)
+					p.SetState(207)
 
 					var _m = p.Match(CParserCARET)
 
@@ -2640,21 +3548,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(142)
+					p.SetState(208)
 					p.expr(6)
 				}
 
 			case 8:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(143)
+				p.SetState(209)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 4)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 4)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(144)
+					p.SetState(210)
 
 					var _m = p.Match(CParserPIPE)
 
@@ -2665,21 +3573,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(145)
+					p.SetState(211)
 					p.expr(5)
 				}
 
 			case 9:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(146)
+				p.SetState(212)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 3)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 3)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(147)
+					p.SetState(213)
 
 					var _m = p.Match(CParserANDAND)
 
@@ -2690,21 +3598,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(148)
+					p.SetState(214)
 					p.expr(4)
 				}
 
 			case 10:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(149)
+				p.SetState(215)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 2)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 2)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(150)
+					p.SetState(216)
 
 					var _m = p.Match(CParserOROR)
 
@@ -2715,21 +3623,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(151)
+					p.SetState(217)
 					p.expr(3)
 				}
 
 			case 11:
 				localctx = NewCondExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(152)
+				p.SetState(218)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 1)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 1)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(153)
+					p.SetState(219)
 					p.Match(CParserQUESTION)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -2737,11 +3645,11 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(154)
+					p.SetState(220)
 					p.expr(0)
 				}
 				{
-					p.SetState(155)
+					p.SetState(221)
 					p.Match(CParserCOLON)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -2749,7 +3657,7 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(156)
+					p.SetState(222)
 					p.expr(1)
 				}
 
@@ -2758,12 +3666,12 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 			}
 
 		}
-		p.SetState(162)
+		p.SetState(228)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
-		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 14, p.GetParserRuleContext())
+		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 23, p.GetParserRuleContext())
 		if p.HasError() {
 			goto errorExit
 		}
@@ -2856,6 +3764,117 @@ func (s *NumberPrimaryContext) GetRuleContext() antlr.RuleContext {
 
 func (s *NumberPrimaryContext) NUMBER() antlr.TerminalNode {
 	return s.GetToken(CParserNUMBER, 0)
+}
+
+type AtomicOpPrimaryContext struct {
+	PrimaryContext
+}
+
+func NewAtomicOpPrimaryContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *AtomicOpPrimaryContext {
+	var p = new(AtomicOpPrimaryContext)
+
+	InitEmptyPrimaryContext(&p.PrimaryContext)
+	p.parser = parser
+	p.CopyAll(ctx.(*PrimaryContext))
+
+	return p
+}
+
+func (s *AtomicOpPrimaryContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *AtomicOpPrimaryContext) IDENT() antlr.TerminalNode {
+	return s.GetToken(CParserIDENT, 0)
+}
+
+func (s *AtomicOpPrimaryContext) LPAR() antlr.TerminalNode {
+	return s.GetToken(CParserLPAR, 0)
+}
+
+func (s *AtomicOpPrimaryContext) AllExpr() []IExprContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IExprContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IExprContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IExprContext); ok {
+			tst[i] = t.(IExprContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *AtomicOpPrimaryContext) Expr(i int) IExprContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IExprContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IExprContext)
+}
+
+func (s *AtomicOpPrimaryContext) AllCOMMA() []antlr.TerminalNode {
+	return s.GetTokens(CParserCOMMA)
+}
+
+func (s *AtomicOpPrimaryContext) COMMA(i int) antlr.TerminalNode {
+	return s.GetToken(CParserCOMMA, i)
+}
+
+func (s *AtomicOpPrimaryContext) AtomicOp() IAtomicOpContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IAtomicOpContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IAtomicOpContext)
+}
+
+func (s *AtomicOpPrimaryContext) RPAR() antlr.TerminalNode {
+	return s.GetToken(CParserRPAR, 0)
+}
+
+func (s *AtomicOpPrimaryContext) Annotations() IAnnotationsContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IAnnotationsContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IAnnotationsContext)
 }
 
 type CallPrimaryContext struct {
@@ -3057,21 +4076,21 @@ func (s *ParenPrimaryContext) RPAR() antlr.TerminalNode {
 
 func (p *CParser) Primary() (localctx IPrimaryContext) {
 	localctx = NewPrimaryContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 18, CParserRULE_primary)
+	p.EnterRule(localctx, 24, CParserRULE_primary)
 	var _la int
 
-	p.SetState(187)
+	p.SetState(265)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
-	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 18, p.GetParserRuleContext()) {
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 28, p.GetParserRuleContext()) {
 	case 1:
 		localctx = NewNumberPrimaryContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(163)
+			p.SetState(229)
 			p.Match(CParserNUMBER)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3080,17 +4099,17 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 		}
 
 	case 2:
-		localctx = NewCallPrimaryContext(p, localctx)
+		localctx = NewAtomicOpPrimaryContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(164)
+			p.SetState(230)
 			p.Match(CParserIDENT)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(166)
+		p.SetState(232)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -3099,20 +4118,90 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 
 		if _la == CParserLCURLY {
 			{
-				p.SetState(165)
+				p.SetState(231)
 				p.Annotations()
 			}
 
 		}
 		{
-			p.SetState(168)
+			p.SetState(234)
 			p.Match(CParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(177)
+		{
+			p.SetState(235)
+			p.expr(0)
+		}
+		{
+			p.SetState(236)
+			p.Match(CParserCOMMA)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(237)
+			p.AtomicOp()
+		}
+		{
+			p.SetState(238)
+			p.Match(CParserCOMMA)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(239)
+			p.expr(0)
+		}
+		{
+			p.SetState(240)
+			p.Match(CParserRPAR)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case 3:
+		localctx = NewCallPrimaryContext(p, localctx)
+		p.EnterOuterAlt(localctx, 3)
+		{
+			p.SetState(242)
+			p.Match(CParserIDENT)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		p.SetState(244)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		if _la == CParserLCURLY {
+			{
+				p.SetState(243)
+				p.Annotations()
+			}
+
+		}
+		{
+			p.SetState(246)
+			p.Match(CParserLPAR)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		p.SetState(255)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -3121,10 +4210,10 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 
 		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&443652942266368) != 0 {
 			{
-				p.SetState(169)
+				p.SetState(247)
 				p.expr(0)
 			}
-			p.SetState(174)
+			p.SetState(252)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -3133,7 +4222,7 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 
 			for _la == CParserCOMMA {
 				{
-					p.SetState(170)
+					p.SetState(248)
 					p.Match(CParserCOMMA)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -3141,11 +4230,11 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 					}
 				}
 				{
-					p.SetState(171)
+					p.SetState(249)
 					p.expr(0)
 				}
 
-				p.SetState(176)
+				p.SetState(254)
 				p.GetErrorHandler().Sync(p)
 				if p.HasError() {
 					goto errorExit
@@ -3155,7 +4244,7 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 
 		}
 		{
-			p.SetState(179)
+			p.SetState(257)
 			p.Match(CParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3163,11 +4252,11 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 			}
 		}
 
-	case 3:
+	case 4:
 		localctx = NewAnnotatedPrimaryContext(p, localctx)
-		p.EnterOuterAlt(localctx, 3)
+		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(180)
+			p.SetState(258)
 			p.Match(CParserIDENT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3175,15 +4264,15 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 			}
 		}
 		{
-			p.SetState(181)
+			p.SetState(259)
 			p.Annotations()
 		}
 
-	case 4:
+	case 5:
 		localctx = NewNamePrimaryContext(p, localctx)
-		p.EnterOuterAlt(localctx, 4)
+		p.EnterOuterAlt(localctx, 5)
 		{
-			p.SetState(182)
+			p.SetState(260)
 			p.Match(CParserIDENT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3191,11 +4280,11 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 			}
 		}
 
-	case 5:
+	case 6:
 		localctx = NewParenPrimaryContext(p, localctx)
-		p.EnterOuterAlt(localctx, 5)
+		p.EnterOuterAlt(localctx, 6)
 		{
-			p.SetState(183)
+			p.SetState(261)
 			p.Match(CParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3203,11 +4292,11 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 			}
 		}
 		{
-			p.SetState(184)
+			p.SetState(262)
 			p.expr(0)
 		}
 		{
-			p.SetState(185)
+			p.SetState(263)
 			p.Match(CParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3350,12 +4439,12 @@ func (s *AnnotationsContext) ToStringTree(ruleNames []string, recog antlr.Recogn
 
 func (p *CParser) Annotations() (localctx IAnnotationsContext) {
 	localctx = NewAnnotationsContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 20, CParserRULE_annotations)
+	p.EnterRule(localctx, 26, CParserRULE_annotations)
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(189)
+		p.SetState(267)
 		p.Match(CParserLCURLY)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -3363,10 +4452,10 @@ func (p *CParser) Annotations() (localctx IAnnotationsContext) {
 		}
 	}
 	{
-		p.SetState(190)
+		p.SetState(268)
 		p.Annotation()
 	}
-	p.SetState(195)
+	p.SetState(273)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -3375,7 +4464,7 @@ func (p *CParser) Annotations() (localctx IAnnotationsContext) {
 
 	for _la == CParserCOMMA {
 		{
-			p.SetState(191)
+			p.SetState(269)
 			p.Match(CParserCOMMA)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3383,11 +4472,11 @@ func (p *CParser) Annotations() (localctx IAnnotationsContext) {
 			}
 		}
 		{
-			p.SetState(192)
+			p.SetState(270)
 			p.Annotation()
 		}
 
-		p.SetState(197)
+		p.SetState(275)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -3395,7 +4484,7 @@ func (p *CParser) Annotations() (localctx IAnnotationsContext) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(198)
+		p.SetState(276)
 		p.Match(CParserRCURLY)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -3491,19 +4580,19 @@ func (s *AnnotationContext) ToStringTree(ruleNames []string, recog antlr.Recogni
 
 func (p *CParser) Annotation() (localctx IAnnotationContext) {
 	localctx = NewAnnotationContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 22, CParserRULE_annotation)
+	p.EnterRule(localctx, 28, CParserRULE_annotation)
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(200)
+		p.SetState(278)
 		p.Match(CParserIDENT)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(205)
+	p.SetState(283)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -3512,7 +4601,7 @@ func (p *CParser) Annotation() (localctx IAnnotationContext) {
 
 	for _la == CParserMINUS {
 		{
-			p.SetState(201)
+			p.SetState(279)
 			p.Match(CParserMINUS)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3520,7 +4609,7 @@ func (p *CParser) Annotation() (localctx IAnnotationContext) {
 			}
 		}
 		{
-			p.SetState(202)
+			p.SetState(280)
 			p.Match(CParserIDENT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3528,7 +4617,7 @@ func (p *CParser) Annotation() (localctx IAnnotationContext) {
 			}
 		}
 
-		p.SetState(207)
+		p.SetState(285)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -3549,9 +4638,193 @@ errorExit:
 	goto errorExit // Trick to prevent compiler error if the label is not used
 }
 
+// IAtomicOpContext is an interface to support dynamic dispatch.
+type IAtomicOpContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	PLUS() antlr.TerminalNode
+	MINUS() antlr.TerminalNode
+	AMPER() antlr.TerminalNode
+	TILDE() antlr.TerminalNode
+	PIPE() antlr.TerminalNode
+	CARET() antlr.TerminalNode
+
+	// IsAtomicOpContext differentiates from other interfaces.
+	IsAtomicOpContext()
+}
+
+type AtomicOpContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyAtomicOpContext() *AtomicOpContext {
+	var p = new(AtomicOpContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = CParserRULE_atomicOp
+	return p
+}
+
+func InitEmptyAtomicOpContext(p *AtomicOpContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = CParserRULE_atomicOp
+}
+
+func (*AtomicOpContext) IsAtomicOpContext() {}
+
+func NewAtomicOpContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *AtomicOpContext {
+	var p = new(AtomicOpContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = CParserRULE_atomicOp
+
+	return p
+}
+
+func (s *AtomicOpContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *AtomicOpContext) PLUS() antlr.TerminalNode {
+	return s.GetToken(CParserPLUS, 0)
+}
+
+func (s *AtomicOpContext) MINUS() antlr.TerminalNode {
+	return s.GetToken(CParserMINUS, 0)
+}
+
+func (s *AtomicOpContext) AMPER() antlr.TerminalNode {
+	return s.GetToken(CParserAMPER, 0)
+}
+
+func (s *AtomicOpContext) TILDE() antlr.TerminalNode {
+	return s.GetToken(CParserTILDE, 0)
+}
+
+func (s *AtomicOpContext) PIPE() antlr.TerminalNode {
+	return s.GetToken(CParserPIPE, 0)
+}
+
+func (s *AtomicOpContext) CARET() antlr.TerminalNode {
+	return s.GetToken(CParserCARET, 0)
+}
+
+func (s *AtomicOpContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *AtomicOpContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *CParser) AtomicOp() (localctx IAtomicOpContext) {
+	localctx = NewAtomicOpContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 30, CParserRULE_atomicOp)
+	p.SetState(293)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 31, p.GetParserRuleContext()) {
+	case 1:
+		p.EnterOuterAlt(localctx, 1)
+		{
+			p.SetState(286)
+			p.Match(CParserPLUS)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case 2:
+		p.EnterOuterAlt(localctx, 2)
+		{
+			p.SetState(287)
+			p.Match(CParserMINUS)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case 3:
+		p.EnterOuterAlt(localctx, 3)
+		{
+			p.SetState(288)
+			p.Match(CParserAMPER)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(289)
+			p.Match(CParserTILDE)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case 4:
+		p.EnterOuterAlt(localctx, 4)
+		{
+			p.SetState(290)
+			p.Match(CParserAMPER)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case 5:
+		p.EnterOuterAlt(localctx, 5)
+		{
+			p.SetState(291)
+			p.Match(CParserPIPE)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case 6:
+		p.EnterOuterAlt(localctx, 6)
+		{
+			p.SetState(292)
+			p.Match(CParserCARET)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case antlr.ATNInvalidAltNumber:
+		goto errorExit
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
 func (p *CParser) Sempred(localctx antlr.RuleContext, ruleIndex, predIndex int) bool {
 	switch ruleIndex {
-	case 8:
+	case 11:
 		var t *ExprContext = nil
 		if localctx != nil {
 			t = localctx.(*ExprContext)

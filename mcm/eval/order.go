@@ -1,0 +1,142 @@
+package eval
+
+import (
+	"github.com/purr-mcm/purr/cat"
+)
+
+// Orderer is what a Logic offers to choose an order symbolically: fresh
+// variables, and clauses over literals that every execution meets. The
+// SAT engine is one; the explicit engine lists the orders instead.
+type Orderer[L comparable] interface {
+	Fresh() L
+	Require(clause ...L)
+}
+
+// orderGenerator recognises the generators of orders herd7's library
+// defines, "with x from linearisations(S, r)", "generate_orders(S, r)"
+// and "generate_cos(r)" (as herd's cross.cat and purr's define them): the
+// strict total orders on S, per location for the last two (W for
+// generate_cos), that contain r restricted to the events they order. It
+// returns the arguments' expressions; s is nil for generate_cos.
+func orderGenerator(w *cat.With) (s, r cat.Expr, perLoc, ok bool) {
+	app, isApp := w.Set.(*cat.App)
+	if !isApp {
+		return nil, nil, false, false
+	}
+	f, isVar := app.Fun.(*cat.Var)
+	if !isVar {
+		return nil, nil, false, false
+	}
+	switch f.Name {
+	case "generate_cos":
+		return nil, app.Arg, true, true
+	case "linearisations", "generate_orders":
+		t, isTuple := app.Arg.(*cat.Tuple)
+		if !isTuple || len(t.Elems) != 2 {
+			return nil, nil, false, false
+		}
+		return t.Elems[0], t.Elems[1], f.Name == "generate_orders", true
+	}
+	return nil, nil, false, false
+}
+
+// chooseOrder evaluates "with x from GEN(...)" for an orderGenerator over
+// a Logic that is an Orderer: x is a fresh strict total order on S (per
+// location when perLoc) that contains r restricted to the pairs it
+// orders, and its variables join the choices an engine enumerates, so that
+// each order is an execution of its own, as herd7 counts them.
+func (ev *evaluator[L]) chooseOrder(w *cat.With, o Orderer[L], sx, rx cat.Expr, perLoc bool, sc *env) (Rel[L], error) {
+	al, lg := ev.al, ev.al.lg
+	var s Set[L]
+	if sx == nil {
+		v, ok := sc.lookup("W")
+		if !ok {
+			return nil, errAt(w.Pos, "generate_cos: W is not bound")
+		}
+		var err error
+		if s, err = ev.set(w.Pos, v); err != nil {
+			return nil, err
+		}
+	} else {
+		v, err := ev.expr(sx, sc)
+		if err != nil {
+			return nil, err
+		}
+		if s, err = ev.set(sx.Position(), v); err != nil {
+			return nil, err
+		}
+	}
+	v, err := ev.expr(rx, sc)
+	if err != nil {
+		return nil, err
+	}
+	r, err := ev.rel(rx.Position(), v)
+	if err != nil {
+		return nil, err
+	}
+	// ordered(a, b): when a and b are both in S (at one location), and so
+	// ordered one way or the other.
+	ordered := func(a, b int) L {
+		both := lg.And(s[a], s[b])
+		if perLoc {
+			l, in := ev.loc[PairOf(a, b)]
+			if !in {
+				return al.f
+			}
+			both = lg.And(both, l)
+		}
+		return both
+	}
+	x := Rel[L]{}
+	var members []int
+	for i, l := range s {
+		if l != al.f {
+			members = append(members, i)
+		}
+	}
+	for i, a := range members {
+		for _, b := range members[i+1:] {
+			both := ordered(a, b)
+			if both == al.f {
+				continue
+			}
+			v := o.Fresh()
+			o.Require(both, lg.Not(v)) // determined when a and b are not both ordered
+			al.choices = append(al.choices, v)
+			x[PairOf(a, b)] = lg.And(both, v)
+			x[PairOf(b, a)] = lg.And(both, lg.Not(v))
+		}
+	}
+	at := func(a, b int) L {
+		if l, in := x[PairOf(a, b)]; in {
+			return l
+		}
+		return al.f
+	}
+	for _, a := range members {
+		for _, b := range members {
+			ab := at(a, b)
+			if ab == al.f {
+				continue
+			}
+			for _, c := range members {
+				if bc := at(b, c); bc != al.f && c != a {
+					o.Require(lg.Not(ab), lg.Not(bc), at(a, c))
+				}
+			}
+		}
+	}
+	// x contains r on the pairs it orders; a pair of r on one event of S
+	// is a cycle, which no order contains.
+	for _, k := range SortedPairs(r) {
+		a, b := int(k.A), int(k.B)
+		if a == b {
+			o.Require(lg.Not(r[k]), lg.Not(s[a]))
+			continue
+		}
+		if both := ordered(a, b); both != al.f {
+			o.Require(lg.Not(r[k]), lg.Not(both), at(a, b))
+		}
+	}
+	return x, nil
+}
