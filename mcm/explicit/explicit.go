@@ -493,6 +493,12 @@ func NewChecker(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unf
 // whose values are determined, once per sequence of the choices the
 // model's "with x from S" make, and sums them up.
 func (c *Checker) judge(x *execution) (Judgement, error) {
+	return c.judgeUntil(x, nil)
+}
+
+// judgeUntil is judge that stops at the first passing choice whose flags
+// (sorted, joined with commas) satisfy enough, when enough is not nil.
+func (c *Checker) judgeUntil(x *execution, enough func(flags string) bool) (Judgement, error) {
 	ch := &chooser{}
 	var out Judgement
 	raised := map[string]bool{}
@@ -522,6 +528,9 @@ func (c *Checker) judge(x *execution) (Judgement, error) {
 				raised[f] = true
 				out.Flags = append(out.Flags, f)
 			}
+		}
+		if enough != nil && enough(strings.Join(j.Flags, ",")) {
+			break
 		}
 	}
 	sort.Strings(out.Flags)
