@@ -455,6 +455,9 @@ type Judgement struct {
 	// flagSets are the flags each passing choice raises, each sorted and
 	// joined with commas.
 	flagSets map[string]bool
+	// perChoice are the judgements of the passing choices, when the
+	// checker captures them: an execution is drawn once per choice.
+	perChoice []Judgement
 
 	// What the model binds and shows, and the predefined relations, when
 	// the checker captures them (see Checker.capture).
@@ -517,6 +520,9 @@ func (c *Checker) judgeUntil(x *execution, enough func(flags string) bool) (Judg
 		}
 		if !out.Consistent {
 			out.Consistent, out.captured = true, j.captured
+		}
+		if c.capture {
+			out.perChoice = append(out.perChoice, j)
 		}
 		out.Choices++
 		if out.flagSets == nil {
@@ -999,6 +1005,7 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 	classes := map[string]bool{}
 	// With marks among the events co orders, the final writes do not
 	// determine the final values: co tells executions apart.
+	numbered := 0 // the executions counted, one per passing choice
 	marksInCo := slices.ContainsFunc(u.Events, func(e *events.Event) bool { return e.InCoherence() && !e.IsWrite() })
 	out.Complete = candidates(u, func(x *execution) bool {
 		if err := ctx.Err(); err != nil {
@@ -1055,9 +1062,12 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 		if c.capture {
 			out.Shown = j.captured.Shown
 			if opt.Show.Selects(t.Quant, j.Holds) {
-				out.Executions = append(out.Executions, c.execution(x, j, count, opt.Capture))
+				for i, one := range j.perChoice {
+					out.Executions = append(out.Executions, c.execution(x, one, numbered+i+1, opt.Capture))
+				}
 			}
 		}
+		numbered += j.Choices
 		return !(opt.Speedcheck && outcome.Decisive(t.Quant, j.Holds))
 	})
 	if failure != nil {
