@@ -1044,6 +1044,10 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 			return false
 		}
 		count++
+		if opt.Distinct != nil {
+			// --distinct counts classes of executions, whatever the choices.
+			j.Choices, j.perChoice = 1, j.perChoice[:min(len(j.perChoice), 1)]
+		}
 		if j.Holds {
 			out.Positive += j.Choices
 		} else {
