@@ -306,9 +306,12 @@ func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env,
 		return ev.withSomeChoice(w, elems, rest, sc)
 	}
 	if len(elems) == 0 {
-		// Nothing to choose from: no execution passes.
+		// Nothing to choose from: no execution passes. The rest still
+		// runs, on the empty value, for the names it binds.
 		ev.checks = append(ev.checks, Check[L]{Name: w.Var, Mode: cat.Require, Lit: ev.al.lg.Not(ev.guard()), Pos: w.Pos})
-		return ev.run(rest, sc)
+		inner := sc.child()
+		inner.vars[w.Var] = emptyVal{}
+		return ev.run(rest, inner)
 	}
 	sels := ch.Choose(ev.guard(), len(elems))
 	for _, l := range sels {
@@ -370,11 +373,6 @@ func (ev *evaluator[L]) guard() L { return ev.al.lg.All(ev.guards) }
 // event sets or all relations.
 func (ev *evaluator[L]) mux(sels []L, elems []value) (value, bool) {
 	lg := ev.al.lg
-	for i, l := range sels {
-		if l == ev.al.t {
-			return elems[i], true
-		}
-	}
 	sets, rels := 0, 0
 	for _, x := range elems {
 		switch x.(type) {
@@ -385,6 +383,11 @@ func (ev *evaluator[L]) mux(sels []L, elems []value) (value, bool) {
 		case emptyVal:
 		default:
 			return nil, false
+		}
+	}
+	for i, l := range sels {
+		if l == ev.al.t {
+			return elems[i], true
 		}
 	}
 	switch {
