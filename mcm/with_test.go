@@ -2,6 +2,7 @@ package mcm
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -42,6 +43,10 @@ func TestHerdCounting(t *testing.T) {
 		{"fr read through a binding", "let r = fr | po\nacyclic r", fmt.Sprintf(wwTest, "1:X2=0"), nil, 2},
 		{"co read by a binding never used", "let r = co\nacyclic po", fmt.Sprintf(wwTest, "1:X2=0"), nil, 1},
 		{"co read by a procedure's argument", "procedure p(r) = acyclic r end\ncall p(co | po)", fmt.Sprintf(wwTest, "1:X2=0"), nil, 2},
+		// A model's own function named as the library's generator means what
+		// the model says: here one order, po, not every order containing it.
+		{"a model's own generate_orders", "let generate_orders(S, r) = {r}\nwith x from generate_orders(W, po)\nacyclic x", sb, nil, 4},
+		{"the library's generate_orders", "include \"cross.cat\"\nwith x from generate_orders(W, po)\nacyclic x", sb, nil, 16},
 		// --distinct counts classes of executions, whatever the choices.
 		{name: "distinct rf, two choices", model: "with r from {po, 0}\nacyclic r", test: sb, distinct: []string{"rf"}, want: 4},
 	}
@@ -61,5 +66,19 @@ func TestHerdCounting(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestOwnGenerateCosRefused: "with co from generate_cos(...)" makes co
+// the engine's coherence order only for herd's library function; a
+// model's own generate_cos is refused at its with, not taken for it.
+func TestOwnGenerateCosRefused(t *testing.T) {
+	m := inlineModel(t, "\"own\"\nlet generate_cos(r) = {r}\nwith co from generate_cos(co0)\nacyclic po | co\n")
+	lt := inlineTest(t, sb)
+	for _, engine := range []string{EngineSAT, EngineExplicit} {
+		_, err := Check(m, lt, engineOptions(engine, 2))
+		if err == nil || !strings.Contains(err.Error(), ":3:1: with co from generate_cos(...): this generate_cos is the model's own") {
+			t.Errorf("%s: error %v, want the with's position and the reason", engine, err)
+		}
 	}
 }

@@ -267,7 +267,7 @@ type Chooser[L comparable] interface {
 // selector.
 func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env, error) {
 	if o, ok := ev.al.lg.(Orderer[L]); ok && len(ev.guards) == 0 {
-		if sx, rx, perLoc, isGen := orderGenerator(w); isGen {
+		if sx, rx, perLoc, isGen := orderGenerator(w); isGen && fromLibrary[L](sc, w.Set.(*cat.App).Fun.(*cat.Var).Name) {
 			var x Rel[L]
 			touched, err := ev.touching(func() (err error) {
 				x, err = ev.chooseOrder(w, o, sx, rx, perLoc, sc)
@@ -688,6 +688,9 @@ func (ev *evaluator[L]) with(st *cat.With, sc *env) (*env, error) {
 	}
 	app := st.Set.(*cat.App)
 	fname := app.Fun.(*cat.Var).Name
+	if !fromLibrary[L](sc, fname) {
+		return nil, errAt(st.Pos, "with co from %s(...): this %s is the model's own, not herd's library function, and purr chooses co only as herd's library does", fname, fname)
+	}
 	arg, err := ev.expr(app.Arg, sc)
 	if err != nil {
 		return nil, err
