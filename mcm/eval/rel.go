@@ -362,20 +362,27 @@ func (al *Algebra[L]) closure(x Rel[L]) Rel[L] {
 			mids = append(mids, v)
 		}
 	}
-	sort.Slice(mids, func(i, j int) bool { return mids[i] < mids[j] })
+	slices.Sort(mids)
+	// The predecessors and successors of each event in t, kept as t
+	// grows, instead of sorting all of t's pairs for each middle event.
+	preds, succs := map[int32][]int32{}, map[int32][]int32{}
+	for k := range t {
+		preds[k.B] = append(preds[k.B], k.A)
+		succs[k.A] = append(succs[k.A], k.B)
+	}
 	for _, m := range mids {
-		var preds, succs []Pair
-		for _, k := range SortedPairs(t) {
-			if k.B == m {
-				preds = append(preds, k)
-			}
-			if k.A == m {
-				succs = append(succs, k)
-			}
-		}
-		for _, p := range preds {
-			for _, q := range succs {
-				al.Put(t, int(p.A), int(q.B), al.lg.And(t[p], t[q]))
+		ps, ss := slices.Clone(preds[m]), slices.Clone(succs[m])
+		slices.Sort(ps)
+		slices.Sort(ss)
+		for _, a := range ps {
+			for _, b := range ss {
+				k := Pair{a, b}
+				_, had := t[k]
+				al.Put(t, int(a), int(b), al.lg.And(t[Pair{a, m}], t[Pair{m, b}]))
+				if _, has := t[k]; has && !had {
+					preds[b] = append(preds[b], a)
+					succs[a] = append(succs[a], b)
+				}
 			}
 		}
 	}
