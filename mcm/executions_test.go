@@ -99,8 +99,9 @@ func TestShowSelects(t *testing.T) {
 
 // TestCaptureBindings checks what an execution keeps of a model: its
 // top-level relations and sets, what it shows (show, show as, unshow),
-// and nothing bound after a "with" over several choices, which differs
-// from branch to branch; in both engines.
+// what a "with" over relations binds (each execution is one choice), and
+// nothing bound after a "with" over tags, whose branches bind differently;
+// in both engines.
 func TestCaptureBindings(t *testing.T) {
 	m := inlineModel(t, `"capture"
 let a = po
@@ -113,6 +114,9 @@ with r from {po, rf}
 let d = r
 show d
 acyclic r
+with t from {'a, 'b}
+let e = po
+show e
 `)
 	test := parseTestFile(t, repoPath("testdata/classic/MP.litmus"))
 	for _, engine := range []string{EngineSAT, EngineExplicit} {
@@ -120,7 +124,7 @@ acyclic r
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := []string{"seen", "s"}; !slices.Equal(out.Shown, want) {
+		if want := []string{"seen", "s", "d"}; !slices.Equal(out.Shown, want) {
 			t.Errorf("%s: shown %q, want %q", engine, out.Shown, want)
 		}
 		if len(out.Executions) == 0 {
@@ -137,8 +141,11 @@ acyclic r
 				t.Errorf("%s: set %s not captured", engine, name)
 			}
 		}
-		if _, ok := x.Relations["d"]; ok {
-			t.Errorf("%s: d, bound after a choice, was captured", engine)
+		if _, ok := x.Relations["d"]; !ok {
+			t.Errorf("%s: d, the relation chosen, was not captured", engine)
+		}
+		if _, ok := x.Relations["e"]; ok {
+			t.Errorf("%s: e, bound after a choice of tags, was captured", engine)
 		}
 		if !reflect.DeepEqual(x.Relations["seen"], x.Relations["rf"]) || len(x.Relations["rf"]) != 2 {
 			t.Errorf("%s: seen %v, rf %v", engine, x.Relations["seen"], x.Relations["rf"])

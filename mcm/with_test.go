@@ -2,6 +2,7 @@ package mcm
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -24,30 +25,39 @@ exists (%s)
 func TestHerdCounting(t *testing.T) {
 	tests := []struct {
 		name, model, test string
+		distinct          []string
 		want              int // Positive + Negative
 	}{
-		{"no choice", "acyclic po", sb, 4},
-		{"two relations pass", "with r from {po, 0}\nacyclic r", sb, 8},
-		{"one relation fails", "with r from {0, po | po^-1}\nacyclic r", sb, 4},
-		{"equal relations are one element", "with r from {po, po}\nacyclic r", sb, 4},
-		{"two sets pass", "with s from {W, R}\nacyclic po", sb, 8},
-		{"tags branch", "with t from {'a, 'b}\nacyclic po", sb, 8},
-		{"nested choices", "with r from {po, 0}\nwith s from {W, R, M}\nacyclic r", sb, 24},
-		{"nothing to choose from", "with r from {}\nacyclic po", sb, 0},
-		{"choice after an include", "include \"cross.cat\"\nwith co from generate_cos(co0)\nwith r from {po, 0}\nacyclic r", sb, 8},
-		{"x observed, co not read", "acyclic po", fmt.Sprintf(wwTest, "x=1"), 2},
-		{"x unobserved, co not read", "acyclic po", fmt.Sprintf(wwTest, "1:X2=0"), 1},
-		{"x unobserved, co read", "acyclic po | co", fmt.Sprintf(wwTest, "1:X2=0"), 2},
-		{"fr read through a binding", "let r = fr | po\nacyclic r", fmt.Sprintf(wwTest, "1:X2=0"), 2},
-		{"co read by a binding never used", "let r = co\nacyclic po", fmt.Sprintf(wwTest, "1:X2=0"), 1},
-		{"co read by a procedure's argument", "procedure p(r) = acyclic r end\ncall p(co | po)", fmt.Sprintf(wwTest, "1:X2=0"), 2},
+		{"no choice", "acyclic po", sb, nil, 4},
+		{"two relations pass", "with r from {po, 0}\nacyclic r", sb, nil, 8},
+		{"one relation fails", "with r from {0, po | po^-1}\nacyclic r", sb, nil, 4},
+		{"equal relations are one element", "with r from {po, po}\nacyclic r", sb, nil, 4},
+		{"two sets pass", "with s from {W, R}\nacyclic po", sb, nil, 8},
+		{"tags branch", "with t from {'a, 'b}\nacyclic po", sb, nil, 8},
+		{"nested choices", "with r from {po, 0}\nwith s from {W, R, M}\nacyclic r", sb, nil, 24},
+		{"nothing to choose from", "with r from {}\nacyclic po", sb, nil, 0},
+		{"choice after an include", "include \"cross.cat\"\nwith co from generate_cos(co0)\nwith r from {po, 0}\nacyclic r", sb, nil, 8},
+		{"x observed, co not read", "acyclic po", fmt.Sprintf(wwTest, "x=1"), nil, 2},
+		{"x unobserved, co not read", "acyclic po", fmt.Sprintf(wwTest, "1:X2=0"), nil, 1},
+		{"x unobserved, co read", "acyclic po | co", fmt.Sprintf(wwTest, "1:X2=0"), nil, 2},
+		{"fr read through a binding", "let r = fr | po\nacyclic r", fmt.Sprintf(wwTest, "1:X2=0"), nil, 2},
+		{"co read by a binding never used", "let r = co\nacyclic po", fmt.Sprintf(wwTest, "1:X2=0"), nil, 1},
+		{"co read by a procedure's argument", "procedure p(r) = acyclic r end\ncall p(co | po)", fmt.Sprintf(wwTest, "1:X2=0"), nil, 2},
+		// A model's own function named as the library's generator means what
+		// the model says: here one order, po, not every order containing it.
+		{"a model's own generate_orders", "let generate_orders(S, r) = {r}\nwith x from generate_orders(W, po)\nacyclic x", sb, nil, 4},
+		{"the library's generate_orders", "include \"cross.cat\"\nwith x from generate_orders(W, po)\nacyclic x", sb, nil, 16},
+		// --distinct counts classes of executions, whatever the choices.
+		{name: "distinct rf, two choices", model: "with r from {po, 0}\nacyclic r", test: sb, distinct: []string{"rf"}, want: 4},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			m := inlineModel(t, "\"counting\"\n"+tc.model+"\n")
 			lt := inlineTest(t, tc.test)
 			for _, engine := range []string{EngineSAT, EngineExplicit} {
-				out, err := Check(m, lt, engineOptions(engine, 2))
+				opt := engineOptions(engine, 2)
+				opt.Distinct = tc.distinct
+				out, err := Check(m, lt, opt)
 				if err != nil {
 					t.Fatalf("%s: %v", engine, err)
 				}
@@ -56,5 +66,19 @@ func TestHerdCounting(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestOwnGenerateCosRefused: "with co from generate_cos(...)" makes co
+// the engine's coherence order only for herd's library function; a
+// model's own generate_cos is refused at its with, not taken for it.
+func TestOwnGenerateCosRefused(t *testing.T) {
+	m := inlineModel(t, "\"own\"\nlet generate_cos(r) = {r}\nwith co from generate_cos(co0)\nacyclic po | co\n")
+	lt := inlineTest(t, sb)
+	for _, engine := range []string{EngineSAT, EngineExplicit} {
+		_, err := Check(m, lt, engineOptions(engine, 2))
+		if err == nil || !strings.Contains(err.Error(), ":3:1: with co from generate_cos(...): this generate_cos is the model's own") {
+			t.Errorf("%s: error %v, want the with's position and the reason", engine, err)
+		}
 	}
 }

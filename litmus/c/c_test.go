@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -436,5 +437,24 @@ func TestLKMMv2(t *testing.T) {
 	_, err = litmus.ParseWith("v2.litmus", []byte(unless), litmus.Options{Macros: m, Variants: []string{"lkmmv2"}})
 	if err == nil || !strings.Contains(err.Error(), "v2.litmus:4:11: unsupported annotations on __atomic_add_unless") {
 		t.Errorf("add_unless with lkmmv2: got %v", err)
+	}
+}
+
+// TestInstructionSteps checks which edges herd makes one instruction
+// (same position and step): the statements of a macro's body are
+// instructions of their own, and so are the Mb fences around an RMW,
+// whose read and write share one.
+func TestInstructionSteps(t *testing.T) {
+	p := translate(t, `P0(int *x, int *y) { smp_store_mb(*y, 1); int r = xchg(x, 2); }`)
+	var got []string
+	for _, e := range p.Procs[0].Edges {
+		got = append(got, fmt.Sprintf("%d:%d %s", e.Pos.Col, e.Pos.Step, xcfa.FormatOp(e.Op)))
+	}
+	want := []string{
+		"22:1 store [y] <- 1 {Once,NA}", "22:2 fence {Mb,NA}",
+		"51:1 fence {Mb,NA}", "51:2 load r <- [x] {Once,NA,RMW} rmw1", "51:2 store [x] <- 2 {Once,NA,RMW} rmw1", "51:3 fence {Mb,NA}",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }

@@ -320,7 +320,7 @@ type Chooser[L comparable] interface {
 // selector.
 func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env, error) {
 	if o, ok := ev.al.lg.(Orderer[L]); ok && len(ev.guards) == 0 {
-		if sx, rx, perLoc, isGen := orderGenerator(w); isGen {
+		if sx, rx, perLoc, isGen := orderGenerator(w); isGen && fromLibrary[L](sc, w.Set.(*cat.App).Fun.(*cat.Var).Name) {
 			var x Rel[L]
 			touched, err := ev.touching(func() (err error) {
 				x, err = ev.chooseOrder(w, o, sx, rx, perLoc, sc)
@@ -359,9 +359,12 @@ func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env,
 		return ev.withSomeChoice(w, elems, rest, sc)
 	}
 	if len(elems) == 0 {
-		// Nothing to choose from: no execution passes.
+		// Nothing to choose from: no execution passes. The rest still
+		// runs, on the empty value, for the names it binds.
 		ev.checks = append(ev.checks, Check[L]{Name: w.Var, Mode: cat.Require, Lit: ev.al.lg.Not(ev.guard()), Pos: w.Pos})
-		return ev.run(rest, sc)
+		inner := sc.child()
+		inner.vars[w.Var] = emptyVal{}
+		return ev.run(rest, inner)
 	}
 	sels := ch.Choose(ev.guard(), len(elems))
 	for _, l := range sels {
@@ -423,11 +426,6 @@ func (ev *evaluator[L]) guard() L { return ev.al.lg.All(ev.guards) }
 // event sets or all relations.
 func (ev *evaluator[L]) mux(sels []L, elems []value) (value, bool) {
 	lg := ev.al.lg
-	for i, l := range sels {
-		if l == ev.al.t {
-			return elems[i], true
-		}
-	}
 	sets, rels := 0, 0
 	for _, x := range elems {
 		switch x.(type) {
@@ -438,6 +436,11 @@ func (ev *evaluator[L]) mux(sels []L, elems []value) (value, bool) {
 		case emptyVal:
 		default:
 			return nil, false
+		}
+	}
+	for i, l := range sels {
+		if l == ev.al.t {
+			return elems[i], true
 		}
 	}
 	switch {
@@ -738,6 +741,9 @@ func (ev *evaluator[L]) with(st *cat.With, sc *env) (*env, error) {
 	}
 	app := st.Set.(*cat.App)
 	fname := app.Fun.(*cat.Var).Name
+	if !fromLibrary[L](sc, fname) {
+		return nil, errAt(st.Pos, "with co from %s(...): this %s is the model's own, not herd's library function, and purr chooses co only as herd's library does", fname, fname)
+	}
 	arg, err := ev.expr(app.Arg, sc)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"strings"
+
 	"github.com/purr-mcm/purr/cat"
 )
 
@@ -38,6 +40,26 @@ func orderGenerator(w *cat.With) (s, r cat.Expr, perLoc, ok bool) {
 		return t.Elems[0], t.Elems[1], f.Name == "generate_orders", true
 	}
 	return nil, nil, false, false
+}
+
+// fromLibrary tells whether name is bound in sc to what purr knows it as:
+// the builtin linearisations, or generate_orders and generate_cos as a
+// cross.cat defines them (herd's, or purr's embedded one). A model's own
+// function of the same name means something else, which purr must not
+// replace by the library's meaning.
+func fromLibrary[L comparable](sc *env, name string) bool {
+	v, ok := sc.lookup(name)
+	if !ok {
+		return false
+	}
+	switch f := v.(type) {
+	case builtin[L]:
+		return name == "linearisations" && f.name == name
+	case *closure:
+		file := f.body.Position().File
+		return file == "cross.cat" || strings.HasSuffix(file, "/cross.cat") || strings.HasSuffix(file, ":cross.cat")
+	}
+	return false
 }
 
 // chooseOrder evaluates "with x from GEN(...)" for an orderGenerator over

@@ -455,6 +455,9 @@ type Judgement struct {
 	// flagSets are the flags each passing choice raises, each sorted and
 	// joined with commas.
 	flagSets map[string]bool
+	// perChoice are the judgements of the passing choices, when the
+	// checker captures them: an execution is drawn once per choice.
+	perChoice []Judgement
 
 	// What the model binds and shows, and the predefined relations, when
 	// the checker captures them (see Checker.capture).
@@ -493,6 +496,12 @@ func NewChecker(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unf
 // whose values are determined, once per sequence of the choices the
 // model's "with x from S" make, and sums them up.
 func (c *Checker) judge(x *execution) (Judgement, error) {
+	return c.judgeUntil(x, nil)
+}
+
+// judgeUntil is judge that stops at the first passing choice whose flags
+// (sorted, joined with commas) satisfy enough, when enough is not nil.
+func (c *Checker) judgeUntil(x *execution, enough func(flags string) bool) (Judgement, error) {
 	ch := &chooser{}
 	var out Judgement
 	raised := map[string]bool{}
@@ -512,6 +521,9 @@ func (c *Checker) judge(x *execution) (Judgement, error) {
 		if !out.Consistent {
 			out.Consistent, out.captured = true, j.captured
 		}
+		if c.capture {
+			out.perChoice = append(out.perChoice, j)
+		}
 		out.Choices++
 		if out.flagSets == nil {
 			out.flagSets = map[string]bool{}
@@ -522,6 +534,9 @@ func (c *Checker) judge(x *execution) (Judgement, error) {
 				raised[f] = true
 				out.Flags = append(out.Flags, f)
 			}
+		}
+		if enough != nil && enough(strings.Join(j.Flags, ",")) {
+			break
 		}
 	}
 	sort.Strings(out.Flags)
@@ -997,6 +1012,7 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 	classes := map[string]bool{}
 	// With marks among the events co orders, the final writes do not
 	// determine the final values: co tells executions apart.
+	numbered := 0 // the executions counted, one per passing choice
 	marksInCo := slices.ContainsFunc(u.Events, func(e *events.Event) bool { return e.InCoherence() && !e.IsWrite() })
 	out.Complete = candidates(u, func(x *execution) bool {
 		if err := ctx.Err(); err != nil {
@@ -1035,6 +1051,10 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 			return false
 		}
 		count++
+		if opt.Distinct != nil {
+			// --distinct counts classes of executions, whatever the choices.
+			j.Choices, j.perChoice = 1, j.perChoice[:min(len(j.perChoice), 1)]
+		}
 		if j.Holds {
 			out.Positive += j.Choices
 		} else {
@@ -1053,9 +1073,12 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 		if c.capture {
 			out.Shown = j.captured.Shown
 			if opt.Show.Selects(t.Quant, j.Holds) {
-				out.Executions = append(out.Executions, c.execution(x, j, count, opt.Capture))
+				for i, one := range j.perChoice {
+					out.Executions = append(out.Executions, c.execution(x, one, numbered+i+1, opt.Capture))
+				}
 			}
 		}
+		numbered += j.Choices
 		return !(opt.Speedcheck && outcome.Decisive(t.Quant, j.Holds))
 	})
 	if failure != nil {

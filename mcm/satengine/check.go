@@ -193,7 +193,10 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 			}
 		}
 	}
-	projection = append(projection[:len(projection):len(projection)], al.Choices()...)
+	if opt.Distinct == nil {
+		// --distinct counts classes of executions, whatever the choices.
+		projection = append(projection[:len(projection):len(projection)], al.Choices()...)
+	}
 	out.Complete = enumerate(s, projection, lazy, opt.MaxExecutions, func() bool {
 		holds := s.Value(cond)
 		count++
