@@ -363,7 +363,7 @@ func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env,
 		// runs, on the empty value, for the names it binds.
 		ev.checks = append(ev.checks, Check[L]{Name: w.Var, Mode: cat.Require, Lit: ev.al.lg.Not(ev.guard()), Pos: w.Pos})
 		inner := sc.child()
-		inner.vars[w.Var] = emptyVal{}
+		inner.set(w.Var, emptyVal{})
 		return ev.run(rest, inner)
 	}
 	sels := ch.Choose(ev.guard(), len(elems))
