@@ -18,7 +18,7 @@ const lockProgram = `C locks
 P0(spinlock_t *s, int *x)
 {
 	__lock(s);
-	WRITE_ONCE(*x, 1);
+	__store{once}(*x, 1);
 	__unlock(s);
 }
 P1(spinlock_t *s, int *x)
@@ -27,6 +27,20 @@ P1(spinlock_t *s, int *x)
 	r0 = __islocked(s);
 }
 exists (1:r0=1)
+`
+
+// lockFinalProgram observes a lock's final value: herd7's final write of
+// it is the initial write, its own co ordering no lock event.
+const lockFinalProgram = `C lock-final
+{}
+P0(spinlock_t *s, int *x)
+{
+	__lock(s);
+	__store{once}(*x, 1);
+	__unlock(s);
+}
+locations [s;]
+exists (x=1)
 `
 
 // srcuProgram passes srcu_read_lock's index to srcu_read_unlock on P0,
@@ -55,10 +69,10 @@ const rscsProgram = `C rscs
 P0(int *x)
 {
 	__fence{rcu-lock};
-	WRITE_ONCE(*x, 1);
+	__store{once}(*x, 1);
 	__fence{rcu-unlock};
 	__fence{rcu-lock};
-	WRITE_ONCE(*x, 2);
+	__store{once}(*x, 2);
 	__fence{rcu-unlock};
 }
 exists (x=2)
@@ -70,15 +84,15 @@ const ctrlProgram = `C ctrl
 P0(int *x, int *y, int *z)
 {
 	int r0;
-	r0 = READ_ONCE(*x);
+	r0 = __load{once}(*x);
 	if (r0 == 0) {
-		WRITE_ONCE(*z, 1);
+		__store{once}(*z, 1);
 	}
-	WRITE_ONCE(*y, 1);
+	__store{once}(*y, 1);
 }
 P1(int *x)
 {
-	WRITE_ONCE(*x, 1);
+	__store{once}(*x, 1);
 }
 exists (0:r0=0)
 `
@@ -103,6 +117,11 @@ flag ~empty rf & (_ * (LKR | RL | RU)) as native-rf
 flag ~empty co & (IW * LKW) as lkw-in-co
 flag ~empty co & (_ * UL) as ul-in-co
 `, flags: []string{"critical", "lkw-in-co", "lock-pair"}, states: 2},
+		{name: "the final write of a lock is its initial write", test: lockFinalProgram, model: `
+flag ~empty [FW] ; loc ; [LKW] as lock-final
+flag ~empty [FW \ IW] ; loc ; [LKW] as lock-not-initial
+flag ~empty FW & LKW as lkw-final
+`, flags: []string{"lock-final"}, states: 1},
 		{name: "islocked is RL or RU", test: lockProgram, model: `
 flag ~empty RL as held
 flag ~empty RU as free

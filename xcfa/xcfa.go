@@ -7,10 +7,11 @@ type Pos struct {
 	File string
 	Line int
 	Col  int
-	// Step numbers the instructions herd makes of one source position,
-	// which program order orders: the statements of a C macro's body,
-	// the fences around a Linux read-modify-write. Edges of one position
-	// and step are one instruction.
+	// Step numbers the instructions herd makes of one source position:
+	// the statements of a C macro's body. Edges of one position and step
+	// are one instruction (events.Event.Instr: what reads can read from,
+	// iico against dependencies). Program order is not decided here: in
+	// C every event is a step of its own (events.Event.Step).
 	Step int
 }
 

@@ -35,6 +35,7 @@ func TestHerdConfiguration(t *testing.T) {
 		{"no macro file", []string{"-m", "sc", "testdata/macros/MP-once.litmus"}, 1, "", "testdata/macros/MP-once.litmus:5:3: unsupported function WRITE_ONCE (herd7 knows it only from a macro file"},
 		{"check a macro file", []string{"check", "testdata/macros/once.def", "testdata/conf/bad.def"}, 1, "testdata/macros/once.def: ok", ""},
 		{"xcfa with -macros", []string{"xcfa", "-macros", "testdata/macros/once.def", "testdata/macros/MP-once.litmus"}, 0, "load r0 <- [y] {Once,NA}", ""},
+		{"a macro body's statements are instructions", []string{"-m", "sc", "-macros", "testdata/macros/copy.def", "testdata/macros/copy.litmus"}, 0, "\n[y]=1;\nOk\n", ""},
 		{"through", []string{"-conf", "testdata/conf/sc.cfg", "-through", "all", sb}, 2, "", "-through all is not supported"},
 		{"speedcheck spelling", []string{"-conf", "testdata/conf/sc.cfg", "-speedcheck", "fast", sb}, 0, "\nNo\n", ""},
 	} {

@@ -28,7 +28,7 @@ const (
 // TestLKMMAgreement runs the Linux kernel's memory model as kernel
 // developers run herd7 (cd lkmm/model; purr -conf linux-kernel.cfg TEST)
 // over the kernel's litmus tests and the Dat3M sample, and compares
-// verdict, States and Positive/Negative with herd7 7.57's output (tests
+// verdict, States, Positive/Negative and flags with herd7 7.57's output (tests
 // herd7 did not answer are left out). It logs "set agreed/total" per set
 // and fails below the floors of testdata/lkmm-agreement.golden
 // (-update-lkmm rewrites them). By default the Dat3M set is a fixed
@@ -80,12 +80,12 @@ func TestLKMMAgreement(t *testing.T) {
 			got := runLKMM(path)
 			if s.engines && got.Result != nil {
 				if other := runLKMM(path, "--engine", "explicit"); other.Result != nil {
-					if d := herdout.Compare(got, other); len(d) > 0 {
+					if d := append(herdout.Compare(got, other), herdout.CompareFlags(got, other)...); len(d) > 0 {
 						t.Errorf("%s: the engines disagree: %s", path, strings.Join(d, "; "))
 					}
 				}
 			}
-			d := herdout.Compare(ref, got)
+			d := append(herdout.Compare(ref, got), herdout.CompareFlags(ref, got)...)
 			if len(d) == 0 {
 				agreed++
 				continue
@@ -167,7 +167,12 @@ func lkmmReason(diffs []string, got herdout.Block) string {
 			return "verdict or states"
 		}
 	}
-	return "witness counts"
+	for _, d := range diffs {
+		if strings.HasPrefix(d, "witnesses") {
+			return "witness counts"
+		}
+	}
+	return "flags"
 }
 
 // readLKMMFloors reads "set agreed/total [# note]" lines.

@@ -452,13 +452,11 @@ func rmwOrder(t *translator, c *call) (r, w []string, mb bool, err error) {
 	return nil, nil, false, litmus.Errorf(c.pos, "unsupported annotation {%s} on %s: purr reads once, acquire, release and mb (herd7 7.57's orders of an RMW)", a, c.name)
 }
 
-// mbFence emits an Mb fence around a read-modify-write: an instruction
-// of its own, which program order orders with the accesses, as in herd
-// ("F[mb] ->po R*[once] ->rmw W*[once] ->po F[mb]").
+// mbFence emits an Mb fence around a read-modify-write, which program
+// order orders with the accesses, as in herd ("F[mb] ->po R*[once] ->rmw
+// W*[once] ->po F[mb]"): in C every event is a step of po (events.Event.Step).
 func (t *translator) mbFence(c *call) {
-	t.step++
 	t.emit(xcfa.Fence{Tags: linuxTags([]string{"mb"}, false)}, c.pos)
-	t.step++
 }
 
 // xchg is __xchg{a}(p, v): it returns the old value.

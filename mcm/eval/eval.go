@@ -38,20 +38,73 @@ type value any
 
 // env is a scope: a chain of bindings.
 type env struct {
-	vars   map[string]value
+	// A scope binds few names (a let binds one, a call its parameters),
+	// and a model nests hundreds of scopes, one per let: lookups walk the
+	// chain, so a scope keeps its names in a slice, which is faster to
+	// scan than a map is to hash, and indexes them only when it has many
+	// (the predefined names).
+	names  []string
+	vals   []value
+	index  map[string]int
 	parent *env
 }
 
+// manyNames is the size from which a scope indexes its names.
+const manyNames = 16
+
 func (e *env) lookup(name string) (value, bool) {
 	for ; e != nil; e = e.parent {
-		if v, ok := e.vars[name]; ok {
+		if v, ok := e.own(name); ok {
 			return v, true
 		}
 	}
 	return nil, false
 }
 
-func (e *env) child() *env { return &env{vars: map[string]value{}, parent: e} }
+// own returns the value name has in this scope itself.
+func (e *env) own(name string) (value, bool) {
+	if e.index != nil {
+		if i, ok := e.index[name]; ok {
+			return e.vals[i], true
+		}
+		return nil, false
+	}
+	for i, n := range e.names {
+		if n == name {
+			return e.vals[i], true
+		}
+	}
+	return nil, false
+}
+
+// set binds name in this scope, replacing its value if it has one.
+func (e *env) set(name string, v value) {
+	if e.index != nil {
+		if i, ok := e.index[name]; ok {
+			e.vals[i] = v
+			return
+		}
+	} else {
+		for i, n := range e.names {
+			if n == name {
+				e.vals[i] = v
+				return
+			}
+		}
+	}
+	e.names = append(e.names, name)
+	e.vals = append(e.vals, v)
+	if e.index != nil {
+		e.index[name] = len(e.names) - 1
+	} else if len(e.names) >= manyNames {
+		e.index = make(map[string]int, len(e.names))
+		for i, n := range e.names {
+			e.index[n] = i
+		}
+	}
+}
+
+func (e *env) child() *env { return &env{parent: e} }
 
 // Check is one axiom of the model, as a literal that holds when the
 // execution passes it. A required acyclicity check keeps its relation
@@ -278,7 +331,7 @@ func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env,
 			}
 			ev.usesCo(touched)
 			inner := sc.child()
-			inner.vars[w.Var] = x
+			inner.set(w.Var, x)
 			return ev.run(rest, inner)
 		}
 	}
@@ -298,7 +351,7 @@ func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env,
 	elems = ev.distinctValues(elems)
 	if len(elems) == 1 {
 		inner := sc.child()
-		inner.vars[w.Var] = elems[0]
+		inner.set(w.Var, elems[0])
 		return ev.run(rest, inner)
 	}
 	ch, choosing := ev.al.lg.(Chooser[L])
@@ -310,7 +363,7 @@ func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env,
 		// runs, on the empty value, for the names it binds.
 		ev.checks = append(ev.checks, Check[L]{Name: w.Var, Mode: cat.Require, Lit: ev.al.lg.Not(ev.guard()), Pos: w.Pos})
 		inner := sc.child()
-		inner.vars[w.Var] = emptyVal{}
+		inner.set(w.Var, emptyVal{})
 		return ev.run(rest, inner)
 	}
 	sels := ch.Choose(ev.guard(), len(elems))
@@ -321,7 +374,7 @@ func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env,
 	}
 	if x, ok := ev.mux(sels, elems); ok {
 		inner := sc.child()
-		inner.vars[w.Var] = x
+		inner.set(w.Var, x)
 		return ev.run(rest, inner)
 	}
 	if ev.captured != nil {
@@ -342,7 +395,7 @@ func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env,
 		ev.checks = nil
 		ev.guards = append(outer[:len(outer):len(outer)], sel)
 		inner := sc.child()
-		inner.vars[w.Var] = x
+		inner.set(w.Var, x)
 		if last, err = ev.run(rest, inner); err != nil {
 			return nil, err
 		}
@@ -455,7 +508,7 @@ func (ev *evaluator[L]) withSomeChoice(w *cat.With, elems []value, rest []cat.St
 	for _, x := range elems {
 		ev.checks = nil
 		inner := sc.child()
-		inner.vars[w.Var] = x
+		inner.set(w.Var, x)
 		if last, err = ev.run(rest, inner); err != nil {
 			return nil, err
 		}
@@ -512,7 +565,7 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 		}
 		if touched && st.Rec { // bind taints the values of a let without rec
 			for e := next; e != nil && e != sc; e = e.parent {
-				for _, v := range e.vars {
+				for _, v := range e.vals {
 					ev.taint(v)
 				}
 			}
@@ -567,7 +620,7 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 	case *cat.Procedure:
 		next := sc.child()
 		p := &procedure{def: st, env: next}
-		next.vars[st.Name] = p
+		next.set(st.Name, p)
 		if !st.Rec {
 			p.env = sc
 		}
@@ -624,7 +677,7 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 		}
 		for _, x := range elems {
 			body := sc.child()
-			body.vars[st.Var] = x
+			body.set(st.Var, x)
 			if _, err := ev.run(st.Body, body); err != nil {
 				return nil, err
 			}
@@ -665,13 +718,13 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 		for _, t := range st.Tags {
 			tags = append(tags, tagVal(t))
 		}
-		next.vars[st.Name] = tags
+		next.set(st.Name, tags)
 		for _, t := range st.Tags {
 			name := cat.TagSet(t)
 			if set, ok := ev.tagged[name]; ok {
-				next.vars[name] = set
+				next.set(name, set)
 			} else {
-				next.vars[name] = ev.al.EmptySet()
+				next.set(name, ev.al.EmptySet())
 			}
 		}
 		return next, nil
@@ -723,7 +776,7 @@ func (ev *evaluator[L]) with(st *cat.With, sc *env) (*env, error) {
 	ev.al.readsCo = true
 	ev.checks = append(ev.checks, Check[L]{Name: "co-extends", Mode: cat.Require, Lit: ev.al.isEmpty(ev.al.Diff(base, co)), Pos: st.Pos})
 	next := sc.child()
-	next.vars["co"] = co
+	next.set("co", co)
 	return next, nil
 }
 
@@ -813,7 +866,7 @@ func (ev *evaluator[L]) fixpoint(bs []*cat.Binding, sc *env) (*env, error) {
 		if len(b.Names) != 1 {
 			return nil, errAt(b.Pos, "let rec of a tuple is not supported")
 		}
-		sc.vars[b.Names[0]] = emptyVal{}
+		sc.set(b.Names[0], emptyVal{})
 	}
 	if pf, ok := ev.al.lg.(Prefixpoints[L]); ok && ev.prefixpoints[bs[0]] {
 		if done, err := ev.prefixpoint(bs, sc, pf); err != nil || done {
@@ -838,8 +891,9 @@ func (ev *evaluator[L]) fixpoint(bs []*cat.Binding, sc *env) (*env, error) {
 			if err != nil {
 				return nil, err
 			}
-			vals[i], olds[i] = v, sc.vars[b.Names[0]]
-			sc.vars[b.Names[0]] = v
+			vals[i] = v
+			olds[i], _ = sc.own(b.Names[0])
+			sc.set(b.Names[0], v)
 		}
 		if ev.converged(vals, olds) {
 			return sc, nil
@@ -919,7 +973,7 @@ func (al *Algebra[L]) sameValue(a, b value) bool {
 func (ev *evaluator[L]) bindParams(pos cat.Pos, names []string, v value, sc *env) error {
 	if len(names) == 1 {
 		if names[0] != "_" {
-			sc.vars[names[0]] = v
+			sc.set(names[0], v)
 		}
 		return nil
 	}
@@ -929,7 +983,7 @@ func (ev *evaluator[L]) bindParams(pos cat.Pos, names []string, v value, sc *env
 	}
 	for i, n := range names {
 		if n != "_" {
-			sc.vars[n] = t[i]
+			sc.set(n, t[i])
 		}
 	}
 	return nil
@@ -1161,10 +1215,10 @@ func (ev *evaluator[L]) expr(x cat.Expr, sc *env) (value, error) {
 		}
 		inner := sc.child()
 		if x.Elem != "_" {
-			inner.vars[x.Elem] = elems[0]
+			inner.set(x.Elem, elems[0])
 		}
 		if x.Rest != "_" {
-			inner.vars[x.Rest] = ev.restOf(v, elems[1:])
+			inner.set(x.Rest, ev.restOf(v, elems[1:]))
 		}
 		return ev.expr(x.NonEmpty, inner)
 	case *cat.IfExpr:

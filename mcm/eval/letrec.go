@@ -281,7 +281,7 @@ func (a *recAnalysis) reject(cs map[*cat.Binding]bool) {
 func (ev *evaluator[L]) prefixpoint(bs []*cat.Binding, sc *env, pf Prefixpoints[L]) (bool, error) {
 	reset := func() {
 		for _, b := range bs {
-			sc.vars[b.Names[0]] = emptyVal{}
+			sc.set(b.Names[0], emptyVal{})
 		}
 	}
 	may := make([]value, len(bs)) // per name: emptyVal, or a Set or Rel of ev.al.t where it may hold
@@ -293,7 +293,7 @@ func (ev *evaluator[L]) prefixpoint(bs []*cat.Binding, sc *env, pf Prefixpoints[
 			return false, err
 		}
 		for i, b := range bs {
-			sc.vars[b.Names[0]] = may[i]
+			sc.set(b.Names[0], may[i])
 		}
 		vals, err := ev.round(bs, sc)
 		if err != nil {
@@ -329,7 +329,7 @@ func (ev *evaluator[L]) prefixpoint(bs []*cat.Binding, sc *env, pf Prefixpoints[
 			}
 			fresh[i] = r
 		}
-		sc.vars[b.Names[0]] = fresh[i]
+		sc.set(b.Names[0], fresh[i])
 	}
 	vals, err := ev.round(bs, sc)
 	if err != nil {

@@ -101,7 +101,7 @@ func run[L comparable](ctx context.Context, m Model, al *Algebra[L], sets map[st
 		wfScope := sc
 		if v, ok := modelScope.lookup(MessageReceives); ok {
 			wfScope = sc.child()
-			wfScope.vars[MessageReceives] = v
+			wfScope.set(MessageReceives, v)
 		}
 		if _, err := ev.run(wf.Stmts, wfScope); err != nil {
 			return nil, nil, err
@@ -119,7 +119,8 @@ var coDerived = []string{"co", "fr", "coe", "coi", "fre", "fri"}
 func (ev *evaluator[L]) captureScope(sc, top *env) {
 	seen := map[string]bool{}
 	for e := sc; e != nil && e != top; e = e.parent {
-		for name, v := range e.vars {
+		for i, name := range e.names {
+			v := e.vals[i]
 			if seen[name] {
 				continue
 			}
@@ -240,7 +241,7 @@ var predefinedNames = predef.Table()
 // both engines and in the resolver.
 func predefinedEnv[L comparable](al *Algebra[L], sets map[string]Set[L], rels map[string]Rel[L]) (*env, error) {
 	fns := builtins[L]()
-	top := &env{vars: map[string]value{}}
+	top := &env{}
 	for _, e := range predefinedNames {
 		var v value
 		switch e.Kind {
@@ -262,7 +263,7 @@ func predefinedEnv[L comparable](al *Algebra[L], sets map[string]Set[L], rels ma
 		if v == nil {
 			return nil, fmt.Errorf("purr: the engine has no meaning for the predefined %s %s", e.Kind, e.Name)
 		}
-		top.vars[e.Name] = v
+		top.set(e.Name, v)
 	}
 	return top, nil
 }

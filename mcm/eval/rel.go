@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 )
 
@@ -234,9 +236,17 @@ func rows[L comparable](x Rel[L]) map[int32][]Pair {
 		idx[k.A] = append(idx[k.A], k)
 	}
 	for _, ks := range idx {
-		sort.Slice(ks, func(i, j int) bool { return ks[i].B < ks[j].B })
+		slices.SortFunc(ks, comparePairs)
 	}
 	return idx
+}
+
+// comparePairs orders pairs by their first event, then their second.
+func comparePairs(p, q Pair) int {
+	if p.A != q.A {
+		return cmp.Compare(p.A, q.A)
+	}
+	return cmp.Compare(p.B, q.B)
 }
 
 // SortedPairs lists a relation's pairs in a fixed order, so that the
@@ -246,34 +256,42 @@ func SortedPairs[L comparable](x Rel[L]) []Pair {
 	for k := range x {
 		ks = append(ks, k)
 	}
-	sort.Slice(ks, func(i, j int) bool {
-		if ks[i].A != ks[j].A {
-			return ks[i].A < ks[j].A
-		}
-		return ks[i].B < ks[j].B
-	})
+	slices.SortFunc(ks, comparePairs)
 	return ks
 }
 
 // Seq composes: (x;y)(a,c) when x(a,b) and y(b,c) for some b.
 func (al *Algebra[L]) Seq(x, y Rel[L]) Rel[L] {
 	yRows := rows(y)
-	terms := make(map[Pair][]L)
-	var order []Pair
-	for _, k := range SortedPairs(x) {
-		for _, k2 := range yRows[k.B] {
-			p := Pair{k.A, k2.B}
-			if _, ok := terms[p]; !ok {
-				order = append(order, p)
+	out := make(Rel[L])
+	// The pairs of x come sorted by their first event: the terms of the
+	// pairs (a, c) of one a are gathered per c, in a slice indexed by
+	// event, in the order they are met, as are the cs.
+	var terms [][]L
+	var met []int32
+	ks := SortedPairs(x)
+	for i := 0; i < len(ks); {
+		a := ks[i].A
+		for ; i < len(ks) && ks[i].A == a; i++ {
+			k := ks[i]
+			for _, k2 := range yRows[k.B] {
+				c := k2.B
+				if int(c) >= len(terms) {
+					terms = append(terms, make([][]L, int(c)+1-len(terms))...)
+				}
+				if len(terms[c]) == 0 {
+					met = append(met, c)
+				}
+				terms[c] = append(terms[c], al.lg.And(x[k], y[k2]))
 			}
-			terms[p] = append(terms[p], al.lg.And(x[k], y[k2]))
 		}
-	}
-	out := make(Rel[L], len(order))
-	for _, p := range order {
-		if l := al.lg.Any(terms[p]); l != al.f {
-			out[p] = l
+		for _, c := range met {
+			if l := al.lg.Any(terms[c]); l != al.f {
+				out[Pair{a, c}] = l
+			}
+			terms[c] = terms[c][:0]
 		}
+		met = met[:0]
 	}
 	return out
 }
@@ -344,20 +362,27 @@ func (al *Algebra[L]) closure(x Rel[L]) Rel[L] {
 			mids = append(mids, v)
 		}
 	}
-	sort.Slice(mids, func(i, j int) bool { return mids[i] < mids[j] })
+	slices.Sort(mids)
+	// The predecessors and successors of each event in t, kept as t
+	// grows, instead of sorting all of t's pairs for each middle event.
+	preds, succs := map[int32][]int32{}, map[int32][]int32{}
+	for k := range t {
+		preds[k.B] = append(preds[k.B], k.A)
+		succs[k.A] = append(succs[k.A], k.B)
+	}
 	for _, m := range mids {
-		var preds, succs []Pair
-		for _, k := range SortedPairs(t) {
-			if k.B == m {
-				preds = append(preds, k)
-			}
-			if k.A == m {
-				succs = append(succs, k)
-			}
-		}
-		for _, p := range preds {
-			for _, q := range succs {
-				al.Put(t, int(p.A), int(q.B), al.lg.And(t[p], t[q]))
+		ps, ss := slices.Clone(preds[m]), slices.Clone(succs[m])
+		slices.Sort(ps)
+		slices.Sort(ss)
+		for _, a := range ps {
+			for _, b := range ss {
+				k := Pair{a, b}
+				_, had := t[k]
+				al.Put(t, int(a), int(b), al.lg.And(t[Pair{a, m}], t[Pair{m, b}]))
+				if _, has := t[k]; has && !had {
+					preds[b] = append(preds[b], a)
+					succs[a] = append(succs[a], b)
+				}
 			}
 		}
 	}

@@ -774,8 +774,15 @@ func (x *execution) predefined(al *eval.Algebra[bool], observed []events.Value) 
 				add(rels["co"], w, v)
 			}
 		}
-		if last := ws[len(ws)-1]; last.IsWrite() && slices.Contains(observed, a) {
-			fw[last.ID] = true // a mark is no write, even last in co
+		if slices.Contains(observed, a) {
+			// The co-last real write: marks co orders (lock events) are
+			// no writes, and herd7's own co never orders them.
+			for i := len(ws) - 1; i >= 0; i-- {
+				if ws[i].IsWrite() {
+					fw[ws[i].ID] = true
+					break
+				}
+			}
 		}
 	}
 	sets["FW"] = fw

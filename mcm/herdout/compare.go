@@ -87,3 +87,24 @@ func normalState(s State) string {
 	slices.Sort(faults)
 	return strings.Join(parts, " ") + "|" + strings.Join(faults, " ")
 }
+
+// CompareFlags describes how got's flags differ from ref's, which Compare
+// leaves out (herd7's corpora run models whose flags purr's tests do not
+// all follow); nothing when either has no result.
+func CompareFlags(ref, got Block) []string {
+	if ref.Result == nil || got.Result == nil {
+		return nil
+	}
+	var diffs []string
+	for _, f := range ref.Result.Flags {
+		if !slices.Contains(got.Result.Flags, f) {
+			diffs = append(diffs, "missing flag: "+f)
+		}
+	}
+	for _, f := range got.Result.Flags {
+		if !slices.Contains(ref.Result.Flags, f) {
+			diffs = append(diffs, "extra flag: "+f)
+		}
+	}
+	return diffs
+}

@@ -223,3 +223,22 @@ func TestCompare(t *testing.T) {
 		t.Errorf("two TIMEOUTs: %q", d)
 	}
 }
+
+// TestCompareFlags: flags raised on one side only are differences, in
+// either direction, and their order is not.
+func TestCompareFlags(t *testing.T) {
+	block := func(flags ...string) Block { return Block{Result: &Result{Flags: flags}} }
+	for _, c := range []struct {
+		ref, got Block
+		want     []string
+	}{
+		{block("a", "b"), block("b", "a"), nil},
+		{block("lock-final"), block(), []string{"missing flag: lock-final"}},
+		{block(), block("data-race"), []string{"extra flag: data-race"}},
+		{block("a"), Block{Error: "timed out"}, nil},
+	} {
+		if got := CompareFlags(c.ref, c.got); !slices.Equal(got, c.want) {
+			t.Errorf("CompareFlags(%v, %v) = %q, want %q", c.ref.Result, c.got.Result, got, c.want)
+		}
+	}
+}

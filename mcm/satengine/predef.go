@@ -152,7 +152,9 @@ func (en *encoding) predefined(observed []events.Value) (sets map[string]Set, re
 	}
 
 	// FW: the co-last write to each observed location (herd7 builds the
-	// final writes of those only).
+	// final writes of those only). Marks co orders (lock events) are no
+	// writes: herd7's own co never orders them, so the final write of a
+	// lock is its last real write, the initial one when no other.
 	fw := al.EmptySet()
 	for i, e := range u.Events {
 		if !e.IsWrite() {
@@ -164,7 +166,7 @@ func (en *encoding) predefined(observed []events.Value) (sets map[string]Set, re
 		}
 		lits := []sat.Lit{al.Exec[i], s.Or(at...)}
 		for _, k := range eval.SortedPairs(en.co) {
-			if int(k.A) == i {
+			if int(k.A) == i && u.Events[k.B].IsWrite() {
 				lits = append(lits, -en.co[k])
 			}
 		}
