@@ -53,7 +53,7 @@ func fromLibrary[L comparable](sc *env, name string) bool {
 		return false
 	}
 	switch f := v.(type) {
-	case builtin[L]:
+	case *builtin[L]:
 		return name == "linearisations" && f.name == name
 	case *closure:
 		file := f.body.Position().File
