@@ -69,7 +69,7 @@ func (s *Solver) AllSolutions(projection []Lit, budget int, refute func() []Lit,
 		if len(d.trail) == s.numVars {
 			next = len(order) // every variable is assigned (is on the trail)
 		}
-		for next < len(order) && d.vals[order[next]] != 0 {
+		for next < len(order) && d.value(Lit(order[next])) != 0 {
 			next++
 		}
 		if next < len(order) {
@@ -156,10 +156,9 @@ func (d *dpll) unsearched() [][]Lit {
 
 // dpll is the state of AllSolutions' search.
 type dpll struct {
-	s    *Solver
-	vals []int8 // per variable: +1, -1, or 0 when unassigned
-	// litVals[l+numVars] is the value of literal l (+1, -1 or 0): the
-	// same as vals, read without a branch on the sign in propagate.
+	s *Solver
+	// litVals[l+numVars] is the value of literal l: +1, -1, or 0 when
+	// unassigned (one entry per literal, read without a branch on its sign).
 	litVals []int8
 	numVars int
 	level   []int32   // per variable: the decision level that assigned it
@@ -203,7 +202,6 @@ func newDPLL(s *Solver) *dpll {
 	n := s.numVars
 	d := &dpll{
 		s:       s,
-		vals:    make([]int8, n+1),
 		litVals: make([]int8, 2*n+1),
 		numVars: n,
 		level:   make([]int32, n+1),
@@ -222,11 +220,6 @@ func (d *dpll) value(l Lit) int8 {
 
 func (d *dpll) assign(l Lit) {
 	v := l.Var()
-	if l > 0 {
-		d.vals[v] = 1
-	} else {
-		d.vals[v] = -1
-	}
 	d.litVals[int(l)+d.numVars] = 1
 	d.litVals[d.numVars-int(l)] = -1
 	d.level[v] = int32(len(d.decisions))
@@ -360,7 +353,6 @@ func (d *dpll) undo(level int) {
 	}
 	start := d.decisions[level].start
 	for _, l := range d.trail[start:] {
-		d.vals[l.Var()] = 0
 		d.litVals[int(l)+d.numVars] = 0
 		d.litVals[d.numVars-int(l)] = 0
 	}

@@ -382,13 +382,11 @@ func (s *Solver) Value(l Lit) bool {
 	}
 	v := l.Var()
 	if d := s.search; d != nil {
-		if l == 0 || v >= len(d.vals) {
+		if l == 0 || v > d.numVars {
 			panic(fmt.Sprintf("sat: literal %d has no value in the last model", l))
 		}
-		if s.partial && d.vals[v] == 0 {
-			return false // unassigned, in a partial model
-		}
-		return d.vals[v] > 0 == (l > 0)
+		// Unassigned (0) only in a partial model: false there.
+		return d.value(l) > 0
 	}
 	if l == 0 || v > len(s.model) {
 		panic(fmt.Sprintf("sat: literal %d has no value in the last model", l))
