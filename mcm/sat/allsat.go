@@ -176,12 +176,15 @@ type dpll struct {
 // watch is a clause watching a literal, with another literal of the
 // clause (the blocker): while the blocker is true the clause is satisfied
 // and propagate skips it without reading the clause. A binary clause's
-// blocker is its other literal: propagate never reads the clause.
+// blocker is its other literal, and its clause is binaryClause:
+// propagate never reads it. Eight bytes, so that a literal's watches
+// share few cache lines.
 type watch struct {
 	clause  int32
-	binary  bool
-	blocker Lit
+	blocker int32 // a Lit
 }
+
+const binaryClause = -1
 
 type decision struct {
 	start     int // where its assignments start on the trail
@@ -274,9 +277,11 @@ func (d *dpll) attach(i int32) bool {
 // watch makes clause i, c, watch its first two literals, each with the
 // other as its blocker.
 func (d *dpll) watch(i int32, c []Lit) {
-	binary := len(c) == 2
-	d.watches[litIndex(c[0])] = append(d.watches[litIndex(c[0])], watch{i, binary, c[1]})
-	d.watches[litIndex(c[1])] = append(d.watches[litIndex(c[1])], watch{i, binary, c[0]})
+	if len(c) == 2 {
+		i = binaryClause
+	}
+	d.watches[litIndex(c[0])] = append(d.watches[litIndex(c[0])], watch{i, int32(c[1])})
+	d.watches[litIndex(c[1])] = append(d.watches[litIndex(c[1])], watch{i, int32(c[0])})
 }
 
 func (d *dpll) decide(l Lit, pos int, projected bool) {
@@ -294,13 +299,13 @@ func (d *dpll) propagate() bool {
 		j := 0
 		for i := 0; i < len(ws); i++ {
 			w := ws[i]
-			b := d.value(w.blocker)
+			b := d.value(Lit(w.blocker))
 			if b > 0 {
 				ws[j] = w
 				j++
 				continue
 			}
-			if w.binary {
+			if w.clause == binaryClause {
 				ws[j] = w
 				j++
 				if b < 0 {
@@ -308,15 +313,15 @@ func (d *dpll) propagate() bool {
 					d.watches[litIndex(falsified)] = ws[:j]
 					return false
 				}
-				d.assign(w.blocker)
+				d.assign(Lit(w.blocker))
 				continue
 			}
 			c := d.clauses[w.clause]
 			if c[0] == falsified {
 				c[0], c[1] = c[1], c[0]
 			}
-			if c[0] != w.blocker && d.value(c[0]) > 0 {
-				ws[j] = watch{w.clause, false, c[0]}
+			if c[0] != Lit(w.blocker) && d.value(c[0]) > 0 {
+				ws[j] = watch{w.clause, int32(c[0])}
 				j++
 				continue
 			}
@@ -324,7 +329,7 @@ func (d *dpll) propagate() bool {
 			for k := 2; k < len(c); k++ {
 				if d.value(c[k]) >= 0 {
 					c[1], c[k] = c[k], c[1]
-					d.watches[litIndex(c[1])] = append(d.watches[litIndex(c[1])], watch{w.clause, false, c[0]})
+					d.watches[litIndex(c[1])] = append(d.watches[litIndex(c[1])], watch{w.clause, int32(c[0])})
 					moved = true
 					break
 				}
@@ -332,7 +337,7 @@ func (d *dpll) propagate() bool {
 			if moved {
 				continue
 			}
-			ws[j] = watch{w.clause, false, c[0]}
+			ws[j] = watch{w.clause, int32(c[0])}
 			j++
 			if d.value(c[0]) < 0 {
 				j += copy(ws[j:], ws[i+1:])
