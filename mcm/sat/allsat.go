@@ -69,7 +69,7 @@ func (s *Solver) AllSolutions(projection []Lit, budget int, refute func() []Lit,
 		if len(d.trail) == s.numVars {
 			next = len(order) // every variable is assigned (is on the trail)
 		}
-		for next < len(order) && d.vals[order[next]] != 0 {
+		for next < len(order) && d.value(Lit(order[next])) != 0 {
 			next++
 		}
 		if next < len(order) {
@@ -156,11 +156,14 @@ func (d *dpll) unsearched() [][]Lit {
 
 // dpll is the state of AllSolutions' search.
 type dpll struct {
-	s       *Solver
-	vals    []int8    // per variable: +1, -1, or 0 when unassigned
+	s *Solver
+	// litVals[l+numVars] is the value of literal l: +1, -1, or 0 when
+	// unassigned (one entry per literal, read without a branch on its sign).
+	litVals []int8
+	numVars int
 	level   []int32   // per variable: the decision level that assigned it
 	clauses [][]Lit   // the first two literals of each are watched
-	watches [][]int32 // per literal index: clauses watching that literal
+	watches [][]watch // per literal index: clauses watching that literal
 	trail   []Lit
 	head    int // trail[:head] has been propagated
 	work    int // assignments made, the measure of the search's cost
@@ -169,6 +172,19 @@ type dpll struct {
 	// whether it decides a projected variable.
 	decisions []decision
 }
+
+// watch is a clause watching a literal, with another literal of the
+// clause (the blocker): while the blocker is true the clause is satisfied
+// and propagate skips it without reading the clause. A binary clause's
+// blocker is its other literal, and its clause is binaryClause:
+// propagate never reads it. Eight bytes, so that a literal's watches
+// share few cache lines.
+type watch struct {
+	clause  int32
+	blocker int32 // a Lit
+}
+
+const binaryClause = -1
 
 type decision struct {
 	start     int // where its assignments start on the trail
@@ -189,9 +205,10 @@ func newDPLL(s *Solver) *dpll {
 	n := s.numVars
 	d := &dpll{
 		s:       s,
-		vals:    make([]int8, n+1),
+		litVals: make([]int8, 2*n+1),
+		numVars: n,
 		level:   make([]int32, n+1),
-		watches: make([][]int32, 2*n+2),
+		watches: make([][]watch, 2*n+2),
 		clauses: make([][]Lit, 0, len(s.clauses)),
 	}
 	for _, c := range s.clauses {
@@ -201,20 +218,13 @@ func newDPLL(s *Solver) *dpll {
 }
 
 func (d *dpll) value(l Lit) int8 {
-	v := d.vals[l.Var()]
-	if l < 0 {
-		return -v
-	}
-	return v
+	return d.litVals[int(l)+d.numVars]
 }
 
 func (d *dpll) assign(l Lit) {
 	v := l.Var()
-	if l > 0 {
-		d.vals[v] = 1
-	} else {
-		d.vals[v] = -1
-	}
+	d.litVals[int(l)+d.numVars] = 1
+	d.litVals[d.numVars-int(l)] = -1
 	d.level[v] = int32(len(d.decisions))
 	d.trail = append(d.trail, l)
 	d.work++
@@ -254,8 +264,7 @@ func (d *dpll) attach(i int32) bool {
 			}
 		}
 	}
-	d.watches[litIndex(c[0])] = append(d.watches[litIndex(c[0])], i)
-	d.watches[litIndex(c[1])] = append(d.watches[litIndex(c[1])], i)
+	d.watch(i, c)
 	switch {
 	case k == 0:
 		return false
@@ -263,6 +272,16 @@ func (d *dpll) attach(i int32) bool {
 		d.assign(c[0])
 	}
 	return true
+}
+
+// watch makes clause i, c, watch its first two literals, each with the
+// other as its blocker.
+func (d *dpll) watch(i int32, c []Lit) {
+	if len(c) == 2 {
+		i = binaryClause
+	}
+	d.watches[litIndex(c[0])] = append(d.watches[litIndex(c[0])], watch{i, int32(c[1])})
+	d.watches[litIndex(c[1])] = append(d.watches[litIndex(c[1])], watch{i, int32(c[0])})
 }
 
 func (d *dpll) decide(l Lit, pos int, projected bool) {
@@ -279,13 +298,30 @@ func (d *dpll) propagate() bool {
 		ws := d.watches[litIndex(falsified)]
 		j := 0
 		for i := 0; i < len(ws); i++ {
-			ci := ws[i]
-			c := d.clauses[ci]
+			w := ws[i]
+			b := d.value(Lit(w.blocker))
+			if b > 0 {
+				ws[j] = w
+				j++
+				continue
+			}
+			if w.clause == binaryClause {
+				ws[j] = w
+				j++
+				if b < 0 {
+					j += copy(ws[j:], ws[i+1:])
+					d.watches[litIndex(falsified)] = ws[:j]
+					return false
+				}
+				d.assign(Lit(w.blocker))
+				continue
+			}
+			c := d.clauses[w.clause]
 			if c[0] == falsified {
 				c[0], c[1] = c[1], c[0]
 			}
-			if d.value(c[0]) > 0 {
-				ws[j] = ci
+			if c[0] != Lit(w.blocker) && d.value(c[0]) > 0 {
+				ws[j] = watch{w.clause, int32(c[0])}
 				j++
 				continue
 			}
@@ -293,7 +329,7 @@ func (d *dpll) propagate() bool {
 			for k := 2; k < len(c); k++ {
 				if d.value(c[k]) >= 0 {
 					c[1], c[k] = c[k], c[1]
-					d.watches[litIndex(c[1])] = append(d.watches[litIndex(c[1])], ci)
+					d.watches[litIndex(c[1])] = append(d.watches[litIndex(c[1])], watch{w.clause, int32(c[0])})
 					moved = true
 					break
 				}
@@ -301,7 +337,7 @@ func (d *dpll) propagate() bool {
 			if moved {
 				continue
 			}
-			ws[j] = ci
+			ws[j] = watch{w.clause, int32(c[0])}
 			j++
 			if d.value(c[0]) < 0 {
 				j += copy(ws[j:], ws[i+1:])
@@ -322,7 +358,8 @@ func (d *dpll) undo(level int) {
 	}
 	start := d.decisions[level].start
 	for _, l := range d.trail[start:] {
-		d.vals[l.Var()] = 0
+		d.litVals[int(l)+d.numVars] = 0
+		d.litVals[d.numVars-int(l)] = 0
 	}
 	d.trail = d.trail[:start]
 	d.head = start
@@ -417,8 +454,7 @@ func (d *dpll) learn(clause []Lit) bool {
 	if len(c) >= 2 {
 		d.clauses = append(d.clauses, c)
 		i := int32(len(d.clauses) - 1)
-		d.watches[litIndex(c[0])] = append(d.watches[litIndex(c[0])], i)
-		d.watches[litIndex(c[1])] = append(d.watches[litIndex(c[1])], i)
+		d.watch(i, c)
 	}
 	if top == 0 {
 		// False at level 0 (the solver's AddClause made it unsatisfiable,

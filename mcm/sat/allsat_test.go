@@ -2,6 +2,7 @@ package sat
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -40,6 +41,20 @@ func TestAllSolutionsAgainstExhaustive(t *testing.T) {
 			return nil
 		}
 		visit := func() bool {
+			// AppendTrue reads the search's model as Value does.
+			var all []Lit
+			for v := 1; v <= n; v++ {
+				all = append(all, Lit(v), Lit(-v))
+			}
+			var wantTrue []int32
+			for i, l := range all {
+				if s.Value(l) {
+					wantTrue = append(wantTrue, int32(i))
+				}
+			}
+			if got := s.AppendTrue(nil, all); !slices.Equal(got, wantTrue) {
+				t.Fatalf("seed %d: AppendTrue = %v, Value says %v", seed, got, wantTrue)
+			}
 			for _, c := range hidden {
 				ok := false
 				for _, l := range c {

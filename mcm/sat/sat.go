@@ -374,6 +374,30 @@ func (s *Solver) flush() {
 
 func toGophersat(l Lit) solver.Lit { return solver.IntToLit(int32(l)) }
 
+// AppendTrue appends to dst the index in lits of each literal that is true
+// in the last model, as Value would tell, and returns it: one call for a
+// whole relation, without Value's checks on each literal.
+func (s *Solver) AppendTrue(dst []int32, lits []Lit) []int32 {
+	d := s.search
+	if !s.hasModel || d == nil {
+		for i, l := range lits {
+			if s.Value(l) {
+				dst = append(dst, int32(i))
+			}
+		}
+		return dst
+	}
+	for i, l := range lits {
+		if l == 0 || l.Var() > d.numVars {
+			panic(fmt.Sprintf("sat: literal %d has no value in the last model", l))
+		}
+		if d.value(l) > 0 {
+			dst = append(dst, int32(i))
+		}
+	}
+	return dst
+}
+
 // Value returns the value of l in the model found by the last Solve, which
 // must have returned true; variables created since then have no value.
 func (s *Solver) Value(l Lit) bool {
@@ -382,13 +406,11 @@ func (s *Solver) Value(l Lit) bool {
 	}
 	v := l.Var()
 	if d := s.search; d != nil {
-		if l == 0 || v >= len(d.vals) {
+		if l == 0 || v > d.numVars {
 			panic(fmt.Sprintf("sat: literal %d has no value in the last model", l))
 		}
-		if s.partial && d.vals[v] == 0 {
-			return false // unassigned, in a partial model
-		}
-		return d.vals[v] > 0 == (l > 0)
+		// Unassigned (0) only in a partial model: false there.
+		return d.value(l) > 0
 	}
 	if l == 0 || v > len(s.model) {
 		panic(fmt.Sprintf("sat: literal %d has no value in the last model", l))

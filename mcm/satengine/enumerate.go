@@ -149,12 +149,7 @@ func (f *cycleFinder) cycleIn(s *sat.Solver, r *lazyRel) []sat.Lit {
 	f.state = resize(f.state, n)
 	// The true edges, grouped by source (the pairs are sorted by it):
 	// succ[first[a]:first[a+1]] are the edges that leave a.
-	f.succ = f.succ[:0]
-	for e := range r.lits {
-		if s.Value(r.lits[e]) {
-			f.succ = append(f.succ, int32(e))
-		}
-	}
+	f.succ = s.AppendTrue(f.succ[:0], r.lits)
 	for a := range f.first {
 		f.first[a] = 0
 	}
