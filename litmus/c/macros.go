@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/antlr4-go/antlr/v4"
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/litmus/c/internal/cparser"
 	"github.com/purr-mcm/purr/xcfa"
@@ -40,14 +39,7 @@ func (m *Macros) Names() []string { return slices.Sorted(maps.Keys(m.defs)) }
 // ParseMacros reads a herd7 macro file. A later definition of a name
 // replaces an earlier one, as in herd.
 func ParseMacros(file string, src []byte) (*Macros, error) {
-	lexer := cparser.NewCLexer(antlr.NewInputStream(string(src)))
-	parser := cparser.NewCParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
-	l := &errorListener{DefaultErrorListener: antlr.NewDefaultErrorListener(), file: file}
-	lexer.RemoveErrorListeners()
-	lexer.AddErrorListener(l)
-	parser.RemoveErrorListeners()
-	parser.AddErrorListener(l)
-	parser.SetErrorHandler(&stopAtFirstError{antlr.NewDefaultErrorStrategy()})
+	parser, l := newParser(file, string(src))
 	tree := parser.MacroFile()
 	if len(l.errs) > 0 {
 		return nil, l.errs.Err()

@@ -52,7 +52,9 @@ func TranslateSource(file string, src []byte, macros *Macros) (*xcfa.Program, er
 }
 
 // parseProgram runs the ANTLR parser and collects its errors.
-func parseProgram(file, text string) (cparser.IProgramContext, error) {
+// newParser is a parser of text whose syntax errors, positioned in file,
+// collect in the listener it returns; it stops at the first.
+func newParser(file, text string) (*cparser.CParser, *errorListener) {
 	lexer := cparser.NewCLexer(antlr.NewInputStream(text))
 	parser := cparser.NewCParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
 	l := &errorListener{DefaultErrorListener: antlr.NewDefaultErrorListener(), file: file}
@@ -61,6 +63,11 @@ func parseProgram(file, text string) (cparser.IProgramContext, error) {
 	parser.RemoveErrorListeners()
 	parser.AddErrorListener(l)
 	parser.SetErrorHandler(&stopAtFirstError{antlr.NewDefaultErrorStrategy()})
+	return parser, l
+}
+
+func parseProgram(file, text string) (cparser.IProgramContext, error) {
+	parser, l := newParser(file, text)
 	tree := parser.Program()
 	if len(l.errs) > 0 {
 		return nil, l.errs.Err()
