@@ -112,42 +112,39 @@ func srcuIndex(proc int, pos xcfa.Pos) int64 {
 	return int64(proc+1)*307 + int64(pos.Line*256+pos.Col)*599
 }
 
+// srcuCall emits the SRCU event __srcu{a}(...) makes: a is srcu-lock
+// (returning the index), srcu-unlock (carrying its second argument) or
+// sync-srcu.
 func srcuCall(t *translator, c *call) (value, error) {
 	if len(c.annots) != 1 {
 		return value{}, litmus.Errorf(c.pos, "unsupported annotation list {%s} on %s", strings.Join(c.annots, ","), c.name)
 	}
-	return srcuKernel(c.annots[0])(t, c)
-}
-
-// srcuKernel emits the SRCU event annotated a.
-func srcuKernel(a string) func(t *translator, c *call) (value, error) {
-	return func(t *translator, c *call) (value, error) {
-		want := map[string]int{"srcu-lock": 1, "srcu-unlock": 2, "sync-srcu": 1}
-		n, ok := want[a]
-		if !ok {
-			return value{}, litmus.Errorf(c.pos, "unsupported SRCU annotation %s (srcu-lock, srcu-unlock, sync-srcu)", a)
-		}
-		if len(c.args) != n {
-			return value{}, litmus.Errorf(c.pos, "%s{%s} takes %d arguments, not %d", c.name, a, n, len(c.args))
-		}
-		addr, err := t.lockAddr(c)
+	a := c.annots[0]
+	want := map[string]int{"srcu-lock": 1, "srcu-unlock": 2, "sync-srcu": 1}
+	n, ok := want[a]
+	if !ok {
+		return value{}, litmus.Errorf(c.pos, "unsupported SRCU annotation %s (srcu-lock, srcu-unlock, sync-srcu)", a)
+	}
+	if len(c.args) != n {
+		return value{}, litmus.Errorf(c.pos, "%s{%s} takes %d arguments, not %d", c.name, a, n, len(c.args))
+	}
+	addr, err := t.lockAddr(c)
+	if err != nil {
+		return value{}, err
+	}
+	mark := xcfa.Mark{Addr: addr, Tags: lockTags(annotSet(a))}
+	var result value
+	switch a {
+	case "srcu-lock":
+		idx := xcfa.Const{Value: srcuIndex(t.proc.ID, c.pos)}
+		mark.Value, result = idx, value{e: idx}
+	case "srcu-unlock":
+		v, err := t.value(c.args[1])
 		if err != nil {
 			return value{}, err
 		}
-		mark := xcfa.Mark{Addr: addr, Tags: lockTags(annotSet(a))}
-		var result value
-		switch a {
-		case "srcu-lock":
-			idx := xcfa.Const{Value: srcuIndex(t.proc.ID, c.pos)}
-			mark.Value, result = idx, value{e: idx}
-		case "srcu-unlock":
-			v, err := t.value(c.args[1])
-			if err != nil {
-				return value{}, err
-			}
-			mark.Value = v.e
-		}
-		t.emit(mark, c.pos)
-		return result, nil
+		mark.Value = v.e
 	}
+	t.emit(mark, c.pos)
+	return result, nil
 }
