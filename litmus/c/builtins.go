@@ -1,6 +1,7 @@
 package c
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/purr-mcm/purr/litmus"
@@ -685,5 +686,5 @@ func init() {
 		"__atomic_add_unless": {3, false, addUnless(false)},
 		"atomic_add_unless":   {3, false, addUnless(true)},
 	}
-	registerLockForms(builtins)
+	maps.Copy(builtins, lockForms)
 }

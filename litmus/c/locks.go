@@ -32,12 +32,6 @@ var lockForms = map[string]builtin{
 	"__srcu":     {-1, true, srcuCall},
 }
 
-func registerLockForms(table map[string]builtin) {
-	for name, b := range lockForms {
-		table[name] = b
-	}
-}
-
 func lockTags(set string) []string { return []string{set, "NA"} }
 
 // lockAddr is the lock's address: the call's only argument, a pointer.
