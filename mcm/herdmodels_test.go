@@ -37,7 +37,7 @@ func TestHerdModels(t *testing.T) {
 		t.Skip("runs 43 models over 4000 tests")
 	}
 	libdir := shared.Path(t, "herd-libdir")
-	floors := readHerdFloors(t)
+	floors := shared.ReadFloors(t, herdModelsGolden, 2, *updateHerdModels)
 	var lines []string
 	for _, folder := range []string{"herd-catalogue-aarch64", "dat3m-c11"} {
 		dir := shared.Path(t, filepath.Join("corpus", folder))
@@ -150,32 +150,4 @@ func checkHerdModel(m *cat.Model, path, engine string) (blk herdout.Block, err e
 	}
 	r := out.Result(lt, false)
 	return herdout.Block{Path: path, Result: &r}, nil
-}
-
-// readHerdFloors reads "folder model agreed/total [# note]" lines.
-func readHerdFloors(t *testing.T) map[string]int {
-	src, err := os.ReadFile(herdModelsGolden)
-	if os.IsNotExist(err) && *updateHerdModels {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]int{}
-	for i, line := range strings.Split(string(src), "\n") {
-		line, _, _ = strings.Cut(line, "#")
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
-		var agreed, total int
-		if len(f) != 3 {
-			t.Fatalf("%s:%d: want \"folder model agreed/total\"", herdModelsGolden, i+1)
-		}
-		if _, err := fmt.Sscanf(f[2], "%d/%d", &agreed, &total); err != nil {
-			t.Fatalf("%s:%d: %v", herdModelsGolden, i+1, err)
-		}
-		out[f[0]+" "+f[1]] = agreed
-	}
-	return out
 }

@@ -43,7 +43,7 @@ func TestLKMMAgreement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	floors := readLKMMFloors(t, golden)
+	floors := shared.ReadFloors(t, golden, 1, *updateLKMM)
 	t.Chdir(modelDir)
 	sets := []struct {
 		name, dir string
@@ -173,32 +173,4 @@ func lkmmReason(diffs []string, got herdout.Block) string {
 		}
 	}
 	return "flags"
-}
-
-// readLKMMFloors reads "set agreed/total [# note]" lines.
-func readLKMMFloors(t *testing.T, golden string) map[string]int {
-	src, err := os.ReadFile(golden)
-	if os.IsNotExist(err) && *updateLKMM {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]int{}
-	for i, line := range strings.Split(string(src), "\n") {
-		line, _, _ = strings.Cut(line, "#")
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
-		var agreed, total int
-		if len(f) != 2 {
-			t.Fatalf("%s:%d: want \"set agreed/total\"", lkmmGolden, i+1)
-		}
-		if _, err := fmt.Sscanf(f[1], "%d/%d", &agreed, &total); err != nil {
-			t.Fatalf("%s:%d: %v", lkmmGolden, i+1, err)
-		}
-		out[f[0]] = agreed
-	}
-	return out
 }

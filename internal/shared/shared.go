@@ -4,8 +4,10 @@
 package shared
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -44,4 +46,36 @@ func Path(tb testing.TB, rel string) string {
 		tb.Skipf("%s is absent", p)
 	}
 	return p
+}
+
+// ReadFloors reads a golden file of agreement floors, one
+// "KEY... agreed/total [# note]" line each with keys key fields, into a map
+// from the key fields (joined by a space) to agreed. A missing file is no
+// floor at all when the test is rewriting it (updating).
+func ReadFloors(t testing.TB, path string, keys int, updating bool) map[string]int {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if os.IsNotExist(err) && updating {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{}
+	for i, line := range strings.Split(string(src), "\n") {
+		line, _, _ = strings.Cut(line, "#")
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		if len(f) != keys+1 {
+			t.Fatalf("%s:%d: want %d key fields and agreed/total", path, i+1, keys)
+		}
+		var agreed, total int
+		if _, err := fmt.Sscanf(f[keys], "%d/%d", &agreed, &total); err != nil {
+			t.Fatalf("%s:%d: %v", path, i+1, err)
+		}
+		out[strings.Join(f[:keys], " ")] = agreed
+	}
+	return out
 }
