@@ -176,6 +176,18 @@ func (ev *evaluator[L]) touching(f func() error) (bool, error) {
 	return touched, err
 }
 
+// decidingExpr evaluates x, which the model decides with (a check, the
+// set of a with or forall): if it reads co, the model does.
+func (ev *evaluator[L]) decidingExpr(x cat.Expr, sc *env) (value, error) {
+	var v value
+	touched, err := ev.touching(func() (err error) {
+		v, err = ev.expr(x, sc)
+		return err
+	})
+	ev.usesCo(touched)
+	return v, err
+}
+
 // usesCo records that what the model decides with depends on co when
 // touched.
 func (ev *evaluator[L]) usesCo(touched bool) {
@@ -335,15 +347,10 @@ func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env,
 			return ev.run(rest, inner)
 		}
 	}
-	var v value
-	touched, err := ev.touching(func() (err error) {
-		v, err = ev.expr(w.Set, sc)
-		return err
-	})
+	v, err := ev.decidingExpr(w.Set, sc)
 	if err != nil {
 		return nil, err
 	}
-	ev.usesCo(touched)
 	elems, err := ev.elements(w.Pos, v)
 	if err != nil {
 		return nil, err
@@ -577,15 +584,10 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 		}
 		return next, nil
 	case *cat.Check:
-		var v value
-		touched, err := ev.touching(func() (err error) {
-			v, err = ev.expr(st.X, sc)
-			return err
-		})
+		v, err := ev.decidingExpr(st.X, sc)
 		if err != nil {
 			return nil, err
 		}
-		ev.usesCo(touched)
 		name := st.Name
 		if name == "" {
 			name = st.Kind.String()
@@ -662,15 +664,10 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 		}
 		return sc, nil
 	case *cat.Forall:
-		var v value
-		touched, err := ev.touching(func() (err error) {
-			v, err = ev.expr(st.Set, sc)
-			return err
-		})
+		v, err := ev.decidingExpr(st.Set, sc)
 		if err != nil {
 			return nil, err
 		}
-		ev.usesCo(touched)
 		elems, err := ev.elements(st.Pos, v)
 		if err != nil {
 			return nil, err
