@@ -59,6 +59,29 @@ type Edge struct {
 	From, To *Location
 	Op       Op
 	Pos      Pos
+	// Par places the edge among the parallel parts of its instruction,
+	// outermost first (C: herd evaluates the operands of a binary
+	// operator, or the arguments of a call, in parallel: its e1 >>| e2).
+	// Program order relates no two events of parallel parts (Parallel).
+	Par []Par
+}
+
+// Par is one branch of a parallel composition: Node names the
+// composition, uniquely in its process; Branch is the part, counted from 0.
+type Par struct{ Node, Branch int }
+
+// Parallel tells whether two edges lie in different parts of one parallel
+// composition (the first composition their Pars differ at is one node).
+// Edges of one instruction that are not parallel are in sequence, in the
+// order of the edges along the path: an instruction's events form a
+// series-parallel order, as herd's C semantics builds them.
+func Parallel(a, b []Par) bool {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			return a[i].Node == b[i].Node
+		}
+	}
+	return false
 }
 
 // Op is what an edge does. The concrete types are below.

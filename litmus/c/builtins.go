@@ -219,15 +219,20 @@ func (t *translator) rmw(c *call, addr value, rtags, wtags []string, later []xcf
 	return old
 }
 
-// values evaluates the arguments with the given indexes, left to right.
+// values evaluates the arguments with the given indexes in parallel, as
+// herd evaluates a call's arguments (its >>|): their events are in the
+// order of idx along the path, not in program order.
 func (t *translator) values(c *call, idx ...int) ([]value, error) {
 	out := make([]value, len(idx))
+	parts := make([]func() error, len(idx))
 	for k, i := range idx {
-		v, err := t.value(c.args[i])
-		if err != nil {
-			return nil, err
+		parts[k] = func() (err error) {
+			out[k], err = t.value(c.args[i])
+			return err
 		}
-		out[k] = v
+	}
+	if err := t.parallel(parts...); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -295,10 +300,8 @@ func c11CAS(explicit, strong bool) func(t *translator, c *call) (value, error) {
 				return value{}, err
 			}
 		}
-		obj, err := t.value(c.args[0])
-		if err != nil {
-			return value{}, err
-		}
+		// herd evaluates the expected location, then the object, then
+		// reads the expected value, each after the other: in sequence.
 		// The expected value: *exp read non-atomically, or a register &r.
 		var expAddr xcfa.Expr
 		var expected xcfa.Expr
@@ -317,6 +320,12 @@ func c11CAS(explicit, strong bool) func(t *translator, c *call) (value, error) {
 				return value{}, err
 			}
 			expAddr = ea.e
+		}
+		obj, err := t.value(c.args[0])
+		if err != nil {
+			return value{}, err
+		}
+		if expReg == "" {
 			tmp := t.temp()
 			t.emit(xcfa.Load{Dst: tmp, Addr: expAddr, Tags: plainTags()}, c.pos)
 			expected = xcfa.Reg{Name: tmp}

@@ -177,12 +177,18 @@ func (t *translator) binary(e *cparser.BinaryExprContext) (value, error) {
 	if !ok {
 		return value{}, litmus.Errorf(t.tokPos(opTok), "unsupported operator %s", opTok.GetText())
 	}
-	x, err := t.value(e.Expr(0))
-	if err != nil {
-		return value{}, err
-	}
-	before := len(t.proc.Edges)
-	y, err := t.value(e.Expr(1))
+	// herd evaluates the operands in parallel: no program order between
+	// their events.
+	var x, y value
+	before := 0
+	err := t.parallel(func() (err error) {
+		x, err = t.value(e.Expr(0))
+		return err
+	}, func() (err error) {
+		before = len(t.proc.Edges)
+		y, err = t.value(e.Expr(1))
+		return err
+	})
 	if err != nil {
 		return value{}, err
 	}

@@ -1,6 +1,7 @@
 package c
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,12 +23,14 @@ type translator struct {
 	source map[xcfa.Pos]string // the program's Source
 	text   string              // the statement being translated, as written
 
-	step      int       // the instruction of the statement being translated (xcfa.Pos.Step)
-	macros    *Macros   // herd's macro file, nil for none
-	lkmmv2    bool      // herd's variant lkmmv2: RMWs carry their annotations
-	frame     *frame    // the parameters of the macro being expanded
-	site      *xcfa.Pos // the call in the thread's code being expanded
-	expanding []string  // the macros being expanded, outermost first
+	step      int        // the instruction of the statement being translated (xcfa.Pos.Step)
+	par       []xcfa.Par // the parallel parts being translated (xcfa.Edge.Par)
+	parNodes  int        // the parallel compositions made so far
+	macros    *Macros    // herd's macro file, nil for none
+	lkmmv2    bool       // herd's variant lkmmv2: RMWs carry their annotations
+	frame     *frame     // the parameters of the macro being expanded
+	site      *xcfa.Pos  // the call in the thread's code being expanded
+	expanding []string   // the macros being expanded, outermost first
 }
 
 func translateProgram(file string, tree cparser.IProgramContext, macros *Macros, lkmmv2 bool) (*xcfa.Program, error) {
@@ -120,7 +123,7 @@ func (t *translator) emit(op xcfa.Op, pos xcfa.Pos) {
 		t.source[pos] = t.text
 	}
 	to := t.proc.NewLoc("")
-	t.proc.AddEdge(t.cur, to, op, pos)
+	t.proc.AddEdge(t.cur, to, op, pos).Par = t.par
 	t.cur = to
 }
 
@@ -128,8 +131,26 @@ func (t *translator) emit(op xcfa.Op, pos xcfa.Pos) {
 // earlier path ended: the alternatives of a choice meet.
 func (t *translator) join(to *xcfa.Location, op xcfa.Op, pos xcfa.Pos) {
 	pos.Step = t.step
-	t.proc.AddEdge(t.cur, to, op, pos)
+	t.proc.AddEdge(t.cur, to, op, pos).Par = t.par
 	t.cur = to
+}
+
+// parallel translates each of parts as one part of a parallel
+// composition, herd's e1 >>| e2: program order relates no event of one
+// part to an event of another (the operands of a binary operator, the
+// arguments of most calls). The parts' edges still follow one another.
+func (t *translator) parallel(parts ...func() error) error {
+	t.parNodes++
+	node, outer := t.parNodes, t.par
+	defer func() { t.par = outer }()
+	for i, part := range parts {
+		// A fresh array for each part: edges keep their Par.
+		t.par = append(slices.Clip(outer), xcfa.Par{Node: node, Branch: i})
+		if err := part(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (t *translator) temp() string {
@@ -234,11 +255,15 @@ func (t *translator) assign(s *cparser.ExprStmtContext) error {
 		}
 	case *cparser.UnaryExprContext:
 		if l.GetOp().GetTokenType() == cparser.CParserSTAR {
-			addr, err := t.in(f, func() (value, error) { return t.value(l.Expr()) })
-			if err != nil {
+			// herd evaluates the address and the value in parallel.
+			var addr, v value
+			err := t.parallel(func() (err error) {
+				addr, err = t.in(f, func() (value, error) { return t.value(l.Expr()) })
 				return err
-			}
-			v, err := t.value(rhs)
+			}, func() (err error) {
+				v, err = t.value(rhs)
+				return err
+			})
 			if err != nil {
 				return err
 			}

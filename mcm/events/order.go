@@ -1,5 +1,7 @@
 package events
 
+import "github.com/purr-mcm/purr/xcfa"
+
 // MayCoexist tells whether two events can be in one execution: events of
 // one thread on different branches cannot.
 func MayCoexist(a, b *Event) bool {
@@ -29,9 +31,10 @@ func SameInstruction(a, b *Event) bool {
 }
 
 // POOrdered tells whether a comes before b in program order: b's path
-// passes through a, and they are different steps (Event.Step).
+// passes through a, and they are different steps (Event.Step) of no two
+// parallel parts of one instruction (InParallel).
 func POOrdered(a, b *Event) bool {
-	if a.Thread < 0 || a.Thread != b.Thread || a.Depth >= b.Depth || a.Step == b.Step {
+	if a.Thread < 0 || a.Thread != b.Thread || a.Depth >= b.Depth || a.Step == b.Step || InParallel(a, b) {
 		return false
 	}
 	for s := b.Seg; s != nil; s = s.Parent {
@@ -41,3 +44,7 @@ func POOrdered(a, b *Event) bool {
 	}
 	return false
 }
+
+// InParallel tells whether two events come from parallel parts of one
+// instruction (xcfa.Parallel): program order does not relate them.
+func InParallel(a, b *Event) bool { return xcfa.Parallel(a.Par, b.Par) }

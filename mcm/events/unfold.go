@@ -45,10 +45,12 @@ type Event struct {
 	// herd7, where po orders instructions, not the events inside one.
 	Instr int
 	// Step numbers the steps of program order along the path: the
-	// instruction instance, except in C, where herd7 orders the events one
-	// statement makes in sequence (a cmpxchg's fence, read, write and
-	// fence; a spin_lock's LKR and LKW) and every event is a step.
+	// instruction instance, except in C, where herd7 orders the events of
+	// one statement as its C semantics composes them (a cmpxchg's fence,
+	// read, write and fence in sequence; the operands of a binary operator
+	// in parallel): every event is a step, and Par says which are parallel.
 	Step int
+	Par  []xcfa.Par // the edge's (xcfa.Edge.Par)
 	Pos  xcfa.Pos
 	Loc  string // init writes: the location
 
@@ -207,6 +209,7 @@ type pathState struct {
 	lastX     *Event         // latest load-exclusive on this path
 	instr     int            // the current instruction instance
 	lastPos   xcfa.Pos       // the source of the previous edge
+	par       []xcfa.Par     // the current edge's place among parallel parts
 	// With register events: the latest write of each register on this
 	// path, and what the current instruction has read and written.
 	regWriter map[string]*Event
@@ -216,7 +219,7 @@ type pathState struct {
 func (p *pathState) fork(seg *Segment) *pathState {
 	q := &pathState{thread: p.thread, seg: seg, depth: p.depth, regs: make(map[string]*Term, len(p.regs)),
 		visits: make(map[*xcfa.Location]int, len(p.visits)), ctrl: p.ctrl, ctrlPicks: p.ctrlPicks, scopes: p.scopes,
-		openRMW: make(map[int]*Event, len(p.openRMW)), lastX: p.lastX, instr: p.instr, lastPos: p.lastPos}
+		openRMW: make(map[int]*Event, len(p.openRMW)), lastX: p.lastX, instr: p.instr, lastPos: p.lastPos, par: p.par}
 	if p.regWriter != nil {
 		q.regWriter = make(map[string]*Event, len(p.regWriter))
 		for k, v := range p.regWriter {
@@ -428,7 +431,7 @@ func (f *unfolder) branch(proc *xcfa.Process, pos xcfa.Pos, conds []*Term, st *p
 func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos xcfa.Pos, st *pathState) *Event {
 	st.depth++
 	e := &Event{ID: len(f.u.Events), Thread: st.thread, Kind: kind, Seg: st.seg, Depth: st.depth, Pos: pos,
-		Instr: st.instr, Step: st.instr, CtrlDeps: st.ctrl, CtrlPicks: st.ctrlPicks}
+		Instr: st.instr, Step: st.instr, Par: st.par, CtrlDeps: st.ctrl, CtrlPicks: st.ctrlPicks}
 	if f.noBranches {
 		e.Step = st.depth
 	}
@@ -440,6 +443,7 @@ func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos xcfa.Pos, st
 // apply performs one edge's operation on the path state.
 func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) error {
 	st.enter(edge.Pos)
+	st.par = edge.Par
 	wrap := func(err error) error { return fmt.Errorf("%s: %v", edge.Pos, err) }
 	switch op := edge.Op.(type) {
 	case xcfa.Nop:
