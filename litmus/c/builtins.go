@@ -470,17 +470,18 @@ func (t *translator) mbFence(c *call) {
 }
 
 // xchg is __xchg{a}(p, v): it returns the old value.
+// herd evaluates the arguments after the first fence.
 func xchg(t *translator, c *call) (value, error) {
-	vs, err := t.values(c, 0, 1)
-	if err != nil {
-		return value{}, err
-	}
 	ra, wa, mb, err := rmwOrder(t, c)
 	if err != nil {
 		return value{}, err
 	}
 	if mb {
 		t.mbFence(c)
+	}
+	vs, err := t.values(c, 0, 1)
+	if err != nil {
+		return value{}, err
 	}
 	v := vs[1].e
 	old := t.rmw(c, vs[0], linuxTags(ra, true), linuxTags(wa, true), []xcfa.Expr{v}, false, func(xcfa.Expr) xcfa.Expr { return v })
@@ -492,26 +493,30 @@ func xchg(t *translator, c *call) (value, error) {
 
 // cmpxchg is __cmpxchg{a}(p, old, new): it returns the value read and
 // writes new only when that value is old. A failure reads once (an
-// access of the RMW, as herd marks it), without fences.
+// access of the RMW, as herd marks it), without fences. As in herd, each
+// outcome evaluates the arguments it needs itself: a success after its
+// first fence, a failure the location and old value only.
 func cmpxchg(t *translator, c *call) (value, error) {
-	vs, err := t.values(c, 0, 1, 2)
-	if err != nil {
-		return value{}, err
-	}
-	addr, oldv, newv := vs[0], vs[1].e, vs[2].e
-	res := c.hint
-	if res == "" || reads(newv, res) {
-		res = t.temp()
-	}
 	ra, wa, mb, err := rmwOrder(t, c)
 	if err != nil {
 		return value{}, err
+	}
+	// The result is assigned last on each path: the arguments may read
+	// the register it goes to.
+	res := c.hint
+	if res == "" {
+		res = t.temp()
 	}
 	choice := t.cur
 	id := t.newRMW()
 	if mb {
 		t.mbFence(c)
 	}
+	vs, err := t.values(c, 0, 1, 2)
+	if err != nil {
+		return value{}, err
+	}
+	addr, oldv, newv := vs[0], vs[1].e, vs[2].e
 	got := t.temp()
 	t.emit(xcfa.Load{Dst: got, Addr: addr.e, Tags: linuxTags(ra, true), RMW: id}, c.pos)
 	t.emit(xcfa.Assume{Cond: xcfa.Binary{Op: xcfa.Eq, X: xcfa.Reg{Name: got}, Y: oldv}, Internal: true}, c.pos)
@@ -522,6 +527,10 @@ func cmpxchg(t *translator, c *call) (value, error) {
 	t.emit(xcfa.Assign{Dst: res, Value: xcfa.Reg{Name: got}}, c.pos)
 	end := t.cur
 	t.cur = choice
+	if vs, err = t.values(c, 0, 1); err != nil {
+		return value{}, err
+	}
+	addr, oldv = vs[0], vs[1].e
 	seen := t.temp()
 	t.emit(xcfa.Load{Dst: seen, Addr: addr.e, Tags: linuxTags(t.failedRead(c), true)}, c.pos)
 	t.emit(xcfa.Assume{Cond: xcfa.Binary{Op: xcfa.Ne, X: xcfa.Reg{Name: seen}, Y: oldv}, Internal: true}, c.pos)
@@ -572,16 +581,16 @@ func atomicOp(t *translator, c *call) (value, error) {
 // new value) and __atomic_fetch_op{a}(p, op, v) (fetch: the old one).
 func atomicOpReturn(fetch bool) func(t *translator, c *call) (value, error) {
 	return func(t *translator, c *call) (value, error) {
-		addr, v, err := t.atomicOpArgs(c)
-		if err != nil {
-			return value{}, err
-		}
 		ra, wa, mb, err := rmwOrder(t, c)
 		if err != nil {
 			return value{}, err
 		}
 		if mb {
-			t.mbFence(c)
+			t.mbFence(c) // herd evaluates the arguments after it
+		}
+		addr, v, err := t.atomicOpArgs(c)
+		if err != nil {
+			return value{}, err
 		}
 		cc := *c
 		if !fetch || mb {
@@ -608,33 +617,33 @@ func atomicOpReturn(fetch bool) func(t *translator, c *call) (value, error) {
 // lkmmv2 is refused.
 func addUnless(retBool bool) func(t *translator, c *call) (value, error) {
 	return func(t *translator, c *call) (value, error) {
-		vs, err := t.values(c, 0, 1, 2)
-		if err != nil {
-			return value{}, err
-		}
-		addr, a, u := vs[0], vs[1].e, vs[2].e
-		res := c.hint
-		if res == "" || reads(a, res) || reads(u, res) {
-			res = t.temp()
-		}
-		tags, mb := once(), true
 		if t.lkmmv2 {
 			// herd 7.57 has no lkmmv2; what a newer herd's
 			// __atomic_add_unless{MB} returns is not documented.
 			return value{}, litmus.Errorf(c.pos, "unsupported %s with the variant lkmmv2 (its result there is not herd7 7.57's)", c.name)
 		}
+		// The result is assigned last on each path: the arguments may
+		// read the register it goes to.
+		res := c.hint
+		if res == "" {
+			res = t.temp()
+		}
+		tags := once()
 		choice := t.cur
 		id := t.newRMW()
-		if mb {
-			t.mbFence(c)
+		// As in herd, each outcome evaluates the arguments it needs: an
+		// addition after its first fence, a refusal p and u only.
+		t.mbFence(c)
+		vs, err := t.values(c, 0, 1, 2)
+		if err != nil {
+			return value{}, err
 		}
+		addr, a, u := vs[0], vs[1].e, vs[2].e
 		got := t.temp()
 		t.emit(xcfa.Load{Dst: got, Addr: addr.e, Tags: linuxTags(tags, true), RMW: id}, c.pos)
 		t.emit(xcfa.Assume{Cond: xcfa.Binary{Op: xcfa.Ne, X: xcfa.Reg{Name: got}, Y: u}, Internal: true}, c.pos)
 		t.emit(xcfa.Store{Addr: addr.e, Value: xcfa.Binary{Op: xcfa.Add, X: xcfa.Reg{Name: got}, Y: a}, Tags: linuxTags(tags, true), RMW: id}, c.pos)
-		if mb {
-			t.mbFence(c)
-		}
+		t.mbFence(c)
 		var added, refused xcfa.Expr = xcfa.Const{Value: 1}, xcfa.Const{Value: 0}
 		if !retBool {
 			added = xcfa.Reg{Name: got}
@@ -642,6 +651,10 @@ func addUnless(retBool bool) func(t *translator, c *call) (value, error) {
 		t.emit(xcfa.Assign{Dst: res, Value: added}, c.pos)
 		end := t.cur
 		t.cur = choice
+		if vs, err = t.values(c, 0, 2); err != nil {
+			return value{}, err
+		}
+		addr, u = vs[0], vs[1].e
 		seen := t.temp()
 		t.emit(xcfa.Load{Dst: seen, Addr: addr.e, Tags: linuxTags(tags, true)}, c.pos)
 		t.emit(xcfa.Assume{Cond: xcfa.Binary{Op: xcfa.Eq, X: xcfa.Reg{Name: seen}, Y: u}, Internal: true}, c.pos)
