@@ -1,0 +1,125 @@
+package events_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/purr-mcm/purr/litmus/c"
+	"github.com/purr-mcm/purr/mcm/events"
+)
+
+// TestCStatementOrder checks program order inside C statements against
+// herd's C semantics (herd/CSem.ml): the operands of a binary operator and
+// the arguments of a call are in parallel (its >>|), what a statement does
+// with their values comes after them, and an atomic operation's own steps
+// are in sequence. Each path of P0 is its events in order, then the pairs
+// po relates.
+func TestCStatementOrder(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       []string // per path
+	}{
+		{"binary operands in parallel",
+			`int r = atomic_load_explicit(x, memory_order_acquire) + *y;`,
+			[]string{"Rx Ry:"}},
+		{"nested operands in parallel",
+			`int r = *x + (*y - *z);`,
+			[]string{"Rx Ry Rz:"}},
+		{"statements in sequence",
+			`int r = *x + *y; *z = r;`,
+			[]string{"Rx Ry Wz: Rx<Wz Ry<Wz"}},
+		{"a store after its value",
+			`*z = *x;`,
+			[]string{"Rx Wz: Rx<Wz"}},
+		{"nested calls: arguments in parallel, the store after both",
+			`atomic_store_explicit(z, atomic_load_explicit(x, memory_order_relaxed) + atomic_load_explicit(y, memory_order_relaxed), memory_order_relaxed);`,
+			[]string{"Rx Ry Wz: Rx<Wz Ry<Wz"}},
+		{"an exchange after its value",
+			`int r = atomic_exchange_explicit(z, *x, memory_order_relaxed);`,
+			[]string{"Rx Rz Wz: Rx<Rz Rx<Wz Rz<Wz"}},
+		{"compare_exchange: expected read first, then the object; a failure writes expected last",
+			`int r = atomic_compare_exchange_strong_explicit(x, y, 1, memory_order_relaxed, memory_order_relaxed);`,
+			[]string{"Ry Rx Wx: Ry<Rx Ry<Wx Rx<Wx", "Ry Rx Wy: Ry<Rx Ry<Wy Rx<Wy"}},
+		{"compare_exchange's desired value after the expected read",
+			`int r = atomic_compare_exchange_strong_explicit(x, y, *z, memory_order_relaxed, memory_order_relaxed);`,
+			[]string{"Ry Rz Rx Wx: Ry<Rz Ry<Rx Ry<Wx Rz<Rx Rz<Wx Rx<Wx", "Ry Rx Wy: Ry<Rx Ry<Wy Rx<Wy"}},
+		{"Linux exchange: the fences around, its arguments after the first",
+			`int r = __xchg{mb}(x, __load{once}(*y));`,
+			[]string{"F Ry Rx Wx F: F<Ry F<Rx F<Wx F<F Ry<Rx Ry<Wx Ry<F Rx<Wx Rx<F Wx<F"}},
+		{"Linux cmpxchg: each outcome evaluates its arguments",
+			`int r = __cmpxchg{mb}(x, __load{once}(*y), __load{once}(*z));`,
+			[]string{
+				"F Ry Rz Rx Wx F: F<Ry F<Rz F<Rx F<Wx F<F Ry<Rx Ry<Wx Ry<F Rz<Rx Rz<Wx Rz<F Rx<Wx Rx<F Wx<F",
+				"Ry Rx: Ry<Rx",
+			}},
+		{"Linux RMW with an operand read",
+			`int r = __atomic_op_return{once}(x, +, __load{once}(*y) + __load{once}(*z));`,
+			[]string{"Ry Rz Rx Wx: Ry<Rx Ry<Wx Rz<Rx Rz<Wx Rx<Wx"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "P0(int *x, int *y, int *z) { " + tt.body + " }"
+			prog, err := c.TranslateSource("t.c", []byte(src), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			regs := map[int]map[string]events.Value{0: {}}
+			mem := map[events.Value]events.Value{}
+			for _, v := range []string{"x", "y", "z"} {
+				regs[0][v] = events.Addr(v)
+				mem[events.Addr(v)] = events.Int(0)
+			}
+			u, err := events.Unfold(prog, 1, regs, mem)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, leaf := range u.Leaves[0] {
+				got = append(got, pathOrder(leaf))
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("%s\ngot  %q\nwant %q", src, got, tt.want)
+			}
+		})
+	}
+}
+
+// pathOrder prints the memory accesses and fences on the path to leaf and
+// the pairs of them po relates.
+func pathOrder(leaf *events.Segment) string {
+	var path []*events.Event
+	for s := leaf; s != nil; s = s.Parent {
+		var evs []*events.Event
+		for _, e := range s.Events {
+			if e.IsMem() || e.Kind == events.KindFence {
+				evs = append(evs, e)
+			}
+		}
+		path = append(evs, path...)
+	}
+	name := func(e *events.Event) string {
+		if e.Kind == events.KindFence {
+			return "F"
+		}
+		loc, _ := e.Addr.IsConst()
+		if e.IsRead() {
+			return "R" + loc.Sym
+		}
+		return "W" + loc.Sym
+	}
+	var names, po []string
+	for i, a := range path {
+		names = append(names, name(a))
+		for _, b := range path[i+1:] {
+			if events.POOrdered(b, a) {
+				po = append(po, fmt.Sprintf("!%s<%s", name(b), name(a)))
+			}
+			if events.POOrdered(a, b) {
+				po = append(po, name(a)+"<"+name(b))
+			}
+		}
+	}
+	return strings.TrimSpace(strings.Join(names, " ") + ": " + strings.Join(po, " "))
+}
