@@ -10,8 +10,8 @@ type Pos struct {
 	// Step numbers the instructions herd makes of one source position:
 	// the statements of a C macro's body. Edges of one position and step
 	// are one instruction (events.Event.Instr: what reads can read from,
-	// iico against dependencies). Program order is not decided here: in
-	// C every event is a step of its own (events.Event.Step).
+	// iico against dependencies); program order among an instruction's
+	// events is Edge.Par's.
 	Step int
 }
 

@@ -464,7 +464,8 @@ func rmwOrder(t *translator, c *call) (r, w []string, mb bool, err error) {
 
 // mbFence emits an Mb fence around a read-modify-write, which program
 // order orders with the accesses, as in herd ("F[mb] ->po R*[once] ->rmw
-// W*[once] ->po F[mb]"): in C every event is a step of po (events.Event.Step).
+// W*[once] ->po F[mb]"): edges not in parallel parts are in sequence
+// (xcfa.Edge.Par).
 func (t *translator) mbFence(c *call) {
 	t.emit(xcfa.Fence{Tags: linuxTags([]string{"mb"}, false)}, c.pos)
 }

@@ -444,7 +444,7 @@ func TestLKMMv2(t *testing.T) {
 // TestInstructionSteps checks which edges herd makes one instruction
 // (same position and step): the statements of a macro's body are
 // instructions of their own; the Mb fences around an RMW share the RMW's
-// (program order inside a statement is the unfolder's, events.Event.Step).
+// (program order inside a statement: xcfa.Edge.Par, mcm/events' tests).
 func TestInstructionSteps(t *testing.T) {
 	p := translate(t, `P0(int *x, int *y) { smp_store_mb(*y, 1); int r = xchg(x, 2); }`)
 	var got []string

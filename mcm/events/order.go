@@ -31,10 +31,10 @@ func SameInstruction(a, b *Event) bool {
 }
 
 // POOrdered tells whether a comes before b in program order: b's path
-// passes through a, and they are different steps (Event.Step) of no two
-// parallel parts of one instruction (InParallel).
+// passes through a, and they are not parallel parts of one instruction
+// (InParallel).
 func POOrdered(a, b *Event) bool {
-	if a.Thread < 0 || a.Thread != b.Thread || a.Depth >= b.Depth || a.Step == b.Step || InParallel(a, b) {
+	if a.Thread < 0 || a.Thread != b.Thread || a.Depth >= b.Depth || InParallel(a, b) {
 		return false
 	}
 	for s := b.Seg; s != nil; s = s.Parent {
@@ -45,6 +45,7 @@ func POOrdered(a, b *Event) bool {
 	return false
 }
 
-// InParallel tells whether two events come from parallel parts of one
-// instruction (xcfa.Parallel): program order does not relate them.
+// InParallel tells whether two events of one path are parallel parts of
+// one instruction (Event.Par, xcfa.Parallel): program order does not
+// relate them.
 func InParallel(a, b *Event) bool { return xcfa.Parallel(a.Par, b.Par) }

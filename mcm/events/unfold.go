@@ -44,15 +44,17 @@ type Event struct {
 	// instance (the read and write of a SWP) are not in program order, as in
 	// herd7, where po orders instructions, not the events inside one.
 	Instr int
-	// Step numbers the steps of program order along the path: the
-	// instruction instance, except in C, where herd7 orders the events of
-	// one statement as its C semantics composes them (a cmpxchg's fence,
-	// read, write and fence in sequence; the operands of a binary operator
-	// in parallel): every event is a step, and Par says which are parallel.
-	Step int
-	Par  []xcfa.Par // the edge's (xcfa.Edge.Par)
-	Pos  xcfa.Pos
-	Loc  string // init writes: the location
+	// Par places the event among the parallel parts of its instruction
+	// instance: program order relates two events of one path unless they
+	// are parallel (InParallel). In C it is the edge's (xcfa.Edge.Par):
+	// herd7 orders a statement's events as its C semantics composes them
+	// (a cmpxchg's fence, read, write and fence in sequence; the operands
+	// of a binary operator in parallel). Elsewhere every event of an
+	// instruction instance is a part of its own, as herd7's po orders
+	// instructions, not the events inside one.
+	Par []xcfa.Par
+	Pos xcfa.Pos
+	Loc string // init writes: the location
 
 	// RMW is the other half of an atomic read-modify-write pair, or of a
 	// load-exclusive / store-exclusive pair.
@@ -431,9 +433,11 @@ func (f *unfolder) branch(proc *xcfa.Process, pos xcfa.Pos, conds []*Term, st *p
 func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos xcfa.Pos, st *pathState) *Event {
 	st.depth++
 	e := &Event{ID: len(f.u.Events), Thread: st.thread, Kind: kind, Seg: st.seg, Depth: st.depth, Pos: pos,
-		Instr: st.instr, Step: st.instr, Par: st.par, CtrlDeps: st.ctrl, CtrlPicks: st.ctrlPicks}
-	if f.noBranches {
-		e.Step = st.depth
+		Instr: st.instr, Par: st.par, CtrlDeps: st.ctrl, CtrlPicks: st.ctrlPicks}
+	if !f.noBranches {
+		// Parts of one composition per instruction instance (negative:
+		// the C front end numbers its compositions from 1).
+		e.Par = []xcfa.Par{{Node: -st.instr, Branch: e.ID}}
 	}
 	f.u.Events = append(f.u.Events, e)
 	st.seg.Events = append(st.seg.Events, e)

@@ -194,9 +194,9 @@ func (x *execution) sameInstr(a, b *events.Event) bool {
 }
 
 // before is program order between two executed events: one thread, a
-// earlier on the path, another step, not in parallel.
+// earlier on the path, not parallel parts of one instruction.
 func (x *execution) before(a, b *events.Event) bool {
-	return a.Thread >= 0 && a.Thread == b.Thread && x.order[a.ID] < x.order[b.ID] && a.Step != b.Step && !events.InParallel(a, b)
+	return a.Thread >= 0 && a.Thread == b.Thread && x.order[a.ID] < x.order[b.ID] && !events.InParallel(a, b)
 }
 
 func (x *execution) forget() {
