@@ -139,13 +139,23 @@ func WriteDOT(w io.Writer, prog *Program) error {
 			fmt.Fprintf(&b, "    %s [label=%s%s];\n", dotNode(p, l), strconv.Quote(name), attrs)
 		}
 		for _, e := range p.Edges {
-			fmt.Fprintf(&b, "    %s -> %s [label=%s];\n", dotNode(p, e.From), dotNode(p, e.To), strconv.Quote(FormatOp(e.Op)))
+			fmt.Fprintf(&b, "    %s -> %s [label=%s];\n", dotNode(p, e.From), dotNode(p, e.To), strconv.Quote(FormatOp(e.Op)+formatPar(e.Par)))
 		}
 		b.WriteString("  }\n")
 	}
 	b.WriteString("}\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// formatPar prints an edge's place among parallel parts (Edge.Par),
+// outermost first, as " par N.B": part B of composition N.
+func formatPar(par []Par) string {
+	var s strings.Builder
+	for _, p := range par {
+		fmt.Fprintf(&s, " par %d.%d", p.Node, p.Branch)
+	}
+	return s.String()
 }
 
 func dotNode(p *Process, l *Location) string {
