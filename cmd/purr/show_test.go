@@ -24,6 +24,8 @@ var showCases = []struct {
 	{"IRIW-sc", "../../testdata/classic/IRIW.litmus", "sc", nil},
 	{"IRIW-aarch64", "../../testdata/classic/IRIW.litmus", "aarch64", nil},
 	{"SB-C-rc11", "testdata/SB.c.litmus", "rc11", nil},
+	// po inside a C statement: parallel operands, a loop's passes.
+	{"parallel-C-rc11", "testdata/parallel.c.litmus", "rc11", nil},
 	// A model's show statements (show r, show X as r, a set, unshow),
 	// and herd7's -doshow and -unshow.
 	{"MP-shows", "../../testdata/classic/MP.litmus", "testdata/shows.cat", []string{"--doshow", "fre,rmw", "-unshow", "co"}},

@@ -74,7 +74,7 @@ func (t *translator) choose(c *call, first, second func()) value {
 	end := t.cur
 	t.cur = choice
 	second()
-	t.proc.AddEdge(t.cur, end, xcfa.Assign{Dst: res, Value: xcfa.Const{Value: 0}}, c.pos)
+	t.join(end, xcfa.Assign{Dst: res, Value: xcfa.Const{Value: 0}}, c.pos)
 	t.cur = end
 	return value{e: xcfa.Reg{Name: res}}
 }

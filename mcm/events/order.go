@@ -46,6 +46,6 @@ func POOrdered(a, b *Event) bool {
 }
 
 // InParallel tells whether two events of one path are parallel parts of
-// one instruction (Event.Par, xcfa.Parallel): program order does not
-// relate them.
-func InParallel(a, b *Event) bool { return xcfa.Parallel(a.Par, b.Par) }
+// one instruction instance (Event.Par, xcfa.Parallel, in one pass:
+// Event.ParRun): program order does not relate them.
+func InParallel(a, b *Event) bool { return a.ParRun == b.ParRun && xcfa.Parallel(a.Par, b.Par) }

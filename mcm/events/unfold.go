@@ -53,8 +53,12 @@ type Event struct {
 	// instruction instance is a part of its own, as herd7's po orders
 	// instructions, not the events inside one.
 	Par []xcfa.Par
-	Pos xcfa.Pos
-	Loc string // init writes: the location
+	// ParRun tells apart the passes of a path through one composition:
+	// a loop repeats its statements' edges, and a later iteration's
+	// events are in program order after the earlier's, whatever their Par.
+	ParRun int
+	Pos    xcfa.Pos
+	Loc    string // init writes: the location
 
 	// RMW is the other half of an atomic read-modify-write pair, or of a
 	// load-exclusive / store-exclusive pair.
@@ -212,6 +216,7 @@ type pathState struct {
 	instr     int            // the current instruction instance
 	lastPos   xcfa.Pos       // the source of the previous edge
 	par       []xcfa.Par     // the current edge's place among parallel parts
+	parRun    int            // counts the runs of edges of one outermost composition (Event.ParRun)
 	// With register events: the latest write of each register on this
 	// path, and what the current instruction has read and written.
 	regWriter map[string]*Event
@@ -221,7 +226,7 @@ type pathState struct {
 func (p *pathState) fork(seg *Segment) *pathState {
 	q := &pathState{thread: p.thread, seg: seg, depth: p.depth, regs: make(map[string]*Term, len(p.regs)),
 		visits: make(map[*xcfa.Location]int, len(p.visits)), ctrl: p.ctrl, ctrlPicks: p.ctrlPicks, scopes: p.scopes,
-		openRMW: make(map[int]*Event, len(p.openRMW)), lastX: p.lastX, instr: p.instr, lastPos: p.lastPos, par: p.par}
+		openRMW: make(map[int]*Event, len(p.openRMW)), lastX: p.lastX, instr: p.instr, lastPos: p.lastPos, par: p.par, parRun: p.parRun}
 	if p.regWriter != nil {
 		q.regWriter = make(map[string]*Event, len(p.regWriter))
 		for k, v := range p.regWriter {
@@ -433,7 +438,7 @@ func (f *unfolder) branch(proc *xcfa.Process, pos xcfa.Pos, conds []*Term, st *p
 func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos xcfa.Pos, st *pathState) *Event {
 	st.depth++
 	e := &Event{ID: len(f.u.Events), Thread: st.thread, Kind: kind, Seg: st.seg, Depth: st.depth, Pos: pos,
-		Instr: st.instr, Par: st.par, CtrlDeps: st.ctrl, CtrlPicks: st.ctrlPicks}
+		Instr: st.instr, Par: st.par, ParRun: st.parRun, CtrlDeps: st.ctrl, CtrlPicks: st.ctrlPicks}
 	if !f.noBranches {
 		// Parts of one composition per instruction instance (negative:
 		// the C front end numbers its compositions from 1).
@@ -447,6 +452,11 @@ func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos xcfa.Pos, st
 // apply performs one edge's operation on the path state.
 func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) error {
 	st.enter(edge.Pos)
+	if len(edge.Par) == 0 || len(st.par) == 0 || edge.Par[0].Node != st.par[0].Node {
+		// A composition's edges follow one another along a path: a new
+		// outermost one (or a new pass through the same) starts here.
+		st.parRun++
+	}
 	st.par = edge.Par
 	wrap := func(err error) error { return fmt.Errorf("%s: %v", edge.Pos, err) }
 	switch op := edge.Op.(type) {

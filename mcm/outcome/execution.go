@@ -140,27 +140,31 @@ func NewBuilder(t *litmus.Test, lay events.Layout, occ []Occurrence) *Builder {
 		b.ids[e.ID] = i
 		b.x.Events = append(b.x.Events, ev)
 	}
-	// Immediate program order: each event to the next of its thread that
-	// is not of the same instruction instance.
+	// Immediate program order: po (events.POOrdered) with no kept event
+	// between. The events of one instruction instance, or of parallel
+	// parts of a C statement, are not ordered among themselves.
 	for i, o := range keep {
 		a := o.Event
 		if a.Thread < 0 {
 			continue
 		}
-		for _, p := range keep[i+1:] {
+		for j, p := range keep[i+1:] {
 			c := p.Event
 			if c.Thread != a.Thread {
 				break
 			}
-			if c.Instr != a.Instr {
-				b.Add("po", a.ID, c.ID)
-				// the events of c's instruction instance follow a too
-				for _, q := range keep[i+1:] {
-					if q.Event.Thread == a.Thread && q.Event.Instr == c.Instr && q.Event != c {
-						b.Add("po", a.ID, q.Event.ID)
-					}
+			if !events.POOrdered(a, c) {
+				continue
+			}
+			between := false
+			for _, q := range keep[i+1 : i+1+j] {
+				if events.POOrdered(a, q.Event) && events.POOrdered(q.Event, c) {
+					between = true
+					break
 				}
-				break
+			}
+			if !between {
+				b.Add("po", a.ID, c.ID)
 			}
 		}
 	}
