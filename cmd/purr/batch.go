@@ -81,6 +81,9 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 		printErr(stderr, err)
 		return failed
 	}
+	if !o.selects(t.Name) {
+		return answered // left out by -names or -nonames: herd7 prints nothing either
+	}
 	m, err := r.model(t.Arch)
 	if err != nil {
 		printErr(stderr, err)

@@ -18,7 +18,7 @@ import (
 
 // confFlags are the keys of a .cfg file that set purr's flag of the same
 // name, unless the command line sets it.
-var confFlags = []string{"model", "bell", "macros", "variant", "unroll", "speedcheck", "skipchecks", "through", "hexa", "timeout"}
+var confFlags = []string{"model", "bell", "macros", "variant", "unroll", "speedcheck", "skipchecks", "through", "hexa", "timeout", "names", "nonames"}
 
 // confPictureKeys are herd7's keys that only change the pictures of
 // executions, which purr does not draw: accepted, and ignored with a note.
@@ -28,6 +28,10 @@ var confPictureKeys = []string{
 	"showkind", "showthread", "showlegend", "shift", "scale", "penwidth", "dotmode", "dotcom", "condensed",
 	"labelinit", "initpos", "threadstyle", "showobserved", "showfr", "showpo", "showcutoff", "mono",
 	"showraw", "showflags", "symetric", "oneinit", "dumpes", "gv", "evince", "o", "view",
+	"siwidth", "dsiy", "withbox", "labelbox", "edgemerge", "relabel", "fixedsize", "extrachars", "brackets",
+	"initrfpos", "finalrfpos", "margin", "sep", "fontname", "edgefontsizedelta", "overlap", "ptscale",
+	"boxscale", "threadposy", "tikz", "texmacros", "dotheader", "shortlegend", "noid", "classes", "cycles",
+	"showflag", "nshow", "showone", "suffix", "preview",
 }
 
 // applyConf reads the configuration file that --conf names (as given, or
@@ -59,6 +63,10 @@ func applyConf(fs *pflag.FlagSet) error {
 	}
 	dir := filepath.Dir(path)
 	var ignored []string
+	// The flags the command line set: a .cfg line does not change them,
+	// but the .cfg's own lines of a list key cumulate.
+	fromCommandLine := map[string]bool{}
+	fs.Visit(func(f *pflag.Flag) { fromCommandLine[f.Name] = true })
 	sc := bufio.NewScanner(bytes.NewReader(src))
 	for line := 1; sc.Scan(); line++ {
 		text := sc.Text()
@@ -76,13 +84,25 @@ func applyConf(fs *pflag.FlagSet) error {
 			if !slices.Contains(ignored, key) {
 				ignored = append(ignored, key)
 			}
-		case slices.Contains(confFlags, key):
-			flag := fs.Lookup(key)
-			if flag.Changed {
+		case slices.Contains(confFlags, key) || key == "initwrites":
+			if fromCommandLine[key] {
 				continue // the command line wins
 			}
 			if value == "" {
 				return fmt.Errorf("%s: %s needs a value", pos, key)
+			}
+			if key == "variant" {
+				for _, v := range strings.Split(value, ",") {
+					if err := checkHerdVariant(strings.TrimSpace(v)); err != nil {
+						return fmt.Errorf("%s: %v", pos, err)
+					}
+				}
+			}
+			if key == "initwrites" {
+				if value != "true" {
+					return fmt.Errorf("%s: initwrites %s: herd7 then leaves out the initial writes, which purr's executions always have", pos, value)
+				}
+				continue // purr's executions have them, as herd7's by default
 			}
 			if key == "model" || key == "bell" || key == "macros" {
 				if !fileExists(value) && fileExists(filepath.Join(dir, value)) {

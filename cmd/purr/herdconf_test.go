@@ -10,12 +10,22 @@ import (
 // note; -bell's definitions are in scope of the model; -skipchecks leaves
 // a check out; -macros (or the .cfg's macros) expands the file's macros
 // in C tests and reports its syntax errors with positions; -through
-// other than none and unknown keys are refused.
+// other than none, unknown keys, initwrites false and herd7's semantic
+// variants (on the command line or in the file) are refused; list keys
+// (variant, nonames) cumulate over lines; -names and -nonames select tests.
 func TestHerdConfiguration(t *testing.T) {
 	sb := "../../testdata/classic/SB.litmus"
 	direct, _, st := runPurr("-m", "testdata/conf/sc-named.cat", "-bell", "testdata/conf/marked.bell", sb)
 	if st != 0 || !strings.Contains(direct, "\nNo\n") {
 		t.Fatalf("-bell: status %d, output\n%s", st, direct)
+	}
+	selected, _, st := runPurr("-conf", "testdata/conf/select.cfg", sb, "../../testdata/classic/MP.litmus", "../../testdata/classic/LB.litmus")
+	if st != 0 || strings.Count(selected, "Test ") != 1 || !strings.Contains(selected, "Test LB ") {
+		t.Errorf("nonames SB, nonames MP,WRC: status %d, output\n%s", st, selected)
+	}
+	named, _, st := runPurr("-m", "sc", "-names", "MP,LB", sb, "../../testdata/classic/LB.litmus")
+	if st != 0 || strings.Count(named, "Test ") != 1 || !strings.Contains(named, "Test LB ") {
+		t.Errorf("-names MP,LB: status %d, output\n%s", st, named)
 	}
 	for _, c := range []struct {
 		name   string
@@ -37,6 +47,11 @@ func TestHerdConfiguration(t *testing.T) {
 		{"xcfa with -macros", []string{"xcfa", "-macros", "testdata/macros/once.def", "testdata/macros/MP-once.litmus"}, 0, "load r0 <- [y] {Once,NA}", ""},
 		{"a macro body's statements are instructions", []string{"-m", "sc", "-macros", "testdata/macros/copy.def", "testdata/macros/copy.litmus"}, 0, "\n[y]=1;\nOk\n", ""},
 		{"through", []string{"-conf", "testdata/conf/sc.cfg", "-through", "all", sb}, 2, "", "-through all is not supported"},
+		{"a semantic variant of herd7 in a .cfg", []string{"-conf", "testdata/conf/speculation.cfg", sb}, 2, "", "testdata/conf/speculation.cfg:3:1: variant deps makes herd7 model the speculative execution"},
+		{"variant lines cumulate", []string{"-conf", "testdata/conf/two-variants.cfg", sb}, 2, "", "testdata/conf/two-variants.cfg:3:1: variant mixed makes herd7 model mixed-size accesses"},
+		{"a semantic variant on the command line", []string{"-variant", "MemTag", sb}, 2, "", "-variant MemTag makes herd7 model the Memory Tagging Extension"},
+		{"herd's ASL semantics and optimisations answer as herd's", []string{"-m", "sc", "-variant", "ASL,cos-opt", sb}, 0, "\nNo\n", ""},
+		{"initwrites false", []string{"-conf", "testdata/conf/no-init.cfg", sb}, 2, "", "testdata/conf/no-init.cfg:1:1: initwrites false: herd7 then leaves out the initial writes"},
 		{"speedcheck spelling", []string{"-conf", "testdata/conf/sc.cfg", "-speedcheck", "fast", sb}, 0, "\nNo\n", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

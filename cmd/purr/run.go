@@ -21,6 +21,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	var o options
 	flags := newFlagSet("purr", stderr, &o)
 	files, err := parseFlags(flags, args)
+	if err == nil {
+		err = checkHerdVariants(o.variants)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "purr:", err)
 		return 2
@@ -109,6 +112,9 @@ func cmdExecutions(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = onlyFlags(flags, "model", "include", "variant", "macros", "unroll", "show", "doshow", "unshow", "json",
 			"engine", "max-executions", "max-sat-vars", "max-sat-clauses", "distinct")
+	}
+	if err == nil {
+		err = checkHerdVariants(o.variants)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "purr executions:", err)

@@ -33,6 +33,9 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = onlyFlags(fs, "model", "include", "variant", "macros", "unroll", "engine", "max-executions", "max-sat-vars", "max-sat-clauses", "timeout", "addr", "show")
 	}
+	if err == nil {
+		err = checkHerdVariants(o.variants)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "purr view:", err)
 		return 2
