@@ -220,7 +220,9 @@ func TestCorpusAArch64(t *testing.T) {
 }
 
 func TestCorpusRC11(t *testing.T) {
-	runCorpus(t, corpusCase{folder: "dat3m-c11", ref: "herd-7.57-rc11.txt", model: "rc11", agree: 1, expected: "RC11-expected.csv"})
+	// auto/linearisation.litmus is refused: its two loads in one sum are
+	// unsequenced in C, and purr cannot leave them unordered by po.
+	runCorpus(t, corpusCase{folder: "dat3m-c11", ref: "herd-7.57-rc11.txt", model: "rc11", agree: 134.0 / 135, expected: "RC11-expected.csv"})
 }
 
 // The generated tests of random-aarch64 and random-c take minutes in

@@ -122,11 +122,12 @@ func (o *options) loadMacros() error {
 	if o.macros == "" || o.macroFile != nil {
 		return nil
 	}
-	src, err := os.ReadFile(o.macros)
+	path := findOnPath(o.macros, o.includes) // as herd7: as given, else on the include path
+	src, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("-macros: %v", err)
 	}
-	o.macroFile, err = c.ParseMacros(o.macros, src)
+	o.macroFile, err = c.ParseMacros(path, src)
 	return err
 }
 

@@ -105,9 +105,10 @@ func applyConf(fs *pflag.FlagSet) error {
 				continue // purr's executions have them, as herd7's by default
 			}
 			if key == "model" || key == "bell" || key == "macros" {
-				if !fileExists(value) && fileExists(filepath.Join(dir, value)) {
-					value = filepath.Join(dir, value)
-				}
+				// herd7 looks for them as given, then in the -I folders;
+				// the .cfg's folder ends the path.
+				incl, _ := fs.GetStringArray("include")
+				value = findOnPath(value, append(slices.Clip(incl), dir))
 			}
 			if key == "speedcheck" {
 				value = speedcheckValue(value)
@@ -126,6 +127,22 @@ func applyConf(fs *pflag.FlagSet) error {
 		fmt.Fprintf(fs.Output(), "purr: note: %s: ignoring what only changes pictures of executions (%s)\n", path, strings.Join(ignored, ", "))
 	}
 	return nil
+}
+
+// findOnPath finds a file named in herd7's configuration or on its command
+// line as herd7 does: as given when it exists, else in the first folder of
+// dirs that holds it; else it returns the name as given (opening it then
+// reports the error).
+func findOnPath(name string, dirs []string) string {
+	if fileExists(name) || filepath.IsAbs(name) {
+		return name
+	}
+	for _, d := range dirs {
+		if p := filepath.Join(d, name); fileExists(p) {
+			return p
+		}
+	}
+	return name
 }
 
 // speedcheckValue maps herd7's -speedcheck values (true, false, fast) onto
@@ -153,12 +170,13 @@ func checkThrough(fs *pflag.FlagSet) error {
 
 // loadBell loads the bell file of --bell and returns the loader to load
 // the model with: the bell's definitions are in scope of the model, as
-// herd7 runs the bell first. withBell puts them before the model's.
+// herd7 runs the bell first. The bell is found as herd7 finds it: as
+// given, else on the include path. withBell puts them before the model's.
 func (o *options) loadBell(l *cat.Loader) (*cat.Model, error) {
 	if o.bell == "" {
 		return nil, nil
 	}
-	bell, err := l.LoadFile(o.bell)
+	bell, err := l.LoadFile(findOnPath(o.bell, o.includes))
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,8 @@ import (
 )
 
 // TestHerdConfiguration runs herd7's configuration options: -conf finds
-// the model and bell it names beside it and ignores picture keys with a
+// the model and bell it names as herd7 does (on the include path, then
+// beside it), as -bell and -macros find theirs and ignores picture keys with a
 // note; -bell's definitions are in scope of the model; -skipchecks leaves
 // a check out; -macros (or the .cfg's macros) expands the file's macros
 // in C tests and reports its syntax errors with positions; -through
@@ -52,6 +53,8 @@ func TestHerdConfiguration(t *testing.T) {
 		{"a semantic variant on the command line", []string{"-variant", "MemTag", sb}, 2, "", "-variant MemTag makes herd7 model the Memory Tagging Extension"},
 		{"herd's ASL semantics and optimisations answer as herd's", []string{"-m", "sc", "-variant", "ASL,cos-opt", sb}, 0, "\nNo\n", ""},
 		{"initwrites false", []string{"-conf", "testdata/conf/no-init.cfg", sb}, 2, "", "testdata/conf/no-init.cfg:1:1: initwrites false: herd7 then leaves out the initial writes"},
+		{"a .cfg's files on the include path", []string{"-I", "testdata/conf", "-conf", "testdata/conf/cfgs/on-path.cfg", sb}, 0, "\nNo\n", ""},
+		{"-bell and -macros on the include path", []string{"-I", "testdata/conf", "-I", "testdata/macros", "-m", "sc-named.cat", "-bell", "marked.bell", "-macros", "once.def", "testdata/macros/MP-once.litmus"}, 0, "\nNo\n", ""},
 		{"speedcheck spelling", []string{"-conf", "testdata/conf/sc.cfg", "-speedcheck", "fast", sb}, 0, "\nNo\n", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
