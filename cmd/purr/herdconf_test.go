@@ -13,7 +13,8 @@ import (
 // in C tests and reports its syntax errors with positions; -through
 // other than none, unknown keys, initwrites false and herd7's semantic
 // variants (on the command line or in the file) are refused; list keys
-// (variant, nonames) cumulate over lines; -names and -nonames select tests.
+// (variant, nonames) cumulate over lines; -names and -nonames select tests;
+// a test's own Variant= lines add to the run's, or are refused likewise.
 func TestHerdConfiguration(t *testing.T) {
 	sb := "../../testdata/classic/SB.litmus"
 	direct, _, st := runPurr("-m", "testdata/conf/sc-named.cat", "-bell", "testdata/conf/marked.bell", sb)
@@ -55,6 +56,9 @@ func TestHerdConfiguration(t *testing.T) {
 		{"initwrites false", []string{"-conf", "testdata/conf/no-init.cfg", sb}, 2, "", "testdata/conf/no-init.cfg:1:1: initwrites false: herd7 then leaves out the initial writes"},
 		{"a .cfg's files on the include path", []string{"-I", "testdata/conf", "-conf", "testdata/conf/cfgs/on-path.cfg", sb}, 0, "\nNo\n", ""},
 		{"-bell and -macros on the include path", []string{"-I", "testdata/conf", "-I", "testdata/macros", "-m", "sc-named.cat", "-bell", "marked.bell", "-macros", "once.def", "testdata/macros/MP-once.litmus"}, 0, "\nNo\n", ""},
+		{"a test's Variant= line reaches the model", []string{"-m", "testdata/variant.cat", "testdata/variants/MP-variant-sc.litmus"}, 0, "Observation MP+variant-sc Never 0 3", ""},
+		{"a test's semantic Variant= line", []string{"testdata/variants/LB-deps.litmus"}, 1, "", "testdata/variants/LB-deps.litmus:4:1: variant deps makes herd7 model the speculative execution"},
+		{"a test of a semantic variant that does not parse", []string{"testdata/variants/pte.litmus"}, 1, "", "testdata/variants/pte.litmus:2:1: variant vmsa makes herd7 model virtual memory"},
 		{"speedcheck spelling", []string{"-conf", "testdata/conf/sc.cfg", "-speedcheck", "fast", sb}, 0, "\nNo\n", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -2,7 +2,10 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/purr-mcm/purr/litmus"
 )
 
 // herd7's -variant names two things at once: variants of the Cat model
@@ -72,4 +75,25 @@ func checkHerdVariants(variants []string) error {
 		}
 	}
 	return nil
+}
+
+// testVariants returns the variants a test runs with: the run's, and those
+// its own Variant= lines add, as herd7 adds them for that test. A semantic
+// variant there is refused at its line.
+func testVariants(t *litmus.Test, run []string) ([]string, error) {
+	variants := run
+	for _, kv := range t.Info {
+		if kv.Key != "Variant" {
+			continue
+		}
+		for _, v := range strings.FieldsFunc(kv.Value, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+			if err := checkHerdVariant(v); err != nil {
+				return nil, litmus.Errorf(kv.Pos, "%v", err)
+			}
+			if !slices.Contains(variants, v) {
+				variants = append(slices.Clip(variants), v)
+			}
+		}
+	}
+	return variants, nil
 }
