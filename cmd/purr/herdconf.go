@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -143,6 +145,27 @@ func findOnPath(name string, dirs []string) string {
 		}
 	}
 	return name
+}
+
+// herdStdlibSHA256 is the SHA-256 of herd7 7.57's stdlib.cat, the
+// definitions purr's prelude provides in its stead.
+const herdStdlibSHA256 = "46c6eb7b5eb8820760d20b557280e9399ba247e30343ab8ad7e8cb72eee93624"
+
+// checkHerdStdlib refuses a run in which herd7 would read another
+// stdlib.cat than its own: herd7 reads the first on its path (the current
+// folder, then the -I folders) before every model, and purr, whose prelude
+// stands in for it, would ignore the changes.
+func checkHerdStdlib(includes []string) error {
+	p := findOnPath("stdlib.cat", includes)
+	src, err := os.ReadFile(p)
+	if err != nil {
+		return nil // herd7 reads its own
+	}
+	sum := sha256.Sum256(src)
+	if hex.EncodeToString(sum[:]) != herdStdlibSHA256 {
+		return fmt.Errorf("%s: herd7 would read this stdlib.cat before the model, and it is not herd7 7.57's, whose definitions purr's own prelude provides: purr cannot run it", p)
+	}
+	return nil
 }
 
 // speedcheckValue maps herd7's -speedcheck values (true, false, fast) onto

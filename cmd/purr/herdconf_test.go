@@ -14,7 +14,8 @@ import (
 // other than none, unknown keys, initwrites false and herd7's semantic
 // variants (on the command line or in the file) are refused; list keys
 // (variant, nonames) cumulate over lines; -names and -nonames select tests;
-// a test's own Variant= lines add to the run's, or are refused likewise.
+// a test's own Variant= lines add to the run's, or are refused likewise;
+// includes and stdlib.cat are looked for on herd7's path.
 func TestHerdConfiguration(t *testing.T) {
 	sb := "../../testdata/classic/SB.litmus"
 	direct, _, st := runPurr("-m", "testdata/conf/sc-named.cat", "-bell", "testdata/conf/marked.bell", sb)
@@ -59,6 +60,9 @@ func TestHerdConfiguration(t *testing.T) {
 		{"a test's Variant= line reaches the model", []string{"-m", "testdata/variant.cat", "testdata/variants/MP-variant-sc.litmus"}, 0, "Observation MP+variant-sc Never 0 3", ""},
 		{"a test's semantic Variant= line", []string{"testdata/variants/LB-deps.litmus"}, 1, "", "testdata/variants/LB-deps.litmus:4:1: variant deps makes herd7 model the speculative execution"},
 		{"a test of a semantic variant that does not parse", []string{"testdata/variants/pte.litmus"}, 1, "", "testdata/variants/pte.litmus:2:1: variant vmsa makes herd7 model virtual memory"},
+		{"an include beside the model", []string{"-m", "testdata/herdpath/lib/m.cat", sb}, 0, "\nNo\n", ""},
+		{"an -I folder overrides an include beside the model, as in herd7", []string{"-I", "testdata/herdpath/over", "-m", "testdata/herdpath/lib/m.cat", sb}, 0, "\nOk\n", ""},
+		{"a stdlib.cat that is not herd's on the path", []string{"-I", "testdata/herdpath/stdlib-changed", "-m", "sc", sb}, 1, "", "testdata/herdpath/stdlib-changed/stdlib.cat: herd7 would read this stdlib.cat before the model, and it is not herd7 7.57's"},
 		{"speedcheck spelling", []string{"-conf", "testdata/conf/sc.cfg", "-speedcheck", "fast", sb}, 0, "\nNo\n", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

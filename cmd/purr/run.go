@@ -202,6 +202,9 @@ func (o *options) loadModel(arch string) (*cat.Model, error) {
 		}
 		name = def
 	}
+	if err := checkHerdStdlib(o.includes); err != nil {
+		return nil, err
+	}
 	l, err := o.loader()
 	if err != nil {
 		return nil, err
@@ -217,7 +220,12 @@ func (o *options) loadModel(arch string) (*cat.Model, error) {
 	if !strings.HasSuffix(name, ".cat") {
 		name += ".cat"
 	}
-	for _, dir := range o.includes {
+	dirs := o.includes
+	if o.model == "" {
+		// herd7 looks for its default model in the current folder first.
+		dirs = append([]string{"."}, dirs...)
+	}
+	for _, dir := range dirs {
 		if p := filepath.Join(dir, name); fileExists(p) {
 			m, err := l.LoadFile(p)
 			return withBell(bell, m), err
