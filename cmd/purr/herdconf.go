@@ -168,6 +168,27 @@ func checkHerdStdlib(includes []string) error {
 	return nil
 }
 
+// herdDefaultIncludes are the files herd7 7.57's default model of an
+// architecture includes, directly or not (aarch64.cat's).
+var herdDefaultIncludes = map[string][]string{
+	"AArch64": {"aarch64hwreqs.cat", "enumerations.cat", "aarch64deps.cat", "aarch64fences.cat", "aarch64util.cat",
+		"aarch64show.cat", "cos.cat", "aarch64bbm.cat", "aarch64loc.cat", "cos-ok-opt.cat", "cos-no-opt.cat",
+		"aarch64memattrs.cat", "cross.cat"},
+}
+
+// checkHerdDefaultIncludes refuses to stand purr's embedded model in for
+// herd7's default one when herd7 would read one of its included files from
+// the current folder or an -I folder (a changed aarch64deps.cat, say), which
+// purr's model does not read.
+func checkHerdDefaultIncludes(arch string, includes []string) error {
+	for _, name := range herdDefaultIncludes[arch] {
+		if p := findOnPath(name, includes); fileExists(p) {
+			return fmt.Errorf("%s: herd7's default %s model would include this file, which purr's embedded model does not read: give herd's aarch64.cat with -I (its library folder) or -m", p, arch)
+		}
+	}
+	return nil
+}
+
 // speedcheckValue maps herd7's -speedcheck values (true, false, fast) onto
 // purr's boolean flag: fast, like true, stops once the condition is
 // decided.

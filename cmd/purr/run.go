@@ -231,6 +231,11 @@ func (o *options) loadModel(arch string) (*cat.Model, error) {
 			return withBell(bell, m), err
 		}
 	}
+	if o.model == "" {
+		if err := checkHerdDefaultIncludes(arch, o.includes); err != nil {
+			return nil, err
+		}
+	}
 	if src, err := fs.ReadFile(models.FS, name); err == nil {
 		m, err := l.LoadSource(name, src)
 		return withBell(bell, m), err
