@@ -36,39 +36,38 @@ var confPictureKeys = []string{
 	"showflag", "nshow", "showone", "suffix", "preview",
 }
 
-// applyConf reads the configuration file that --conf names (as given, or
-// in an -I folder) and sets the
-// flags it gives that the command line did not. Paths it names (model,
-// bell, macros) are taken as they are when they exist, else in the
-// file's folder, which is also added to the end of the include path, as
-// herd7 finds the files a configuration names beside it.
+// applyConf reads the configuration files that --conf names, in order (as
+// herd7 reads each -conf when it meets it): each sets the flags it gives
+// that the command line did not, a later file overriding an earlier one
+// and list keys adding up. A file is found as given, else in an -I folder;
+// the paths it names (model, bell, macros) as herd7 finds them, then in
+// the file's folder, which also ends the include path.
 func applyConf(fs *pflag.FlagSet) error {
-	f := fs.Lookup("conf")
-	if f == nil || f.Value.String() == "" {
+	confs, err := fs.GetStringArray("conf")
+	if err != nil || len(confs) == 0 {
 		return nil
 	}
-	path := f.Value.String()
-	if !fileExists(path) {
-		// As herd7, look for the file on the include path too.
-		if incl, err := fs.GetStringArray("include"); err == nil {
-			for _, dir := range incl {
-				if p := filepath.Join(dir, path); fileExists(p) {
-					path = p
-					break
-				}
-			}
+	// The flags the command line set: a .cfg line does not change them,
+	// but the .cfg files' own lines of a list key cumulate.
+	fromCommandLine := map[string]bool{}
+	fs.Visit(func(f *pflag.Flag) { fromCommandLine[f.Name] = true })
+	for _, path := range confs {
+		if err := applyConfFile(fs, path, fromCommandLine); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+func applyConfFile(fs *pflag.FlagSet, path string, fromCommandLine map[string]bool) error {
+	incl, _ := fs.GetStringArray("include")
+	path = findOnPath(path, incl) // as herd7: as given, else on the include path
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("-conf: %v", err)
 	}
 	dir := filepath.Dir(path)
 	var ignored []string
-	// The flags the command line set: a .cfg line does not change them,
-	// but the .cfg's own lines of a list key cumulate.
-	fromCommandLine := map[string]bool{}
-	fs.Visit(func(f *pflag.Flag) { fromCommandLine[f.Name] = true })
 	sc := bufio.NewScanner(bytes.NewReader(src))
 	for line := 1; sc.Scan(); line++ {
 		text := sc.Text()

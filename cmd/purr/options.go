@@ -63,7 +63,7 @@ type options struct {
 	worker        bool     // serve tests to a parent purr (see worker.go)
 
 	// herd7's configuration (see herdconf.go).
-	conf       string
+	conf       []string
 	bell       string
 	macros     string
 	macroFile  *c.Macros // the macros of --macros, once read
@@ -108,7 +108,7 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.Var(&o.shard, "shard", "check only block `I/N` of the tests: the I-th of N equal contiguous blocks, counting from 0 (for job arrays: concatenate the outputs of 0/N to N-1/N)")
 	fs.BoolVar(&o.worker, workerFlag, false, "check the tests named on standard input for a parent purr")
 	fs.MarkHidden(workerFlag)
-	fs.StringVar(&o.conf, "conf", "", "read herd7's configuration `FILE.cfg` (model, bell, macros, variant, ...; the command line wins)")
+	fs.StringArrayVar(&o.conf, "conf", nil, "read herd7's configuration `FILE.cfg` (model, bell, macros, variant, ...; the command line wins; repeatable, in order)")
 	fs.StringVar(&o.bell, "bell", "", "run the bell `FILE` before the model")
 	fs.StringVar(&o.macros, "macros", "", "expand herd7's C macros of `FILE.def` in C tests (the Linux kernel's primitives: linux-kernel.def)")
 	fs.StringSliceVar(&o.skipChecks, "skipchecks", nil, "leave out the model's checks `name,...`")
