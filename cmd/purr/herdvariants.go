@@ -24,9 +24,10 @@ var herdSemanticVariants = map[string]string{}
 func init() {
 	for reason, names := range map[string][]string{
 		"the speculative execution of both sides of branches, with dependencies computed in Cat": {"deps", "instances", "instance"},
-		"mixed-size accesses":          {"mixed", "unaligned"},
-		"the Memory Tagging Extension": {"memtag", "tagmem", "mte"},
-		"virtual memory (translation table walks and TLBs)": {"vmsa", "kvm", "ets", "ets2", "exs", "eis", "eos",
+		"mixed-size accesses":                   {"mixed", "unaligned"},
+		"the Memory Tagging Extension":          {"memtag", "tagmem", "mte"},
+		"exception entry and return (FEAT_ExS)": {"exs", "eis", "eos"},
+		"virtual memory (translation table walks and TLBs)": {"vmsa", "kvm", "ets", "ets2",
 			"noptebranch", "nobranch", "pte2", "pte-squared", "phantomonload", "nv2", "toofar"},
 		"instruction fetch (self-modifying code)":                  {"ifetch", "self", "dic", "idc"},
 		"Morello capabilities":                                     {"morello"},
@@ -83,7 +84,7 @@ func checkHerdVariants(variants []string) error {
 func testVariants(t *litmus.Test, run []string) ([]string, error) {
 	variants := run
 	for _, kv := range t.Info {
-		if kv.Key != "Variant" {
+		if !strings.EqualFold(kv.Key, "Variant") { // herd's catalogue writes variant= too
 			continue
 		}
 		for _, v := range strings.FieldsFunc(kv.Value, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
