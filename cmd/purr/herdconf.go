@@ -33,7 +33,7 @@ var confPictureKeys = []string{
 	"siwidth", "dsiy", "withbox", "labelbox", "edgemerge", "relabel", "fixedsize", "extrachars", "brackets",
 	"initrfpos", "finalrfpos", "margin", "sep", "fontname", "edgefontsizedelta", "overlap", "ptscale",
 	"boxscale", "threadposy", "tikz", "texmacros", "dotheader", "shortlegend", "noid", "classes", "cycles",
-	"showflag", "nshow", "showone", "suffix", "preview",
+	"showflag", "nshow", "showone", "suffix", "preview", "showpoloc",
 }
 
 // applyConf reads the configuration files that --conf names, in order (as
