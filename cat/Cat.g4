@@ -21,8 +21,11 @@ header
     |
     ;
 
+// herd7's model options: catdep, and withco, withoutco, withinit,
+// withoutinit (whether herd enumerates coherence orders, and has initial
+// writes when it does).
 options
-    : CATDEP*
+    : (CATDEP | WITHCO | WITHOUTCO | WITHINIT | WITHOUTINIT)*
     ;
 
 topInstruction
@@ -279,6 +282,10 @@ IF               : 'if';
 THEN             : 'then';
 ELSE             : 'else';
 CATDEP           : 'catdep';
+WITHCO           : 'withco';
+WITHOUTCO        : 'withoutco';
+WITHINIT         : 'withinit';
+WITHOUTINIT      : 'withoutinit';
 INSTRUCTIONS     : 'instructions';
 DEFAULT          : 'default';
 NOT              : 'not';

@@ -4,14 +4,17 @@
 // executions.
 //
 // Parse reads one file into a *File: its header (architecture and title),
-// the catdep option and its statements (Stmt), made of expressions (Expr)
+// herd's model options (catdep; withinit, withoutco and withoutinit, its
+// defaults, pass; withco is refused) and its statements (Stmt), made of expressions (Expr)
 // and conditions (Cond). Every node has a Pos. Builtins (domain, range,
 // fencerel, ...) are ordinary names applied with App; the evaluator resolves
 // them. The grammar (Cat.g4, generated into internal/parser) follows herd7's
 // own parser: precedences, the identifier rules (po-loc, DMB.SY, rf -1),
 // nested comments; see the comment at the top of Cat.g4.
 //
-// A Loader reads a model with its includes into a *Model: each include is
+// A Loader reads a model with its includes into a *Model, looking for
+// each include on herd7's path (the current folder, the -I folders, then
+// the including file's folder, then purr's embedded files): each include is
 // kept as an Include statement holding the included statements (see
 // Include for herd's include-once rule), procedures are bound to their calls
 // (unknown procedure, wrong number of arguments), and, given the names the

@@ -13,9 +13,13 @@ import (
 
 // Loader reads a model and everything it includes.
 //
-// An include "f" is looked for in the including file's folder, then in
-// IncludeDirs in order, then at the root of each Embedded file system in
-// order (purr's stdlib/ and models/). Files from an embedded file system are
+// An include "f" is looked for as herd7 looks for it, in the current
+// folder (unless f starts with ./ or ../), then in IncludeDirs in order,
+// so that an -I folder overrides a file of herd's library the way it does
+// for herd7; then in the including file's folder (herd7's library, when
+// the model is one of its files), then at the root of each Embedded file
+// system in order (purr's stdlib/ and models/). A file of purr's embedded
+// models looks beside itself first. Files from an embedded file system are
 // named "embed:PATH" in positions and in Model.Files.
 type Loader struct {
 	IncludeDirs []string
@@ -218,6 +222,13 @@ func (ld *loader) include(inc *Include, from source, included map[string]bool) *
 	return &out
 }
 
+// herdImplicit tells whether herd7 searches its path for the name: a
+// relative name that does not start with ./ or ../ (OCaml's
+// Filename.is_implicit).
+func herdImplicit(name string) bool {
+	return !filepath.IsAbs(name) && !strings.HasPrefix(name, "./") && !strings.HasPrefix(name, "../")
+}
+
 // find looks for an included file; it returns its contents, or nil and the
 // places searched.
 func (ld *loader) find(name string, from source) (source, []byte, []string) {
@@ -250,18 +261,31 @@ func (ld *loader) find(name string, from source) (source, []byte, []string) {
 		}
 		return source{key: fmt.Sprintf("embed%d:%s", i, p), name: "embed:" + p, dir: path.Dir(p), embed: i}, data
 	}
+	if filepath.IsAbs(name) {
+		s, d := tryOS("")
+		return s, d, searched
+	}
 	if from.embed >= 0 {
+		// purr's own models include purr's own files first.
 		if s, d := tryFS(from.embed, from.dir); d != nil {
 			return s, d, nil
 		}
-	} else if s, d := tryOS(from.dir); d != nil {
-		return s, d, nil
-	}
-	if filepath.IsAbs(name) {
-		return source{}, nil, searched
+	} else if herdImplicit(name) {
+		// herd7 looks in the current folder first.
+		if s, d := tryOS("."); d != nil {
+			return s, d, nil
+		}
 	}
 	for _, dir := range ld.IncludeDirs {
 		if s, d := tryOS(dir); d != nil {
+			return s, d, nil
+		}
+	}
+	// herd7 ends with its own library; purr with the including file's
+	// folder (which is herd's library when the model is one of herd's),
+	// then its embedded files.
+	if from.embed < 0 {
+		if s, d := tryOS(from.dir); d != nil {
 			return s, d, nil
 		}
 	}

@@ -28,11 +28,12 @@ func writeFiles(t *testing.T, files map[string]string) string {
 
 func TestIncludeSearchOrder(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
-		"main/m.cat":   `include "a.cat" include "b.cat" include "c.cat" include "a.cat"`,
-		"main/a.cat":   "let a = 0",
+		"main/m.cat":   `include "a.cat" include "b.cat" include "c.cat" include "a.cat" include "e.cat"`,
+		"main/a.cat":   "let overridden = 0",
+		"main/e.cat":   "let beside = 0",
 		"lib1/b.cat":   "let b = 0",
 		"lib2/b.cat":   "let b2 = 0",
-		"lib2/a.cat":   "let wrong = 0",
+		"lib2/a.cat":   "let a = 0",
 		"other/c.cat":  "let unused = 0",
 		"lib1/sub.cat": "let sub = 0",
 	})
@@ -51,11 +52,13 @@ func TestIncludeSearchOrder(t *testing.T) {
 	for _, f := range m.Files {
 		rel = append(rel, strings.TrimPrefix(filepath.ToSlash(f), filepath.ToSlash(dir)+"/"))
 	}
-	if got := strings.Join(rel, " "); got != "main/m.cat main/a.cat lib1/b.cat embed:c.cat embed:d.cat" {
+	// As herd7: the -I folders before the including file's folder (herd's
+	// library, for its models), which comes before purr's embedded files.
+	if got := strings.Join(rel, " "); got != "main/m.cat lib2/a.cat lib1/b.cat embed:c.cat embed:d.cat main/e.cat" {
 		t.Errorf("files read: %s", got)
 	}
 	incs := m.Stmts
-	if len(incs) != 4 {
+	if len(incs) != 5 {
 		t.Fatalf("%d statements", len(incs))
 	}
 	if inc := incs[3].(*Include); inc.Stmts != nil || inc.Resolved == "" {

@@ -98,7 +98,15 @@ func (b *builder) model(c *parser.ModelContext) *File {
 			f.Title = unquote(s.GetText())
 		}
 	}
-	f.CatDep = len(c.Options().AllCATDEP()) > 0
+	opts := c.Options()
+	f.CatDep = len(opts.AllCATDEP()) > 0
+	// herd7's defaults are withoutco and withinit (and withoutinit only
+	// acts with withco): those pass. Under withco herd7 enumerates every
+	// coherence order and tells executions apart by all final writes,
+	// which purr's counting does not do.
+	for _, t := range opts.AllWITHCO() {
+		b.errs.add(b.posT(t), "unsupported model option withco: herd7 then enumerates every coherence order, whatever the model reads, and counts executions by them")
+	}
 	for _, t := range c.AllTopInstruction() {
 		if e := t.EnumDecl(); e != nil {
 			f.Stmts = append(f.Stmts, b.enum(e.(*parser.EnumDeclContext)))

@@ -249,3 +249,17 @@ func TestBlankComments(t *testing.T) {
 		t.Errorf("unterminated: %v", err)
 	}
 }
+
+// TestModelOptions parses herd7's model options after the header: its
+// defaults (withinit, withoutco, and withoutinit, which acts only with
+// withco) pass, and withco is refused at its position (see the errors
+// golden files).
+func TestModelOptions(t *testing.T) {
+	f, err := Parse("o.cat", []byte("\"C11\"\nwithinit withoutco\nwithoutinit catdep\nlet x = po\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.CatDep || len(f.Stmts) != 1 {
+		t.Errorf("catdep %v, %d statements", f.CatDep, len(f.Stmts))
+	}
+}

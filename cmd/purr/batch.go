@@ -81,13 +81,21 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 		printErr(stderr, err)
 		return failed
 	}
+	if !o.selects(t.Name) {
+		return answered // left out by -names or -nonames: herd7 prints nothing either
+	}
+	variants, err := testVariants(t, o.variants)
+	if err != nil {
+		printErr(stderr, err)
+		return failed
+	}
 	m, err := r.model(t.Arch)
 	if err != nil {
 		printErr(stderr, err)
 		return fatal
 	}
 	start := time.Now()
-	out, err := mcm.CheckContext(ctx, m, t, mcm.Options{Unroll: o.unroll, Variants: o.variants, SkipChecks: o.skipChecks,
+	out, err := mcm.CheckContext(ctx, m, t, mcm.Options{Unroll: o.unroll, Variants: variants, SkipChecks: o.skipChecks,
 		Speedcheck: o.speedcheck, MaxExecutions: o.maxExecutions, Engine: o.engine, CheckModels: o.checkModels,
 		MaxVars: o.maxVars, MaxClauses: o.maxClauses, Distinct: o.distinct, Show: o.selection(), Capture: o.doshow})
 	switch {

@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,7 +20,7 @@ import (
 
 // confFlags are the keys of a .cfg file that set purr's flag of the same
 // name, unless the command line sets it.
-var confFlags = []string{"model", "bell", "macros", "variant", "unroll", "speedcheck", "skipchecks", "through", "hexa", "timeout"}
+var confFlags = []string{"model", "bell", "macros", "variant", "unroll", "speedcheck", "skipchecks", "through", "hexa", "timeout", "names", "nonames"}
 
 // confPictureKeys are herd7's keys that only change the pictures of
 // executions, which purr does not draw: accepted, and ignored with a note.
@@ -28,31 +30,38 @@ var confPictureKeys = []string{
 	"showkind", "showthread", "showlegend", "shift", "scale", "penwidth", "dotmode", "dotcom", "condensed",
 	"labelinit", "initpos", "threadstyle", "showobserved", "showfr", "showpo", "showcutoff", "mono",
 	"showraw", "showflags", "symetric", "oneinit", "dumpes", "gv", "evince", "o", "view",
+	"siwidth", "dsiy", "withbox", "labelbox", "edgemerge", "relabel", "fixedsize", "extrachars", "brackets",
+	"initrfpos", "finalrfpos", "margin", "sep", "fontname", "edgefontsizedelta", "overlap", "ptscale",
+	"boxscale", "threadposy", "tikz", "texmacros", "dotheader", "shortlegend", "noid", "classes", "cycles",
+	"showflag", "nshow", "showone", "suffix", "preview", "showpoloc",
 }
 
-// applyConf reads the configuration file that --conf names (as given, or
-// in an -I folder) and sets the
-// flags it gives that the command line did not. Paths it names (model,
-// bell, macros) are taken as they are when they exist, else in the
-// file's folder, which is also added to the end of the include path, as
-// herd7 finds the files a configuration names beside it.
+// applyConf reads the configuration files that --conf names, in order (as
+// herd7 reads each -conf when it meets it): each sets the flags it gives
+// that the command line did not, a later file overriding an earlier one
+// and list keys adding up. A file is found as given, else in an -I folder;
+// the paths it names (model, bell, macros) as herd7 finds them, then in
+// the file's folder, which also ends the include path.
 func applyConf(fs *pflag.FlagSet) error {
-	f := fs.Lookup("conf")
-	if f == nil || f.Value.String() == "" {
+	confs, err := fs.GetStringArray("conf")
+	if err != nil || len(confs) == 0 {
 		return nil
 	}
-	path := f.Value.String()
-	if !fileExists(path) {
-		// As herd7, look for the file on the include path too.
-		if incl, err := fs.GetStringArray("include"); err == nil {
-			for _, dir := range incl {
-				if p := filepath.Join(dir, path); fileExists(p) {
-					path = p
-					break
-				}
-			}
+	// The flags the command line set: a .cfg line does not change them,
+	// but the .cfg files' own lines of a list key cumulate.
+	fromCommandLine := map[string]bool{}
+	fs.Visit(func(f *pflag.Flag) { fromCommandLine[f.Name] = true })
+	for _, path := range confs {
+		if err := applyConfFile(fs, path, fromCommandLine); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+func applyConfFile(fs *pflag.FlagSet, path string, fromCommandLine map[string]bool) error {
+	incl, _ := fs.GetStringArray("include")
+	path = findOnPath(path, incl) // as herd7: as given, else on the include path
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("-conf: %v", err)
@@ -76,18 +85,31 @@ func applyConf(fs *pflag.FlagSet) error {
 			if !slices.Contains(ignored, key) {
 				ignored = append(ignored, key)
 			}
-		case slices.Contains(confFlags, key):
-			flag := fs.Lookup(key)
-			if flag.Changed {
+		case slices.Contains(confFlags, key) || key == "initwrites":
+			if fromCommandLine[key] {
 				continue // the command line wins
 			}
 			if value == "" {
 				return fmt.Errorf("%s: %s needs a value", pos, key)
 			}
-			if key == "model" || key == "bell" || key == "macros" {
-				if !fileExists(value) && fileExists(filepath.Join(dir, value)) {
-					value = filepath.Join(dir, value)
+			if key == "variant" {
+				for _, v := range strings.Split(value, ",") {
+					if err := checkHerdVariant(strings.TrimSpace(v)); err != nil {
+						return fmt.Errorf("%s: %v", pos, err)
+					}
 				}
+			}
+			if key == "initwrites" {
+				if value != "true" {
+					return fmt.Errorf("%s: initwrites %s: herd7 then leaves out the initial writes, which purr's executions always have", pos, value)
+				}
+				continue // purr's executions have them, as herd7's by default
+			}
+			if key == "model" || key == "bell" || key == "macros" {
+				// herd7 looks for them as given, then in the -I folders;
+				// the .cfg's folder ends the path.
+				incl, _ := fs.GetStringArray("include")
+				value = findOnPath(value, append(slices.Clip(incl), dir))
 			}
 			if key == "speedcheck" {
 				value = speedcheckValue(value)
@@ -104,6 +126,64 @@ func applyConf(fs *pflag.FlagSet) error {
 	}
 	if len(ignored) > 0 {
 		fmt.Fprintf(fs.Output(), "purr: note: %s: ignoring what only changes pictures of executions (%s)\n", path, strings.Join(ignored, ", "))
+	}
+	return nil
+}
+
+// findOnPath finds a file named in herd7's configuration or on its command
+// line as herd7 does: as given when it exists, else in the first folder of
+// dirs that holds it; else it returns the name as given (opening it then
+// reports the error).
+func findOnPath(name string, dirs []string) string {
+	if fileExists(name) || filepath.IsAbs(name) {
+		return name
+	}
+	for _, d := range dirs {
+		if p := filepath.Join(d, name); fileExists(p) {
+			return p
+		}
+	}
+	return name
+}
+
+// herdStdlibSHA256 is the SHA-256 of herd7 7.57's stdlib.cat, the
+// definitions purr's prelude provides in its stead.
+const herdStdlibSHA256 = "46c6eb7b5eb8820760d20b557280e9399ba247e30343ab8ad7e8cb72eee93624"
+
+// checkHerdStdlib refuses a run in which herd7 would read another
+// stdlib.cat than its own: herd7 reads the first on its path (the current
+// folder, then the -I folders) before every model, and purr, whose prelude
+// stands in for it, would ignore the changes.
+func checkHerdStdlib(includes []string) error {
+	p := findOnPath("stdlib.cat", includes)
+	src, err := os.ReadFile(p)
+	if err != nil {
+		return nil // herd7 reads its own
+	}
+	sum := sha256.Sum256(src)
+	if hex.EncodeToString(sum[:]) != herdStdlibSHA256 {
+		return fmt.Errorf("%s: herd7 would read this stdlib.cat before the model, and it is not herd7 7.57's, whose definitions purr's own prelude provides: purr cannot run it", p)
+	}
+	return nil
+}
+
+// herdDefaultIncludes are the files herd7 7.57's default model of an
+// architecture includes, directly or not (aarch64.cat's).
+var herdDefaultIncludes = map[string][]string{
+	"AArch64": {"aarch64hwreqs.cat", "enumerations.cat", "aarch64deps.cat", "aarch64fences.cat", "aarch64util.cat",
+		"aarch64show.cat", "cos.cat", "aarch64bbm.cat", "aarch64loc.cat", "cos-ok-opt.cat", "cos-no-opt.cat",
+		"aarch64memattrs.cat", "cross.cat"},
+}
+
+// checkHerdDefaultIncludes refuses to stand purr's embedded model in for
+// herd7's default one when herd7 would read one of its included files from
+// the current folder or an -I folder (a changed aarch64deps.cat, say), which
+// purr's model does not read.
+func checkHerdDefaultIncludes(arch string, includes []string) error {
+	for _, name := range herdDefaultIncludes[arch] {
+		if p := findOnPath(name, includes); fileExists(p) {
+			return fmt.Errorf("%s: herd7's default %s model would include this file, which purr's embedded model does not read: give herd's aarch64.cat with -I (its library folder) or -m", p, arch)
+		}
 	}
 	return nil
 }
@@ -133,12 +213,13 @@ func checkThrough(fs *pflag.FlagSet) error {
 
 // loadBell loads the bell file of --bell and returns the loader to load
 // the model with: the bell's definitions are in scope of the model, as
-// herd7 runs the bell first. withBell puts them before the model's.
+// herd7 runs the bell first. The bell is found as herd7 finds it: as
+// given, else on the include path. withBell puts them before the model's.
 func (o *options) loadBell(l *cat.Loader) (*cat.Model, error) {
 	if o.bell == "" {
 		return nil, nil
 	}
-	bell, err := l.LoadFile(o.bell)
+	bell, err := l.LoadFile(findOnPath(o.bell, o.includes))
 	if err != nil {
 		return nil, err
 	}

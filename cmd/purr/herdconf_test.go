@@ -6,16 +6,29 @@ import (
 )
 
 // TestHerdConfiguration runs herd7's configuration options: -conf finds
-// the model and bell it names beside it and ignores picture keys with a
+// the model and bell it names as herd7 does (on the include path, then
+// beside it), as -bell and -macros find theirs and ignores picture keys with a
 // note; -bell's definitions are in scope of the model; -skipchecks leaves
 // a check out; -macros (or the .cfg's macros) expands the file's macros
 // in C tests and reports its syntax errors with positions; -through
-// other than none and unknown keys are refused.
+// other than none, unknown keys, initwrites false and herd7's semantic
+// variants (on the command line or in the file) are refused; list keys
+// (variant, nonames) cumulate over lines; -names and -nonames select tests;
+// a test's own Variant= lines add to the run's, or are refused likewise;
+// includes and stdlib.cat are looked for on herd7's path.
 func TestHerdConfiguration(t *testing.T) {
 	sb := "../../testdata/classic/SB.litmus"
 	direct, _, st := runPurr("-m", "testdata/conf/sc-named.cat", "-bell", "testdata/conf/marked.bell", sb)
 	if st != 0 || !strings.Contains(direct, "\nNo\n") {
 		t.Fatalf("-bell: status %d, output\n%s", st, direct)
+	}
+	selected, _, st := runPurr("-conf", "testdata/conf/select.cfg", sb, "../../testdata/classic/MP.litmus", "../../testdata/classic/LB.litmus")
+	if st != 0 || strings.Count(selected, "Test ") != 1 || !strings.Contains(selected, "Test LB ") {
+		t.Errorf("nonames SB, nonames MP,WRC: status %d, output\n%s", st, selected)
+	}
+	named, _, st := runPurr("-m", "sc", "-names", "MP,LB", sb, "../../testdata/classic/LB.litmus")
+	if st != 0 || strings.Count(named, "Test ") != 1 || !strings.Contains(named, "Test LB ") {
+		t.Errorf("-names MP,LB: status %d, output\n%s", st, named)
 	}
 	for _, c := range []struct {
 		name   string
@@ -37,6 +50,22 @@ func TestHerdConfiguration(t *testing.T) {
 		{"xcfa with -macros", []string{"xcfa", "-macros", "testdata/macros/once.def", "testdata/macros/MP-once.litmus"}, 0, "load r0 <- [y] {Once,NA}", ""},
 		{"a macro body's statements are instructions", []string{"-m", "sc", "-macros", "testdata/macros/copy.def", "testdata/macros/copy.litmus"}, 0, "\n[y]=1;\nOk\n", ""},
 		{"through", []string{"-conf", "testdata/conf/sc.cfg", "-through", "all", sb}, 2, "", "-through all is not supported"},
+		{"a semantic variant of herd7 in a .cfg", []string{"-conf", "testdata/conf/speculation.cfg", sb}, 2, "", "testdata/conf/speculation.cfg:3:1: variant deps makes herd7 model the speculative execution"},
+		{"variant lines cumulate", []string{"-conf", "testdata/conf/two-variants.cfg", sb}, 2, "", "testdata/conf/two-variants.cfg:3:1: variant mixed makes herd7 model mixed-size accesses"},
+		{"a semantic variant on the command line", []string{"-variant", "MemTag", sb}, 2, "", "-variant MemTag makes herd7 model the Memory Tagging Extension"},
+		{"herd's ASL semantics and optimisations answer as herd's", []string{"-m", "sc", "-variant", "ASL,cos-opt", sb}, 0, "\nNo\n", ""},
+		{"initwrites false", []string{"-conf", "testdata/conf/no-init.cfg", sb}, 2, "", "testdata/conf/no-init.cfg:1:1: initwrites false: herd7 then leaves out the initial writes"},
+		{"a .cfg's files on the include path", []string{"-I", "testdata/conf", "-conf", "testdata/conf/cfgs/on-path.cfg", sb}, 0, "\nNo\n", ""},
+		{"-bell and -macros on the include path", []string{"-I", "testdata/conf", "-I", "testdata/macros", "-m", "sc-named.cat", "-bell", "marked.bell", "-macros", "once.def", "testdata/macros/MP-once.litmus"}, 0, "\nNo\n", ""},
+		{"a test's Variant= line reaches the model", []string{"-m", "testdata/variant.cat", "testdata/variants/MP-variant-sc.litmus"}, 0, "Observation MP+variant-sc Never 0 3", ""},
+		{"a test's semantic Variant= line", []string{"testdata/variants/LB-deps.litmus"}, 1, "", "testdata/variants/LB-deps.litmus:4:1: variant deps makes herd7 model the speculative execution"},
+		{"a test of a semantic variant that does not parse", []string{"testdata/variants/pte.litmus"}, 1, "", "testdata/variants/pte.litmus:2:1: variant vmsa makes herd7 model virtual memory"},
+		{"an include beside the model", []string{"-m", "testdata/herdpath/lib/m.cat", sb}, 0, "\nNo\n", ""},
+		{"an -I folder overrides an include beside the model, as in herd7", []string{"-I", "testdata/herdpath/over", "-m", "testdata/herdpath/lib/m.cat", sb}, 0, "\nOk\n", ""},
+		{"a stdlib.cat that is not herd's on the path", []string{"-I", "testdata/herdpath/stdlib-changed", "-m", "sc", sb}, 1, "", "testdata/herdpath/stdlib-changed/stdlib.cat: herd7 would read this stdlib.cat before the model, and it is not herd7 7.57's"},
+		{"a file of herd's default model on the path, without herd's model", []string{"-I", "testdata/herdpath/deps-changed", "../../testdata/classic/MP.litmus"}, 1, "", "testdata/herdpath/deps-changed/aarch64deps.cat: herd7's default AArch64 model would include this file"},
+		{"two -conf files, read in order", []string{"-conf", "testdata/conf/sc.cfg", "-conf", "testdata/conf/speculation.cfg", sb}, 2, "", "testdata/conf/speculation.cfg:3:1: variant deps"},
+		{"a later -conf file overrides an earlier one", []string{"-conf", "testdata/conf/sc.cfg", "-conf", "testdata/conf/forbid.cfg", sb}, 0, "States 0", ""},
 		{"speedcheck spelling", []string{"-conf", "testdata/conf/sc.cfg", "-speedcheck", "fast", sb}, 0, "\nNo\n", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -63,12 +63,14 @@ type options struct {
 	worker        bool     // serve tests to a parent purr (see worker.go)
 
 	// herd7's configuration (see herdconf.go).
-	conf       string
+	conf       []string
 	bell       string
 	macros     string
 	macroFile  *c.Macros // the macros of --macros, once read
 	skipChecks []string
 	through    string
+	names      []string // herd7's -names: run only the tests of these names
+	nonames    []string // herd7's -nonames: skip the tests of these names
 
 	show           string   // herd7's -show: the executions to draw or print
 	output         string   // herd7's -o: where to write DIR/NAME.dot
@@ -106,11 +108,13 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.Var(&o.shard, "shard", "check only block `I/N` of the tests: the I-th of N equal contiguous blocks, counting from 0 (for job arrays: concatenate the outputs of 0/N to N-1/N)")
 	fs.BoolVar(&o.worker, workerFlag, false, "check the tests named on standard input for a parent purr")
 	fs.MarkHidden(workerFlag)
-	fs.StringVar(&o.conf, "conf", "", "read herd7's configuration `FILE.cfg` (model, bell, macros, variant, ...; the command line wins)")
+	fs.StringArrayVar(&o.conf, "conf", nil, "read herd7's configuration `FILE.cfg` (model, bell, macros, variant, ...; the command line wins; repeatable, in order)")
 	fs.StringVar(&o.bell, "bell", "", "run the bell `FILE` before the model")
 	fs.StringVar(&o.macros, "macros", "", "expand herd7's C macros of `FILE.def` in C tests (the Linux kernel's primitives: linux-kernel.def)")
 	fs.StringSliceVar(&o.skipChecks, "skipchecks", nil, "leave out the model's checks `name,...`")
 	fs.StringVar(&o.through, "through", "none", "herd7's -through: only none is supported")
+	fs.StringSliceVar(&o.names, "names", nil, "check only the tests named `name,...` (the names of their first lines), as herd7's -names")
+	fs.StringSliceVar(&o.nonames, "nonames", nil, "skip the tests named `name,...`, as herd7's -nonames")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for purr's developers)")
 	fs.MarkHidden("cpuprofile")
 	return fs
@@ -216,6 +220,15 @@ func parseFlags(fs *pflag.FlagSet, args []string) ([]string, error) {
 		}
 	}
 	return fs.Args(), nil
+}
+
+// selects reports whether -names and -nonames leave the test of that name
+// in the batch.
+func (o *options) selects(name string) bool {
+	if len(o.names) > 0 && !slices.Contains(o.names, name) {
+		return false
+	}
+	return !slices.Contains(o.nonames, name)
 }
 
 // onlyFlags refuses the flags set on fs other than those named: a command

@@ -21,6 +21,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	var o options
 	flags := newFlagSet("purr", stderr, &o)
 	files, err := parseFlags(flags, args)
+	if err == nil {
+		err = checkHerdVariants(o.variants)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "purr:", err)
 		return 2
@@ -110,6 +113,9 @@ func cmdExecutions(args []string, stdout, stderr io.Writer) int {
 		err = onlyFlags(flags, "model", "include", "variant", "macros", "unroll", "show", "doshow", "unshow", "json",
 			"engine", "max-executions", "max-sat-vars", "max-sat-clauses", "distinct")
 	}
+	if err == nil {
+		err = checkHerdVariants(o.variants)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "purr executions:", err)
 		return 2
@@ -196,6 +202,9 @@ func (o *options) loadModel(arch string) (*cat.Model, error) {
 		}
 		name = def
 	}
+	if err := checkHerdStdlib(o.includes); err != nil {
+		return nil, err
+	}
 	l, err := o.loader()
 	if err != nil {
 		return nil, err
@@ -211,10 +220,20 @@ func (o *options) loadModel(arch string) (*cat.Model, error) {
 	if !strings.HasSuffix(name, ".cat") {
 		name += ".cat"
 	}
-	for _, dir := range o.includes {
+	dirs := o.includes
+	if o.model == "" {
+		// herd7 looks for its default model in the current folder first.
+		dirs = append([]string{"."}, dirs...)
+	}
+	for _, dir := range dirs {
 		if p := filepath.Join(dir, name); fileExists(p) {
 			m, err := l.LoadFile(p)
 			return withBell(bell, m), err
+		}
+	}
+	if o.model == "" {
+		if err := checkHerdDefaultIncludes(arch, o.includes); err != nil {
+			return nil, err
 		}
 	}
 	if src, err := fs.ReadFile(models.FS, name); err == nil {

@@ -33,6 +33,9 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = onlyFlags(fs, "model", "include", "variant", "macros", "unroll", "engine", "max-executions", "max-sat-vars", "max-sat-clauses", "timeout", "addr", "show")
 	}
+	if err == nil {
+		err = checkHerdVariants(o.variants)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "purr view:", err)
 		return 2
@@ -135,6 +138,10 @@ func executionsOf(t *litmus.Test, m *cat.Model, o *options, show outcome.Show) (
 		ctx, cancel = context.WithTimeout(ctx, o.timeout)
 		defer cancel()
 	}
-	return mcm.CheckContext(ctx, m, t, mcm.Options{Unroll: o.unroll, Variants: o.variants,
+	variants, err := testVariants(t, o.variants)
+	if err != nil {
+		return nil, err
+	}
+	return mcm.CheckContext(ctx, m, t, mcm.Options{Unroll: o.unroll, Variants: variants,
 		MaxExecutions: o.maxExecutions, Engine: o.engine, MaxVars: o.maxVars, MaxClauses: o.maxClauses, Show: show})
 }
