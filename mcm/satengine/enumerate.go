@@ -21,6 +21,7 @@ import (
 // gives up (see sat.Solver.AllSolutions), gophersat's loop, with a
 // blocking clause per execution, searches the rest of the space.
 func enumerate(s *sat.Solver, projection []sat.Lit, lazy []Rel, limit int, visit func() bool) bool {
+	forbidShortCycles(s, lazy)
 	cycles := newCycleFinder(lazy)
 	count := 0
 	complete := true
@@ -68,6 +69,51 @@ func enumerate(s *sat.Solver, projection []sat.Lit, lazy []Rel, limit int, visit
 		}
 	}
 	return true
+}
+
+// forbidShortCycles adds the clauses that forbid the short cycles of the
+// lazy relations: loops, cycles of two edges, and cycles of three edges
+// of which one holds in every execution (the clause on the other two is
+// binary). They are consequences of the acyclicity that enumerate checks
+// lazily, so the executions do not change; but propagation draws them
+// before a decision, where the cycle search refutes a decision only after
+// it is taken. Where a read-modify-write's write is coherence-after a
+// write, "acyclic po-loc | ca | rf" forbids the read to read from it
+// (the read, po-loc, the write, co, that write, rf, the read): without
+// the clause, every such choice of rf was a dead end of the search.
+func forbidShortCycles(s *sat.Solver, lazy []Rel) {
+	for _, r := range lazy {
+		succ := map[int32][]int32{}
+		for _, k := range eval.SortedPairs(r) {
+			if r[k] != sat.False {
+				succ[k.A] = append(succ[k.A], k.B)
+			}
+		}
+		for _, k := range eval.SortedPairs(r) {
+			ab := r[k]
+			switch {
+			case ab == sat.False:
+				continue
+			case k.A == k.B:
+				s.AddClause(-ab)
+				continue
+			}
+			if ba, ok := r[eval.Pair{A: k.B, B: k.A}]; ok && k.A < k.B {
+				s.AddClause(-ab, -ba)
+			}
+			if ab != sat.True {
+				continue
+			}
+			for _, c := range succ[k.B] {
+				if c == k.A || c == k.B {
+					continue
+				}
+				if ca, ok := r[eval.Pair{A: c, B: k.A}]; ok {
+					s.AddClause(-r[eval.Pair{A: k.B, B: c}], -ca)
+				}
+			}
+		}
+	}
 }
 
 // allSolutionsBudget is the number of conflicts after which the
