@@ -143,9 +143,17 @@ type lazyRel struct {
 func newCycleFinder(rels []Rel) *cycleFinder {
 	f := &cycleFinder{}
 	for _, r := range rels {
+		var pairs []eval.Pair
+		for _, k := range eval.SortedPairs(r) {
+			if r[k] != sat.False {
+				pairs = append(pairs, k)
+			}
+		}
+		// Only the edges inside a strongly connected component of the
+		// edges that may hold can be on a cycle: the search walks those.
+		pairs = withinComponents(pairs)
 		// Nodes numbered in the order of events, so that the pairs,
 		// sorted by event, come grouped by their source's number.
-		pairs := eval.SortedPairs(r)
 		var events []int32
 		for _, k := range pairs {
 			events = append(events, k.A, k.B)
@@ -156,20 +164,103 @@ func newCycleFinder(rels []Rel) *cycleFinder {
 		for i, e := range events {
 			num[e] = int32(i)
 		}
-		id := func(e int32) int32 { return num[e] }
 		var lr lazyRel
 		for _, k := range pairs {
-			if r[k] == sat.False {
-				continue
-			}
-			lr.from = append(lr.from, id(k.A))
-			lr.to = append(lr.to, id(k.B))
+			lr.from = append(lr.from, num[k.A])
+			lr.to = append(lr.to, num[k.B])
 			lr.lits = append(lr.lits, r[k])
 		}
 		lr.nodes = len(events)
 		f.rels = append(f.rels, lr)
 	}
 	return f
+}
+
+// withinComponents keeps the pairs, sorted by (A, B), whose events lie in
+// one strongly connected component of the graph of all the pairs
+// (Tarjan's algorithm, without recursion). The order is kept.
+func withinComponents(pairs []eval.Pair) []eval.Pair {
+	var nodes []int32
+	for _, k := range pairs {
+		nodes = append(nodes, k.A, k.B)
+	}
+	slices.Sort(nodes)
+	nodes = slices.Compact(nodes)
+	n := len(nodes)
+	num := make(map[int32]int32, n)
+	for i, e := range nodes {
+		num[e] = int32(i)
+	}
+	first := make([]int32, n+1) // pairs[first[a]:first[a+1]] leave node a
+	for _, k := range pairs {
+		first[num[k.A]+1]++
+	}
+	for a := 1; a <= n; a++ {
+		first[a] += first[a-1]
+	}
+	const unvisited = -1
+	index := make([]int32, n)
+	low := make([]int32, n)
+	comp := make([]int32, n)
+	onStack := make([]bool, n)
+	for a := range index {
+		index[a], comp[a] = unvisited, unvisited
+	}
+	var stack, path, next []int32
+	counter, comps := int32(0), int32(0)
+	for root := int32(0); root < int32(n); root++ {
+		if index[root] != unvisited {
+			continue
+		}
+		visit := func(a int32) {
+			index[a], low[a] = counter, counter
+			counter++
+			stack = append(stack, a)
+			onStack[a] = true
+			path = append(path, a)
+			next = append(next, first[a])
+		}
+		visit(root)
+		for len(path) > 0 {
+			top := len(path) - 1
+			a := path[top]
+			if e := next[top]; e < first[a+1] {
+				next[top]++
+				b := num[pairs[e].B]
+				switch {
+				case index[b] == unvisited:
+					visit(b)
+				case onStack[b]:
+					low[a] = min(low[a], index[b])
+				}
+				continue
+			}
+			path, next = path[:top], next[:top]
+			if top > 0 {
+				parent := path[top-1]
+				low[parent] = min(low[parent], low[a])
+			}
+			if low[a] == index[a] {
+				for {
+					b := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[b] = false
+					comp[b] = comps
+					if b == a {
+						break
+					}
+				}
+				comps++
+			}
+		}
+	}
+	var out []eval.Pair
+	for _, k := range pairs {
+		if comp[num[k.A]] == comp[num[k.B]] {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // find returns the clause that forbids a cycle of the current model (the
