@@ -1,6 +1,7 @@
 package satengine
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/purr-mcm/purr/mcm/eval"
@@ -131,6 +132,8 @@ type cycleFinder struct {
 	first, state []int32
 	succ, stack  []int32
 	edgeOf       []int32 // per node on the stack: the index of the edge that left it
+	// successors, per node, as a bit set (relations of up to 64 nodes)
+	succMask [64]uint64
 }
 
 type lazyRel struct {
@@ -268,11 +271,56 @@ func withinComponents(pairs []eval.Pair) []eval.Pair {
 // acyclic.
 func (f *cycleFinder) find(s *sat.Solver) []sat.Lit {
 	for i := range f.rels {
-		if c := f.cycleIn(s, &f.rels[i]); c != nil {
+		r := &f.rels[i]
+		if r.nodes <= len(f.succMask) && f.acyclicSmall(s, r) {
+			continue
+		}
+		if c := f.cycleIn(s, r); c != nil {
 			return c
 		}
 	}
 	return nil
+}
+
+// acyclicSmall tells whether a relation of at most 64 nodes is acyclic in
+// the current model, by a search over bit sets of successors: the common
+// case, every execution, costs a pass over the edges and a few word
+// operations per node. cycleIn finds the cycle when there is one.
+func (f *cycleFinder) acyclicSmall(s *sat.Solver, r *lazyRel) bool {
+	succ := f.succMask[:r.nodes]
+	clear(succ)
+	f.succ = s.AppendTrue(f.succ[:0], r.lits)
+	for _, e := range f.succ {
+		succ[r.from[e]] |= 1 << r.to[e]
+	}
+	var done, onStack uint64
+	stack := f.stack[:0]
+	for root := range int32(r.nodes) {
+		if done&(1<<root) != 0 {
+			continue
+		}
+		stack = append(stack, root)
+		onStack |= 1 << root
+		for len(stack) > 0 {
+			a := stack[len(stack)-1]
+			next := succ[a] &^ done
+			switch {
+			case next&onStack != 0:
+				f.stack = stack
+				return false
+			case next != 0:
+				b := int32(bits.TrailingZeros64(next))
+				stack = append(stack, b)
+				onStack |= 1 << b
+			default:
+				done |= 1 << a
+				onStack &^= 1 << a
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	f.stack = stack
+	return true
 }
 
 func (f *cycleFinder) cycleIn(s *sat.Solver, r *lazyRel) []sat.Lit {
