@@ -22,8 +22,8 @@ import (
 // gives up (see sat.Solver.AllSolutions), gophersat's loop, with a
 // blocking clause per execution, searches the rest of the space.
 func enumerate(s *sat.Solver, projection []sat.Lit, lazy []Rel, limit int, visit func() bool) bool {
-	forbidShortCycles(s, lazy)
 	cycles := newCycleFinder(lazy)
+	cycles.forbidShortCycles(s)
 	count := 0
 	complete := true
 	accept := func() bool {
@@ -82,35 +82,30 @@ func enumerate(s *sat.Solver, projection []sat.Lit, lazy []Rel, limit int, visit
 // write, "acyclic po-loc | ca | rf" forbids the read to read from it
 // (the read, po-loc, the write, co, that write, rf, the read): without
 // the clause, every such choice of rf was a dead end of the search.
-func forbidShortCycles(s *sat.Solver, lazy []Rel) {
-	for _, r := range lazy {
-		succ := map[int32][]int32{}
-		for _, k := range eval.SortedPairs(r) {
-			if r[k] != sat.False {
-				succ[k.A] = append(succ[k.A], k.B)
-			}
+func (f *cycleFinder) forbidShortCycles(s *sat.Solver) {
+	for _, r := range f.rels {
+		edge := make(map[[2]int32]sat.Lit, len(r.lits))
+		succ := make([][]int32, r.nodes)
+		for i, l := range r.lits {
+			a, b := r.from[i], r.to[i]
+			edge[[2]int32{a, b}] = l
+			succ[a] = append(succ[a], b)
 		}
-		for _, k := range eval.SortedPairs(r) {
-			ab := r[k]
-			switch {
-			case ab == sat.False:
-				continue
-			case k.A == k.B:
+		for i, ab := range r.lits {
+			a, b := r.from[i], r.to[i]
+			if a == b {
 				s.AddClause(-ab)
 				continue
 			}
-			if ba, ok := r[eval.Pair{A: k.B, B: k.A}]; ok && k.A < k.B {
+			if ba, ok := edge[[2]int32{b, a}]; ok && a < b {
 				s.AddClause(-ab, -ba)
 			}
 			if ab != sat.True {
 				continue
 			}
-			for _, c := range succ[k.B] {
-				if c == k.A || c == k.B {
-					continue
-				}
-				if ca, ok := r[eval.Pair{A: c, B: k.A}]; ok {
-					s.AddClause(-r[eval.Pair{A: k.B, B: c}], -ca)
+			for _, c := range succ[b] {
+				if ca, ok := edge[[2]int32{c, a}]; ok && c != a && c != b {
+					s.AddClause(-edge[[2]int32{b, c}], -ca)
 				}
 			}
 		}

@@ -141,7 +141,7 @@ func TestForbidShortCycles(t *testing.T) {
 		{A: 5, B: 6}: sat.True, {A: 6, B: 7}: xy, {A: 7, B: 5}: yx,
 		{A: 10, B: 11}: sat.True, {A: 11, B: 12}: pq, {A: 12, B: 13}: qr, {A: 13, B: 10}: rs,
 	}
-	forbidShortCycles(s, []Rel{r})
+	newCycleFinder([]Rel{r}).forbidShortCycles(s)
 	tests := []struct {
 		name        string
 		assume      []sat.Lit
