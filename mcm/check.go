@@ -57,6 +57,9 @@ type Options struct {
 	// skipWellFormed leaves purr's well-formedness rules out, so that tests
 	// can check that the encoding of rf and co meets them by itself.
 	skipWellFormed bool
+	// wellFormedInFull evaluates even the well-formedness rules that the
+	// SAT engine meets by construction, so that tests can check it does.
+	wellFormedInFull bool
 }
 
 // The default bounds of a test's formula: about ten times what the
@@ -136,7 +139,11 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 			return c.Verify(leaves, a.ReadsFrom(), a.Coherence(), a.Holds, a.State, a.Flags)
 		}
 	}
-	res, err := satengine.Check(model, t, u, lay, sopt)
+	satModel := model
+	if !opt.wellFormedInFull {
+		satModel.ByConstruction = satengine.WellFormedByConstruction
+	}
+	res, err := satengine.Check(satModel, t, u, lay, sopt)
 	if err != nil && opt.Engine == "" && eval.NeedsConcreteExecutions(err) && explicit.Candidates(u) <= maxFallbackCandidates {
 		// The model walks sets that differ between executions (lock.cat's
 		// choices for a spin_is_locked or a failed spin_trylock): the

@@ -9,6 +9,7 @@ import (
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/mcm/outcome"
+	"github.com/purr-mcm/purr/mcm/satengine"
 	"github.com/purr-mcm/purr/models"
 	"github.com/purr-mcm/purr/stdlib"
 )
@@ -51,7 +52,7 @@ func TestWellFormedByConstruction(t *testing.T) {
 	for _, path := range []string{"testdata/classic/2+2W.litmus", "testdata/classic/IRIW.litmus",
 		"testdata/classic/SB+swps.litmus", "testdata/classic/CoWW.litmus"} {
 		test := parseTestFile(t, repoPath(path))
-		with, err := Check(empty, test, Options{Unroll: 2})
+		with, err := Check(empty, test, Options{Unroll: 2, wellFormedInFull: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,6 +63,31 @@ func TestWellFormedByConstruction(t *testing.T) {
 		if with.Positive+with.Negative != without.Positive+without.Negative || with.Positive+with.Negative == 0 {
 			t.Errorf("%s: %d executions with the well-formedness rules, %d without",
 				path, with.Positive+with.Negative, without.Positive+without.Negative)
+		}
+	}
+}
+
+// TestByConstructionNamesRules: every rule the SAT engine leaves out as
+// met by construction is a check of stdlib/wellformed.cat (a renamed
+// rule would otherwise be evaluated again, silently).
+func TestByConstructionNamesRules(t *testing.T) {
+	src, err := fs.ReadFile(stdlib.FS, "wellformed.cat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := cat.Parse("wellformed.cat", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := map[string]bool{}
+	for _, st := range f.Stmts {
+		if c, ok := st.(*cat.Check); ok {
+			rules[c.Name] = true
+		}
+	}
+	for _, name := range satengine.WellFormedByConstruction {
+		if !rules[name] {
+			t.Errorf("%s is no rule of wellformed.cat", name)
 		}
 	}
 }

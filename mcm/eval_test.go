@@ -22,6 +22,7 @@ func TestEvalErrors(t *testing.T) {
 		{"match without arm", "let r = match 'a with 'b -> po end\nacyclic r\n",
 			"inline.cat:2:9: no arm of the match matches 'a"},
 		{"set and relation", "acyclic domain(po) ; po\n", "inline.cat:2:20: ; of an event set and a relation"},
+		{"set and relation under an intersection", "acyclic po & (domain(po) ; po)\n", "inline.cat:2:26: ; of an event set and a relation"},
 		{"tuple arity", "let f (a, b) = a | b\nlet r = f po\nacyclic r\n", "inline.cat:3:9: expected a tuple of 2 values"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -1147,6 +1147,9 @@ func (ev *evaluator[L]) expr(x cat.Expr, sc *env) (value, error) {
 		}
 		return out, nil
 	case *cat.Binary:
+		if v, ok, err := ev.interOfSeq(x, sc); ok || err != nil {
+			return v, err
+		}
 		a, err := ev.expr(x.X, sc)
 		if err != nil {
 			return nil, err
@@ -1277,6 +1280,62 @@ func (ev *evaluator[L]) apply(pos cat.Pos, f, arg value) (value, error) {
 		return f.fn(ev, pos, arg)
 	}
 	return nil, errAt(pos, "%s is not a function", kindOf(f))
+}
+
+// interOfSeq evaluates r & (p; q) (or (p; q) & r) over the pairs of r
+// only, when r, p and q are relations: an atomicity check such as
+// "empty rmw & (fr; co)" then needs a gate per pair of rmw, not one per
+// pair of fr; co. It evaluates the operands in the order expr would, and
+// reports false when the expression is not of that form (nothing is
+// evaluated then).
+func (ev *evaluator[L]) interOfSeq(x *cat.Binary, sc *env) (value, bool, error) {
+	if x.Op != cat.Inter {
+		return nil, false, nil
+	}
+	seq, seqFirst := x.X.(*cat.Binary)
+	other := x.Y
+	if !seqFirst || seq.Op != cat.Seq {
+		seq, _ = x.Y.(*cat.Binary)
+		other = x.X
+		if seq == nil || seq.Op != cat.Seq {
+			return nil, false, nil
+		}
+	}
+	evalSeq := func() (p, q value, err error) {
+		if p, err = ev.expr(seq.X, sc); err != nil {
+			return nil, nil, err
+		}
+		q, err = ev.expr(seq.Y, sc)
+		return p, q, err
+	}
+	var p, q, r value
+	var err error
+	if seqFirst {
+		if p, q, err = evalSeq(); err == nil {
+			r, err = ev.expr(other, sc)
+		}
+	} else if r, err = ev.expr(other, sc); err == nil {
+		p, q, err = evalSeq()
+	}
+	if err != nil {
+		return nil, true, err
+	}
+	rp, okP := p.(Rel[L])
+	rq, okQ := q.(Rel[L])
+	rr, okR := r.(Rel[L])
+	if okP && okQ && okR {
+		return ev.al.seqWithin(rp, rq, rr), true, nil
+	}
+	composed, err := ev.binary(seq, p, q)
+	if err != nil {
+		return nil, true, err
+	}
+	if seqFirst {
+		v, err := ev.binary(x, composed, r)
+		return v, true, err
+	}
+	v, err := ev.binary(x, r, composed)
+	return v, true, err
 }
 
 func (ev *evaluator[L]) binary(x *cat.Binary, a, b value) (value, error) {

@@ -296,6 +296,25 @@ func (al *Algebra[L]) Seq(x, y Rel[L]) Rel[L] {
 	return out
 }
 
+// seqWithin is mask & (x; y), composed only over the pairs of mask.
+func (al *Algebra[L]) seqWithin(x, y, mask Rel[L]) Rel[L] {
+	xRows := rows(x)
+	out := make(Rel[L])
+	var terms []L
+	for _, k := range SortedPairs(mask) {
+		terms = terms[:0]
+		for _, k1 := range xRows[k.A] {
+			if l, ok := y[Pair{k1.B, k.B}]; ok {
+				terms = append(terms, al.lg.And(x[k1], l))
+			}
+		}
+		if g := al.lg.And(mask[k], al.lg.Any(terms)); g != al.f {
+			out[k] = g
+		}
+	}
+	return out
+}
+
 func (al *Algebra[L]) cross(x, y Set[L]) Rel[L] {
 	out := make(Rel[L])
 	for i, a := range x {

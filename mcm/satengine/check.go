@@ -36,6 +36,14 @@ type Options struct {
 	Capture []string
 }
 
+// WellFormedByConstruction are the rules of stdlib/wellformed.cat that the
+// formula's rf and co meet by construction (encodeRF, encodeCO): rf
+// relates a write to a read of its location, at most one per read; co is
+// a strict total order of each location's writes, initial writes first.
+// The rules on reads that read nothing (receives) are evaluated.
+var WellFormedByConstruction = []string{"rf-shape", "rf-functional",
+	"co-shape", "co-irreflexive", "co-transitive", "co-total", "co-init-first"}
+
 // Accepted is an execution the engine accepts: the solver's current model,
 // as Options.Recheck sees it.
 type Accepted struct {

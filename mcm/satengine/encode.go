@@ -1,6 +1,8 @@
 package satengine
 
 import (
+	"slices"
+
 	"github.com/purr-mcm/purr/mcm/eval"
 	"github.com/purr-mcm/purr/mcm/events"
 	"github.com/purr-mcm/purr/mcm/sat"
@@ -324,6 +326,64 @@ func (en *encoding) encodeCO() {
 			}
 		}
 	}
+}
+
+// fromReads is fr, rf^-1; co: a read is from-read before the writes
+// coherence-after the write it reads from. Composed by the algebra, each
+// pair would be the disjunction of a gate per write the read may read
+// from; as a read reads from one write at most (encodeRF), a variable per
+// pair defined by clauses is enough: fr(r, w) when r reads from w' with
+// co(w', w), and not fr(r, w) when r reads from a w' without it, or from
+// none of the writes coherence-before w. Propagation then sets a read's
+// fr row from its rf and co without a gate per triple.
+func (en *encoding) fromReads() Rel {
+	s := en.s
+	bySource := map[int32][]eval.Pair{} // rf's pairs by their write
+	for _, k := range eval.SortedPairs(en.rf) {
+		bySource[k.A] = append(bySource[k.A], k)
+	}
+	// terms[(r, w)]: the pairs (rf(w', r), co(w', w)) that make fr(r, w).
+	type term struct{ rf, co sat.Lit }
+	terms := map[eval.Pair][]term{}
+	var order []eval.Pair
+	for _, c := range eval.SortedPairs(en.co) {
+		for _, k := range bySource[c.A] {
+			if k.B == c.B {
+				continue // a read and a write of one event: fr is irreflexive
+			}
+			p := eval.Pair{A: k.B, B: c.B}
+			if _, ok := terms[p]; !ok {
+				order = append(order, p)
+			}
+			terms[p] = append(terms[p], term{en.rf[k], en.co[c]})
+		}
+	}
+	slices.SortFunc(order, func(p, q eval.Pair) int {
+		if p.A != q.A {
+			return int(p.A - q.A)
+		}
+		return int(p.B - q.B)
+	})
+	fr := Rel{}
+	for _, p := range order {
+		ts := terms[p]
+		if len(ts) == 1 {
+			fr[p] = s.And(ts[0].rf, ts[0].co)
+			continue
+		}
+		v := s.NewVar()
+		some := []sat.Lit{-v}
+		for _, t := range ts {
+			s.AddClause(-t.rf, -t.co, v)
+			s.AddClause(-t.rf, t.co, -v)
+			some = append(some, t.rf)
+		}
+		// Reading from none of these writes (from one that may not be
+		// coherence-before w, or from none at all), r is not fr-before w.
+		s.AddClause(some...)
+		fr[p] = v
+	}
+	return fr
 }
 
 // distinctProjection is the projection onto the paths and the variables

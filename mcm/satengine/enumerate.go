@@ -1,6 +1,7 @@
 package satengine
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/purr-mcm/purr/mcm/eval"
@@ -22,6 +23,7 @@ import (
 // blocking clause per execution, searches the rest of the space.
 func enumerate(s *sat.Solver, projection []sat.Lit, lazy []Rel, limit int, visit func() bool) bool {
 	cycles := newCycleFinder(lazy)
+	cycles.forbidShortCycles(s)
 	count := 0
 	complete := true
 	accept := func() bool {
@@ -70,6 +72,46 @@ func enumerate(s *sat.Solver, projection []sat.Lit, lazy []Rel, limit int, visit
 	return true
 }
 
+// forbidShortCycles adds the clauses that forbid the short cycles of the
+// lazy relations: loops, cycles of two edges, and cycles of three edges
+// of which one holds in every execution (the clause on the other two is
+// binary). They are consequences of the acyclicity that enumerate checks
+// lazily, so the executions do not change; but propagation draws them
+// before a decision, where the cycle search refutes a decision only after
+// it is taken. Where a read-modify-write's write is coherence-after a
+// write, "acyclic po-loc | ca | rf" forbids the read to read from it
+// (the read, po-loc, the write, co, that write, rf, the read): without
+// the clause, every such choice of rf was a dead end of the search.
+func (f *cycleFinder) forbidShortCycles(s *sat.Solver) {
+	for _, r := range f.rels {
+		edge := make(map[[2]int32]sat.Lit, len(r.lits))
+		succ := make([][]int32, r.nodes)
+		for i, l := range r.lits {
+			a, b := r.from[i], r.to[i]
+			edge[[2]int32{a, b}] = l
+			succ[a] = append(succ[a], b)
+		}
+		for i, ab := range r.lits {
+			a, b := r.from[i], r.to[i]
+			if a == b {
+				s.AddClause(-ab)
+				continue
+			}
+			if ba, ok := edge[[2]int32{b, a}]; ok && a < b {
+				s.AddClause(-ab, -ba)
+			}
+			if ab != sat.True {
+				continue
+			}
+			for _, c := range succ[b] {
+				if ca, ok := edge[[2]int32{c, a}]; ok && c != a && c != b {
+					s.AddClause(-edge[[2]int32{b, c}], -ca)
+				}
+			}
+		}
+	}
+}
+
 // allSolutionsBudget is the number of conflicts after which the
 // all-solutions search hands over to gophersat (plus 64 per execution it
 // found): a few tenths of a second of a search that finds nothing, where
@@ -85,6 +127,8 @@ type cycleFinder struct {
 	first, state []int32
 	succ, stack  []int32
 	edgeOf       []int32 // per node on the stack: the index of the edge that left it
+	// successors, per node, as a bit set (relations of up to 64 nodes)
+	succMask [64]uint64
 }
 
 type lazyRel struct {
@@ -97,9 +141,17 @@ type lazyRel struct {
 func newCycleFinder(rels []Rel) *cycleFinder {
 	f := &cycleFinder{}
 	for _, r := range rels {
+		var pairs []eval.Pair
+		for _, k := range eval.SortedPairs(r) {
+			if r[k] != sat.False {
+				pairs = append(pairs, k)
+			}
+		}
+		// Only the edges inside a strongly connected component of the
+		// edges that may hold can be on a cycle: the search walks those.
+		pairs = withinComponents(pairs)
 		// Nodes numbered in the order of events, so that the pairs,
 		// sorted by event, come grouped by their source's number.
-		pairs := eval.SortedPairs(r)
 		var events []int32
 		for _, k := range pairs {
 			events = append(events, k.A, k.B)
@@ -110,14 +162,10 @@ func newCycleFinder(rels []Rel) *cycleFinder {
 		for i, e := range events {
 			num[e] = int32(i)
 		}
-		id := func(e int32) int32 { return num[e] }
 		var lr lazyRel
 		for _, k := range pairs {
-			if r[k] == sat.False {
-				continue
-			}
-			lr.from = append(lr.from, id(k.A))
-			lr.to = append(lr.to, id(k.B))
+			lr.from = append(lr.from, num[k.A])
+			lr.to = append(lr.to, num[k.B])
 			lr.lits = append(lr.lits, r[k])
 		}
 		lr.nodes = len(events)
@@ -126,16 +174,148 @@ func newCycleFinder(rels []Rel) *cycleFinder {
 	return f
 }
 
+// withinComponents keeps the pairs, sorted by (A, B), whose events lie in
+// one strongly connected component of the graph of all the pairs
+// (Tarjan's algorithm, without recursion). The order is kept.
+func withinComponents(pairs []eval.Pair) []eval.Pair {
+	var nodes []int32
+	for _, k := range pairs {
+		nodes = append(nodes, k.A, k.B)
+	}
+	slices.Sort(nodes)
+	nodes = slices.Compact(nodes)
+	n := len(nodes)
+	num := make(map[int32]int32, n)
+	for i, e := range nodes {
+		num[e] = int32(i)
+	}
+	first := make([]int32, n+1) // pairs[first[a]:first[a+1]] leave node a
+	for _, k := range pairs {
+		first[num[k.A]+1]++
+	}
+	for a := 1; a <= n; a++ {
+		first[a] += first[a-1]
+	}
+	const unvisited = -1
+	index := make([]int32, n)
+	low := make([]int32, n)
+	comp := make([]int32, n)
+	onStack := make([]bool, n)
+	for a := range index {
+		index[a], comp[a] = unvisited, unvisited
+	}
+	var stack, path, next []int32
+	counter, comps := int32(0), int32(0)
+	for root := int32(0); root < int32(n); root++ {
+		if index[root] != unvisited {
+			continue
+		}
+		visit := func(a int32) {
+			index[a], low[a] = counter, counter
+			counter++
+			stack = append(stack, a)
+			onStack[a] = true
+			path = append(path, a)
+			next = append(next, first[a])
+		}
+		visit(root)
+		for len(path) > 0 {
+			top := len(path) - 1
+			a := path[top]
+			if e := next[top]; e < first[a+1] {
+				next[top]++
+				b := num[pairs[e].B]
+				switch {
+				case index[b] == unvisited:
+					visit(b)
+				case onStack[b]:
+					low[a] = min(low[a], index[b])
+				}
+				continue
+			}
+			path, next = path[:top], next[:top]
+			if top > 0 {
+				parent := path[top-1]
+				low[parent] = min(low[parent], low[a])
+			}
+			if low[a] == index[a] {
+				for {
+					b := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[b] = false
+					comp[b] = comps
+					if b == a {
+						break
+					}
+				}
+				comps++
+			}
+		}
+	}
+	var out []eval.Pair
+	for _, k := range pairs {
+		if comp[num[k.A]] == comp[num[k.B]] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // find returns the clause that forbids a cycle of the current model (the
 // negations of the cycle's edge literals), or nil when every relation is
 // acyclic.
 func (f *cycleFinder) find(s *sat.Solver) []sat.Lit {
 	for i := range f.rels {
-		if c := f.cycleIn(s, &f.rels[i]); c != nil {
+		r := &f.rels[i]
+		if r.nodes <= len(f.succMask) && f.acyclicSmall(s, r) {
+			continue
+		}
+		if c := f.cycleIn(s, r); c != nil {
 			return c
 		}
 	}
 	return nil
+}
+
+// acyclicSmall tells whether a relation of at most 64 nodes is acyclic in
+// the current model, by a search over bit sets of successors: the common
+// case, every execution, costs a pass over the edges and a few word
+// operations per node. cycleIn finds the cycle when there is one.
+func (f *cycleFinder) acyclicSmall(s *sat.Solver, r *lazyRel) bool {
+	succ := f.succMask[:r.nodes]
+	clear(succ)
+	f.succ = s.AppendTrue(f.succ[:0], r.lits)
+	for _, e := range f.succ {
+		succ[r.from[e]] |= 1 << r.to[e]
+	}
+	var done, onStack uint64
+	stack := f.stack[:0]
+	for root := range int32(r.nodes) {
+		if done&(1<<root) != 0 {
+			continue
+		}
+		stack = append(stack, root)
+		onStack |= 1 << root
+		for len(stack) > 0 {
+			a := stack[len(stack)-1]
+			next := succ[a] &^ done
+			switch {
+			case next&onStack != 0:
+				f.stack = stack
+				return false
+			case next != 0:
+				b := int32(bits.TrailingZeros64(next))
+				stack = append(stack, b)
+				onStack |= 1 << b
+			default:
+				done |= 1 << a
+				onStack &^= 1 << a
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	f.stack = stack
+	return true
 }
 
 func (f *cycleFinder) cycleIn(s *sat.Solver, r *lazyRel) []sat.Lit {

@@ -107,7 +107,7 @@ func (en *encoding) predefined(observed []events.Value) (sets map[string]Set, re
 	rels["pick-addr-dep"], rels["pick-data-dep"], rels["pick-ctrl-dep"] = pickAddr, pickData, pickCtrl
 	rels["rmw"], rels["amo"] = rmw, amo
 	rels["rf"], rels["co"] = en.rf, en.co
-	rels["fr"] = al.Diff(al.Seq(al.Inverse(en.rf), en.co), rels["id"])
+	rels["fr"] = en.fromReads()
 	// Instructions of non-mixed-size tests make one event each, and every
 	// memory access is its own single-byte-range access.
 	rels["si"] = rels["id"]
