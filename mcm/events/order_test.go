@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/purr-mcm/purr/litmus"
+	_ "github.com/purr-mcm/purr/litmus/aarch64"
 	"github.com/purr-mcm/purr/litmus/c"
 	"github.com/purr-mcm/purr/mcm/events"
 )
@@ -86,6 +88,35 @@ func TestCStatementOrder(t *testing.T) {
 				t.Errorf("%s\ngot  %q\nwant %q", src, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestInstructionOrder checks program order around an assembly
+// instruction with several events: herd7's po orders instructions, so the
+// read and the write of one SWP are unordered, and both follow the store
+// before them and precede the load after them.
+func TestInstructionOrder(t *testing.T) {
+	src := `AArch64 T
+{ 0:X1=x; 0:X3=y; 0:X5=z; }
+ P0             ;
+ STR W0,[X1]    ;
+ SWP W4,W2,[X3] ;
+ LDR W6,[X5]    ;
+exists (0:X2=0)
+`
+	test, err := litmus.Parse("T.litmus", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	regs := map[int]map[string]events.Value{0: {"X1": events.Addr("x"), "X3": events.Addr("y"), "X5": events.Addr("z")}}
+	mem := map[events.Value]events.Value{events.Addr("x"): events.Int(0), events.Addr("y"): events.Int(0), events.Addr("z"): events.Int(0)}
+	u, err := events.Unfold(test.Program, 1, regs, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Wx Ry Wy Rz: Wx<Ry Wx<Wy Wx<Rz Ry<Rz Wy<Rz"
+	if got := pathOrder(u.Leaves[0][0]); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
 

@@ -441,8 +441,10 @@ func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos xcfa.Pos, st
 		Instr: st.instr, Par: st.par, ParRun: st.parRun, CtrlDeps: st.ctrl, CtrlPicks: st.ctrlPicks}
 	if !f.noBranches {
 		// Parts of one composition per instruction instance (negative:
-		// the C front end numbers its compositions from 1).
+		// the C front end numbers its compositions from 1), whatever
+		// edges of the instruction they come from.
 		e.Par = []xcfa.Par{{Node: -st.instr, Branch: e.ID}}
+		e.ParRun = 0
 	}
 	f.u.Events = append(f.u.Events, e)
 	st.seg.Events = append(st.seg.Events, e)
