@@ -259,6 +259,15 @@ func (b *builder) instruction(in *instr) error {
 		if err != nil {
 			return err
 		}
+		if src := in.ops[1]; dst.addr == nil && src.kind == memOp {
+			// A load straight into its register, as herd7's one read event.
+			from, err := b.lvalue(src)
+			if err != nil {
+				return err
+			}
+			b.emit(xcfa.Load{Dst: dst.reg, Addr: from.addr})
+			return nil
+		}
 		v, err := b.rvalue(in.ops[1])
 		if err != nil {
 			return err
