@@ -20,6 +20,7 @@ import (
 	// The dialects register themselves with litmus.Parse.
 	_ "github.com/purr-mcm/purr/litmus/aarch64"
 	"github.com/purr-mcm/purr/litmus/c"
+	_ "github.com/purr-mcm/purr/litmus/x86"
 )
 
 // loader returns the Cat loader for the include path of o: the -I folders,

@@ -173,6 +173,7 @@ var herdDefaultIncludes = map[string][]string{
 	"AArch64": {"aarch64hwreqs.cat", "enumerations.cat", "aarch64deps.cat", "aarch64fences.cat", "aarch64util.cat",
 		"aarch64show.cat", "cos.cat", "aarch64bbm.cat", "aarch64loc.cat", "cos-ok-opt.cat", "cos-no-opt.cat",
 		"aarch64memattrs.cat", "cross.cat"},
+	"X86": {"x86fences.cat", "filters.cat", "cos.cat"},
 }
 
 // checkHerdDefaultIncludes refuses to stand purr's embedded model in for
@@ -182,7 +183,7 @@ var herdDefaultIncludes = map[string][]string{
 func checkHerdDefaultIncludes(arch string, includes []string) error {
 	for _, name := range herdDefaultIncludes[arch] {
 		if p := findOnPath(name, includes); fileExists(p) {
-			return fmt.Errorf("%s: herd7's default %s model would include this file, which purr's embedded model does not read: give herd's aarch64.cat with -I (its library folder) or -m", p, arch)
+			return fmt.Errorf("%s: herd7's default %s model would include this file, which purr's embedded model does not read: give herd's %s.cat with -I (its library folder) or -m", p, arch, defaultModels[arch])
 		}
 	}
 	return nil

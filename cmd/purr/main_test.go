@@ -143,6 +143,20 @@ func TestRunMP(t *testing.T) {
 	golden(t, "run-MP-sc", withoutTime(out))
 }
 
+// TestRunX86 runs the X86 tests under their default model (x86tso) and
+// compares herd7's blocks with the golden.
+func TestRunX86(t *testing.T) {
+	files, err := filepath.Glob("../../testdata/x86/*.litmus")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no X86 tests: %v", err)
+	}
+	out, errs, status := runPurr(files...)
+	if status != 0 {
+		t.Fatalf("exit status %d: %s", status, errs)
+	}
+	golden(t, "run-x86", withoutTime(out))
+}
+
 func TestUnknownModel(t *testing.T) {
 	_, errs, status := runPurr("-m", "nosuch", "../../testdata/MP.litmus")
 	if status == 0 || !strings.Contains(errs, "nosuch") || !strings.Contains(errs, "sc, ") {

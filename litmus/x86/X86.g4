@@ -1,0 +1,65 @@
+// The program part of an X86 litmus test in herd7's syntax (Intel operand
+// order, destination first): a table whose first row names the threads
+// (P0 | P1 ;) and whose other rows hold one cell per thread, each cell
+// optional labels and at most one instruction. Instructions are parsed
+// generically (a mnemonic and operands, or LOCK before one); the
+// translator gives them meaning, so that an unknown mnemonic is reported
+// as unsupported rather than as a syntax error. "LOCK ;" keeps its
+// semicolon inside the cell, as herd7's grammar reads it.
+grammar X86;
+
+program
+    : SEMI* header row* EOF
+    ;
+
+header
+    : procName (PIPE procName)* SEMI
+    ;
+
+procName
+    : NAME
+    ;
+
+row
+    : cell (PIPE cell)* SEMI
+    ;
+
+cell
+    : label* instruction?
+    ;
+
+label
+    : NAME COLON
+    ;
+
+instruction
+    : LOCK SEMI? instruction                  # lockedInstruction
+    | NAME (operand (COMMA operand)*)?        # plainInstruction
+    ;
+
+operand
+    : IMM                                     # immOperand
+    | NUM                                     # immOperand
+    | NAME                                    # nameOperand
+    | SYMREG                                  # symRegOperand
+    | LBRK NAME RBRK                          # memOperand
+    | LPAR NAME RPAR                          # memOperand
+    | LBRK NUM RBRK                           # absOperand
+    ;
+
+WS       : [ \t\r\n]+ -> skip ;
+COMMENT  : '(*' .*? '*)' -> skip ;
+
+LOCK     : [lL][oO][cC][kK] ;
+IMM      : '$' '-'? [0-9]+ ;
+NUM      : '-'? [0-9]+ ;
+NAME     : [a-zA-Z] [a-zA-Z0-9_/.\-]* ;
+SYMREG   : '%' [a-zA-Z] [a-zA-Z0-9_/.\-]* ;
+COMMA    : ',' ;
+COLON    : ':' ;
+SEMI     : ';' ;
+PIPE     : '|' ;
+LBRK     : '[' ;
+RBRK     : ']' ;
+LPAR     : '(' ;
+RPAR     : ')' ;

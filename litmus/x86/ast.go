@@ -1,0 +1,159 @@
+package x86
+
+import (
+	"strings"
+
+	"github.com/antlr4-go/antlr/v4"
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/litmus/internal/syntax"
+	"github.com/purr-mcm/purr/litmus/x86/internal/parser"
+	"github.com/purr-mcm/purr/xcfa"
+)
+
+// table is the parsed program: thread names and rows of cells.
+type table struct {
+	procs    []procHead
+	rows     [][]cell
+	rowPos   []xcfa.Pos
+	finalPos xcfa.Pos
+}
+
+type procHead struct {
+	name string
+	pos  xcfa.Pos
+}
+
+type cell struct {
+	labels []labelDef
+	instr  *instr
+}
+
+type labelDef struct {
+	name string
+	pos  xcfa.Pos
+}
+
+// instr is one instruction as written: a mnemonic and its operands, or a
+// LOCK prefix and the instruction it applies to.
+type instr struct {
+	mnem   string // upper case
+	ops    []operand
+	locked *instr // LOCK ; inner
+	pos    xcfa.Pos
+	text   string // as written
+}
+
+type operandKind int
+
+const (
+	immOp    operandKind = iota // $5, 5
+	nameOp                      // EAX, a label
+	memOp                       // [x], [EAX], (EAX)
+	absOp                       // [5]
+	symRegOp                    // %r
+)
+
+type operand struct {
+	kind  operandKind
+	imm   int64
+	name  string // as written
+	paren bool   // memOp written (R)
+	pos   xcfa.Pos
+	text  string
+}
+
+// parseTable parses the program section.
+func parseTable(sec litmus.Section) (*table, error) {
+	l := syntax.NewListener(sec.File)
+	lexer := parser.NewX86Lexer(antlr.NewInputStream(sec.Padded()))
+	p := parser.NewX86Parser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
+	l.Attach(lexer, p)
+	tree := p.Program()
+	if len(l.Errs) > 0 {
+		return nil, l.Errs.Err()
+	}
+	b := &astBuilder{file: sec.File}
+	t := &table{finalPos: sec.Pos(sec.End)}
+	for _, pn := range tree.Header().AllProcName() {
+		t.procs = append(t.procs, procHead{name: pn.GetText(), pos: b.pos(pn)})
+	}
+	for _, r := range tree.AllRow() {
+		var cells []cell
+		for _, c := range r.AllCell() {
+			var cl cell
+			for _, lab := range c.AllLabel() {
+				cl.labels = append(cl.labels, labelDef{name: lab.NAME().GetText(), pos: b.pos(lab)})
+			}
+			if in := c.Instruction(); in != nil {
+				cl.instr = b.instr(in)
+			}
+			cells = append(cells, cl)
+		}
+		t.rows = append(t.rows, cells)
+		t.rowPos = append(t.rowPos, b.pos(r))
+	}
+	if len(b.errs) > 0 {
+		return nil, b.errs.Err()
+	}
+	return t, nil
+}
+
+type astBuilder struct {
+	file string
+	errs syntax.List
+}
+
+func (b *astBuilder) pos(c antlr.ParserRuleContext) xcfa.Pos { return syntax.CtxPos(b.file, c) }
+
+func (b *astBuilder) instr(c parser.IInstructionContext) *instr {
+	in := &instr{pos: b.pos(c), text: sourceText(c)}
+	switch c := c.(type) {
+	case *parser.LockedInstructionContext:
+		in.mnem = "LOCK"
+		in.locked = b.instr(c.Instruction())
+	case *parser.PlainInstructionContext:
+		in.mnem = strings.ToUpper(c.NAME().GetText())
+		for _, o := range c.AllOperand() {
+			in.ops = append(in.ops, b.operand(o))
+		}
+	}
+	return in
+}
+
+// sourceText is the text of c as written, spaces included.
+func sourceText(c antlr.ParserRuleContext) string {
+	start, stop := c.GetStart(), c.GetStop()
+	if start == nil || stop == nil {
+		return c.GetText()
+	}
+	return start.GetInputStream().GetTextFromInterval(antlr.NewInterval(start.GetStart(), stop.GetStop()))
+}
+
+func (b *astBuilder) num(t antlr.TerminalNode) int64 {
+	n, err := litmus.ParseInt(strings.TrimPrefix(t.GetText(), "$"))
+	if err != nil {
+		b.errs = append(b.errs, syntax.Errorf(syntax.TokenPos(b.file, t.GetSymbol()), "%v", err))
+	}
+	return n
+}
+
+func (b *astBuilder) operand(c parser.IOperandContext) operand {
+	o := operand{pos: b.pos(c), text: c.GetText()}
+	switch c := c.(type) {
+	case *parser.ImmOperandContext:
+		t := c.IMM()
+		if t == nil {
+			t = c.NUM()
+		}
+		o.kind, o.imm = immOp, b.num(t)
+	case *parser.NameOperandContext:
+		o.kind, o.name = nameOp, c.NAME().GetText()
+	case *parser.SymRegOperandContext:
+		o.kind, o.name = symRegOp, c.SYMREG().GetText()
+	case *parser.MemOperandContext:
+		o.kind, o.name, o.paren = memOp, c.NAME().GetText(), c.LPAR() != nil
+	case *parser.AbsOperandContext:
+		o.kind, o.imm = absOp, b.num(c.NUM())
+	}
+	return o
+}

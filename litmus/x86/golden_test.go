@@ -1,0 +1,128 @@
+package x86_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/purr-mcm/purr/litmus"
+	_ "github.com/purr-mcm/purr/litmus/x86"
+	"github.com/purr-mcm/purr/xcfa"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestGolden translates the repository's X86 tests (testdata/x86) and
+// compares the XCFA, printed as DOT, and the condition with
+// testdata/NAME.dot here.
+func TestGolden(t *testing.T) {
+	files, err := filepath.Glob("../../testdata/x86/*.litmus")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden inputs: %v", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			test, err := litmus.Parse(f, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			buf.WriteString("// " + test.ConditionString() + "\n")
+			if err := xcfa.WriteDOT(&buf, test.Program); err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", strings.TrimSuffix(filepath.Base(f), ".litmus")+".dot")
+			if *update {
+				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update)", err)
+			}
+			if !bytes.Equal(buf.Bytes(), want) {
+				t.Errorf("%s differs from the translation:\n%s", golden, buf.String())
+			}
+		})
+	}
+}
+
+// TestHash checks the digest against herd's tools' output for the store
+// buffering test (litmus7 prints the same Hash as herd7): without and with
+// a locations clause.
+func TestHash(t *testing.T) {
+	const sb = "X86 SB\n\"Fre PodWR Fre PodWR\"\n\n{x=0; y=0;}\n\n" +
+		" P0          | P1          ;\n MOV [x],$1  | MOV [y],$1  ;\n MOV EAX,[y] | MOV EAX,[x] ;\n\n"
+	for _, c := range []struct{ final, hash string }{
+		{"exists (0:EAX=0 /\\ 1:EAX=0)\n", "7dbd6b8e6dd4abc2ef3d48b0376fb2e3"},
+		{"locations [x;y;]\nexists (0:EAX=0 /\\ 1:EAX=0)\n", "2d53e83cd627ba17ab11c875525e078b"},
+	} {
+		test, err := litmus.Parse("SB.litmus", []byte(sb+c.final))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := test.Hash(); got != c.hash {
+			t.Errorf("%q: hash %s, want %s", c.final, got, c.hash)
+		}
+	}
+}
+
+// TestHashCode checks herd7's printing of the instructions it hashes:
+// "$n" immediates, (R) as [R], MOVQ as MOV, two blanks after INC, DEC and
+// CMP, labels renamed in sorted order.
+func TestHashCode(t *testing.T) {
+	src := "X86 H\n{ 0:EBX=x; }\n P0 | P1 ;\n MOVQ EAX,1 | b: INC [x] ;\n CMP EAX,$-1 | DEC (EBX) ;\n JNE b | a: XCHG [y],ECX ;\n" +
+		" JE a | JMP a ;\nexists (0:EAX=1)\n"
+	test, err := litmus.Parse("H.litmus", []byte(src))
+	if err == nil {
+		t.Fatalf("a jump to another thread's label should be refused")
+	}
+	src = strings.Replace(src, " JNE b | a: XCHG [y],ECX ;\n JE a | JMP a ;\n", " b: JNE b | a: XCHG [y],ECX ;\n a: JE a | JMP a ;\n", 1)
+	if test, err = litmus.Parse("H.litmus", []byte(src)); err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{
+		{"MOV EAX,$1", "CMP  EAX,$-1", "L01:", "JNE L01", "L00:", "JE L00"},
+		{"L01:", "INC  [x]", "DEC  [EBX]", "L00:", "XCHG [y],ECX", "JMP L00"},
+	}
+	if got := test.HashCode; !equal(got, want) {
+		t.Errorf("hash code %q, want %q", got, want)
+	}
+}
+
+func equal(a, b [][]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if strings.Join(a[i], "\n") != strings.Join(b[i], "\n") {
+			return false
+		}
+	}
+	return true
+}
+
+// FuzzParseX86 feeds arbitrary programs to the X86 dialect: errors are
+// fine, panics are not.
+func FuzzParseX86(f *testing.F) {
+	for _, p := range []string{
+		" P0 | P1 ;\n MOV [x],$1 | MOV EAX,[y] ;\n MFENCE | L0: CMP EAX,$1 ;\n XCHG [y],EBX | JNE L0 ;",
+		" P0 ;\n LOCK ; INC [x] ;\n CMOVC EAX,(EBX) ;\n SETNB [x] ;\n JMP L ;\n L: ;",
+		" P1 | P0 ;\n MOV EAX,$1 | ;",
+	} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, prog string) {
+		src := "X86 F\n{ 0:EBX=x; }\n" + strings.ReplaceAll(prog, "exists", "") + "\nexists (0:EAX=1)\n"
+		_, _ = litmus.Parse("f.litmus", []byte(src))
+	})
+}
