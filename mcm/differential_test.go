@@ -124,9 +124,9 @@ func TestDifferentialCorpora(t *testing.T) {
 	for _, c := range []differentialCorpus{
 		{folder: "herd-catalogue-aarch64", models: aarch64, every: 1, short: 1},
 		{folder: "herd-regression/AArch64", models: aarch64, every: 1, short: 4},
-		{folder: "dat3m-aarch64", models: aarch64, every: 16, short: 64},
+		{folder: "dat3m-aarch64", models: aarch64, every: 16, short: 128},
 		{folder: "herd-regression/C", models: c11, every: 1, short: 1},
-		{folder: "dat3m-c11", models: c11, every: 1, short: 1},
+		{folder: "dat3m-c11", models: c11, every: 1, short: 2},
 	} {
 		t.Run(strings.ReplaceAll(c.folder, "/", "-"), func(t *testing.T) { runDifferential(t, c) })
 	}

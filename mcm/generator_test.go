@@ -15,7 +15,7 @@ import (
 )
 
 var (
-	genCount = flag.Int("gen-count", 0, "random tests TestGeneratedDifferential compares the engines on (0: 300, 50 under -short)")
+	genCount = flag.Int("gen-count", 0, "random tests TestGeneratedDifferential compares the engines on (0: 300, 30 under -short)")
 	genSeed  = flag.Uint64("gen-seed", 1, "seed of TestGeneratedDifferential's generator")
 )
 
@@ -232,7 +232,7 @@ func TestGeneratedDifferential(t *testing.T) {
 	if count == 0 {
 		count = 300
 		if testing.Short() {
-			count = 50
+			count = 30
 		}
 	}
 	compared, drawn, shuffled, candidates := 0, 0, 0, 0.0

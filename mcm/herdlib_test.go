@@ -36,7 +36,7 @@ type herdLibCase struct {
 // herdLibCases are herd's models with where purr stands on each folder.
 var herdLibCases = []herdLibCase{
 	{folder: "herd-catalogue-aarch64", ref: "herd-7.57.txt", model: "aarch64.cat", short: 3},
-	{folder: "dat3m-aarch64", ref: "herd-7.57.txt", model: "aarch64.cat", every: 10, short: 200},
+	{folder: "dat3m-aarch64", ref: "herd-7.57.txt", model: "aarch64.cat", every: 10, short: 400},
 	{folder: "dat3m-c11", ref: "herd-models/rc11.txt", model: "rc11.cat"},
 	{folder: "dat3m-c11", ref: "herd-models/uniproc.txt", model: "uniproc.cat"},
 }
