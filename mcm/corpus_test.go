@@ -30,10 +30,12 @@ type corpusCase struct {
 	// "path,1|0"; kinds.txt: "name Allowed|Forbidden|Required"), which
 	// every test must meet, and which settles the tests herd7 timed out on.
 	expected string
-	// sample, when above 1 and without -corpus-all, checks only every
-	// sample-th test of ref (in ref's order), and the tests of always.
-	sample int
-	always []string
+	// Without -corpus-all, only every every-th test of ref (in ref's
+	// order) is checked, every short-th under -short (see shared.Every;
+	// 0 counts as 1), and always the tests of always and those herd7 timed
+	// out on (the hardest; expected settles them).
+	every, short int
+	always       []string
 	// herdFewer names the tests on which herd7 is known to build fewer
 	// candidates than the program allows: purr must give the same verdict,
 	// every state herd7 gives and at least its counts.
@@ -54,13 +56,14 @@ func runCorpus(t *testing.T, c corpusCase) {
 		expected = readExpected(t, filepath.Join(dir, c.expected))
 	}
 	model := embeddedModel(t, c.model)
+	every := shared.Every(*corpusAll, c.every, c.short)
 	compared, agreed, expectedWrong, fewer := 0, 0, 0, 0
 	var diffs []string
 	for i, ref := range refs {
 		if ref.Result == nil && !ref.Timeout {
 			continue // herd7 rejected the test
 		}
-		if c.sample > 1 && !*corpusAll && i%c.sample != 0 && !slices.Contains(c.always, ref.Path) {
+		if i%every != 0 && !ref.Timeout && !slices.Contains(c.always, ref.Path) {
 			continue
 		}
 		compared++
@@ -201,10 +204,15 @@ func checkFile(m *cat.Model, path string) (blk herdout.Block, err error) {
 	return herdout.Block{Path: path, Result: &r}, nil
 }
 
+// dat3mAArch64Short: under -short, the corpus tests check one in
+// dat3mAArch64Short of Dat3M's 3398 AArch64 tests (seconds instead of
+// half a minute).
+const dat3mAArch64Short = 10
+
 func TestCorpusSC(t *testing.T) {
 	for _, c := range []corpusCase{
 		{folder: "herd-catalogue-aarch64", ref: "herd-7.57-sc.txt", model: "sc", agree: 1},
-		{folder: "dat3m-aarch64", ref: "herd-7.57-sc.txt", model: "sc", agree: 1},
+		{folder: "dat3m-aarch64", ref: "herd-7.57-sc.txt", model: "sc", agree: 1, short: dat3mAArch64Short},
 	} {
 		t.Run(c.folder, func(t *testing.T) { runCorpus(t, c) })
 	}
@@ -213,7 +221,7 @@ func TestCorpusSC(t *testing.T) {
 func TestCorpusAArch64(t *testing.T) {
 	for _, c := range []corpusCase{
 		{folder: "herd-catalogue-aarch64", ref: "herd-7.57.txt", model: "aarch64", agree: 1, expected: "kinds.txt"},
-		{folder: "dat3m-aarch64", ref: "herd-7.57.txt", model: "aarch64", agree: 1, expected: "expected.csv"},
+		{folder: "dat3m-aarch64", ref: "herd-7.57.txt", model: "aarch64", agree: 1, expected: "expected.csv", short: dat3mAArch64Short},
 	} {
 		t.Run(c.folder, func(t *testing.T) { runCorpus(t, c) })
 	}
@@ -224,9 +232,9 @@ func TestCorpusRC11(t *testing.T) {
 }
 
 // The generated tests of random-aarch64 and random-c take minutes in
-// full (-corpus-all); by default every randomSample-th test runs, and the
-// tests that purr once refused.
-const randomSample = 8
+// full (-corpus-all); by default every randomSample-th test runs
+// (randomShort-th under -short), and the tests that purr once refused.
+const randomSample, randomShort = 8, 32
 
 // randomRefused are the tests the value analysis once refused: increments
 // through read-modify-writes fed each other without bound.
@@ -246,7 +254,7 @@ func TestCorpusRandom(t *testing.T) {
 		{folder: "random-aarch64", ref: "herd-7.57-sc.txt", model: "sc"},
 		{folder: "random-c", ref: "herd-7.57-rc11.txt", model: "rc11"},
 	} {
-		c.agree, c.sample, c.herdFewer = 1, randomSample, randomHerdFewer
+		c.agree, c.every, c.short, c.herdFewer = 1, randomSample, randomShort, randomHerdFewer
 		c.always = append(slices.Clone(randomRefused), randomHerdFewer...)
 		t.Run(c.folder+"/"+c.model, func(t *testing.T) { runCorpus(t, c) })
 	}

@@ -15,7 +15,7 @@ import (
 )
 
 var (
-	genCount = flag.Int("gen-count", 300, "random tests TestGeneratedDifferential compares the engines on")
+	genCount = flag.Int("gen-count", 0, "random tests TestGeneratedDifferential compares the engines on (0: 300, 30 under -short)")
 	genSeed  = flag.Uint64("gen-seed", 1, "seed of TestGeneratedDifferential's generator")
 )
 
@@ -228,13 +228,20 @@ func TestGeneratedDifferential(t *testing.T) {
 	// reordering draws from a stream of its own, which leaves the tests a
 	// seed generates unchanged.
 	shuffle := rand.New(rand.NewPCG(*genSeed, 1))
+	count := *genCount
+	if count == 0 {
+		count = 300
+		if testing.Short() {
+			count = 30
+		}
+	}
 	compared, drawn, shuffled, candidates := 0, 0, 0, 0.0
 	// How many tests have other final states under a model than under sc:
 	// the generator makes tests that tell the models apart.
 	relaxed := map[string]int{}
-	for compared < *genCount {
+	for compared < count {
 		drawn++
-		if drawn > 20*(*genCount) {
+		if drawn > 20*count {
 			t.Fatalf("only %d of %d tests drawn were small enough", compared, drawn)
 		}
 		name := fmt.Sprintf("gen%d", drawn)

@@ -18,9 +18,6 @@ import (
 // C-atomic-fetch-simple-06 as mixed-size; purr must refuse it with the
 // position of the access.
 func TestLKMMAsHerdPrintsThem(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs purr on Dat3M LKMM tests")
-	}
 	t.Chdir(shared.Path(t, "lkmm/model"))
 	refs, err := herdout.ParseFile("../dat3m/herd-7.57.txt")
 	if err != nil {

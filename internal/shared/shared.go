@@ -1,6 +1,6 @@
 // Package shared locates the ../shared folder beside the repository root
 // (test corpora and reference outputs) for tests and benchmarks, which skip
-// when it is absent.
+// when it is absent, and says which of a corpus's tests a run checks.
 package shared
 
 import (
@@ -78,4 +78,20 @@ func ReadFloors(t testing.TB, path string, keys int, updating bool) map[string]i
 		out[strings.Join(f[:keys], " ")] = agreed
 	}
 	return out
+}
+
+// Every returns n for a test over a corpus that checks every n-th test of
+// it (by a fixed order, so that the sample is the same in every run): 1
+// when all is set (the test's -...-all flag, which CI gives), short under
+// go test -short (the everyday run, which must stay quick), and every
+// otherwise. Values below 1 count as 1.
+func Every(all bool, every, short int) int {
+	n := every
+	switch {
+	case all:
+		n = 1
+	case testing.Short():
+		n = short
+	}
+	return max(n, 1)
 }

@@ -479,6 +479,10 @@ type Checker struct {
 	// final writes herd7 tells executions apart by (FW).
 	observedAddrs []events.Value
 	capture       bool // keep what the model binds and shows in judgements
+	// chooses says that the model made a choice (with x from S) on an
+	// execution judged: Verify then keeps what it found right in verified.
+	chooses  bool
+	verified map[string]bool
 }
 
 // NewChecker is the checker of the model m on the executions of the
@@ -510,6 +514,7 @@ func (c *Checker) judgeUntil(x *execution, enough func(flags string) bool) (Judg
 		if err != nil {
 			return j, err
 		}
+		c.chooses = c.chooses || ch.pos > 0
 		if first {
 			out = j
 			out.Choices, out.Flags, out.Consistent = 0, nil, false
