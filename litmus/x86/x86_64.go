@@ -185,15 +185,23 @@ func (b *builder) operand64(o operand, size opSize) (loc64, error) {
 	return loc64{}, litmus.Errorf(o.pos, "unsupported absolute address %s: purr reads symbolic locations (x) only", o.text)
 }
 
+// zextBits are the widths the zero-extensions keep.
+var zextBits = map[xcfa.UnOp]int{xcfa.Zext8: 8, xcfa.Zext16: 16, xcfa.Zext32: 32}
+
 // keep keeps the low bits of a value, as herd7 masks what it reads.
 func keep(v xcfa.Expr, bits int) xcfa.Expr {
-	op, ok := map[int]xcfa.UnOp{8: xcfa.Zext8, 16: xcfa.Zext16, 32: xcfa.Zext32}[bits]
-	if !ok {
+	if bits >= 64 {
 		return v
 	}
-	if c, isConst := v.(xcfa.Const); isConst {
-		return xcfa.Const{Value: int64(uint64(c.Value) & (1<<bits - 1))}
+	switch v := v.(type) {
+	case xcfa.Const:
+		return xcfa.Const{Value: int64(uint64(v.Value) & (1<<bits - 1))}
+	case xcfa.Unary:
+		if w, ok := zextBits[v.Op]; ok && w <= bits {
+			return v // already as narrow
+		}
 	}
+	op := map[int]xcfa.UnOp{8: xcfa.Zext8, 16: xcfa.Zext16, 32: xcfa.Zext32}[bits]
 	return xcfa.Unary{Op: op, X: v}
 }
 
@@ -235,7 +243,12 @@ func (b *builder) store64(l loc64, v xcfa.Expr, tags []string, rmw int) {
 	case part8:
 		v = merge(0xff, v)
 	case part8High:
-		v = merge(0xff00, bin(xcfa.Shl, v, xcfa.Const{Value: 8}))
+		if c, ok := v.(xcfa.Const); ok {
+			v = xcfa.Const{Value: c.Value << 8}
+		} else {
+			v = bin(xcfa.Shl, v, xcfa.Const{Value: 8})
+		}
+		v = merge(0xff00, v)
 	}
 	b.assign(l.reg.base, v)
 }
@@ -278,7 +291,7 @@ func (b *builder) instruction64(in *instr, locked bool) error {
 	if in.locked != nil {
 		inner, _ := splitMnemonic(in.locked.mnem)
 		switch inner {
-		case "ADD", "XOR", "INC", "DEC", "XCHG":
+		case "ADD", "XOR", "INC", "DEC", "XCHG", "CMPXCHG": // CMPXCHG: refused there
 			return b.instruction64(in.locked, true)
 		case "LOCK":
 			return litmus.Errorf(in.locked.pos, "LOCK prefix twice")
