@@ -21,7 +21,7 @@ func checkRegister(name string, pos xcfa.Pos) error {
 		return litmus.Errorf(pos, "unsupported register EIP: it is herd7's X86 program counter")
 	case registers[u] || u == "EIP":
 		return litmus.Errorf(pos, "unknown register %s: herd7's X86 registers are upper case (%s)", name, u)
-	case x86_64Register(name) != nil:
+	case u == "RIP" || is64BitRegister(name):
 		// herd7's X86 lexes them as plain names: X86_64 is another of its
 		// architectures.
 		return litmus.Errorf(pos, "unsupported register %s: 64-bit registers belong to herd7's X86_64, not to X86", name)

@@ -72,12 +72,19 @@ var x86_64Registers = func() map[string]*reg64 {
 // herd7's lexer reads it, or nil.
 func x86_64Register(name string) *reg64 { return x86_64Registers[strings.ToLower(name)] }
 
+// is64BitRegister tells whether a name is one of herd7's 64-bit X86_64
+// registers (rax ... r15), in any case.
+func is64BitRegister(name string) bool {
+	r := x86_64Register(name)
+	return r != nil && r.part == part64
+}
+
 // stateRegister64 names a register of the initial state or the condition
 // by its XCFA register: herd7 reads them by their 64-bit names, in any case.
 func stateRegister64(l litmus.Loc) (string, error) {
 	r := x86_64Register(l.Name)
 	switch {
-	case r != nil && r.part == part64:
+	case is64BitRegister(l.Name):
 		return r.base, nil
 	case r != nil:
 		return "", litmus.Errorf(l.Pos, "register %s in a state or condition: herd7's X86_64 names registers there by their 64-bit names (%s)", l.Name, r.base)
