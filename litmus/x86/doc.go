@@ -32,8 +32,10 @@
 //   - Refused, with the instruction's position: the LOCK prefix (herd7's
 //     locked ADD/INC/... whose atomicity purr does not model), CMPXCHG and
 //     MOVSD (herd7 does not implement them), OR and the sized MOVs (herd7
-//     parses them but gives them no semantics), XCHG of two memory
-//     operands, absolute numeric addresses, symbolic registers and
+//     parses them but gives them no semantics), any instruction with
+//     two memory operands (herd7 would read them in parallel; with one,
+//     an instruction's read precedes its write in po, as herd7's iico
+//     orders them: xcfa.Program.OrderedInstrs), absolute numeric addresses, symbolic registers and
 //     registers herd7's X86 does not have (RAX...: X86_64 is another
 //     architecture).
 //

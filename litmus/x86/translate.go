@@ -36,7 +36,7 @@ func translateTable(t *litmus.Test, sec litmus.Section, instruction func(*builde
 	if err != nil {
 		return nil, nil, err
 	}
-	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch, Source: map[xcfa.Pos]string{}}
+	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch, Source: map[xcfa.Pos]string{}, OrderedInstrs: true}
 	builders := make([]*builder, len(tab.procs))
 	shared := &program{}
 	for i, ph := range tab.procs {
@@ -249,9 +249,16 @@ func (b *builder) result(v xcfa.Expr) xcfa.Expr {
 	return xcfa.Reg{Name: t}
 }
 
+// operands checks that in has n operands, at most one of them memory:
+// every instruction then has at most one read and one write of memory,
+// in sequence, as herd7's iico orders them (xcfa.Program.OrderedInstrs);
+// herd7 would read two memory operands in parallel.
 func (b *builder) operands(in *instr, n int) error {
 	if len(in.ops) != n {
 		return litmus.Errorf(in.pos, "%s takes %d operand(s), found %d", in.mnem, n, len(in.ops))
+	}
+	if n == 2 && in.ops[0].kind == memOp && in.ops[1].kind == memOp {
+		return litmus.Errorf(in.pos, "unsupported instruction with two memory operands: %s", in.text)
 	}
 	return nil
 }

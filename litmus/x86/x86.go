@@ -226,10 +226,7 @@ func (b *builder) xchg(in *instr) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case x.addr != nil && y.addr != nil:
-		return litmus.Errorf(in.pos, "unsupported XCHG of two memory operands")
-	case x.addr == nil && y.addr == nil:
+	if x.addr == nil && y.addr == nil {
 		t := b.tmp()
 		b.assign(t, xcfa.Reg{Name: x.reg})
 		b.assign(x.reg, xcfa.Reg{Name: y.reg})

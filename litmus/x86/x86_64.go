@@ -273,18 +273,6 @@ func (b *builder) value64(o operand, size opSize) (xcfa.Expr, error) {
 	return b.load64(l, size, nil, 0), nil
 }
 
-// checkOperands64 checks the operand count and refuses what purr does not
-// model: an instruction with two memory operands.
-func (b *builder) checkOperands64(in *instr, n int) error {
-	if err := b.operands(in, n); err != nil {
-		return err
-	}
-	if n == 2 && in.ops[0].kind == memOp && in.ops[1].kind == memOp {
-		return litmus.Errorf(in.pos, "unsupported instruction with two memory operands: %s", in.text)
-	}
-	return nil
-}
-
 // x86_64Instruction translates one X86_64 instruction (AT&T order: the
 // destination last).
 func (b *builder) x86_64Instruction(in *instr) error {
@@ -310,9 +298,9 @@ func (b *builder) instruction64(in *instr, locked bool) error {
 	}
 	switch base {
 	case "NOP":
-		return b.checkOperands64(in, 0)
+		return b.operands(in, 0)
 	case "MFENCE", "SFENCE", "LFENCE":
-		if err := b.checkOperands64(in, 0); err != nil {
+		if err := b.operands(in, 0); err != nil {
 			return err
 		}
 		b.emit(xcfa.Fence{Tags: []string{base}})
@@ -323,7 +311,7 @@ func (b *builder) instruction64(in *instr, locked bool) error {
 	case "ADD", "XOR", "OR", "AND":
 		return b.arith64(in, size, locked)
 	case "INC", "DEC":
-		if err := b.checkOperands64(in, 1); err != nil {
+		if err := b.operands(in, 1); err != nil {
 			return err
 		}
 		dst, err := b.operand64(in.ops[0], size)
@@ -336,7 +324,7 @@ func (b *builder) instruction64(in *instr, locked bool) error {
 		b.store64(dst, res, tags, rmw)
 		b.setFlags(res, zero, false)
 	case "CMP":
-		if err := b.checkOperands64(in, 2); err != nil {
+		if err := b.operands(in, 2); err != nil {
 			return err
 		}
 		if in.ops[1].kind == immOp {
@@ -352,7 +340,7 @@ func (b *builder) instruction64(in *instr, locked bool) error {
 		}
 		b.setFlags(x, y, true)
 	case "SETNB":
-		if err := b.checkOperands64(in, 1); err != nil {
+		if err := b.operands(in, 1); err != nil {
 			return err
 		}
 		dst, err := b.operand64(in.ops[0], size)
@@ -386,7 +374,7 @@ func (b *builder) lockedAccess(l loc64, locked bool) ([]string, int) {
 
 // mov64 is MOV src,dst.
 func (b *builder) mov64(in *instr, size opSize) error {
-	if err := b.checkOperands64(in, 2); err != nil {
+	if err := b.operands(in, 2); err != nil {
 		return err
 	}
 	dst, err := b.operand64(in.ops[1], size)
@@ -415,7 +403,7 @@ func (b *builder) mov64(in *instr, size opSize) error {
 // arith64 is ADD, XOR, OR and AND src,dst: dst := dst op src, with
 // herd7's flags of the result.
 func (b *builder) arith64(in *instr, size opSize, locked bool) error {
-	if err := b.checkOperands64(in, 2); err != nil {
+	if err := b.operands(in, 2); err != nil {
 		return err
 	}
 	dst, err := b.operand64(in.ops[1], size)
@@ -438,7 +426,7 @@ func (b *builder) arith64(in *instr, size opSize, locked bool) error {
 
 // cmovc64 is herd7's CMOVC r,ea: r := ea when CF is non-zero.
 func (b *builder) cmovc64(in *instr, size opSize) error {
-	if err := b.checkOperands64(in, 2); err != nil {
+	if err := b.operands(in, 2); err != nil {
 		return err
 	}
 	if k := in.ops[0].kind; k != nameOp && k != symRegOp {
@@ -465,7 +453,7 @@ func (b *builder) cmovc64(in *instr, size opSize) error {
 // whether or not LOCK precedes it: the read and the write of memory are
 // tagged X and paired.
 func (b *builder) xchg64(in *instr, size opSize) error {
-	if err := b.checkOperands64(in, 2); err != nil {
+	if err := b.operands(in, 2); err != nil {
 		return err
 	}
 	for _, o := range in.ops {
