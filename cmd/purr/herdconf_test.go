@@ -26,6 +26,15 @@ func TestHerdConfiguration(t *testing.T) {
 	if st != 0 || strings.Count(selected, "Test ") != 1 || !strings.Contains(selected, "Test LB ") {
 		t.Errorf("nonames SB, nonames MP,WRC: status %d, output\n%s", st, selected)
 	}
+	// herd drops a .litmus suffix of a test's name (Misc.clean_name): its
+	// catalogue's nonames lines name such tests without it.
+	suffixed, _, st := runPurr("-m", "sc", "testdata/name-suffix.litmus")
+	if st != 0 || !strings.Contains(suffixed, "Test MP+name-suffix Allowed\n") {
+		t.Errorf("a test named X.litmus: status %d, output\n%s", st, suffixed)
+	}
+	if skipped, _, st := runPurr("-m", "sc", "-nonames", "MP+name-suffix", "testdata/name-suffix.litmus"); st != 0 || strings.Contains(skipped, "Test ") {
+		t.Errorf("-nonames MP+name-suffix on a test named MP+name-suffix.litmus: status %d, output\n%s", st, skipped)
+	}
 	named, _, st := runPurr("-m", "sc", "-names", "MP,LB", sb, "../../testdata/classic/LB.litmus")
 	if st != 0 || strings.Count(named, "Test ") != 1 || !strings.Contains(named, "Test LB ") {
 		t.Errorf("-names MP,LB: status %d, output\n%s", st, named)
