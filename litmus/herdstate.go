@@ -16,7 +16,7 @@ var herdSystemState = []struct {
 		"page-table entries and physical addresses (herd7's virtual memory, variant vmsa)"},
 	{regexp.MustCompile(`\bINTID\s*\(|\b(gicval_t|intval_t)\b`),
 		"interrupt-controller state (herd7's GIC extension)"},
-	{regexp.MustCompile(`\bTAG\s*\(|:\s*(red|green|blue)\b`),
+	{regexp.MustCompile(`\b(?i:tag)\s*\(|:\s*(red|green|blue)\b`),
 		"memory tags (herd7's Memory Tagging Extension, variant memtag)"},
 }
 

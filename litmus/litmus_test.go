@@ -101,6 +101,7 @@ func TestErrorsArePositioned(t *testing.T) {
 		{"TEST T\n{ [INTID(A)]=(priority:0); }\nP0;\n", "e.litmus:2:4: unsupported interrupt-controller state (herd7's GIC extension)"},
 		{"TEST T\n{ 0:X1=gicval_t:(intid:A); }\nP0;\n", "e.litmus:2:8: unsupported interrupt-controller state"},
 		{"TEST T\n{}\nP0;\nexists(INTID(A)=(priority:0))", "e.litmus:4:8: unsupported interrupt-controller state"},
+		{"TEST T\n{ int x=1;\n tag(x)=:red; }\nP0;\n", "e.litmus:3:2: unsupported memory tags (herd7's Memory Tagging Extension"},
 	} {
 		_, err := Parse("e.litmus", []byte(c.src))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
