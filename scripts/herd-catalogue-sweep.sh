@@ -75,13 +75,17 @@ c11popl15|c11.cfg|c11_orig.cat|tests/illustrative|-
 
 want=" $* "
 status=0
+missing=
 printf '%-28s %5s %5s %8s %7s %7s %6s %6s %7s\n' directory tests agree DISAGREE refused timeout failed nokind skipped
 while IFS='|' read -r name cfg model tests kinds extra; do
   [ -n "$name" ] || continue
   [ $# -eq 0 ] || [[ "$want" == *" $name "* ]] || continue
   dir="$catalogue/$name"
   [ -d "$dir" ] || dir="$catalogue/${name%/*}"
-  [ -d "$dir" ] || { printf '%-28s (not in %s)\n' "$name" "$catalogue"; continue; }
+  if [ ! -d "$dir" ]; then
+    [ $# -eq 0 ] && missing+=" $name" || printf '%-28s (not in %s)\n' "$name" "$catalogue"
+    continue
+  fi
   list=()
   for t in $tests; do
     if [ -d "$dir/$t" ]; then
@@ -166,4 +170,5 @@ while IFS='|' read -r name cfg model tests kinds extra; do
       exit (bad + failed > 0)
     }' "$kfile" "$out" "$err" || status=1
 done <<< "$specs"
+[ -z "$missing" ] || echo "# not in $catalogue:$missing"
 exit $status
