@@ -68,6 +68,7 @@ func TestHerdConfiguration(t *testing.T) {
 		{"-bell and -macros on the include path", []string{"-I", "testdata/conf", "-I", "testdata/macros", "-m", "sc-named.cat", "-bell", "marked.bell", "-macros", "once.def", "testdata/macros/MP-once.litmus"}, 0, "\nNo\n", ""},
 		{"a test's Variant= line reaches the model", []string{"-m", "testdata/variant.cat", "testdata/variants/MP-variant-sc.litmus"}, 0, "Observation MP+variant-sc Never 0 3", ""},
 		{"a test's semantic Variant= line", []string{"testdata/variants/LB-deps.litmus"}, 1, "", "testdata/variants/LB-deps.litmus:4:1: variant deps makes herd7 model the speculative execution"},
+		{"a tagged address without herd's memtag", []string{"-m", "sc", "testdata/variants/tagged.litmus"}, 1, "", "testdata/variants/tagged.litmus:4:6: unsupported tagged address x:green: memory tags are herd7's Memory Tagging Extension"},
 		{"a test of a semantic variant that does not parse", []string{"testdata/variants/pte.litmus"}, 1, "", "testdata/variants/pte.litmus:2:1: variant vmsa makes herd7 model virtual memory"},
 		{"an include beside the model", []string{"-m", "testdata/herdpath/lib/m.cat", sb}, 0, "\nNo\n", ""},
 		{"an -I folder overrides an include beside the model, as in herd7", []string{"-I", "testdata/herdpath/over", "-m", "testdata/herdpath/lib/m.cat", sb}, 0, "\nOk\n", ""},
