@@ -147,7 +147,7 @@ while IFS='|' read -r name cfg model tests kinds extra; do
       why["(command line, every test) " reason]++; modelrefused = 1
       next
     }
-    /warning: no consistent execution/ { next }
+    /: warning: / { next }
     /^[^ :]+:[0-9]+:[0-9]+: / {
       file = $0; sub(/:.*/, "", file)
       if (verbose) print "  refused " $0
