@@ -1,5 +1,6 @@
 // Package docs holds purr's documents that programs read: the JSON Schema
-// of purr --json's lines.
+// of purr --json's lines. The folder also keeps notes for people
+// (protocols.md, herd-catalogue.md), which no program reads.
 package docs
 
 import _ "embed"

@@ -95,6 +95,13 @@ func TestErrorsArePositioned(t *testing.T) {
 		{"TEST T\n{}\nP0;\nfilter fault(P0)\nexists (x=1)", "e.litmus:4:8: unsupported fault(...) in a condition"},
 		{"TEST T\n{}\nP0;\nexists (0:X0=x:green)", "e.litmus:4:14: unsupported value x:green in a condition"},
 		{"TEST T\n{}\nP0;\nexists (0:X0={1,2})", "e.litmus:4:14: unsupported list of values for 0:X0, which is not an array"},
+		// herd7's system state, named rather than reported token by token.
+		{"TEST T\n{ x=1;\n [PTE(x)]=(valid:0); }\nP0;\n", "e.litmus:3:3: unsupported page-table entries and physical addresses (herd7's virtual memory"},
+		{"TEST T\n{ pteval_t 0:X1=(oa:PA(x)); }\nP0;\n", "e.litmus:2:3: unsupported page-table entries"},
+		{"TEST T\n{ [INTID(A)]=(priority:0); }\nP0;\n", "e.litmus:2:4: unsupported interrupt-controller state (herd7's GIC extension)"},
+		{"TEST T\n{ 0:X1=gicval_t:(intid:A); }\nP0;\n", "e.litmus:2:8: unsupported interrupt-controller state"},
+		{"TEST T\n{}\nP0;\nexists(INTID(A)=(priority:0))", "e.litmus:4:8: unsupported interrupt-controller state"},
+		{"TEST T\n{ int x=1;\n tag(x)=:red; }\nP0;\n", "e.litmus:3:2: unsupported memory tags (herd7's Memory Tagging Extension"},
 	} {
 		_, err := Parse("e.litmus", []byte(c.src))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {

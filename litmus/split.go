@@ -107,6 +107,10 @@ func SplitTest(file string, src []byte, skipComments func(arch string) bool) (*S
 	sp.Name = string(src[nameStart:sc.i])
 	if sp.Name == "--" {
 		sp.Name = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	} else {
+		// herd drops a .litmus suffix from the name (its Misc.clean_name):
+		// its output, names and nonames know the test without it.
+		sp.Name = strings.TrimSuffix(sp.Name, ".litmus")
 	}
 	sc.skipBlanks()
 	// An optional (texname), ignored.

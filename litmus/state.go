@@ -30,6 +30,9 @@ func ParseInit(sec Section) ([]InitEntry, error) {
 	parser, l := newStateParser(sec)
 	tree := parser.InitBlock()
 	if len(l.Errs) > 0 {
+		if err := herdSystemStateError(sec); err != nil {
+			return nil, err
+		}
 		return nil, l.Errs.Err()
 	}
 	b := &stateBuilder{file: sec.File}
@@ -56,6 +59,9 @@ func ParseConstraints(sec Section) (*Constraints, error) {
 	parser, l := newStateParser(sec)
 	tree := parser.Constraints()
 	if len(l.Errs) > 0 {
+		if err := herdSystemStateError(sec); err != nil {
+			return nil, err
+		}
 		return nil, l.Errs.Err()
 	}
 	b := &stateBuilder{file: sec.File}

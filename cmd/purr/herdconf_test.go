@@ -26,6 +26,15 @@ func TestHerdConfiguration(t *testing.T) {
 	if st != 0 || strings.Count(selected, "Test ") != 1 || !strings.Contains(selected, "Test LB ") {
 		t.Errorf("nonames SB, nonames MP,WRC: status %d, output\n%s", st, selected)
 	}
+	// herd drops a .litmus suffix of a test's name (Misc.clean_name): its
+	// catalogue's nonames lines name such tests without it.
+	suffixed, _, st := runPurr("-m", "sc", "testdata/name-suffix.litmus")
+	if st != 0 || !strings.Contains(suffixed, "Test MP+name-suffix Allowed\n") {
+		t.Errorf("a test named X.litmus: status %d, output\n%s", st, suffixed)
+	}
+	if skipped, _, st := runPurr("-m", "sc", "-nonames", "MP+name-suffix", "testdata/name-suffix.litmus"); st != 0 || strings.Contains(skipped, "Test ") {
+		t.Errorf("-nonames MP+name-suffix on a test named MP+name-suffix.litmus: status %d, output\n%s", st, skipped)
+	}
 	named, _, st := runPurr("-m", "sc", "-names", "MP,LB", sb, "../../testdata/classic/LB.litmus")
 	if st != 0 || strings.Count(named, "Test ") != 1 || !strings.Contains(named, "Test LB ") {
 		t.Errorf("-names MP,LB: status %d, output\n%s", st, named)
@@ -59,6 +68,7 @@ func TestHerdConfiguration(t *testing.T) {
 		{"-bell and -macros on the include path", []string{"-I", "testdata/conf", "-I", "testdata/macros", "-m", "sc-named.cat", "-bell", "marked.bell", "-macros", "once.def", "testdata/macros/MP-once.litmus"}, 0, "\nNo\n", ""},
 		{"a test's Variant= line reaches the model", []string{"-m", "testdata/variant.cat", "testdata/variants/MP-variant-sc.litmus"}, 0, "Observation MP+variant-sc Never 0 3", ""},
 		{"a test's semantic Variant= line", []string{"testdata/variants/LB-deps.litmus"}, 1, "", "testdata/variants/LB-deps.litmus:4:1: variant deps makes herd7 model the speculative execution"},
+		{"a tagged address without herd's memtag", []string{"-m", "sc", "testdata/variants/tagged.litmus"}, 1, "", "testdata/variants/tagged.litmus:4:6: unsupported tagged address x:green: memory tags are herd7's Memory Tagging Extension"},
 		{"a test of a semantic variant that does not parse", []string{"testdata/variants/pte.litmus"}, 1, "", "testdata/variants/pte.litmus:2:1: variant vmsa makes herd7 model virtual memory"},
 		{"an include beside the model", []string{"-m", "testdata/herdpath/lib/m.cat", sb}, 0, "\nNo\n", ""},
 		{"an -I folder overrides an include beside the model, as in herd7", []string{"-I", "testdata/herdpath/over", "-m", "testdata/herdpath/lib/m.cat", sb}, 0, "\nOk\n", ""},

@@ -119,6 +119,11 @@ func (l Layout) ValueOf(v litmus.Value) (Value, error) {
 	case litmus.IntValue:
 		return Int(v.Int), nil
 	case litmus.AddrValue:
+		if v.Tag != "" {
+			// herd7 keeps the tag in its symbolic address; purr has no
+			// tags to keep, so two tagged pointers could compare otherwise.
+			return Value{}, fmt.Errorf("%s: unsupported tagged address %s: memory tags are herd7's Memory Tagging Extension, which purr does not model", v.Pos, v)
+		}
 		return l.Cell(v.Sym, v.Index), nil
 	case litmus.LabelValue:
 		return CodeAddr(v.Index, v.Sym), nil

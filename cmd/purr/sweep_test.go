@@ -1,0 +1,52 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestHerdCatalogueSweepScript runs scripts/herd-catalogue-sweep.sh, with
+// this test binary standing for purr, on a fixture in the layout of herd's
+// catalogue (testdata/herd-catalogue: a cfg with nonames, the directory's
+// model, a kinds file): one test agrees, one disagrees (its kind is wrong
+// on purpose), one is refused and one left out by the cfg; the script
+// must count each and fail because of the disagreement.
+func TestHerdCatalogueSweepScript(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapper := filepath.Join(t.TempDir(), "purr")
+	if err := os.WriteFile(wrapper, []byte("#!/bin/sh\nPURR_TEST_AS_PURR=1 exec '"+self+"' \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", "../../scripts/herd-catalogue-sweep.sh", "testdata/herd-catalogue", "testdata/herd-catalogue-libdir", "aarch64-pick")
+	cmd.Env = append(os.Environ(), "PURR="+wrapper, "VERBOSE=1")
+	out, err := cmd.Output()
+	table := string(out)
+	if exit, ok := err.(*exec.ExitError); !ok || exit.ExitCode() != 1 {
+		t.Errorf("exit: %v, want status 1 (a disagreement)\n%s", err, table)
+	}
+	//                     tests agree DISAGREE refused timeout failed nokind skipped
+	want := []string{"aarch64-pick", "4", "1", "1", "1", "0", "0", "0", "1"}
+	found := false
+	for _, line := range strings.Split(table, "\n") {
+		if f := strings.Fields(line); len(f) == len(want) && f[0] == want[0] {
+			found = strings.Join(f, " ") == strings.Join(want, " ")
+		}
+	}
+	if !found {
+		t.Errorf("want the row %q in\n%s", strings.Join(want, " "), table)
+	}
+	for _, s := range []string{"DISAGREE SB: purr Forbidden, herd Allowed", "1 refused: unsupported instruction FROB"} {
+		if !strings.Contains(table, s) {
+			t.Errorf("want %q in\n%s", s, table)
+		}
+	}
+}
