@@ -26,23 +26,23 @@ type codeMap struct {
 func newCodeMap(proc int, tab *table, col int) *codeMap {
 	c := &codeMap{proc: proc, at: map[string]int{}}
 	var first []string
-	for _, row := range tab.rows {
+	for _, row := range tab.Rows {
 		if col >= len(row) {
 			continue
 		}
-		for _, l := range row[col].labels {
-			if _, dup := c.at[l.name]; dup {
+		for _, l := range row[col].Labels {
+			if _, dup := c.at[l.Name]; dup {
 				continue // reported as an error by the builder
 			}
-			c.at[l.name] = c.count
+			c.at[l.Name] = c.count
 			for len(first) <= c.count {
 				first = append(first, "")
 			}
 			if first[c.count] == "" {
-				first[c.count] = l.name
+				first[c.count] = l.Name
 			}
 		}
-		if row[col].instr != nil {
+		if row[col].Instr != nil {
 			c.count++
 		}
 	}
@@ -127,23 +127,23 @@ func procName(id int) string { return "P" + strconv.Itoa(id) }
 func (th *thread) addCopy(proc int) error {
 	b := th.newSegment(proc)
 	col := th.prog.columns[proc]
-	for _, row := range th.prog.tab.rows {
+	for _, row := range th.prog.tab.Rows {
 		if col >= len(row) {
 			continue
 		}
 		c := row[col]
-		for _, l := range c.labels {
-			if err := b.defineLabel(l.name, l.pos); err != nil {
+		for _, l := range c.Labels {
+			if err := b.defineLabel(l.Name, l.Pos); err != nil {
 				return err
 			}
 		}
-		if c.instr != nil {
-			if err := b.instruction(c.instr); err != nil {
+		if c.Instr != nil {
+			if err := b.instruction(c.Instr); err != nil {
 				return err
 			}
 		}
 	}
-	b.pos = th.prog.tab.finalPos
+	b.pos = th.prog.tab.FinalPos
 	b.markIndex()
 	// Running past the end of another thread's text ends this thread.
 	th.p.AddEdge(b.cur, th.p.Final, xcfa.Nop{}, b.pos)

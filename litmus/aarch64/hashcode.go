@@ -2,9 +2,10 @@ package aarch64
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/purr-mcm/purr/litmus/internal/asm"
 )
 
 // Herd7 hashes a test's program as it re-prints the parsed instructions
@@ -17,27 +18,15 @@ import (
 
 // hashCode prints every thread of the table as herd7 does for its hash.
 func hashCode(tab *table) [][]string {
-	rename := hashLabels(tab)
-	code := make([][]string, len(tab.procs))
-	for _, row := range tab.rows {
-		for col, c := range row {
-			if col >= len(code) {
-				continue
-			}
-			for _, l := range c.labels {
-				code[col] = append(code[col], rename[l.name]+":")
-			}
-			if c.instr != nil {
-				code[col] = append(code[col], hashInstr(c.instr, rename))
-			}
-		}
+	return asm.HashCode(tab, labelTarget, hashInstr)
+}
+
+// labelTarget gives the code label a branch-like instruction names.
+func labelTarget(in *instr) (string, bool) {
+	if k := labelOperand(in); k >= 0 && k < len(in.ops) && in.ops[k].kind == nameOp {
+		return in.ops[k].name, true
 	}
-	for i := range code {
-		if code[i] == nil {
-			code[i] = []string{}
-		}
-	}
-	return code
+	return "", false
 }
 
 // labelOperand says which operand of a branch-like instruction names a
@@ -52,34 +41,6 @@ func labelOperand(in *instr) int {
 		return 2
 	}
 	return -1
-}
-
-// hashLabels maps every label of the program, defined or named by a
-// branch, to herd7's normalised name: L00, L01, ... in sorted order.
-func hashLabels(tab *table) map[string]string {
-	set := map[string]bool{}
-	for _, row := range tab.rows {
-		for _, c := range row {
-			for _, l := range c.labels {
-				set[l.name] = true
-			}
-			if in := c.instr; in != nil {
-				if k := labelOperand(in); k >= 0 && k < len(in.ops) && in.ops[k].kind == nameOp {
-					set[in.ops[k].name] = true
-				}
-			}
-		}
-	}
-	names := make([]string, 0, len(set))
-	for n := range set {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	rename := make(map[string]string, len(names))
-	for i, n := range names {
-		rename[n] = fmt.Sprintf("L%02d", i)
-	}
-	return rename
 }
 
 // herdInverse is herd7's inverse_cond, including its GE -> GT (herd7

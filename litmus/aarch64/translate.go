@@ -25,17 +25,17 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch, Source: map[xcfa.Pos]string{}}
 	pr := &program{file: sec.File, codes: map[int]*codeMap{}, columns: map[int]int{}, taken: map[xcfa.Label]bool{},
 		initRegs: map[int]map[string][]xcfa.Label{}, telechat: hasVariant(t, "telechat"), syms: symbols(t), tab: tab}
-	threads := make([]*thread, len(tab.procs))
-	builders := make([]*builder, len(tab.procs))
-	for i, ph := range tab.procs {
-		id, ok := procNumber(ph.name)
+	threads := make([]*thread, len(tab.Procs))
+	builders := make([]*builder, len(tab.Procs))
+	for i, ph := range tab.Procs {
+		id, ok := procNumber(ph.Name)
 		if !ok {
-			return nil, litmus.Errorf(ph.pos, "expected a thread name P0, P1, ..., found %q", ph.name)
+			return nil, litmus.Errorf(ph.Pos, "expected a thread name P0, P1, ..., found %q", ph.Name)
 		}
 		if _, dup := pr.codes[id]; dup {
-			return nil, litmus.Errorf(ph.pos, "thread %s is named twice", ph.name)
+			return nil, litmus.Errorf(ph.Pos, "thread %s is named twice", ph.Name)
 		}
-		if err := litmus.CheckThreadOrder(ph.pos, i, id); err != nil {
+		if err := litmus.CheckThreadOrder(ph.Pos, i, id); err != nil {
 			return nil, err
 		}
 		pr.codes[id] = newCodeMap(id, tab, i)
@@ -45,32 +45,32 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 		threads[i] = &thread{prog: pr, p: p, segs: map[int]*builder{}}
 		builders[i] = threads[i].newSegment(id)
 	}
-	for r, row := range tab.rows {
-		if len(row) > len(tab.procs) {
-			return nil, litmus.Errorf(tab.rowPos[r], "this row has %d cells but the program has %d threads", len(row), len(tab.procs))
+	for r, row := range tab.Rows {
+		if len(row) > len(tab.Procs) {
+			return nil, litmus.Errorf(tab.RowPos[r], "this row has %d cells but the program has %d threads", len(row), len(tab.Procs))
 		}
 	}
 	if err := pr.canonicalLabels(t); err != nil {
 		return nil, err
 	}
-	for _, row := range tab.rows {
+	for _, row := range tab.Rows {
 		for i, c := range row {
 			b := builders[i]
-			for _, l := range c.labels {
-				if err := b.defineLabel(l.name, l.pos); err != nil {
+			for _, l := range c.Labels {
+				if err := b.defineLabel(l.Name, l.Pos); err != nil {
 					return nil, err
 				}
 			}
-			if c.instr != nil {
-				prog.Source[c.instr.pos] = c.instr.text
-				if err := b.instruction(c.instr); err != nil {
+			if c.Instr != nil {
+				prog.Source[c.Instr.pos] = c.Instr.text
+				if err := b.instruction(c.Instr); err != nil {
 					return nil, err
 				}
 			}
 		}
 	}
 	for _, b := range builders {
-		if err := b.finish(tab.finalPos); err != nil {
+		if err := b.finish(tab.FinalPos); err != nil {
 			return nil, err
 		}
 	}
@@ -275,43 +275,10 @@ func negate(e xcfa.Expr) xcfa.Expr {
 // normaliseRegisters renames registers of the test's state and condition
 // to the XCFA's names: W3, w3 and x3 are X3.
 func normaliseRegisters(t *litmus.Test) {
-	fix := func(l *litmus.Loc) {
-		if l.Kind != litmus.RegLoc {
-			return
-		}
+	t.RenameRegisters(func(l litmus.Loc) (string, error) {
 		if r, ok := parseReg(l.Name); ok && !r.zero {
-			l.Name = r.name
+			return r.name, nil
 		}
-	}
-	for i := range t.Init {
-		fix(&t.Init[i].Loc)
-	}
-	for i := range t.Locations {
-		fix(&t.Locations[i].Loc)
-	}
-	var walk func(p litmus.Prop) litmus.Prop
-	walk = func(p litmus.Prop) litmus.Prop {
-		switch q := p.(type) {
-		case litmus.Not:
-			return litmus.Not{X: walk(q.X)}
-		case litmus.And:
-			return litmus.And{X: walk(q.X), Y: walk(q.Y)}
-		case litmus.Or:
-			return litmus.Or{X: walk(q.X), Y: walk(q.Y)}
-		case litmus.Implies:
-			return litmus.Implies{X: walk(q.X), Y: walk(q.Y)}
-		case litmus.Eq:
-			fix(&q.Loc)
-			return q
-		case litmus.LocEq:
-			fix(&q.X)
-			fix(&q.Y)
-			return q
-		}
-		return p
-	}
-	if t.Filter != nil {
-		t.Filter = walk(t.Filter)
-	}
-	t.Cond = walk(t.Cond)
+		return l.Name, nil
+	})
 }

@@ -1,16 +1,14 @@
 package x86_test
 
 import (
-	"bytes"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/litmus/internal/xcfagolden"
 	_ "github.com/purr-mcm/purr/litmus/x86"
-	"github.com/purr-mcm/purr/xcfa"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -29,34 +27,7 @@ func TestGolden(t *testing.T) {
 		}
 		for _, f := range files {
 			golden := filepath.Join(dir.goldens, strings.TrimSuffix(filepath.Base(f), ".litmus")+".dot")
-			t.Run(golden, func(t *testing.T) {
-				src, err := os.ReadFile(f)
-				if err != nil {
-					t.Fatal(err)
-				}
-				test, err := litmus.Parse(f, src)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var buf bytes.Buffer
-				buf.WriteString("// " + test.ConditionString() + "\n")
-				if err := xcfa.WriteDOT(&buf, test.Program); err != nil {
-					t.Fatal(err)
-				}
-				if *update {
-					if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run with -update)", err)
-				}
-				if !bytes.Equal(buf.Bytes(), want) {
-					t.Errorf("%s differs from the translation:\n%s", golden, buf.String())
-				}
-			})
+			t.Run(golden, func(t *testing.T) { xcfagolden.Check(t, f, golden, *update) })
 		}
 	}
 }

@@ -1,10 +1,10 @@
 package x86
 
 import (
-	"fmt"
-	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/purr-mcm/purr/litmus/internal/asm"
 )
 
 // herd7 hashes a test's program as it prints the parsed instructions back
@@ -21,27 +21,7 @@ import (
 // hashCode prints the program for the hash, each instruction by
 // printInstr.
 func hashCode(tab *table, printInstr func(*instr, map[string]string) string) [][]string {
-	rename := hashLabels(tab)
-	code := make([][]string, len(tab.procs))
-	for _, row := range tab.rows {
-		for col, c := range row {
-			if col >= len(code) {
-				continue
-			}
-			for _, l := range c.labels {
-				code[col] = append(code[col], rename[l.name]+":")
-			}
-			if c.instr != nil {
-				code[col] = append(code[col], printInstr(c.instr, rename))
-			}
-		}
-	}
-	for i := range code {
-		if code[i] == nil {
-			code[i] = []string{}
-		}
-	}
-	return code
+	return asm.HashCode(tab, jumpTarget, printInstr)
 }
 
 // isJump tells whether an instruction names a label: the jumps of X86 and
@@ -51,32 +31,15 @@ func isJump(in *instr) bool {
 	return ok || in.mnem == "JMP"
 }
 
-func hashLabels(tab *table) map[string]string {
-	set := map[string]bool{}
-	for _, row := range tab.rows {
-		for _, c := range row {
-			for _, l := range c.labels {
-				set[l.name] = true
-			}
-			in := c.instr
-			for in != nil && in.locked != nil {
-				in = in.locked
-			}
-			if in != nil && isJump(in) && len(in.ops) == 1 && in.ops[0].kind == nameOp {
-				set[in.ops[0].name] = true
-			}
-		}
+// jumpTarget gives the label a jump names, under any LOCK prefix.
+func jumpTarget(in *instr) (string, bool) {
+	for in.locked != nil {
+		in = in.locked
 	}
-	names := make([]string, 0, len(set))
-	for n := range set {
-		names = append(names, n)
+	if isJump(in) && len(in.ops) == 1 && in.ops[0].kind == nameOp {
+		return in.ops[0].name, true
 	}
-	slices.Sort(names)
-	rename := make(map[string]string, len(names))
-	for i, n := range names {
-		rename[n] = fmt.Sprintf("L%02d", i)
-	}
-	return rename
+	return "", false
 }
 
 func hashOperand(o operand, rename map[string]string) string {

@@ -1,0 +1,5 @@
+// Package asm holds what the assembly dialects' front ends share: the
+// program section as a table of threads (thread heads, then rows of cells,
+// each with labels and at most one instruction of the dialect's own type)
+// and herd7's printing of that table for the test's hash.
+package asm

@@ -1,0 +1,88 @@
+package asm
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/purr-mcm/purr/xcfa"
+)
+
+// Table is a parsed program section: the threads' names and the rows of
+// cells, one cell a thread.
+type Table[I any] struct {
+	Procs    []Proc
+	Rows     [][]Cell[I]
+	RowPos   []xcfa.Pos
+	FinalPos xcfa.Pos // the end of the section, where the code ends
+}
+
+// Proc is a thread's head: P0, P1, ...
+type Proc struct {
+	Name string
+	Pos  xcfa.Pos
+}
+
+// Cell is one thread's part of a row.
+type Cell[I any] struct {
+	Labels []Label
+	Instr  *I // nil: no instruction
+}
+
+// Label is a code label a cell defines.
+type Label struct {
+	Name string
+	Pos  xcfa.Pos
+}
+
+// HashCode prints every thread of t as herd7 does for the test's hash: a
+// line "L:" a label, a line an instruction as print gives it. herd7
+// renames the labels L00, L01, ... in the sorted order of every label the
+// program defines or names; target gives the label an instruction names,
+// if any.
+func HashCode[I any](t *Table[I], target func(*I) (string, bool), print func(in *I, rename map[string]string) string) [][]string {
+	rename := hashLabels(t, target)
+	code := make([][]string, len(t.Procs))
+	for i := range code {
+		code[i] = []string{}
+	}
+	for _, row := range t.Rows {
+		for col, c := range row {
+			if col >= len(code) {
+				continue
+			}
+			for _, l := range c.Labels {
+				code[col] = append(code[col], rename[l.Name]+":")
+			}
+			if c.Instr != nil {
+				code[col] = append(code[col], print(c.Instr, rename))
+			}
+		}
+	}
+	return code
+}
+
+func hashLabels[I any](t *Table[I], target func(*I) (string, bool)) map[string]string {
+	set := map[string]bool{}
+	for _, row := range t.Rows {
+		for _, c := range row {
+			for _, l := range c.Labels {
+				set[l.Name] = true
+			}
+			if c.Instr != nil {
+				if name, ok := target(c.Instr); ok {
+					set[name] = true
+				}
+			}
+		}
+	}
+	names := make([]string, 0, len(set))
+	for n := range set {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	rename := make(map[string]string, len(names))
+	for i, n := range names {
+		rename[n] = fmt.Sprintf("L%02d", i)
+	}
+	return rename
+}
