@@ -14,6 +14,7 @@ import (
 
 	"github.com/purr-mcm/purr/internal/shared"
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/litmus/internal/xcfagolden"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -45,20 +46,7 @@ func TestGoldenDOT(t *testing.T) {
 			if err := xcfa.WriteDOT(&out, test.Program); err != nil {
 				t.Fatal(err)
 			}
-			golden := strings.TrimSuffix(f, ".litmus") + ".dot"
-			if *update {
-				if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if !bytes.Equal(out.Bytes(), want) {
-				t.Errorf("%s differs from %s:\n%s", f, golden, out.String())
-			}
+			xcfagolden.Compare(t, out.Bytes(), strings.TrimSuffix(f, ".litmus")+".dot", *update)
 		})
 	}
 }

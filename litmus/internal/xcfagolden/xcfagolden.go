@@ -1,6 +1,3 @@
-// Package xcfagolden is the front ends' golden test: it translates a
-// litmus test and compares the test's condition and its XCFA, printed as
-// DOT, with a golden file (rewritten with -update).
 package xcfagolden
 
 import (
@@ -30,8 +27,15 @@ func Check(t *testing.T, file, golden string, update bool) {
 	if err := xcfa.WriteDOT(&buf, test.Program); err != nil {
 		t.Fatal(err)
 	}
+	Compare(t, buf.Bytes(), golden, update)
+}
+
+// Compare compares got with the golden file, or writes it when update is
+// set.
+func Compare(t *testing.T, got []byte, golden string, update bool) {
+	t.Helper()
 	if update {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
@@ -40,7 +44,7 @@ func Check(t *testing.T, file, golden string, update bool) {
 	if err != nil {
 		t.Fatalf("%v (run with -update)", err)
 	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("%s differs from the translation:\n%s", golden, buf.String())
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the translation:\n%s", golden, got)
 	}
 }
