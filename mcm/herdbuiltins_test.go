@@ -69,3 +69,22 @@ flag ~acyclic po | x as f
 		}
 	}
 }
+
+// TestHerdInitSet: herd7's I is its IW, the initial writes, in both
+// engines: forbidding reads from them leaves SB only the execution where
+// each load reads the other thread's store.
+func TestHerdInitSet(t *testing.T) {
+	lt := parseTestFile(t, repoPath("testdata/classic/SB.litmus"))
+	m := inlineModel(t, `"no reads from I"
+empty [I]; rf as no-init-reads
+`)
+	for _, engine := range []string{EngineExplicit, EngineSAT} {
+		out, err := Check(m, lt, Options{Unroll: 1, Engine: engine})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := out.Result(lt, false); r.Positive+r.Negative != 1 {
+			t.Errorf("engine %s: %d executions, want 1", engine, r.Positive+r.Negative)
+		}
+	}
+}

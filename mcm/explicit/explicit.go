@@ -674,6 +674,7 @@ func (x *execution) predefined(al *eval.Algebra[bool], observed []events.Value) 
 	set("Exp", (*events.Event).IsMem)
 	set("F", func(e *events.Event) bool { return e.Kind == events.KindFence })
 	set("IW", func(e *events.Event) bool { return e.Kind == events.KindInit })
+	set("I", func(e *events.Event) bool { return e.Kind == events.KindInit }) // herd7's other name of IW
 	set("B", func(e *events.Event) bool { return e.Kind == events.KindBranch })
 	set("RMW", func(e *events.Event) bool { return e.RMW != nil })
 	// Every tag is the set of the events carrying it (a tag named like a

@@ -23,7 +23,7 @@ type Entry struct {
 // read-modify-write events, and Linux's RMW annotation) is a base set here;
 // an engine gives it the tag's meaning when some event carries the tag.
 var (
-	baseSets = fields(`_ W R M Exp F IW FW B RMW`)
+	baseSets = fields(`_ W R M Exp F IW I FW B RMW`) // I: herd7's other name of IW
 
 	tags = fields(
 		// AArch64: annotations of accesses, and the barriers.

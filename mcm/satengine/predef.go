@@ -33,6 +33,7 @@ func (en *encoding) predefined(observed []events.Value) (sets map[string]Set, re
 	set("Exp", (*events.Event).IsMem) // every access of a litmus test is explicit
 	set("F", func(e *events.Event) bool { return e.Kind == events.KindFence })
 	set("IW", func(e *events.Event) bool { return e.Kind == events.KindInit })
+	set("I", func(e *events.Event) bool { return e.Kind == events.KindInit }) // herd7's other name of IW
 	set("B", func(e *events.Event) bool { return e.Kind == events.KindBranch })
 	set("RMW", func(e *events.Event) bool { return e.RMW != nil })
 	// Every tag an event carries is the set of events carrying it.
