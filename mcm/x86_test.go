@@ -31,6 +31,7 @@ var x86Dialects = []x86Dialect{
 			"SB+xchgs":    "Never 0 3",
 			"XCHG-atomic": "Never 0 2",
 			"INC-race":    "Sometimes 2 2",
+			"LOCK-ADD":    "Never 0 2",
 			"MP+spin":     "Never 0 3",
 			"flags":       "Always 1 0",
 			"deref":       "Always 1 0",

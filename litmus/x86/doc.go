@@ -21,7 +21,8 @@
 //     with that tag. XCHG with a memory operand is herd7's locked exchange:
 //     a Load and a Store of the location, both tagged X (herd's set of
 //     atomic accesses, which filters.cat calls A) and paired by one RMW
-//     id. Other instructions' accesses are plain.
+//     id; so are the read and the write of memory of ADD, XOR, INC and
+//     DEC after LOCK. Other instructions' accesses are plain.
 //   - Flags, as herd7 sets them: ADD and XOR write ZF := result == 0,
 //     SF := result > 0 (signed), CF := 0; INC and DEC write SF and ZF the
 //     same way; CMP a,b writes ZF := a == b, SF := a > b, CF := 0. JE jumps
@@ -29,14 +30,14 @@
 //     (taken, not taken). JMP is a Nop edge; code after it is unreachable.
 //     SETNB writes CF^1; CMOVC r,ea copies ea into r when CF is non-zero
 //     (an internal choice, no branch event, as herd7's choiceT).
-//   - Refused, with the instruction's position: the LOCK prefix (herd7's
-//     locked ADD/INC/... whose atomicity purr does not model), CMPXCHG and
+//   - Refused, with the instruction's position: LOCK before any other
+//     instruction (herd7 would lock any; the processor only those), CMPXCHG and
 //     MOVSD (herd7 does not implement them), OR and the sized MOVs (herd7
 //     parses them but gives them no semantics), any instruction with
 //     two memory operands (herd7 would read them in parallel; with one,
 //     an instruction's read precedes its write in po, as herd7's iico
-//     orders them: xcfa.Program.OrderedInstrs), absolute numeric addresses, symbolic registers and
-//     registers herd7's X86 does not have (RAX...: X86_64 is another
+//     orders them: xcfa.Program.OrderedInstrs), absolute numeric
+//     addresses, symbolic registers and registers herd7's X86 does not have (RAX...: X86_64 is another
 //     architecture).
 //
 // X86_64 conventions:

@@ -11,7 +11,8 @@ import (
 // instruction or operand, with the reason.
 func TestRefused(t *testing.T) {
 	for _, c := range []struct{ name, code, want string }{
-		{"lock prefix", " LOCK; INC [x] ;", "t.litmus:4:2: unsupported LOCK prefix (LOCK; INC [x]): purr does not model herd7's locked instructions other than XCHG"},
+		{"lock prefix", " LOCK; MOV [x],$1 ;", "t.litmus:4:2: unsupported LOCK prefix on MOV: purr models LOCK before ADD, XOR, INC, DEC and XCHG"},
+		{"lock twice", " LOCK; LOCK; INC [x] ;", "t.litmus:4:8: LOCK prefix twice"},
 		{"cmpxchg", " CMPXCHG [x],EAX ;", "t.litmus:4:2: unsupported instruction CMPXCHG: herd7 does not implement it"},
 		{"movsd", " MOVSD ;", "t.litmus:4:2: unsupported instruction MOVSD: herd7 does not implement it"},
 		{"or", " OR EAX,$1 ;", "t.litmus:4:2: unsupported instruction OR: herd7's X86 semantics has no case for it"},

@@ -74,6 +74,12 @@ func (b *builder) rvalue(o operand) (xcfa.Expr, error) {
 
 // x86Instruction translates one X86 instruction.
 func (b *builder) x86Instruction(in *instr) error {
+	return b.instruction32(in, false)
+}
+
+// instruction32 translates an instruction, locked when it follows LOCK:
+// then its memory accesses are atomic (tag X) and paired.
+func (b *builder) instruction32(in *instr, locked bool) error {
 	switch in.mnem {
 	case "MFENCE", "SFENCE", "LFENCE":
 		if err := b.operands(in, 0); err != nil {
@@ -110,7 +116,8 @@ func (b *builder) x86Instruction(in *instr) error {
 		if err != nil {
 			return err
 		}
-		old := b.read(dst, nil, 0)
+		tags, rmw := b.lockedAccess32(dst, locked)
+		old := b.read(dst, tags, rmw)
 		v, err := b.rvalue(in.ops[1])
 		if err != nil {
 			return err
@@ -120,7 +127,7 @@ func (b *builder) x86Instruction(in *instr) error {
 			op = xcfa.Xor
 		}
 		res := b.result(bin(op, old, v))
-		b.write(dst, res, nil, 0)
+		b.write(dst, res, tags, rmw)
 		b.setFlags(res, zero, true)
 	case "INC", "DEC":
 		if err := b.operands(in, 1); err != nil {
@@ -134,8 +141,9 @@ func (b *builder) x86Instruction(in *instr) error {
 		if in.mnem == "DEC" {
 			op = xcfa.Sub
 		}
-		res := b.result(bin(op, b.read(dst, nil, 0), one))
-		b.write(dst, res, nil, 0)
+		tags, rmw := b.lockedAccess32(dst, locked)
+		res := b.result(bin(op, b.read(dst, tags, rmw), one))
+		b.write(dst, res, tags, rmw)
 		b.setFlags(res, zero, false)
 	case "CMP":
 		if err := b.operands(in, 2); err != nil {
@@ -171,7 +179,16 @@ func (b *builder) x86Instruction(in *instr) error {
 	case "JE", "JNE":
 		return b.jump(in, jumpConditions[in.mnem])
 	case "LOCK":
-		return litmus.Errorf(in.pos, "unsupported LOCK prefix (%s): purr does not model herd7's locked instructions other than XCHG", in.text)
+		switch inner := in.locked; inner.mnem {
+		case "ADD", "XOR", "INC", "DEC":
+			return b.instruction32(inner, true)
+		case "XCHG": // locked anyway
+			return b.xchg(inner)
+		case "LOCK":
+			return litmus.Errorf(inner.pos, "LOCK prefix twice")
+		default:
+			return litmus.Errorf(in.pos, "unsupported LOCK prefix on %s: purr models LOCK before ADD, XOR, INC, DEC and XCHG", inner.mnem)
+		}
 	case "CMPXCHG", "MOVSD":
 		return litmus.Errorf(in.pos, "unsupported instruction %s: herd7 does not implement it", in.mnem)
 	case "OR", "MOVB", "MOVW", "MOVL", "MOVT":
@@ -180,6 +197,15 @@ func (b *builder) x86Instruction(in *instr) error {
 		return litmus.Errorf(in.pos, "unsupported instruction %s", in.mnem)
 	}
 	return nil
+}
+
+// lockedAccess32 gives the tags and the RMW id of a locked instruction's
+// accesses to l: none unless l is memory and the instruction is locked.
+func (b *builder) lockedAccess32(l location, locked bool) ([]string, int) {
+	if !locked || l.addr == nil {
+		return nil, 0
+	}
+	return []string{"X"}, b.freshRMW()
 }
 
 // cmovc is CMOVC r,ea: r := ea when CF is non-zero.
