@@ -22,11 +22,14 @@
 //     one-event atomics (its Amo action, both read and write): a Load and
 //     a Store paired by one RMW id, the Store marked OneEvent, which the
 //     engines fuse into one event for the model; the value read goes to
-//     the source register (fetch, xchg). cmpxchg_64 and cmpxchg32_32 are
+//     the source register (fetch, xchg), as herd7 writes it, whatever
+//     register the instruction names on the left. cmpxchg_64 and cmpxchg32_32 are
 //     herd7's linux_cmpexch_ok and _no: on success a Load and a Store
 //     tagged X and SC, two events of one rmw pair (internal assumption
 //     that the value read equals r0); on failure a plain Load of another
-//     value; r0 gets the value read.
+//     value; r0 gets the value read. herd7 compares with r0 and writes
+//     r0 whatever registers the instruction names for them, and so does
+//     purr (herd7's printing of the instruction, the hash's, shows it).
 //   - Dependencies flow through registers: an address from a register a
 //     load wrote is an addr dependency, a stored value a data one, and
 //     "if r cond x goto L" a branch (two Assume edges) whose registers
@@ -34,9 +37,6 @@
 //     unreachable.
 //   - Refused, with the position: offsets other than 0 (purr's locations
 //     are whole cells), s>>= and the atomic operators herd7 does not
-//     implement, functions other than herd7's, an atomic whose result
-//     register differs from its source (herd7 writes the source), a
-//     cmpxchg naming another register than r0 for its result or expected
-//     value (herd7 uses r0 whatever is written), names that are no
-//     register of herd7's BPF.
+//     implement, functions other than herd7's, names that are no register
+//     of herd7's BPF.
 package bpf

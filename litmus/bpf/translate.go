@@ -327,18 +327,12 @@ func (b *builder) instruction(in *instr) error {
 		if !ok {
 			return litmus.Errorf(in.fnPos, "unsupported function %s: herd7's BPF fetches with atomic_fetch_add, _and, _or and _xor", in.fn)
 		}
-		if err := sameRegister(in, 0, 1); err != nil {
-			return err
-		}
 		return b.amo(in, tagsSC, rs[1], func(old xcfa.Expr) xcfa.Expr {
 			return xcfa.Binary{Op: op, X: old, Y: xcfa.Reg{Name: rs[1]}}
 		}, true)
 	case xchgFunc:
 		if in.fn != "xchg_64" && in.fn != "xchg_32_32" {
 			return litmus.Errorf(in.fnPos, "unsupported function %s: herd7's BPF exchanges with xchg_64 and xchg_32_32", in.fn)
-		}
-		if err := sameRegister(in, 0, 1); err != nil {
-			return err
 		}
 		return b.amo(in, tagsSC, rs[1], func(xcfa.Expr) xcfa.Expr { return xcfa.Reg{Name: rs[1]} }, true)
 	case cmpxchgFunc:
@@ -374,22 +368,12 @@ func (b *builder) instruction(in *instr) error {
 	return nil
 }
 
-// sameRegister refuses an atomic whose result register (operand i) is not
-// its source (operand j): herd7 reads the source and writes the result
-// into it, whatever register the instruction names on the left.
-func sameRegister(in *instr, i, j int) error {
-	a, _ := regNumber(in.regs[i].name)
-	b, _ := regNumber(in.regs[j].name)
-	if a != b {
-		return litmus.Errorf(in.regs[i].pos, "unsupported result register %s: herd7 writes %s's result into its source register %s", in.regs[i].name, in.fn, in.regs[j].name)
-	}
-	return nil
-}
-
 // amo is herd7's one-event atomic (its Amo action, an event both read and
 // write): a read and a write of the location, tagged alike, paired and
 // fused into one event for the model. newValue gives the value written
-// from the value read; with fetch, the value read goes to register dst.
+// from the value read; with fetch, the value read goes to register dst,
+// the source register: herd7 writes it there whatever register the
+// instruction names on the left.
 func (b *builder) amo(in *instr, tags []string, dst string, newValue func(old xcfa.Expr) xcfa.Expr, fetch bool) error {
 	addr, err := b.address(in.ptr)
 	if err != nil {
@@ -408,16 +392,11 @@ func (b *builder) amo(in *instr, tags []string, dst string, newValue func(old xc
 // cmpxchg is r0 = cmpxchg(rd + k, r0, rs) as herd7 builds it (its
 // linux_cmpexch_ok and _no): either a fully ordered read of the value r0
 // holds and a write of rs, two events paired as an rmw, or a plain read of
-// another value; r0 gets the value read. herd7 compares with and writes r0
-// whatever the instruction names there: purr refuses other names.
+// another value; r0 gets the value read. herd7 compares with r0 and writes
+// r0 whatever registers the instruction names there, and so does purr.
 func (b *builder) cmpxchg(in *instr, rs []string) error {
 	if in.fn != "cmpxchg_64" && in.fn != "cmpxchg32_32" {
 		return litmus.Errorf(in.fnPos, "unsupported function %s: herd7's BPF compares and exchanges with cmpxchg_64 and cmpxchg32_32", in.fn)
-	}
-	for _, i := range []int{0, 1} {
-		if rs[i] != "r0" {
-			return litmus.Errorf(in.regs[i].pos, "unsupported register %s: herd7's cmpxchg compares with r0 and writes r0, whatever register is named here", in.regs[i].name)
-		}
 	}
 	addr, err := b.address(in.ptr)
 	if err != nil {
