@@ -174,6 +174,7 @@ var herdDefaultIncludes = map[string][]string{
 		"aarch64show.cat", "cos.cat", "aarch64bbm.cat", "aarch64loc.cat", "cos-ok-opt.cat", "cos-no-opt.cat",
 		"aarch64memattrs.cat", "cross.cat"},
 	"X86": {"x86fences.cat", "filters.cat", "cos.cat"},
+	"BPF": {"cos-opt.cat"},
 }
 
 // checkHerdDefaultIncludes refuses to stand purr's embedded model in for
