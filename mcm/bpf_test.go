@@ -71,7 +71,7 @@ func TestBPFAmo(t *testing.T) {
 		// write would come before P1's in co, over P1's, is not atomic).
 		{"cmpxchg is two events", cas, "empty R & W", "Sometimes 1 1"},
 		// The failing cmpxchg's read is plain: the success is left.
-		{"failure reads plainly", cas, "empty R \\ SC", "Sometimes 1 0"},
+		{"failure reads plainly", cas, "empty R \\ SC", "Always 1 0"},
 		// The fetch is one event, both read and write, in no pair.
 		{"fetch is one event", fetch, "empty R & W & SC & X", "Never 0 0"},
 		{"fetch in no pair", fetch, "empty rmw | amo", "Sometimes 1 1"},
