@@ -138,3 +138,38 @@ func FuzzParseState(f *testing.F) {
 		_, _ = Parse("f.litmus", []byte(src))
 	})
 }
+
+// TestRenameRegisters renames the registers of every part of a test that
+// names them, leaves memory locations alone, and stops at the first
+// refusal with its position.
+func TestRenameRegisters(t *testing.T) {
+	src := "TEST R\n{ 0:A=1; x=2; }\n P0 ;\n whatever ;\nlocations [0:B;]\nfilter (0:C=1)\nexists (0:A=1 /\\ not (0:B=2) /\\ x=2)\n"
+	test, err := Parse("r.litmus", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	err = test.RenameRegisters(func(l Loc) (string, error) {
+		seen = append(seen, l.Name)
+		return strings.ToLower(l.Name), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(seen, " "), "A B C A B"; got != want {
+		t.Errorf("renamed %s, want %s", got, want)
+	}
+	if got, want := test.Init[0].Loc.Name+" "+test.Locations[0].Loc.Name+" "+FormatProp(test.Filter)+" "+FormatProp(test.Cond),
+		"a b 0:c=1 0:a=1 /\\ not (0:b=2) /\\ [x]=2"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	err = test.RenameRegisters(func(l Loc) (string, error) {
+		if l.Name == "b" {
+			return "", Errorf(l.Pos, "no register %s", l.Name)
+		}
+		return l.Name, nil
+	})
+	if err == nil || err.Error() != "r.litmus:5:12: no register b" {
+		t.Errorf("error %v, want the refusal of b at its position", err)
+	}
+}

@@ -415,3 +415,53 @@ func Dialects() []string {
 	}
 	return names
 }
+
+// RenameRegisters gives each register location of the initial state, the
+// locations clause, the filter and the condition the name rename returns
+// for it, in the order they are written; the first error stops it. A
+// dialect uses it to bring the names its tests write (RAX) to the names its
+// XCFA uses (rax), or to refuse a register it does not know.
+func (t *Test) RenameRegisters(rename func(Loc) (string, error)) error {
+	var err error
+	fix := func(l *Loc) {
+		if err != nil || l.Kind != RegLoc {
+			return
+		}
+		var name string
+		if name, err = rename(*l); err == nil {
+			l.Name = name
+		}
+	}
+	for i := range t.Init {
+		fix(&t.Init[i].Loc)
+	}
+	for i := range t.Locations {
+		fix(&t.Locations[i].Loc)
+	}
+	var walk func(p Prop) Prop
+	walk = func(p Prop) Prop {
+		switch q := p.(type) {
+		case Not:
+			return Not{X: walk(q.X)}
+		case And:
+			return And{X: walk(q.X), Y: walk(q.Y)}
+		case Or:
+			return Or{X: walk(q.X), Y: walk(q.Y)}
+		case Implies:
+			return Implies{X: walk(q.X), Y: walk(q.Y)}
+		case Eq:
+			fix(&q.Loc)
+			return q
+		case LocEq:
+			fix(&q.X)
+			fix(&q.Y)
+			return q
+		}
+		return p
+	}
+	if t.Filter != nil {
+		t.Filter = walk(t.Filter)
+	}
+	t.Cond = walk(t.Cond)
+	return err
+}

@@ -31,6 +31,14 @@ type Program struct {
 	// Source is the source text of each instruction by its position, for
 	// messages that quote it; front ends may leave it nil.
 	Source map[Pos]string
+	// OrderedInstrs: program order relates the events of one instruction
+	// along its edges, but for parallel parts (Edge.Par). herd7's po
+	// includes the dependencies inside an instruction (iico), which
+	// sequence C's operations and X86's read-modify-writes (the read
+	// before the write of INC or XCHG). Without it, no two events of one
+	// instruction are in program order, as herd7 builds AArch64's
+	// read-modify-writes (SWP, LDADD, CAS: no iico between the accesses).
+	OrderedInstrs bool
 }
 
 // Process is one thread: a control-flow automaton from Init to Final.

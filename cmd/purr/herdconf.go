@@ -173,8 +173,9 @@ var herdDefaultIncludes = map[string][]string{
 	"AArch64": {"aarch64hwreqs.cat", "enumerations.cat", "aarch64deps.cat", "aarch64fences.cat", "aarch64util.cat",
 		"aarch64show.cat", "cos.cat", "aarch64bbm.cat", "aarch64loc.cat", "cos-ok-opt.cat", "cos-no-opt.cat",
 		"aarch64memattrs.cat", "cross.cat"},
-	"X86": {"x86fences.cat", "filters.cat", "cos.cat"},
-	"BPF": {"cos-opt.cat"},
+	"X86":    {"x86fences.cat", "filters.cat", "cos.cat"},
+	"X86_64": {"x86fences.cat", "cos.cat", "cos-ok-opt.cat", "cos-no-opt.cat"},
+	"BPF":    {"cos-opt.cat"},
 }
 
 // checkHerdDefaultIncludes refuses to stand purr's embedded model in for

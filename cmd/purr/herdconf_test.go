@@ -64,6 +64,7 @@ func TestHerdConfiguration(t *testing.T) {
 		{"an -I folder overrides an include beside the model, as in herd7", []string{"-I", "testdata/herdpath/over", "-m", "testdata/herdpath/lib/m.cat", sb}, 0, "\nOk\n", ""},
 		{"a stdlib.cat that is not herd's on the path", []string{"-I", "testdata/herdpath/stdlib-changed", "-m", "sc", sb}, 1, "", "testdata/herdpath/stdlib-changed/stdlib.cat: herd7 would read this stdlib.cat before the model, and it is not herd7 7.57's"},
 		{"a file of herd's default model on the path, without herd's model", []string{"-I", "testdata/herdpath/deps-changed", "../../testdata/classic/MP.litmus"}, 1, "", "testdata/herdpath/deps-changed/aarch64deps.cat: herd7's default AArch64 model would include this file"},
+		{"a file of herd's default X86_64 model on the path", []string{"-I", "testdata/herdpath/fences-changed", "../../testdata/x86_64/SB.litmus"}, 1, "", "testdata/herdpath/fences-changed/x86fences.cat: herd7's default X86_64 model would include this file, which purr's embedded model does not read: give herd's x86tso-mixed.cat with -I"},
 		{"two -conf files, read in order", []string{"-conf", "testdata/conf/sc.cfg", "-conf", "testdata/conf/speculation.cfg", sb}, 2, "", "testdata/conf/speculation.cfg:3:1: variant deps"},
 		{"a later -conf file overrides an earlier one", []string{"-conf", "testdata/conf/sc.cfg", "-conf", "testdata/conf/forbid.cfg", sb}, 0, "States 0", ""},
 		{"speedcheck spelling", []string{"-conf", "testdata/conf/sc.cfg", "-speedcheck", "fast", sb}, 0, "\nNo\n", ""},

@@ -171,6 +171,21 @@ func TestRunBPF(t *testing.T) {
 	golden(t, "run-bpf", withoutTime(out))
 }
 
+// TestRunX86_64 runs the X86_64 tests under their default model
+// (x86tso-mixed, named as herd7's default) and compares herd7's blocks with
+// the golden.
+func TestRunX86_64(t *testing.T) {
+	files, err := filepath.Glob("../../testdata/x86_64/*.litmus")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no X86_64 tests: %v", err)
+	}
+	out, errs, status := runPurr(files...)
+	if status != 0 {
+		t.Fatalf("exit status %d: %s", status, errs)
+	}
+	golden(t, "run-x86_64", withoutTime(out))
+}
+
 func TestUnknownModel(t *testing.T) {
 	_, errs, status := runPurr("-m", "nosuch", "../../testdata/MP.litmus")
 	if status == 0 || !strings.Contains(errs, "nosuch") || !strings.Contains(errs, "sc, ") {

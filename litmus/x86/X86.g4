@@ -1,11 +1,14 @@
-// The program part of an X86 litmus test in herd7's syntax (Intel operand
-// order, destination first): a table whose first row names the threads
-// (P0 | P1 ;) and whose other rows hold one cell per thread, each cell
-// optional labels and at most one instruction. Instructions are parsed
-// generically (a mnemonic and operands, or LOCK before one); the
-// translator gives them meaning, so that an unknown mnemonic is reported
-// as unsupported rather than as a syntax error. "LOCK ;" keeps its
-// semicolon inside the cell, as herd7's grammar reads it.
+// The program part of an X86 or X86_64 litmus test in herd7's syntax: a
+// table whose first row names the threads (P0 | P1 ;) and whose other rows
+// hold one cell per thread, each cell optional labels and at most one
+// instruction. Instructions are parsed generically (a mnemonic and
+// operands, or LOCK before one); the dialect's translator gives them
+// meaning and operand order (X86: Intel, destination first; X86_64: AT&T,
+// destination last), so that an unknown mnemonic or an operand form the
+// dialect lacks is reported as unsupported rather than as a syntax error.
+// "LOCK ;" keeps its semicolon inside the cell, as herd7's grammars read
+// it. Memory operands cover both dialects: [x], (x), [EAX], (%rax), and
+// X86_64's displacement 8(%rax).
 grammar X86;
 
 program
@@ -42,8 +45,8 @@ operand
     | NUM                                     # immOperand
     | NAME                                    # nameOperand
     | SYMREG                                  # symRegOperand
-    | LBRK NAME RBRK                          # memOperand
-    | LPAR NAME RPAR                          # memOperand
+    | NUM? LBRK (NAME | SYMREG) RBRK          # memOperand
+    | NUM? LPAR (NAME | SYMREG) RPAR          # memOperand
     | LBRK NUM RBRK                           # absOperand
     ;
 

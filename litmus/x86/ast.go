@@ -48,18 +48,20 @@ type operandKind int
 const (
 	immOp    operandKind = iota // $5, 5
 	nameOp                      // EAX, a label
-	memOp                       // [x], [EAX], (EAX)
+	memOp                       // [x], [EAX], (EAX), (%rax), 8(%rax)
 	absOp                       // [5]
 	symRegOp                    // %r
 )
 
 type operand struct {
-	kind  operandKind
-	imm   int64
-	name  string // as written
-	paren bool   // memOp written (R)
-	pos   xcfa.Pos
-	text  string
+	kind    operandKind
+	imm     int64  // immOp: the value; absOp: the address; memOp: the displacement
+	name    string // as written, without the % of a symRegOp or of a memOp's %r
+	paren   bool   // memOp written (R)
+	percent bool   // memOp whose name is written %r
+	disp    bool   // memOp written with a displacement: 8(%rax)
+	pos     xcfa.Pos
+	text    string
 }
 
 // parseTable parses the program section.
@@ -149,9 +151,17 @@ func (b *astBuilder) operand(c parser.IOperandContext) operand {
 	case *parser.NameOperandContext:
 		o.kind, o.name = nameOp, c.NAME().GetText()
 	case *parser.SymRegOperandContext:
-		o.kind, o.name = symRegOp, c.SYMREG().GetText()
+		o.kind, o.name = symRegOp, strings.TrimPrefix(c.SYMREG().GetText(), "%")
 	case *parser.MemOperandContext:
-		o.kind, o.name, o.paren = memOp, c.NAME().GetText(), c.LPAR() != nil
+		o.kind, o.paren = memOp, c.LPAR() != nil
+		if n := c.NAME(); n != nil {
+			o.name = n.GetText()
+		} else {
+			o.name, o.percent = strings.TrimPrefix(c.SYMREG().GetText(), "%"), true
+		}
+		if d := c.NUM(); d != nil {
+			o.imm, o.disp = b.num(d), true
+		}
 	case *parser.AbsOperandContext:
 		o.kind, o.imm = absOp, b.num(c.NUM())
 	}

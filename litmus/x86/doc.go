@@ -1,11 +1,14 @@
-// Package x86 is the X86 dialect of litmus tests (herd7's X86, 32-bit
-// registers, Intel operand order): it parses the program part (thread
-// columns "P0 | P1 ;", labels) with its own grammar and translates it into
-// an XCFA with herd7's X86 semantics (herd/X86Sem.ml). The test's other
-// parts (initial state, condition, locations, hash) go through package
-// litmus. Importing the package registers the dialect with litmus.Parse.
+// Package x86 is the X86 and X86_64 dialects of litmus tests: herd7's X86
+// (32-bit registers, Intel operand order) and X86_64 (AT&T syntax, sized
+// instructions). It parses the program part (thread columns "P0 | P1 ;",
+// labels) with one grammar for both and translates it into an XCFA with
+// herd7's semantics (herd/X86Sem.ml, herd/X86_64Sem.ml); both dialects
+// share the translation of the table, labels, jumps and flags. The test's
+// other parts (initial state, condition, locations, hash) go through
+// package litmus. Importing the package registers both dialects with
+// litmus.Parse.
 //
-// Conventions the engine relies on:
+// X86 conventions the engine relies on:
 //
 //   - Registers: EAX, EBX, ECX, EDX, ESI, EDI, EBP, ESP, upper case as
 //     herd7 reads them, are XCFA registers of those names; so are the flags
@@ -29,8 +32,45 @@
 //   - Refused, with the instruction's position: the LOCK prefix (herd7's
 //     locked ADD/INC/... whose atomicity purr does not model), CMPXCHG and
 //     MOVSD (herd7 does not implement them), OR and the sized MOVs (herd7
-//     parses them but gives them no semantics), XCHG of two memory
-//     operands, absolute numeric addresses, symbolic registers and
+//     parses them but gives them no semantics), any instruction with
+//     two memory operands (herd7 would read them in parallel; with one,
+//     an instruction's read precedes its write in po, as herd7's iico
+//     orders them: xcfa.Program.OrderedInstrs), absolute numeric addresses, symbolic registers and
 //     registers herd7's X86 does not have (RAX...: X86_64 is another
 //     architecture).
+//
+// X86_64 conventions:
+//
+//   - Registers: every view of a 64-bit register (rax, eax, ax, al, ah;
+//     r8, r8d, r8w, r8b; any case, with or without %) is the XCFA
+//     register of its 64-bit name in lower case ("rax"); the flags are ZF,
+//     SF and CF as in X86. A read of a view keeps its bits (zext32(rax),
+//     zext8(rax >> 8) for ah); a write, as herd7's write_reg, replaces the
+//     register for a 32-bit or 64-bit view and only its part for a 16-bit
+//     or 8-bit one, without masking the value (herd7 does not). The
+//     initial state and the condition name registers by their 64-bit
+//     names (0:RAX and 0:rax are rax); another name is refused.
+//   - Sizes: the suffix b, w, l, q or none gives an instruction's size.
+//     What it reads (memory or register) keeps that many bits (none keeps
+//     64, as herd7's INSb); immediates are not masked. Memory accesses are
+//     word accesses (Size 0: herd7 without -variant mixed keeps whole
+//     values in memory); the translator checks that a program accessing
+//     memory with several sizes (none counts as 4 bytes, herd7's Word)
+//     never accesses one location (x) with two of them, and refuses any
+//     access through a register in such a program.
+//   - Operands, AT&T order (destination last): $n and n are constants,
+//     (x) and [x] the location x, (%rax), [%rax] and 8(%rax) the address
+//     rax holds, plus the displacement.
+//   - Instructions: MOV, ADD, XOR, OR, AND (flags ZF := result == 0,
+//     SF := result > 0, CF := 0), INC and DEC (SF, ZF), CMP op,ea (ZF :=
+//     ea == op, SF := ea > op, CF := 0), SETNB (the whole location := CF^1),
+//     CMOVC r,ea (an internal choice on CF), XCHG (with memory: a Load and a
+//     Store tagged X, paired by an RMW id, LOCK or not), LOCK before ADD,
+//     XOR, INC, DEC (their memory accesses tagged X and paired), the fences
+//     (Fence tagged MFENCE, SFENCE, LFENCE), NOP, JMP and the conditional
+//     jumps on herd7's conditions: JE ZF, JNE !ZF, JLE !SF, JLT ZF|!SF,
+//     JGE ZF|SF, JGT SF, JS SF, JNS !SF.
+//   - Refused with a position: CMPXCHG, MOVNTI, UXCH, a LOCK herd7 refuses,
+//     two memory operands, %rip, symbolic registers, addresses in narrower
+//     registers, a displacement on a symbol, numeric addresses, mixed sizes.
 package x86

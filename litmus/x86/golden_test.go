@@ -16,43 +16,48 @@ import (
 var update = flag.Bool("update", false, "rewrite golden files")
 
 // TestGolden translates the repository's X86 tests (testdata/x86) and
-// compares the XCFA, printed as DOT, and the condition with
-// testdata/NAME.dot here.
+// X86_64 tests (testdata/x86_64) and compares the XCFA, printed as DOT, and
+// the condition with testdata/NAME.dot and testdata/x86_64/NAME.dot here.
 func TestGolden(t *testing.T) {
-	files, err := filepath.Glob("../../testdata/x86/*.litmus")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden inputs: %v", err)
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			test, err := litmus.Parse(f, src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var buf bytes.Buffer
-			buf.WriteString("// " + test.ConditionString() + "\n")
-			if err := xcfa.WriteDOT(&buf, test.Program); err != nil {
-				t.Fatal(err)
-			}
-			golden := filepath.Join("testdata", strings.TrimSuffix(filepath.Base(f), ".litmus")+".dot")
-			if *update {
-				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+	for _, dir := range []struct{ inputs, goldens string }{
+		{"../../testdata/x86", "testdata"},
+		{"../../testdata/x86_64", "testdata/x86_64"},
+	} {
+		files, err := filepath.Glob(filepath.Join(dir.inputs, "*.litmus"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no golden inputs in %s: %v", dir.inputs, err)
+		}
+		for _, f := range files {
+			golden := filepath.Join(dir.goldens, strings.TrimSuffix(filepath.Base(f), ".litmus")+".dot")
+			t.Run(golden, func(t *testing.T) {
+				src, err := os.ReadFile(f)
+				if err != nil {
 					t.Fatal(err)
 				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if !bytes.Equal(buf.Bytes(), want) {
-				t.Errorf("%s differs from the translation:\n%s", golden, buf.String())
-			}
-		})
+				test, err := litmus.Parse(f, src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var buf bytes.Buffer
+				buf.WriteString("// " + test.ConditionString() + "\n")
+				if err := xcfa.WriteDOT(&buf, test.Program); err != nil {
+					t.Fatal(err)
+				}
+				if *update {
+					if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					return
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (run with -update)", err)
+				}
+				if !bytes.Equal(buf.Bytes(), want) {
+					t.Errorf("%s differs from the translation:\n%s", golden, buf.String())
+				}
+			})
+		}
 	}
 }
 

@@ -8,14 +8,19 @@ import (
 )
 
 // herd7 hashes a test's program as it prints the parsed instructions back
-// (X86Base.dump_instruction): Intel order, operands joined by "," with no
+// (lib/testHash.ml): labels renamed L00, L01, ... in the sorted order of
+// every label the program defines or names, each label on a line of its
+// own, then each instruction as the dialect's dump_instruction prints it.
+//
+// X86 (X86Base.dump_instruction): Intel order, operands joined by "," with no
 // blank, immediates "$n" in decimal, memory "[x]" (also for (EAX)), MOVQ
 // as MOV (herd's norm_ins), INC, DEC and CMP followed by two blanks (its
 // printer puts a blank after them and another before the operands), LOCK
-// as "LOCK; " before the instruction, labels renamed L00, L01, ... in the
-// sorted order of every label the program defines or names.
+// as "LOCK; " before the instruction.
 
-func hashCode(tab *table) [][]string {
+// hashCode prints the program for the hash, each instruction by
+// printInstr.
+func hashCode(tab *table, printInstr func(*instr, map[string]string) string) [][]string {
 	rename := hashLabels(tab)
 	code := make([][]string, len(tab.procs))
 	for _, row := range tab.rows {
@@ -27,7 +32,7 @@ func hashCode(tab *table) [][]string {
 				code[col] = append(code[col], rename[l.name]+":")
 			}
 			if c.instr != nil {
-				code[col] = append(code[col], hashInstr(c.instr, rename))
+				code[col] = append(code[col], printInstr(c.instr, rename))
 			}
 		}
 	}
@@ -39,8 +44,11 @@ func hashCode(tab *table) [][]string {
 	return code
 }
 
+// isJump tells whether an instruction names a label: the jumps of X86 and
+// of X86_64 (another dialect's jump never reaches the hash: it is refused).
 func isJump(in *instr) bool {
-	return in.mnem == "JMP" || in.mnem == "JE" || in.mnem == "JNE"
+	_, ok := jumpConditions[in.mnem]
+	return ok || in.mnem == "JMP"
 }
 
 func hashLabels(tab *table) map[string]string {
@@ -86,9 +94,9 @@ func hashOperand(o operand, rename map[string]string) string {
 	return o.name
 }
 
-func hashInstr(in *instr, rename map[string]string) string {
+func hashX86(in *instr, rename map[string]string) string {
 	if in.locked != nil {
-		return "LOCK; " + hashInstr(in.locked, rename)
+		return "LOCK; " + hashX86(in.locked, rename)
 	}
 	ops := make([]string, len(in.ops))
 	for i, o := range in.ops {

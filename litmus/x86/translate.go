@@ -3,7 +3,6 @@ package x86
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/xcfa"
@@ -11,57 +10,124 @@ import (
 
 func init() {
 	litmus.RegisterDialect("X86", Translate)
+	litmus.RegisterDialect("X86_64", Translate64)
 }
 
 // Translate turns the program part of an X86 test into an XCFA.
 func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Program, error) {
-	tab, err := parseTable(sec)
+	prog, tab, err := translateTable(t, sec, (*builder).x86Instruction)
 	if err != nil {
 		return nil, err
 	}
-	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch, Source: map[xcfa.Pos]string{}}
+	t.HashCode = hashCode(tab, hashX86)
+	return prog, nil
+}
+
+// program is what the threads of one test share while they are translated.
+type program struct {
+	rmw      int         // the last RMW id
+	accesses []memAccess // X86_64: every memory operand, with its size
+}
+
+// translateTable parses the program section and translates each thread's
+// cells in order, instruction by instruction.
+func translateTable(t *litmus.Test, sec litmus.Section, instruction func(*builder, *instr) error) (*xcfa.Program, *table, error) {
+	tab, err := parseTable(sec)
+	if err != nil {
+		return nil, nil, err
+	}
+	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch, Source: map[xcfa.Pos]string{}, OrderedInstrs: true}
 	builders := make([]*builder, len(tab.procs))
-	rmw := 0
+	shared := &program{}
 	for i, ph := range tab.procs {
 		id, ok := procNumber(ph.name)
 		if !ok {
-			return nil, litmus.Errorf(ph.pos, "expected a thread name P0, P1, ..., found %q", ph.name)
+			return nil, nil, litmus.Errorf(ph.pos, "expected a thread name P0, P1, ..., found %q", ph.name)
 		}
 		if err := litmus.CheckThreadOrder(ph.pos, i, id); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		p := xcfa.NewProcess(id)
 		prog.Procs = append(prog.Procs, p)
 		builders[i] = &builder{p: p, cur: p.Init, labels: map[string]*xcfa.Location{},
-			defined: map[string]bool{}, refs: map[string]xcfa.Pos{}, rmw: &rmw}
+			defined: map[string]bool{}, refs: map[string]xcfa.Pos{}, prog: shared}
 	}
 	for r, row := range tab.rows {
 		if len(row) > len(tab.procs) {
-			return nil, litmus.Errorf(tab.rowPos[r], "this row has %d cells but the program has %d threads", len(row), len(tab.procs))
+			return nil, nil, litmus.Errorf(tab.rowPos[r], "this row has %d cells but the program has %d threads", len(row), len(tab.procs))
 		}
 		for i, c := range row {
 			b := builders[i]
 			for _, l := range c.labels {
 				if err := b.defineLabel(l.name, l.pos); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 			}
 			if c.instr != nil {
 				prog.Source[c.instr.pos] = c.instr.text
-				b.pos = c.instr.pos
-				if err := b.instruction(c.instr); err != nil {
-					return nil, err
+				b.pos, b.text = c.instr.pos, c.instr.text
+				if err := instruction(b, c.instr); err != nil {
+					return nil, nil, err
 				}
 			}
 		}
 	}
 	for _, b := range builders {
 		if err := b.finish(tab.finalPos); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	t.HashCode = hashCode(tab)
-	return prog, nil
+	if err := checkAccessSizes(shared.accesses); err != nil {
+		return nil, nil, err
+	}
+	return prog, tab, nil
+}
+
+// checkAccessSizes refuses a program that accesses one location with two
+// sizes (purr has no mixed-size semantics), at the later access. Sizes
+// are the instructions' (X86_64's movl, movq, ...); a program whose
+// accesses all have one size is plain. When sizes differ, an address held
+// in a register could be any location: purr cannot check it, and refuses.
+func checkAccessSizes(accs []memAccess) error {
+	var other *memAccess // the first access whose size is not the first one's
+	for i := range accs {
+		if accs[i].size != accs[0].size {
+			other = &accs[i]
+			break
+		}
+	}
+	if other == nil {
+		return nil
+	}
+	const unsupported = "purr does not support mixed-size accesses"
+	first := map[string]memAccess{}
+	for _, a := range accs {
+		if a.sym == "" {
+			b := accs[0]
+			if b.size == a.size {
+				b = *other
+			}
+			return litmus.Errorf(a.pos, "%s accesses %s at an address a register holds, while %s: %s accesses %s: purr cannot tell that no location is accessed with both sizes; %s",
+				a.text, byteCount(a.size), b.pos, b.text, byteCount(b.size), unsupported)
+		}
+		f, seen := first[a.sym]
+		if !seen {
+			first[a.sym] = a
+			continue
+		}
+		if f.size != a.size {
+			return litmus.Errorf(a.pos, "mixed-size accesses to %s: %s (%s) and %s: %s (%s); %s",
+				a.sym, a.text, byteCount(a.size), f.pos, f.text, byteCount(f.size), unsupported)
+		}
+	}
+	return nil
+}
+
+func byteCount(n int) string {
+	if n == 1 {
+		return "1 byte"
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 func procNumber(name string) (int, bool) {
@@ -76,13 +142,14 @@ func procNumber(name string) (int, bool) {
 type builder struct {
 	p       *xcfa.Process
 	cur     *xcfa.Location
-	pos     xcfa.Pos
-	dead    bool // cur follows a JMP: nothing reaches it
+	pos     xcfa.Pos // the instruction's
+	text    string   // the instruction, as written
+	dead    bool     // cur follows a JMP: nothing reaches it
 	labels  map[string]*xcfa.Location
 	defined map[string]bool
 	refs    map[string]xcfa.Pos // first use of each label
 	tmps    int
-	rmw     *int // the program's last RMW id
+	prog    *program
 }
 
 func (b *builder) emit(op xcfa.Op) {
@@ -97,6 +164,13 @@ func (b *builder) assign(dst string, v xcfa.Expr) { b.emit(xcfa.Assign{Dst: dst,
 func (b *builder) tmp() string {
 	b.tmps++
 	return fmt.Sprintf("tmp.%d", b.tmps)
+}
+
+// freshRMW returns a new id pairing the read and the write of one atomic
+// instruction.
+func (b *builder) freshRMW() int {
+	b.prog.rmw++
+	return b.prog.rmw
 }
 
 // target returns the location of a label, creating it when the label is
@@ -142,63 +216,10 @@ func (b *builder) finish(end xcfa.Pos) error {
 	return nil
 }
 
-// The registers of herd7's X86 (X86Base.regs); EIP is its program counter,
-// which no instruction of a test may name.
-var registers = map[string]bool{"EAX": true, "EBX": true, "ECX": true, "EDX": true, "ESI": true, "EDI": true,
-	"EBP": true, "ESP": true, "ZF": true, "SF": true, "CF": true}
-
-// x86_64Registers are the 64-bit names, which herd7's X86 lexes as plain
-// names (X86_64 is another of its architectures).
-var x86_64Registers = map[string]bool{"RAX": true, "RBX": true, "RCX": true, "RDX": true, "RSI": true, "RDI": true,
-	"RBP": true, "RSP": true, "RIP": true, "R8": true, "R9": true, "R10": true, "R11": true, "R12": true,
-	"R13": true, "R14": true, "R15": true}
-
-// checkRegister refuses a name that is not one of herd7's X86 registers.
-func checkRegister(name string, pos xcfa.Pos) error {
-	switch u := strings.ToUpper(name); {
-	case registers[name]:
-		return nil
-	case name == "EIP":
-		return litmus.Errorf(pos, "unsupported register EIP: it is herd7's X86 program counter")
-	case registers[u] || u == "EIP":
-		return litmus.Errorf(pos, "unknown register %s: herd7's X86 registers are upper case (%s)", name, u)
-	case x86_64Registers[u]:
-		return litmus.Errorf(pos, "unsupported register %s: 64-bit registers belong to herd7's X86_64, not to X86", name)
-	}
-	return litmus.Errorf(pos, "expected a register, [x], [REG] or $n, found %s", name)
-}
-
 // location is where an operand lives: a register, or a memory address.
 type location struct {
 	reg  string
 	addr xcfa.Expr // nil for a register
-}
-
-// lvalue resolves an operand that is written (or read and written).
-func (b *builder) lvalue(o operand) (location, error) {
-	switch o.kind {
-	case nameOp:
-		if err := checkRegister(o.name, o.pos); err != nil {
-			return location{}, err
-		}
-		return location{reg: o.name}, nil
-	case memOp:
-		switch {
-		case registers[o.name]:
-			return location{addr: xcfa.Reg{Name: o.name}}, nil
-		case o.paren || o.name == "EIP":
-			// herd7 reads (R) of a register only; [EIP] would read the
-			// program counter.
-			return location{}, checkRegister(o.name, o.pos)
-		}
-		// herd7 reads any other name, eax included, as a location.
-		return location{addr: xcfa.Sym{Name: o.name}}, nil
-	case immOp:
-		return location{}, litmus.Errorf(o.pos, "an immediate cannot be written to: %s", o.text)
-	case absOp:
-		return location{}, litmus.Errorf(o.pos, "unsupported absolute address %s: purr reads symbolic locations [x] only", o.text)
-	}
-	return location{}, litmus.Errorf(o.pos, "unsupported symbolic register %s", o.name)
 }
 
 // read reads a location: a register as is, memory by a Load into a
@@ -220,142 +241,6 @@ func (b *builder) write(l location, v xcfa.Expr, tags []string, rmw int) {
 	b.emit(xcfa.Store{Addr: l.addr, Value: v, Tags: tags, RMW: rmw})
 }
 
-// rvalue reads a source operand.
-func (b *builder) rvalue(o operand) (xcfa.Expr, error) {
-	if o.kind == immOp {
-		return xcfa.Const{Value: o.imm}, nil
-	}
-	l, err := b.lvalue(o)
-	if err != nil {
-		return nil, err
-	}
-	return b.read(l, nil, 0), nil
-}
-
-func (b *builder) operands(in *instr, n int) error {
-	if len(in.ops) != n {
-		return litmus.Errorf(in.pos, "%s takes %d operand(s), found %d", in.mnem, n, len(in.ops))
-	}
-	return nil
-}
-
-func cmp(op xcfa.BinOp, x, y xcfa.Expr) xcfa.Expr { return xcfa.Binary{Op: op, X: x, Y: y} }
-
-var zero, one = xcfa.Const{Value: 0}, xcfa.Const{Value: 1}
-
-// instruction translates one instruction.
-func (b *builder) instruction(in *instr) error {
-	switch in.mnem {
-	case "MFENCE", "SFENCE", "LFENCE":
-		if err := b.operands(in, 0); err != nil {
-			return err
-		}
-		b.emit(xcfa.Fence{Tags: []string{in.mnem}})
-	case "MOV", "MOVQ":
-		if err := b.operands(in, 2); err != nil {
-			return err
-		}
-		dst, err := b.lvalue(in.ops[0])
-		if err != nil {
-			return err
-		}
-		if src := in.ops[1]; dst.addr == nil && src.kind == memOp {
-			// A load straight into its register, as herd7's one read event.
-			from, err := b.lvalue(src)
-			if err != nil {
-				return err
-			}
-			b.emit(xcfa.Load{Dst: dst.reg, Addr: from.addr})
-			return nil
-		}
-		v, err := b.rvalue(in.ops[1])
-		if err != nil {
-			return err
-		}
-		b.write(dst, v, nil, 0)
-	case "ADD", "XOR":
-		if err := b.operands(in, 2); err != nil {
-			return err
-		}
-		dst, err := b.lvalue(in.ops[0])
-		if err != nil {
-			return err
-		}
-		old := b.read(dst, nil, 0)
-		v, err := b.rvalue(in.ops[1])
-		if err != nil {
-			return err
-		}
-		op := xcfa.Add
-		if in.mnem == "XOR" {
-			op = xcfa.Xor
-		}
-		res := b.result(cmp(op, old, v))
-		b.write(dst, res, nil, 0)
-		b.assign("ZF", cmp(xcfa.Eq, res, zero))
-		b.assign("SF", cmp(xcfa.Gt, res, zero))
-		b.assign("CF", zero)
-	case "INC", "DEC":
-		if err := b.operands(in, 1); err != nil {
-			return err
-		}
-		dst, err := b.lvalue(in.ops[0])
-		if err != nil {
-			return err
-		}
-		op := xcfa.Add
-		if in.mnem == "DEC" {
-			op = xcfa.Sub
-		}
-		res := b.result(cmp(op, b.read(dst, nil, 0), one))
-		b.write(dst, res, nil, 0)
-		b.assign("SF", cmp(xcfa.Gt, res, zero))
-		b.assign("ZF", cmp(xcfa.Eq, res, zero))
-	case "CMP":
-		if err := b.operands(in, 2); err != nil {
-			return err
-		}
-		if in.ops[0].kind == immOp {
-			return litmus.Errorf(in.ops[0].pos, "CMP's first operand must be a register or memory, found %s", in.ops[0].text)
-		}
-		x, err := b.rvalue(in.ops[0])
-		if err != nil {
-			return err
-		}
-		y, err := b.rvalue(in.ops[1])
-		if err != nil {
-			return err
-		}
-		b.assign("ZF", cmp(xcfa.Eq, x, y))
-		b.assign("SF", cmp(xcfa.Gt, x, y))
-		b.assign("CF", zero)
-	case "SETNB":
-		if err := b.operands(in, 1); err != nil {
-			return err
-		}
-		dst, err := b.lvalue(in.ops[0])
-		if err != nil {
-			return err
-		}
-		b.write(dst, cmp(xcfa.Xor, xcfa.Reg{Name: "CF"}, one), nil, 0)
-	case "CMOVC":
-		return b.cmovc(in)
-	case "XCHG":
-		return b.xchg(in)
-	case "JMP", "JE", "JNE":
-		return b.jump(in)
-	case "LOCK":
-		return litmus.Errorf(in.pos, "unsupported LOCK prefix (%s): purr does not model herd7's locked instructions other than XCHG", in.text)
-	case "CMPXCHG", "MOVSD":
-		return litmus.Errorf(in.pos, "unsupported instruction %s: herd7 does not implement it", in.mnem)
-	case "OR", "MOVB", "MOVW", "MOVL", "MOVT":
-		return litmus.Errorf(in.pos, "unsupported instruction %s: herd7's X86 semantics has no case for it", in.mnem)
-	default:
-		return litmus.Errorf(in.pos, "unsupported instruction %s", in.mnem)
-	}
-	return nil
-}
-
 // result keeps a computed value in a temporary, so that the flags read the
 // value written, whatever the write changes.
 func (b *builder) result(v xcfa.Expr) xcfa.Expr {
@@ -364,79 +249,42 @@ func (b *builder) result(v xcfa.Expr) xcfa.Expr {
 	return xcfa.Reg{Name: t}
 }
 
-// cmovc is CMOVC r,ea: r := ea when CF is non-zero. herd7 chooses on CF
-// within the instruction (choiceT): internal assumptions, no branch.
-func (b *builder) cmovc(in *instr) error {
-	if err := b.operands(in, 2); err != nil {
-		return err
+// operands checks that in has n operands, at most one of them memory:
+// every instruction then has at most one read and one write of memory,
+// in sequence, as herd7's iico orders them (xcfa.Program.OrderedInstrs);
+// herd7 would read two memory operands in parallel.
+func (b *builder) operands(in *instr, n int) error {
+	if len(in.ops) != n {
+		return litmus.Errorf(in.pos, "%s takes %d operand(s), found %d", in.mnem, n, len(in.ops))
 	}
-	if in.ops[0].kind != nameOp {
-		return litmus.Errorf(in.ops[0].pos, "CMOVC's first operand must be a register, found %s", in.ops[0].text)
+	if n == 2 && in.ops[0].kind == memOp && in.ops[1].kind == memOp {
+		return litmus.Errorf(in.pos, "unsupported instruction with two memory operands: %s", in.text)
 	}
-	dst, err := b.lvalue(in.ops[0])
-	if err != nil {
-		return err
-	}
-	if in.ops[1].kind == immOp {
-		return litmus.Errorf(in.ops[1].pos, "CMOVC's second operand must be a register or memory, found %s", in.ops[1].text)
-	}
-	cf := xcfa.Reg{Name: "CF"}
-	start, join := b.cur, b.p.NewLoc("")
-	b.emit(xcfa.Assume{Cond: cf, Internal: true})
-	v, err := b.rvalue(in.ops[1])
-	if err != nil {
-		return err
-	}
-	b.write(dst, v, nil, 0)
-	b.p.AddEdge(b.cur, join, xcfa.Nop{}, b.pos)
-	b.p.AddEdge(start, join, xcfa.Assume{Cond: xcfa.Unary{Op: xcfa.Not, X: cf}, Internal: true}, b.pos)
-	b.cur = join
 	return nil
 }
 
-// xchg is herd7's locked exchange: with a memory operand, the read and the
-// write of memory are atomic (tag X) and paired.
-func (b *builder) xchg(in *instr) error {
-	if err := b.operands(in, 2); err != nil {
-		return err
+func bin(op xcfa.BinOp, x, y xcfa.Expr) xcfa.Expr { return xcfa.Binary{Op: op, X: x, Y: y} }
+
+var zero, one = xcfa.Const{Value: 0}, xcfa.Const{Value: 1}
+
+// The flags, which herd7 keeps as registers in both dialects.
+var zf, sf, cf = xcfa.Reg{Name: "ZF"}, xcfa.Reg{Name: "SF"}, xcfa.Reg{Name: "CF"}
+
+// setFlags writes the flags herd7's arithmetic instructions write:
+// ZF := x == y, SF := x > y (signed) and, when withCF, CF := 0.
+func (b *builder) setFlags(x, y xcfa.Expr, withCF bool) {
+	b.assign(zf.Name, bin(xcfa.Eq, x, y))
+	b.assign(sf.Name, bin(xcfa.Gt, x, y))
+	if withCF {
+		b.assign(cf.Name, zero)
 	}
-	for _, o := range in.ops {
-		if o.kind == immOp {
-			return litmus.Errorf(o.pos, "XCHG exchanges registers or memory, found %s", o.text)
-		}
-	}
-	x, err := b.lvalue(in.ops[0])
-	if err != nil {
-		return err
-	}
-	y, err := b.lvalue(in.ops[1])
-	if err != nil {
-		return err
-	}
-	switch {
-	case x.addr != nil && y.addr != nil:
-		return litmus.Errorf(in.pos, "unsupported XCHG of two memory operands")
-	case x.addr == nil && y.addr == nil:
-		t := b.tmp()
-		b.assign(t, xcfa.Reg{Name: x.reg})
-		b.assign(x.reg, xcfa.Reg{Name: y.reg})
-		b.assign(y.reg, xcfa.Reg{Name: t})
-		return nil
-	}
-	mem, reg := x, y
-	if y.addr != nil {
-		mem, reg = y, x
-	}
-	*b.rmw++
-	atomic := []string{"X"}
-	old := b.read(mem, atomic, *b.rmw)
-	b.write(mem, xcfa.Reg{Name: reg.reg}, atomic, *b.rmw)
-	b.assign(reg.reg, old)
-	return nil
 }
 
-// jump translates JMP, JE and JNE.
-func (b *builder) jump(in *instr) error {
+// jump translates a jump to the label of its only operand: taken is the
+// condition of a conditional jump, nil for an unconditional one (a Nop
+// edge; code after it is unreachable). A conditional jump is two Assume
+// edges, taken and not taken.
+func (b *builder) jump(in *instr, taken xcfa.Expr) error {
 	if err := b.operands(in, 1); err != nil {
 		return err
 	}
@@ -445,18 +293,29 @@ func (b *builder) jump(in *instr) error {
 		return litmus.Errorf(o.pos, "%s takes a label, found %s", in.mnem, o.text)
 	}
 	to := b.target(o.name, o.pos)
-	if in.mnem == "JMP" {
+	if taken == nil {
 		b.p.AddEdge(b.cur, to, xcfa.Nop{}, b.pos)
 		b.cur, b.dead = b.p.NewLoc(""), true
 		return nil
-	}
-	var taken xcfa.Expr = xcfa.Reg{Name: "ZF"}
-	if in.mnem == "JNE" {
-		taken = cmp(xcfa.Xor, taken, one)
 	}
 	next := b.p.NewLoc("")
 	b.p.AddEdge(b.cur, to, xcfa.Assume{Cond: taken}, b.pos)
 	b.p.AddEdge(b.cur, next, xcfa.Assume{Cond: xcfa.Unary{Op: xcfa.Not, X: taken}}, b.pos)
 	b.cur = next
+	return nil
+}
+
+// choose is herd7's choiceT on cond within one instruction: then runs
+// when cond is non-zero, and nothing otherwise; internal assumptions, no
+// branch event.
+func (b *builder) choose(cond xcfa.Expr, then func() error) error {
+	start, join := b.cur, b.p.NewLoc("")
+	b.emit(xcfa.Assume{Cond: cond, Internal: true})
+	if err := then(); err != nil {
+		return err
+	}
+	b.p.AddEdge(b.cur, join, xcfa.Nop{}, b.pos)
+	b.p.AddEdge(start, join, xcfa.Assume{Cond: xcfa.Unary{Op: xcfa.Not, X: cond}, Internal: true}, b.pos)
+	b.cur = join
 	return nil
 }

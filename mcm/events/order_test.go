@@ -9,6 +9,7 @@ import (
 	"github.com/purr-mcm/purr/litmus"
 	_ "github.com/purr-mcm/purr/litmus/aarch64"
 	"github.com/purr-mcm/purr/litmus/c"
+	_ "github.com/purr-mcm/purr/litmus/x86"
 	"github.com/purr-mcm/purr/mcm/events"
 )
 
@@ -91,32 +92,46 @@ func TestCStatementOrder(t *testing.T) {
 	}
 }
 
-// TestInstructionOrder checks program order around an assembly
-// instruction with several events: herd7's po orders instructions, so the
-// read and the write of one SWP are unordered, and both follow the store
-// before them and precede the load after them.
+// TestInstructionOrder checks program order around and inside assembly
+// instructions with several events. herd7's po orders instructions and,
+// inside one, what its iico orders: an AArch64 SWP's read and write are
+// unordered (both follow the store before and precede the load after),
+// an X86 INC or XCHG reads before it writes.
 func TestInstructionOrder(t *testing.T) {
-	src := `AArch64 T
+	tests := []struct{ name, src, want string }{
+		{"AArch64 SWP: read and write unordered", `AArch64 T
 { 0:X1=x; 0:X3=y; 0:X5=z; }
  P0             ;
  STR W0,[X1]    ;
  SWP W4,W2,[X3] ;
  LDR W6,[X5]    ;
 exists (0:X2=0)
-`
-	test, err := litmus.Parse("T.litmus", []byte(src))
-	if err != nil {
-		t.Fatal(err)
+`, "Wx Ry Wy Rz: Wx<Ry Wx<Wy Wx<Rz Ry<Rz Wy<Rz"},
+		{"X86 INC and XCHG: the read before the write", `X86 T
+{ }
+ P0           ;
+ MOV [x],$1   ;
+ INC [y]      ;
+ XCHG [z],EAX ;
+exists (0:EAX=0)
+`, "Wx Ry Wy Rz Wz: Wx<Ry Wx<Wy Wx<Rz Wx<Wz Ry<Wy Ry<Rz Ry<Wz Wy<Rz Wy<Wz Rz<Wz"},
 	}
-	regs := map[int]map[string]events.Value{0: {"X1": events.Addr("x"), "X3": events.Addr("y"), "X5": events.Addr("z")}}
-	mem := map[events.Value]events.Value{events.Addr("x"): events.Int(0), events.Addr("y"): events.Int(0), events.Addr("z"): events.Int(0)}
-	u, err := events.Unfold(test.Program, 1, regs, mem)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "Wx Ry Wy Rz: Wx<Ry Wx<Wy Wx<Rz Ry<Rz Wy<Rz"
-	if got := pathOrder(u.Leaves[0][0]); got != want {
-		t.Errorf("got  %q\nwant %q", got, want)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			test, err := litmus.Parse("T.litmus", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			regs := map[int]map[string]events.Value{0: {"X1": events.Addr("x"), "X3": events.Addr("y"), "X5": events.Addr("z")}}
+			mem := map[events.Value]events.Value{events.Addr("x"): events.Int(0), events.Addr("y"): events.Int(0), events.Addr("z"): events.Int(0)}
+			u, err := events.Unfold(test.Program, 1, regs, mem)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := pathOrder(u.Leaves[0][0]); got != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
 	}
 }
 

@@ -46,12 +46,14 @@ type Event struct {
 	Instr int
 	// Par places the event among the parallel parts of its instruction
 	// instance: program order relates two events of one path unless they
-	// are parallel (InParallel). In C it is the edge's (xcfa.Edge.Par):
-	// herd7 orders a statement's events as its C semantics composes them
-	// (a cmpxchg's fence, read, write and fence in sequence; the operands
-	// of a binary operator in parallel). Elsewhere every event of an
-	// instruction instance is a part of its own, as herd7's po orders
-	// instructions, not the events inside one.
+	// are parallel (InParallel). In C and X86 it is the edge's
+	// (xcfa.Edge.Par, xcfa.Program.OrderedInstrs): herd7 orders a
+	// statement's events as its C semantics composes them (a cmpxchg's
+	// fence, read, write and fence in sequence; the operands of a binary
+	// operator in parallel), and an X86 read before the write that
+	// depends on it. Elsewhere every event of an instruction instance is
+	// a part of its own, as herd7's po orders AArch64's instructions, not
+	// the events inside one.
 	Par []xcfa.Par
 	// ParRun tells apart the passes of a path through one composition:
 	// a loop repeats its statements' edges, and a later iteration's
@@ -192,7 +194,10 @@ type unfolder struct {
 	// noBranches: herd7's C semantics has no branch (commit) events, and
 	// its control dependencies end where the branches join (joins.go).
 	noBranches bool
-	join       map[*xcfa.Location]*xcfa.Location // the current process's
+	// unorderedInstrs: no two events of one instruction are in program
+	// order (xcfa.Program.OrderedInstrs).
+	unorderedInstrs bool
+	join            map[*xcfa.Location]*xcfa.Location // the current process's
 }
 
 // ctrlScope is a C branch being walked: at join, the control
@@ -268,7 +273,7 @@ func UnfoldRegisterEvents(ctx context.Context, prog *xcfa.Program, unroll int, i
 
 func unfold(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[int]map[string]Value, initMem map[Value]Value, regs bool) (*Unfolding, error) {
 	f := &unfolder{ctx: ctx, u: &Unfolding{Threads: len(prog.Procs), RegisterEvents: regs}, unroll: unroll,
-		terms: map[termKey]*Term{}, regs: regs, noBranches: prog.Arch == "C"}
+		terms: map[termKey]*Term{}, regs: regs, noBranches: prog.Arch == "C", unorderedInstrs: !prog.OrderedInstrs}
 	cells := make([]Value, 0, len(initMem))
 	for a := range initMem {
 		cells = append(cells, a)
@@ -439,7 +444,7 @@ func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos xcfa.Pos, st
 	st.depth++
 	e := &Event{ID: len(f.u.Events), Thread: st.thread, Kind: kind, Seg: st.seg, Depth: st.depth, Pos: pos,
 		Instr: st.instr, Par: st.par, ParRun: st.parRun, CtrlDeps: st.ctrl, CtrlPicks: st.ctrlPicks}
-	if !f.noBranches {
+	if f.unorderedInstrs {
 		// Parts of one composition per instruction instance (negative:
 		// the C front end numbers its compositions from 1), whatever
 		// edges of the instruction they come from.

@@ -45,7 +45,7 @@ func x86ParserInit() {
 	}
 	staticData.PredictionContextCache = antlr.NewPredictionContextCache()
 	staticData.serializedATN = []int32{
-		4, 1, 15, 99, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
+		4, 1, 15, 105, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
 		4, 2, 5, 7, 5, 2, 6, 7, 6, 2, 7, 7, 7, 1, 0, 5, 0, 18, 8, 0, 10, 0, 12,
 		0, 21, 9, 0, 1, 0, 1, 0, 5, 0, 25, 8, 0, 10, 0, 12, 0, 28, 9, 0, 1, 0,
 		1, 0, 1, 1, 1, 1, 1, 1, 5, 1, 35, 8, 1, 10, 1, 12, 1, 38, 9, 1, 1, 1, 1,
@@ -53,39 +53,42 @@ func x86ParserInit() {
 		1, 3, 1, 3, 1, 4, 5, 4, 55, 8, 4, 10, 4, 12, 4, 58, 9, 4, 1, 4, 3, 4, 61,
 		8, 4, 1, 5, 1, 5, 1, 5, 1, 6, 1, 6, 3, 6, 68, 8, 6, 1, 6, 1, 6, 1, 6, 1,
 		6, 1, 6, 5, 6, 75, 8, 6, 10, 6, 12, 6, 78, 9, 6, 3, 6, 80, 8, 6, 3, 6,
-		82, 8, 6, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1,
-		7, 1, 7, 1, 7, 3, 7, 97, 8, 7, 1, 7, 0, 0, 8, 0, 2, 4, 6, 8, 10, 12, 14,
-		0, 0, 106, 0, 19, 1, 0, 0, 0, 2, 31, 1, 0, 0, 0, 4, 41, 1, 0, 0, 0, 6,
-		43, 1, 0, 0, 0, 8, 56, 1, 0, 0, 0, 10, 62, 1, 0, 0, 0, 12, 81, 1, 0, 0,
-		0, 14, 96, 1, 0, 0, 0, 16, 18, 5, 10, 0, 0, 17, 16, 1, 0, 0, 0, 18, 21,
-		1, 0, 0, 0, 19, 17, 1, 0, 0, 0, 19, 20, 1, 0, 0, 0, 20, 22, 1, 0, 0, 0,
-		21, 19, 1, 0, 0, 0, 22, 26, 3, 2, 1, 0, 23, 25, 3, 6, 3, 0, 24, 23, 1,
-		0, 0, 0, 25, 28, 1, 0, 0, 0, 26, 24, 1, 0, 0, 0, 26, 27, 1, 0, 0, 0, 27,
-		29, 1, 0, 0, 0, 28, 26, 1, 0, 0, 0, 29, 30, 5, 0, 0, 1, 30, 1, 1, 0, 0,
-		0, 31, 36, 3, 4, 2, 0, 32, 33, 5, 11, 0, 0, 33, 35, 3, 4, 2, 0, 34, 32,
-		1, 0, 0, 0, 35, 38, 1, 0, 0, 0, 36, 34, 1, 0, 0, 0, 36, 37, 1, 0, 0, 0,
-		37, 39, 1, 0, 0, 0, 38, 36, 1, 0, 0, 0, 39, 40, 5, 10, 0, 0, 40, 3, 1,
-		0, 0, 0, 41, 42, 5, 6, 0, 0, 42, 5, 1, 0, 0, 0, 43, 48, 3, 8, 4, 0, 44,
-		45, 5, 11, 0, 0, 45, 47, 3, 8, 4, 0, 46, 44, 1, 0, 0, 0, 47, 50, 1, 0,
-		0, 0, 48, 46, 1, 0, 0, 0, 48, 49, 1, 0, 0, 0, 49, 51, 1, 0, 0, 0, 50, 48,
-		1, 0, 0, 0, 51, 52, 5, 10, 0, 0, 52, 7, 1, 0, 0, 0, 53, 55, 3, 10, 5, 0,
-		54, 53, 1, 0, 0, 0, 55, 58, 1, 0, 0, 0, 56, 54, 1, 0, 0, 0, 56, 57, 1,
-		0, 0, 0, 57, 60, 1, 0, 0, 0, 58, 56, 1, 0, 0, 0, 59, 61, 3, 12, 6, 0, 60,
-		59, 1, 0, 0, 0, 60, 61, 1, 0, 0, 0, 61, 9, 1, 0, 0, 0, 62, 63, 5, 6, 0,
-		0, 63, 64, 5, 9, 0, 0, 64, 11, 1, 0, 0, 0, 65, 67, 5, 3, 0, 0, 66, 68,
-		5, 10, 0, 0, 67, 66, 1, 0, 0, 0, 67, 68, 1, 0, 0, 0, 68, 69, 1, 0, 0, 0,
-		69, 82, 3, 12, 6, 0, 70, 79, 5, 6, 0, 0, 71, 76, 3, 14, 7, 0, 72, 73, 5,
-		8, 0, 0, 73, 75, 3, 14, 7, 0, 74, 72, 1, 0, 0, 0, 75, 78, 1, 0, 0, 0, 76,
-		74, 1, 0, 0, 0, 76, 77, 1, 0, 0, 0, 77, 80, 1, 0, 0, 0, 78, 76, 1, 0, 0,
-		0, 79, 71, 1, 0, 0, 0, 79, 80, 1, 0, 0, 0, 80, 82, 1, 0, 0, 0, 81, 65,
-		1, 0, 0, 0, 81, 70, 1, 0, 0, 0, 82, 13, 1, 0, 0, 0, 83, 97, 5, 4, 0, 0,
-		84, 97, 5, 5, 0, 0, 85, 97, 5, 6, 0, 0, 86, 97, 5, 7, 0, 0, 87, 88, 5,
-		12, 0, 0, 88, 89, 5, 6, 0, 0, 89, 97, 5, 13, 0, 0, 90, 91, 5, 14, 0, 0,
-		91, 92, 5, 6, 0, 0, 92, 97, 5, 15, 0, 0, 93, 94, 5, 12, 0, 0, 94, 95, 5,
-		5, 0, 0, 95, 97, 5, 13, 0, 0, 96, 83, 1, 0, 0, 0, 96, 84, 1, 0, 0, 0, 96,
-		85, 1, 0, 0, 0, 96, 86, 1, 0, 0, 0, 96, 87, 1, 0, 0, 0, 96, 90, 1, 0, 0,
-		0, 96, 93, 1, 0, 0, 0, 97, 15, 1, 0, 0, 0, 11, 19, 26, 36, 48, 56, 60,
-		67, 76, 79, 81, 96,
+		82, 8, 6, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 3, 7, 89, 8, 7, 1, 7, 1, 7, 1,
+		7, 1, 7, 3, 7, 95, 8, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 3, 7, 103,
+		8, 7, 1, 7, 0, 0, 8, 0, 2, 4, 6, 8, 10, 12, 14, 0, 1, 1, 0, 6, 7, 114,
+		0, 19, 1, 0, 0, 0, 2, 31, 1, 0, 0, 0, 4, 41, 1, 0, 0, 0, 6, 43, 1, 0, 0,
+		0, 8, 56, 1, 0, 0, 0, 10, 62, 1, 0, 0, 0, 12, 81, 1, 0, 0, 0, 14, 102,
+		1, 0, 0, 0, 16, 18, 5, 10, 0, 0, 17, 16, 1, 0, 0, 0, 18, 21, 1, 0, 0, 0,
+		19, 17, 1, 0, 0, 0, 19, 20, 1, 0, 0, 0, 20, 22, 1, 0, 0, 0, 21, 19, 1,
+		0, 0, 0, 22, 26, 3, 2, 1, 0, 23, 25, 3, 6, 3, 0, 24, 23, 1, 0, 0, 0, 25,
+		28, 1, 0, 0, 0, 26, 24, 1, 0, 0, 0, 26, 27, 1, 0, 0, 0, 27, 29, 1, 0, 0,
+		0, 28, 26, 1, 0, 0, 0, 29, 30, 5, 0, 0, 1, 30, 1, 1, 0, 0, 0, 31, 36, 3,
+		4, 2, 0, 32, 33, 5, 11, 0, 0, 33, 35, 3, 4, 2, 0, 34, 32, 1, 0, 0, 0, 35,
+		38, 1, 0, 0, 0, 36, 34, 1, 0, 0, 0, 36, 37, 1, 0, 0, 0, 37, 39, 1, 0, 0,
+		0, 38, 36, 1, 0, 0, 0, 39, 40, 5, 10, 0, 0, 40, 3, 1, 0, 0, 0, 41, 42,
+		5, 6, 0, 0, 42, 5, 1, 0, 0, 0, 43, 48, 3, 8, 4, 0, 44, 45, 5, 11, 0, 0,
+		45, 47, 3, 8, 4, 0, 46, 44, 1, 0, 0, 0, 47, 50, 1, 0, 0, 0, 48, 46, 1,
+		0, 0, 0, 48, 49, 1, 0, 0, 0, 49, 51, 1, 0, 0, 0, 50, 48, 1, 0, 0, 0, 51,
+		52, 5, 10, 0, 0, 52, 7, 1, 0, 0, 0, 53, 55, 3, 10, 5, 0, 54, 53, 1, 0,
+		0, 0, 55, 58, 1, 0, 0, 0, 56, 54, 1, 0, 0, 0, 56, 57, 1, 0, 0, 0, 57, 60,
+		1, 0, 0, 0, 58, 56, 1, 0, 0, 0, 59, 61, 3, 12, 6, 0, 60, 59, 1, 0, 0, 0,
+		60, 61, 1, 0, 0, 0, 61, 9, 1, 0, 0, 0, 62, 63, 5, 6, 0, 0, 63, 64, 5, 9,
+		0, 0, 64, 11, 1, 0, 0, 0, 65, 67, 5, 3, 0, 0, 66, 68, 5, 10, 0, 0, 67,
+		66, 1, 0, 0, 0, 67, 68, 1, 0, 0, 0, 68, 69, 1, 0, 0, 0, 69, 82, 3, 12,
+		6, 0, 70, 79, 5, 6, 0, 0, 71, 76, 3, 14, 7, 0, 72, 73, 5, 8, 0, 0, 73,
+		75, 3, 14, 7, 0, 74, 72, 1, 0, 0, 0, 75, 78, 1, 0, 0, 0, 76, 74, 1, 0,
+		0, 0, 76, 77, 1, 0, 0, 0, 77, 80, 1, 0, 0, 0, 78, 76, 1, 0, 0, 0, 79, 71,
+		1, 0, 0, 0, 79, 80, 1, 0, 0, 0, 80, 82, 1, 0, 0, 0, 81, 65, 1, 0, 0, 0,
+		81, 70, 1, 0, 0, 0, 82, 13, 1, 0, 0, 0, 83, 103, 5, 4, 0, 0, 84, 103, 5,
+		5, 0, 0, 85, 103, 5, 6, 0, 0, 86, 103, 5, 7, 0, 0, 87, 89, 5, 5, 0, 0,
+		88, 87, 1, 0, 0, 0, 88, 89, 1, 0, 0, 0, 89, 90, 1, 0, 0, 0, 90, 91, 5,
+		12, 0, 0, 91, 92, 7, 0, 0, 0, 92, 103, 5, 13, 0, 0, 93, 95, 5, 5, 0, 0,
+		94, 93, 1, 0, 0, 0, 94, 95, 1, 0, 0, 0, 95, 96, 1, 0, 0, 0, 96, 97, 5,
+		14, 0, 0, 97, 98, 7, 0, 0, 0, 98, 103, 5, 15, 0, 0, 99, 100, 5, 12, 0,
+		0, 100, 101, 5, 5, 0, 0, 101, 103, 5, 13, 0, 0, 102, 83, 1, 0, 0, 0, 102,
+		84, 1, 0, 0, 0, 102, 85, 1, 0, 0, 0, 102, 86, 1, 0, 0, 0, 102, 88, 1, 0,
+		0, 0, 102, 94, 1, 0, 0, 0, 102, 99, 1, 0, 0, 0, 103, 15, 1, 0, 0, 0, 13,
+		19, 26, 36, 48, 56, 60, 67, 76, 79, 81, 88, 94, 102,
 	}
 	deserializer := antlr.NewATNDeserializer(nil)
 	staticData.atn = deserializer.Deserialize(staticData.serializedATN)
@@ -1487,12 +1490,20 @@ func (s *MemOperandContext) LBRK() antlr.TerminalNode {
 	return s.GetToken(X86ParserLBRK, 0)
 }
 
+func (s *MemOperandContext) RBRK() antlr.TerminalNode {
+	return s.GetToken(X86ParserRBRK, 0)
+}
+
 func (s *MemOperandContext) NAME() antlr.TerminalNode {
 	return s.GetToken(X86ParserNAME, 0)
 }
 
-func (s *MemOperandContext) RBRK() antlr.TerminalNode {
-	return s.GetToken(X86ParserRBRK, 0)
+func (s *MemOperandContext) SYMREG() antlr.TerminalNode {
+	return s.GetToken(X86ParserSYMREG, 0)
+}
+
+func (s *MemOperandContext) NUM() antlr.TerminalNode {
+	return s.GetToken(X86ParserNUM, 0)
 }
 
 func (s *MemOperandContext) LPAR() antlr.TerminalNode {
@@ -1536,13 +1547,15 @@ func (s *AbsOperandContext) RBRK() antlr.TerminalNode {
 func (p *X86Parser) Operand() (localctx IOperandContext) {
 	localctx = NewOperandContext(p, p.GetParserRuleContext(), p.GetState())
 	p.EnterRule(localctx, 14, X86ParserRULE_operand)
-	p.SetState(96)
+	var _la int
+
+	p.SetState(102)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
-	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 10, p.GetParserRuleContext()) {
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 12, p.GetParserRuleContext()) {
 	case 1:
 		localctx = NewImmOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
@@ -1594,8 +1607,26 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 	case 5:
 		localctx = NewMemOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 5)
+		p.SetState(88)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		if _la == X86ParserNUM {
+			{
+				p.SetState(87)
+				p.Match(X86ParserNUM)
+				if p.HasError() {
+					// Recognition error - abort rule
+					goto errorExit
+				}
+			}
+
+		}
 		{
-			p.SetState(87)
+			p.SetState(90)
 			p.Match(X86ParserLBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1603,15 +1634,18 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 			}
 		}
 		{
-			p.SetState(88)
-			p.Match(X86ParserNAME)
-			if p.HasError() {
-				// Recognition error - abort rule
-				goto errorExit
+			p.SetState(91)
+			_la = p.GetTokenStream().LA(1)
+
+			if !(_la == X86ParserNAME || _la == X86ParserSYMREG) {
+				p.GetErrorHandler().RecoverInline(p)
+			} else {
+				p.GetErrorHandler().ReportMatch(p)
+				p.Consume()
 			}
 		}
 		{
-			p.SetState(89)
+			p.SetState(92)
 			p.Match(X86ParserRBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1622,8 +1656,26 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 	case 6:
 		localctx = NewMemOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 6)
+		p.SetState(94)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		if _la == X86ParserNUM {
+			{
+				p.SetState(93)
+				p.Match(X86ParserNUM)
+				if p.HasError() {
+					// Recognition error - abort rule
+					goto errorExit
+				}
+			}
+
+		}
 		{
-			p.SetState(90)
+			p.SetState(96)
 			p.Match(X86ParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1631,15 +1683,18 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 			}
 		}
 		{
-			p.SetState(91)
-			p.Match(X86ParserNAME)
-			if p.HasError() {
-				// Recognition error - abort rule
-				goto errorExit
+			p.SetState(97)
+			_la = p.GetTokenStream().LA(1)
+
+			if !(_la == X86ParserNAME || _la == X86ParserSYMREG) {
+				p.GetErrorHandler().RecoverInline(p)
+			} else {
+				p.GetErrorHandler().ReportMatch(p)
+				p.Consume()
 			}
 		}
 		{
-			p.SetState(92)
+			p.SetState(98)
 			p.Match(X86ParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1651,7 +1706,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 		localctx = NewAbsOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 7)
 		{
-			p.SetState(93)
+			p.SetState(99)
 			p.Match(X86ParserLBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1659,7 +1714,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 			}
 		}
 		{
-			p.SetState(94)
+			p.SetState(100)
 			p.Match(X86ParserNUM)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1667,7 +1722,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 			}
 		}
 		{
-			p.SetState(95)
+			p.SetState(101)
 			p.Match(X86ParserRBRK)
 			if p.HasError() {
 				// Recognition error - abort rule

@@ -1,0 +1,544 @@
+package x86
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/xcfa"
+)
+
+// Translate64 turns the program part of an X86_64 test into an XCFA.
+func Translate64(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Program, error) {
+	if err := t.RenameRegisters(stateRegister64); err != nil {
+		return nil, err
+	}
+	prog, tab, err := translateTable(t, sec, (*builder).x86_64Instruction)
+	if err != nil {
+		return nil, err
+	}
+	t.HashCode = hashCode(tab, hashX86_64)
+	return prog, nil
+}
+
+// regPart is the part of a 64-bit register a name views (X86_64Base's
+// reg_part).
+type regPart int
+
+const (
+	part64    regPart = iota // rax
+	part32                   // eax
+	part16                   // ax
+	part8                    // al: the low byte
+	part8High                // ah: the second byte
+)
+
+// reg64 is a register name of herd7's X86_64: the view part of the 64-bit
+// register base (the XCFA register, named by its 64-bit name).
+type reg64 struct {
+	name string // as herd7 prints it: eax
+	base string // rax
+	part regPart
+}
+
+// x86_64Registers maps herd7's X86_64 register names, lower case, to the
+// registers they view (X86Base_64.gen_regs).
+var x86_64Registers = func() map[string]*reg64 {
+	m := map[string]*reg64{}
+	add := func(name, base string, part regPart) { m[name] = &reg64{name: name, base: base, part: part} }
+	for _, r := range []string{"ax", "bx", "cx", "dx", "si", "di", "bp", "sp"} {
+		base := "r" + r
+		add(base, base, part64)
+		add("e"+r, base, part32)
+		add(r, base, part16)
+		if r[1] == 'x' {
+			add(r[:1]+"l", base, part8)
+			add(r[:1]+"h", base, part8High)
+		} else {
+			add(r+"l", base, part8)
+		}
+	}
+	for n := 8; n <= 15; n++ {
+		base := "r" + strconv.Itoa(n)
+		add(base, base, part64)
+		add(base+"d", base, part32)
+		add(base+"w", base, part16)
+		add(base+"b", base, part8)
+	}
+	return m
+}()
+
+// x86_64Register returns the register a name denotes in any case, as
+// herd7's lexer reads it, or nil.
+func x86_64Register(name string) *reg64 { return x86_64Registers[strings.ToLower(name)] }
+
+// is64BitRegister tells whether a name is one of herd7's 64-bit X86_64
+// registers (rax ... r15), in any case.
+func is64BitRegister(name string) bool {
+	r := x86_64Register(name)
+	return r != nil && r.part == part64
+}
+
+// stateRegister64 names a register of the initial state or the condition
+// by its XCFA register: herd7 reads them by their 64-bit names, in any case.
+func stateRegister64(l litmus.Loc) (string, error) {
+	r := x86_64Register(l.Name)
+	switch {
+	case is64BitRegister(l.Name):
+		return r.base, nil
+	case r != nil:
+		return "", litmus.Errorf(l.Pos, "register %s in a state or condition: herd7's X86_64 names registers there by their 64-bit names (%s)", l.Name, r.base)
+	}
+	return "", litmus.Errorf(l.Pos, "unsupported register %s: purr's X86_64 states and conditions name the general-purpose registers rax ... r15", l.Name)
+}
+
+// opSize is an instruction's operand size, from its mnemonic's suffix.
+type opSize struct {
+	suffix string // as herd7 prints it: "", "b", "w", "l", "q"
+	bytes  int    // the size of its memory accesses
+	bits   int    // the width herd7 keeps of the values it reads
+}
+
+// opSizes are herd7's sizes (X86_64Base.inst_size): without a suffix, an
+// instruction accesses 4 bytes of memory (herd7's INSb is a Word) but
+// keeps all 64 bits of what it reads.
+var opSizes = map[string]opSize{
+	"": {"", 4, 64}, "B": {"b", 1, 8}, "W": {"w", 2, 16}, "L": {"l", 4, 32}, "Q": {"q", 8, 64},
+}
+
+// sizedMnemonics take a size suffix: MOV, MOVB, MOVW, MOVL, MOVQ, ...
+var sizedMnemonics = []string{"MOV", "ADD", "XOR", "OR", "AND", "CMP", "INC", "DEC", "XCHG", "CMOVC", "CMPXCHG", "UXCH", "MOVNTI"}
+
+// splitMnemonic splits a mnemonic into its base and its size.
+func splitMnemonic(m string) (string, opSize) {
+	for _, base := range sizedMnemonics {
+		if rest, ok := strings.CutPrefix(m, base); ok {
+			if s, ok := opSizes[rest]; ok {
+				return base, s
+			}
+		}
+	}
+	return m, opSizes[""]
+}
+
+// not and or combine flags, which are 0 or 1.
+func not(flag xcfa.Expr) xcfa.Expr { return bin(xcfa.Xor, flag, one) }
+func or(x, y xcfa.Expr) xcfa.Expr  { return bin(xcfa.Or, x, y) }
+
+// jumpConditions are the conditional jumps and when herd7 takes them
+// (X86_64Sem.ml; X86 has JE and JNE only), as herd7 computes them from
+// its flags: JLT is ZF or not SF, JGE is ZF or SF.
+var jumpConditions = map[string]xcfa.Expr{
+	"JE": zf, "JNE": not(zf), "JLE": not(sf), "JLT": or(zf, not(sf)),
+	"JGE": or(zf, sf), "JGT": sf, "JS": sf, "JNS": not(sf),
+}
+
+// loc64 is an X86_64 operand that is read or written: a view of a
+// register, or memory.
+type loc64 struct {
+	location
+	reg *reg64 // nil for memory
+}
+
+// memAccess is a memory operand of an X86_64 instruction: its location,
+// when it is written as one, and the size it accesses.
+type memAccess struct {
+	sym  string // x of (x); "" for an address a register holds
+	size int    // bytes
+	pos  xcfa.Pos
+	text string // the instruction
+}
+
+// operand64 resolves an operand that is not an immediate, recording a
+// memory operand's access.
+func (b *builder) operand64(o operand, size opSize) (loc64, error) {
+	switch o.kind {
+	case nameOp, symRegOp:
+		r := x86_64Register(o.name)
+		switch {
+		case r != nil:
+			return loc64{location: location{reg: r.base}, reg: r}, nil
+		case strings.EqualFold(o.name, "rip"):
+			return loc64{}, litmus.Errorf(o.pos, "unsupported register %s: it is herd7's X86_64 program counter", o.text)
+		case o.kind == symRegOp:
+			return loc64{}, litmus.Errorf(o.pos, "unsupported symbolic register %s", o.text)
+		}
+		return loc64{}, litmus.Errorf(o.pos, "expected a register, (x), (%%reg) or $n, found %s", o.text)
+	case memOp:
+		acc := memAccess{size: size.bytes, pos: o.pos, text: b.text}
+		var addr xcfa.Expr
+		switch r := x86_64Register(o.name); {
+		case r != nil && r.part != part64:
+			return loc64{}, litmus.Errorf(o.pos, "unsupported address register %%%s: purr reads addresses from 64-bit registers (%%%s)", r.name, r.base)
+		case r != nil:
+			addr = xcfa.Reg{Name: r.base}
+			if o.imm != 0 {
+				addr = bin(xcfa.Add, addr, xcfa.Const{Value: o.imm})
+			}
+		case strings.EqualFold(o.name, "rip"):
+			return loc64{}, litmus.Errorf(o.pos, "unsupported register %%%s: it is herd7's X86_64 program counter", o.name)
+		case o.percent:
+			return loc64{}, litmus.Errorf(o.pos, "unsupported symbolic register %%%s", o.name)
+		case o.disp:
+			return loc64{}, litmus.Errorf(o.pos, "a displacement needs a register address, as in 8(%%rax), found %s", o.text)
+		default:
+			addr, acc.sym = xcfa.Sym{Name: o.name}, o.name
+		}
+		b.prog.accesses = append(b.prog.accesses, acc)
+		return loc64{location: location{addr: addr}}, nil
+	case immOp:
+		return loc64{}, litmus.Errorf(o.pos, "an immediate cannot be written to: %s", o.text)
+	}
+	return loc64{}, litmus.Errorf(o.pos, "unsupported absolute address %s: purr reads symbolic locations (x) only", o.text)
+}
+
+// zextBits are the widths the zero-extensions keep.
+var zextBits = map[xcfa.UnOp]int{xcfa.Zext8: 8, xcfa.Zext16: 16, xcfa.Zext32: 32}
+
+// keep keeps the low bits of a value, as herd7 masks what it reads.
+func keep(v xcfa.Expr, bits int) xcfa.Expr {
+	if bits >= 64 {
+		return v
+	}
+	switch v := v.(type) {
+	case xcfa.Const:
+		return xcfa.Const{Value: int64(uint64(v.Value) & (1<<bits - 1))}
+	case xcfa.Unary:
+		if w, ok := zextBits[v.Op]; ok && w <= bits {
+			return v // already as narrow
+		}
+	}
+	op := map[int]xcfa.UnOp{8: xcfa.Zext8, 16: xcfa.Zext16, 32: xcfa.Zext32}[bits]
+	return xcfa.Unary{Op: op, X: v}
+}
+
+// load64 reads an operand and keeps the bits its instruction reads
+// (herd7's read_loc_gen): a register view reads its part of the register.
+func (b *builder) load64(l loc64, size opSize, tags []string, rmw int) xcfa.Expr {
+	if l.reg == nil {
+		return keep(b.read(l.location, tags, rmw), size.bits)
+	}
+	var v xcfa.Expr = xcfa.Reg{Name: l.reg.base}
+	switch l.reg.part {
+	case part32:
+		v = keep(v, 32)
+	case part16:
+		v = keep(v, 16)
+	case part8:
+		v = keep(v, 8)
+	case part8High:
+		v = keep(bin(xcfa.Shr, v, xcfa.Const{Value: 8}), 8)
+	}
+	return keep(v, size.bits)
+}
+
+// store64 writes an operand as herd7's write_reg does: a 32-bit or 64-bit
+// view replaces the register, a 16-bit or 8-bit one replaces its part of
+// it. herd7 does not mask the value written.
+func (b *builder) store64(l loc64, v xcfa.Expr, tags []string, rmw int) {
+	if l.reg == nil {
+		b.write(l.location, v, tags, rmw)
+		return
+	}
+	old := xcfa.Reg{Name: l.reg.base}
+	merge := func(clear int64, v xcfa.Expr) xcfa.Expr {
+		return or(bin(xcfa.And, old, xcfa.Const{Value: ^clear}), v)
+	}
+	switch l.reg.part {
+	case part16:
+		v = merge(0xffff, v)
+	case part8:
+		v = merge(0xff, v)
+	case part8High:
+		if c, ok := v.(xcfa.Const); ok {
+			v = xcfa.Const{Value: c.Value << 8}
+		} else {
+			v = bin(xcfa.Shl, v, xcfa.Const{Value: 8})
+		}
+		v = merge(0xff00, v)
+	}
+	b.assign(l.reg.base, v)
+}
+
+// value64 reads a source operand: an immediate as is (herd7 does not mask
+// it), anything else as load64 does.
+func (b *builder) value64(o operand, size opSize) (xcfa.Expr, error) {
+	if o.kind == immOp {
+		return xcfa.Const{Value: o.imm}, nil
+	}
+	l, err := b.operand64(o, size)
+	if err != nil {
+		return nil, err
+	}
+	return b.load64(l, size, nil, 0), nil
+}
+
+// x86_64Instruction translates one X86_64 instruction (AT&T order: the
+// destination last).
+func (b *builder) x86_64Instruction(in *instr) error {
+	return b.instruction64(in, false)
+}
+
+// instruction64 translates an instruction, locked when it follows LOCK:
+// then its memory accesses are atomic (tag X) and paired.
+func (b *builder) instruction64(in *instr, locked bool) error {
+	base, size := splitMnemonic(in.mnem)
+	if in.locked != nil {
+		inner, _ := splitMnemonic(in.locked.mnem)
+		switch inner {
+		case "ADD", "XOR", "INC", "DEC", "XCHG", "CMPXCHG": // CMPXCHG: refused there
+			return b.instruction64(in.locked, true)
+		case "LOCK":
+			return litmus.Errorf(in.locked.pos, "LOCK prefix twice")
+		}
+		return litmus.Errorf(in.pos, "unsupported LOCK prefix on %s: herd7 refuses it", in.locked.mnem)
+	}
+	if cond, ok := jumpConditions[base]; ok {
+		return b.jump(in, cond)
+	}
+	switch base {
+	case "NOP":
+		return b.operands(in, 0)
+	case "MFENCE", "SFENCE", "LFENCE":
+		if err := b.operands(in, 0); err != nil {
+			return err
+		}
+		b.emit(xcfa.Fence{Tags: []string{base}})
+	case "JMP":
+		return b.jump(in, nil)
+	case "MOV":
+		return b.mov64(in, size)
+	case "ADD", "XOR", "OR", "AND":
+		return b.arith64(in, size, locked)
+	case "INC", "DEC":
+		if err := b.operands(in, 1); err != nil {
+			return err
+		}
+		dst, err := b.operand64(in.ops[0], size)
+		if err != nil {
+			return err
+		}
+		tags, rmw := b.lockedAccess(dst, locked)
+		op := map[string]xcfa.BinOp{"INC": xcfa.Add, "DEC": xcfa.Sub}[base]
+		res := b.result(bin(op, b.load64(dst, size, tags, rmw), one))
+		b.store64(dst, res, tags, rmw)
+		b.setFlags(res, zero, false)
+	case "CMP":
+		if err := b.operands(in, 2); err != nil {
+			return err
+		}
+		if in.ops[1].kind == immOp {
+			return litmus.Errorf(in.ops[1].pos, "%s's second operand must be a register or memory, found %s", in.mnem, in.ops[1].text)
+		}
+		x, err := b.value64(in.ops[1], size)
+		if err != nil {
+			return err
+		}
+		y, err := b.value64(in.ops[0], size)
+		if err != nil {
+			return err
+		}
+		b.setFlags(x, y, true)
+	case "SETNB":
+		if err := b.operands(in, 1); err != nil {
+			return err
+		}
+		dst, err := b.operand64(in.ops[0], size)
+		if err != nil {
+			return err
+		}
+		// herd7 writes the whole location, even through a register view.
+		b.write(dst.location, not(cf), nil, 0)
+	case "CMOVC":
+		return b.cmovc64(in, size)
+	case "XCHG":
+		return b.xchg64(in, size)
+	case "CMPXCHG":
+		return litmus.Errorf(in.pos, "unsupported instruction %s: purr does not model herd7's compare-and-exchange", in.mnem)
+	case "UXCH", "MOVNTI":
+		return litmus.Errorf(in.pos, "unsupported instruction %s: purr does not model herd7's unlocked exchange and non-temporal stores", in.mnem)
+	default:
+		return litmus.Errorf(in.pos, "unsupported instruction %s", in.mnem)
+	}
+	return nil
+}
+
+// lockedAccess gives the tags and the RMW id of a locked instruction's
+// accesses to l: none unless l is memory and the instruction is locked.
+func (b *builder) lockedAccess(l loc64, locked bool) ([]string, int) {
+	if !locked || l.reg != nil {
+		return nil, 0
+	}
+	return []string{"X"}, b.freshRMW()
+}
+
+// mov64 is MOV src,dst.
+func (b *builder) mov64(in *instr, size opSize) error {
+	if err := b.operands(in, 2); err != nil {
+		return err
+	}
+	dst, err := b.operand64(in.ops[1], size)
+	if err != nil {
+		return err
+	}
+	src := in.ops[0]
+	if dst.reg != nil && (dst.reg.part == part64 || dst.reg.part == part32) && src.kind == memOp && size.bits == 64 {
+		// A load straight into its register, as herd7's one read event:
+		// nothing of the value is masked.
+		from, err := b.operand64(src, size)
+		if err != nil {
+			return err
+		}
+		b.emit(xcfa.Load{Dst: dst.reg.base, Addr: from.addr})
+		return nil
+	}
+	v, err := b.value64(src, size)
+	if err != nil {
+		return err
+	}
+	b.store64(dst, v, nil, 0)
+	return nil
+}
+
+// arith64 is ADD, XOR, OR and AND src,dst: dst := dst op src, with
+// herd7's flags of the result.
+func (b *builder) arith64(in *instr, size opSize, locked bool) error {
+	if err := b.operands(in, 2); err != nil {
+		return err
+	}
+	dst, err := b.operand64(in.ops[1], size)
+	if err != nil {
+		return err
+	}
+	tags, rmw := b.lockedAccess(dst, locked)
+	old := b.load64(dst, size, tags, rmw)
+	v, err := b.value64(in.ops[0], size)
+	if err != nil {
+		return err
+	}
+	base, _ := splitMnemonic(in.mnem)
+	op := map[string]xcfa.BinOp{"ADD": xcfa.Add, "XOR": xcfa.Xor, "OR": xcfa.Or, "AND": xcfa.And}[base]
+	res := b.result(bin(op, old, v))
+	b.store64(dst, res, tags, rmw)
+	b.setFlags(res, zero, true)
+	return nil
+}
+
+// cmovc64 is herd7's CMOVC r,ea: r := ea when CF is non-zero.
+func (b *builder) cmovc64(in *instr, size opSize) error {
+	if err := b.operands(in, 2); err != nil {
+		return err
+	}
+	if k := in.ops[0].kind; k != nameOp && k != symRegOp {
+		return litmus.Errorf(in.ops[0].pos, "%s's first operand must be a register, found %s", in.mnem, in.ops[0].text)
+	}
+	dst, err := b.operand64(in.ops[0], size)
+	if err != nil {
+		return err
+	}
+	if in.ops[1].kind == immOp {
+		return litmus.Errorf(in.ops[1].pos, "%s's second operand must be a register or memory, found %s", in.mnem, in.ops[1].text)
+	}
+	return b.choose(cf, func() error {
+		v, err := b.value64(in.ops[1], size)
+		if err != nil {
+			return err
+		}
+		b.store64(dst, v, nil, 0)
+		return nil
+	})
+}
+
+// xchg64 is XCHG: with a memory operand, herd7's exchange is atomic
+// whether or not LOCK precedes it: the read and the write of memory are
+// tagged X and paired.
+func (b *builder) xchg64(in *instr, size opSize) error {
+	if err := b.operands(in, 2); err != nil {
+		return err
+	}
+	for _, o := range in.ops {
+		if o.kind == immOp {
+			return litmus.Errorf(o.pos, "%s exchanges registers or memory, found %s", in.mnem, o.text)
+		}
+	}
+	x, err := b.operand64(in.ops[0], size)
+	if err != nil {
+		return err
+	}
+	y, err := b.operand64(in.ops[1], size)
+	if err != nil {
+		return err
+	}
+	if x.reg != nil && y.reg != nil {
+		vx, vy := b.result(b.load64(x, size, nil, 0)), b.result(b.load64(y, size, nil, 0))
+		b.store64(x, vy, nil, 0)
+		b.store64(y, vx, nil, 0)
+		return nil
+	}
+	mem, reg := x, y
+	if y.reg == nil {
+		mem, reg = y, x
+	}
+	tags, rmw := b.lockedAccess(mem, true)
+	v := b.result(b.load64(reg, size, nil, 0))
+	old := b.load64(mem, size, tags, rmw)
+	b.store64(mem, v, tags, rmw)
+	b.store64(reg, old, nil, 0)
+	return nil
+}
+
+// herd7 prints an X86_64 instruction for the hash as
+// X86_64Base.dump_instruction does: AT&T order, operands joined by ","
+// with no blank, the mnemonic in lower case with the size suffix written,
+// immediates "$n" in decimal, registers "%eax" (lower case), memory "(x)"
+// (also for [x]) and "8(%rax)", a zero displacement not printed; jumps
+// "jl" and "jg" for JLT and JGT; "lock; " before a locked instruction;
+// NOP as "NOP".
+
+func hashX86_64(in *instr, rename map[string]string) string {
+	if in.locked != nil {
+		return "lock; " + hashX86_64(in.locked, rename)
+	}
+	base, size := splitMnemonic(in.mnem)
+	switch base {
+	case "NOP":
+		return "NOP"
+	case "JLT":
+		base = "JL"
+	case "JGT":
+		base = "JG"
+	}
+	ops := make([]string, len(in.ops))
+	for i, o := range in.ops {
+		ops[i] = hashOperand64(o, rename)
+	}
+	m := strings.ToLower(base) + size.suffix
+	if len(ops) == 0 {
+		return m
+	}
+	return m + " " + strings.Join(ops, ",")
+}
+
+func hashOperand64(o operand, rename map[string]string) string {
+	switch o.kind {
+	case immOp:
+		return "$" + strconv.FormatInt(o.imm, 10)
+	case memOp:
+		r := x86_64Register(o.name)
+		if r == nil {
+			return "(" + o.name + ")"
+		}
+		disp := ""
+		if o.imm != 0 {
+			disp = strconv.FormatInt(o.imm, 10)
+		}
+		return disp + "(%" + r.name + ")"
+	}
+	if r := x86_64Register(o.name); r != nil {
+		return "%" + r.name
+	}
+	if l, ok := rename[o.name]; ok {
+		return l
+	}
+	return o.name
+}
