@@ -27,7 +27,9 @@
 //     herd7's linux_cmpexch_ok and _no: on success a Load and a Store
 //     tagged X and SC, two events of one rmw pair (internal assumption
 //     that the value read equals r0); on failure a plain Load of another
-//     value; r0 gets the value read. herd7 compares with r0 and writes
+//     value; r0 gets the value read. The read comes before the write in
+//     program order (xcfa.Program.OrderedInstrs: herd7's po includes the
+//     iico of linux_cmpexch_ok). herd7 compares with r0 and writes
 //     r0 whatever registers the instruction names for them, and so does
 //     purr (herd7's printing of the instruction, the hash's, shows it).
 //   - Dependencies flow through registers: an address from a register a

@@ -18,7 +18,7 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 	if err != nil {
 		return nil, err
 	}
-	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch, Source: map[xcfa.Pos]string{}}
+	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch, Source: map[xcfa.Pos]string{}, OrderedInstrs: true}
 	builders := make([]*builder, len(tab.procs))
 	rmw := 0
 	for i, ph := range tab.procs {
