@@ -21,17 +21,18 @@
 //     (tags X, SC) and lock *(uN *)(r + k) op= rs (tag X) are herd7's
 //     one-event atomics (its Amo action, both read and write): a Load and
 //     a Store paired by one RMW id, the Store marked OneEvent, which the
-//     engines fuse into one event for the model; the value read goes to
-//     the source register (fetch, xchg), as herd7 writes it, whatever
-//     register the instruction names on the left. cmpxchg_64 and cmpxchg32_32 are
-//     herd7's linux_cmpexch_ok and _no: on success a Load and a Store
-//     tagged X and SC, two events of one rmw pair (internal assumption
-//     that the value read equals r0); on failure a plain Load of another
-//     value; r0 gets the value read. The read comes before the write in
-//     program order (xcfa.Program.OrderedInstrs: herd7's po includes the
-//     iico of linux_cmpexch_ok). herd7 compares with r0 and writes
-//     r0 whatever registers the instruction names for them, and so does
-//     purr (herd7's printing of the instruction, the hash's, shows it).
+//     engines fuse into one event for the model. The value read goes to
+//     the source register (fetch, xchg), where herd7 writes it whatever
+//     register the instruction names on the left.
+//   - cmpxchg_64 and cmpxchg32_32 are herd7's linux_cmpexch_ok and _no: on
+//     success a Load and a Store tagged X and SC, two events of one rmw
+//     pair (an internal assumption that the value read equals r0), the
+//     read before the write in program order (xcfa.Program.OrderedInstrs:
+//     herd7's po includes the instruction's iico); on failure a plain Load
+//     of another value. r0 gets the value read: herd7 compares with r0 and
+//     writes r0 whatever registers the instruction names for them, and so
+//     does purr (herd7's printing of the instruction, the hash's, shows
+//     it).
 //   - Dependencies flow through registers: an address from a register a
 //     load wrote is an addr dependency, a stored value a data one, and
 //     "if r cond x goto L" a branch (two Assume edges) whose registers

@@ -97,49 +97,13 @@ func canonicalReg(n int) string { return "r" + strconv.Itoa(n) }
 // condition to the XCFA's names (R3 is r3, fp is r10), as herd7 reads
 // them; it refuses a name that is no register of herd7's BPF.
 func normaliseRegisters(t *litmus.Test) error {
-	var bad error
-	fix := func(l *litmus.Loc) {
-		if l.Kind != litmus.RegLoc {
-			return
+	return t.RenameRegisters(func(l litmus.Loc) (string, error) {
+		n, ok := regNumber(l.Name)
+		if !ok {
+			return "", fmt.Errorf("%d:%s is no register of herd7's BPF (r0 ... r10, fp)", l.Proc, l.Name)
 		}
-		if n, ok := regNumber(l.Name); ok {
-			l.Name = canonicalReg(n)
-		} else if bad == nil {
-			bad = fmt.Errorf("%d:%s is no register of herd7's BPF (r0 ... r10, fp)", l.Proc, l.Name)
-		}
-	}
-	for i := range t.Init {
-		fix(&t.Init[i].Loc)
-	}
-	for i := range t.Locations {
-		fix(&t.Locations[i].Loc)
-	}
-	var walk func(p litmus.Prop) litmus.Prop
-	walk = func(p litmus.Prop) litmus.Prop {
-		switch q := p.(type) {
-		case litmus.Not:
-			return litmus.Not{X: walk(q.X)}
-		case litmus.And:
-			return litmus.And{X: walk(q.X), Y: walk(q.Y)}
-		case litmus.Or:
-			return litmus.Or{X: walk(q.X), Y: walk(q.Y)}
-		case litmus.Implies:
-			return litmus.Implies{X: walk(q.X), Y: walk(q.Y)}
-		case litmus.Eq:
-			fix(&q.Loc)
-			return q
-		case litmus.LocEq:
-			fix(&q.X)
-			fix(&q.Y)
-			return q
-		}
-		return p
-	}
-	if t.Filter != nil {
-		t.Filter = walk(t.Filter)
-	}
-	t.Cond = walk(t.Cond)
-	return bad
+		return canonicalReg(n), nil
+	})
 }
 
 // builder translates one thread's instructions, in order.
