@@ -148,8 +148,10 @@ func (b *astBuilder) imm(c parser.IImmContext) int64 {
 	return n
 }
 
+// widths are the bits of herd7's sizes u8 ... u64.
+var widths = map[string]int{"u8": 8, "u16": 16, "u32": 32, "u64": 64}
+
 func (b *astBuilder) pointer(c parser.IPointerContext) *pointer {
-	widths := map[string]int{"u8": 8, "u16": 16, "u32": 32, "u64": 64}
 	return &pointer{width: widths[c.SIZE().GetText()], base: b.reg(c.Reg()), offset: b.imm(c.Imm())}
 }
 
