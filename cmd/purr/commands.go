@@ -19,6 +19,7 @@ import (
 
 	// The dialects register themselves with litmus.Parse.
 	_ "github.com/purr-mcm/purr/litmus/aarch64"
+	_ "github.com/purr-mcm/purr/litmus/bpf"
 	"github.com/purr-mcm/purr/litmus/c"
 	_ "github.com/purr-mcm/purr/litmus/x86"
 )

@@ -31,6 +31,9 @@ func TestFlags(t *testing.T) {
 		{name: "X86_64 tests default to x86tso-mixed", args: []string{"../../testdata/x86_64/SB+xchgs.litmus", "../../testdata/x86_64/SB.litmus"},
 			stdout: []string{"Observation SB+xchgs Never 0 3", "Observation SB Sometimes 1 3"}},
 		{name: "-m on an X86_64 test", args: []string{"-m", "sc", "../../testdata/x86_64/SB.litmus"}, stdout: []string{"Observation SB Never 0 3"}},
+		{name: "BPF tests default to bpf", args: []string{"../../testdata/bpf/SB+fetches.litmus", "../../testdata/bpf/SB.litmus"},
+			stdout: []string{"Observation SB+fetches Never 0 3", "Observation SB Sometimes 1 3"}},
+		{name: "-m on a BPF test", args: []string{"-m", "sc", "../../testdata/bpf/SB.litmus"}, stdout: []string{"Observation SB Never 0 3"}},
 		{name: "-model file", args: []string{"-model", "../../models/sc.cat", mp}, stdout: []string{"Observation MP Never 0 3"}},
 
 		{name: "-I finds the model and its includes", args: []string{"-m", "uses-b", "-I", "testdata/include-a", "--include", "testdata/include-b", mp},

@@ -168,7 +168,9 @@ func checkHerdStdlib(includes []string) error {
 }
 
 // herdDefaultIncludes are the files herd7 7.57's default model of an
-// architecture includes, directly or not (aarch64.cat's).
+// architecture includes, directly or not (aarch64.cat's). BPF has none:
+// purr's bpf is a model of its own, not a stand-in for herd's bpf.cat,
+// which purr runs when the path holds it, as herd7 does.
 var herdDefaultIncludes = map[string][]string{
 	"AArch64": {"aarch64hwreqs.cat", "enumerations.cat", "aarch64deps.cat", "aarch64fences.cat", "aarch64util.cat",
 		"aarch64show.cat", "cos.cat", "aarch64bbm.cat", "aarch64loc.cat", "cos-ok-opt.cat", "cos-no-opt.cat",

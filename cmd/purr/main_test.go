@@ -157,6 +157,20 @@ func TestRunX86(t *testing.T) {
 	golden(t, "run-x86", withoutTime(out))
 }
 
+// TestRunBPF runs the BPF tests under their default model (purr's bpf)
+// and compares herd7's blocks with the golden.
+func TestRunBPF(t *testing.T) {
+	files, err := filepath.Glob("../../testdata/bpf/*.litmus")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no BPF tests: %v", err)
+	}
+	out, errs, status := runPurr(files...)
+	if status != 0 {
+		t.Fatalf("exit status %d: %s", status, errs)
+	}
+	golden(t, "run-bpf", withoutTime(out))
+}
+
 // TestRunX86_64 runs the X86_64 tests under their default model
 // (x86tso-mixed, named as herd7's default) and compares herd7's blocks with
 // the golden.

@@ -188,7 +188,7 @@ func headerArch(path string) (string, bool) {
 }
 
 // defaultModels names each architecture's model when -m is not given.
-var defaultModels = map[string]string{"AArch64": "aarch64", "C": "rc11", "X86": "x86tso", "X86_64": "x86tso-mixed"}
+var defaultModels = map[string]string{"AArch64": "aarch64", "BPF": "bpf", "C": "rc11", "X86": "x86tso", "X86_64": "x86tso-mixed"}
 
 // loadModel loads -m: a file if one exists at that path, else a file of
 // that name on the include path or among the embedded models (with or

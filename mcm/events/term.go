@@ -95,6 +95,12 @@ func (f *unfolder) constTerm(v Value) *Term {
 	return f.addTerm(&Term{Op: TermConst, Val: v})
 }
 
+// binaryTerm is the term a op b, with the dependencies of both.
+func (f *unfolder) binaryTerm(op xcfa.BinOp, a, b *Term) *Term {
+	return f.addTerm(&Term{Op: TermBinary, Bin: op, Args: []*Term{a, b}, Deps: mergeEvents(a.Deps, b.Deps),
+		Picks: mergeEvents(a.Picks, b.Picks)})
+}
+
 func (f *unfolder) readTerm(e *Event) *Term {
 	return f.addTerm(&Term{Op: TermRead, Read: e, Deps: []*Event{e}})
 }
@@ -135,8 +141,19 @@ func (f *unfolder) term(x xcfa.Expr, st *pathState) (*Term, error) {
 				return f.constTerm(v), nil
 			}
 		}
-		return f.addTerm(&Term{Op: TermBinary, Bin: x.Op, Args: []*Term{a, b}, Deps: mergeEvents(a.Deps, b.Deps),
-			Picks: mergeEvents(a.Picks, b.Picks)}), nil
+		if x.Op == xcfa.Sub && a.Op == TermBinary && a.Bin == xcfa.Add && (a.Args[0] == b || a.Args[1] == b) {
+			// (p + q) - q is p + (q - q): an offset added and taken back
+			// (BPF's r4 += r3; r4 -= r3, an address dependency that keeps
+			// the address). The value analysis, which would combine any
+			// value of p + q with any value of q, then sees one value of q
+			// in q - q; the dependencies on q stay.
+			p := a.Args[0]
+			if p == b {
+				p = a.Args[1]
+			}
+			return f.binaryTerm(xcfa.Add, p, f.binaryTerm(xcfa.Sub, b, b)), nil
+		}
+		return f.binaryTerm(x.Op, a, b), nil
 	case xcfa.Unary:
 		a, err := f.term(x.X, st)
 		if err != nil {

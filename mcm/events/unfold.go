@@ -648,6 +648,14 @@ func hasTag(tags []string, tag string) bool {
 	return false
 }
 
+// InAmo tells whether the read-modify-write pair whose write is w belongs
+// to herd's amo relation as well as to rmw. X on the write marks the pairs
+// herd keeps out of amo: AArch64's exclusive pairs and X86's locked
+// exchange. BPF's fully ordered atomics carry X too (herd's BPF set X holds
+// every atomic access), but also SC, and they are amo: bpf.cat orders
+// around a successful cmpxchg through (SC * SC) & amo.
+func InAmo(w *Event) bool { return !w.HasTag("X") || w.HasTag("SC") }
+
 // OneEventPairs maps the write half of every read-modify-write that herd7
 // builds as one event to its read half: a model sees each such pair as the
 // read half alone, both read and write (see eval.Algebra.Fuse).

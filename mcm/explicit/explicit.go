@@ -754,7 +754,7 @@ func (x *execution) predefined(al *eval.Algebra[bool], observed []events.Value) 
 		dep("pick-ctrl-dep", "iico_ctrl", a.CtrlPicks)
 		if a.IsRead() && a.RMW != nil && x.executed[a.RMW.ID] {
 			add(rels["rmw"], a, a.RMW)
-			if !a.RMW.HasTag("X") {
+			if events.InAmo(a.RMW) {
 				add(rels["amo"], a, a.RMW)
 			}
 		}

@@ -36,6 +36,10 @@ var (
 		// X86's barriers (herd's x86fences.cat reads them; X above is its
 		// set of locked accesses).
 		`MFENCE SFENCE LFENCE`,
+		// BPF's annotations besides X and SC: load_acquire's AQ and
+		// store_release's RL (the same name as Linux's read-lock tag
+		// below: a set is just the events that carry the tag).
+		`AQ`,
 		// AArch32's barriers: herd7 defines them on AArch64 tests too,
 		// where no event carries them (its aarch32.cat reads them).
 		`DMB DSB`,

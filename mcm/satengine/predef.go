@@ -97,7 +97,7 @@ func (en *encoding) predefined(observed []events.Value) (sets map[string]Set, re
 		if a.IsRead() && a.RMW != nil {
 			w := a.RMW
 			rmw[eval.PairOf(a.ID, w.ID)] = al.Exec[w.ID]
-			if !w.HasTag("X") {
+			if events.InAmo(w) {
 				amo[eval.PairOf(a.ID, w.ID)] = al.Exec[w.ID]
 			}
 		}

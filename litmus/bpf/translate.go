@@ -1,0 +1,384 @@
+package bpf
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/xcfa"
+)
+
+func init() {
+	litmus.RegisterDialect("BPF", Translate)
+}
+
+// Translate turns the program part of a BPF test into an XCFA.
+func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Program, error) {
+	tab, err := parseTable(sec)
+	if err != nil {
+		return nil, err
+	}
+	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch, Source: map[xcfa.Pos]string{}, OrderedInstrs: true}
+	builders := make([]*builder, len(tab.procs))
+	rmw := 0
+	for i, ph := range tab.procs {
+		id, ok := procNumber(ph.name)
+		if !ok {
+			return nil, litmus.Errorf(ph.pos, "expected a thread name P0, P1, ..., found %q", ph.name)
+		}
+		if err := litmus.CheckThreadOrder(ph.pos, i, id); err != nil {
+			return nil, err
+		}
+		p := xcfa.NewProcess(id)
+		prog.Procs = append(prog.Procs, p)
+		builders[i] = &builder{p: p, cur: p.Init, labels: map[string]*xcfa.Location{},
+			defined: map[string]bool{}, refs: map[string]xcfa.Pos{}, rmw: &rmw}
+	}
+	for r, row := range tab.rows {
+		if len(row) > len(tab.procs) {
+			return nil, litmus.Errorf(tab.rowPos[r], "this row has %d cells but the program has %d threads", len(row), len(tab.procs))
+		}
+		for i, c := range row {
+			b := builders[i]
+			for _, l := range c.labels {
+				if err := b.defineLabel(l.name, l.pos); err != nil {
+					return nil, err
+				}
+			}
+			if c.instr != nil {
+				prog.Source[c.instr.pos] = c.instr.text
+				b.pos = c.instr.pos
+				if err := b.instruction(c.instr); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	for _, b := range builders {
+		if err := b.finish(tab.finalPos); err != nil {
+			return nil, err
+		}
+	}
+	if err := normaliseRegisters(t); err != nil {
+		return nil, err
+	}
+	t.HashCode = hashCode(tab)
+	return prog, nil
+}
+
+func procNumber(name string) (int, bool) {
+	if len(name) < 2 || name[0] != 'P' {
+		return 0, false
+	}
+	n, err := strconv.Atoi(name[1:])
+	return n, err == nil && n >= 0 && strconv.Itoa(n) == name[1:]
+}
+
+// regNumber reads one of herd7's BPF register names: r0 ... r10, R0 ...
+// R10, and fp or FP for r10 (BPFBase.parse_ireg).
+func regNumber(name string) (int, bool) {
+	if name == "fp" || name == "FP" {
+		return 10, true
+	}
+	if len(name) < 2 || (name[0] != 'r' && name[0] != 'R') {
+		return 0, false
+	}
+	n, err := strconv.Atoi(name[1:])
+	if err != nil || n < 0 || n > 10 || strconv.Itoa(n) != name[1:] {
+		return 0, false
+	}
+	return n, true
+}
+
+// canonicalReg is the XCFA's name of a register: r0 ... r10.
+func canonicalReg(n int) string { return "r" + strconv.Itoa(n) }
+
+// normaliseRegisters renames the registers of the test's state and
+// condition to the XCFA's names (R3 is r3, fp is r10), as herd7 reads
+// them; it refuses a name that is no register of herd7's BPF.
+func normaliseRegisters(t *litmus.Test) error {
+	return t.RenameRegisters(func(l litmus.Loc) (string, error) {
+		n, ok := regNumber(l.Name)
+		if !ok {
+			return "", fmt.Errorf("%d:%s is no register of herd7's BPF (r0 ... r10, fp)", l.Proc, l.Name)
+		}
+		return canonicalReg(n), nil
+	})
+}
+
+// builder translates one thread's instructions, in order.
+type builder struct {
+	p       *xcfa.Process
+	cur     *xcfa.Location
+	pos     xcfa.Pos
+	dead    bool // cur follows a goto: nothing reaches it
+	labels  map[string]*xcfa.Location
+	defined map[string]bool
+	refs    map[string]xcfa.Pos // first use of each label
+	tmps    int
+	rmw     *int // the program's last RMW id
+}
+
+func (b *builder) emit(op xcfa.Op) {
+	next := b.p.NewLoc("")
+	b.p.AddEdge(b.cur, next, op, b.pos)
+	b.cur = next
+}
+
+func (b *builder) assign(dst string, v xcfa.Expr) { b.emit(xcfa.Assign{Dst: dst, Value: v}) }
+
+// tmp returns a fresh temporary register name (never an architectural one).
+func (b *builder) tmp() string {
+	b.tmps++
+	return fmt.Sprintf("tmp.%d", b.tmps)
+}
+
+// target returns the location of a label, creating it when the label is
+// used before it is defined.
+func (b *builder) target(o operand) *xcfa.Location {
+	if l, ok := b.labels[o.name]; ok {
+		return l
+	}
+	l := b.p.NewLoc(o.name)
+	b.labels[o.name] = l
+	b.refs[o.name] = o.pos
+	return l
+}
+
+func (b *builder) defineLabel(name string, pos xcfa.Pos) error {
+	if b.defined[name] {
+		return litmus.Errorf(pos, "label %s is defined twice in %s", name, b.p.Name)
+	}
+	b.defined[name] = true
+	if l, ok := b.labels[name]; ok {
+		if !b.dead {
+			b.p.AddEdge(b.cur, l, xcfa.Nop{}, pos)
+		}
+		b.cur, b.dead = l, false
+		return nil
+	}
+	if b.cur.Label == "" {
+		b.cur.Label = name
+	}
+	b.labels[name] = b.cur
+	b.dead = false
+	return nil
+}
+
+func (b *builder) finish(end xcfa.Pos) error {
+	for name := range b.labels {
+		if !b.defined[name] {
+			return litmus.Errorf(b.refs[name], "label %s is not defined in %s", name, b.p.Name)
+		}
+	}
+	b.pos = end
+	b.p.Final = b.cur
+	return nil
+}
+
+// reg checks a register operand and gives its XCFA name.
+func reg(o operand) (string, error) {
+	n, ok := regNumber(o.name)
+	if !ok {
+		return "", litmus.Errorf(o.pos, "expected a register r0 ... r10 (or fp), found %s", o.name)
+	}
+	return canonicalReg(n), nil
+}
+
+func regs(ops []operand) ([]string, error) {
+	out := make([]string, len(ops))
+	for i, o := range ops {
+		r, err := reg(o)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = r
+	}
+	return out, nil
+}
+
+// address is the address a memory operand names: its base register. herd7
+// adds the offset to the address the register holds; purr's locations are
+// whole cells, which an offset other than 0 would leave.
+func (b *builder) address(p *pointer) (xcfa.Expr, error) {
+	base, err := reg(p.base)
+	if err != nil {
+		return nil, err
+	}
+	if p.offset != 0 {
+		return nil, litmus.Errorf(p.base.pos, "unsupported offset %d: purr reads (r + 0) only, the whole location r points to", p.offset)
+	}
+	return xcfa.Reg{Name: base}, nil
+}
+
+// aluOps are herd7's BPF ALU operators (BPFSem.tr_op); s>>= has no
+// semantics in herd7.
+var aluOps = map[string]xcfa.BinOp{"+=": xcfa.Add, "-=": xcfa.Sub, "*=": xcfa.Mul, "/=": xcfa.Div, "%=": xcfa.Mod,
+	"&=": xcfa.And, "|=": xcfa.Or, "^=": xcfa.Xor, "<<=": xcfa.Shl, ">>=": xcfa.Shr}
+
+// amoOps are the operators of herd7's atomic operations (BPFSem.tr_opamo).
+var amoOps = map[string]xcfa.BinOp{"+=": xcfa.Add, "&=": xcfa.And, "|=": xcfa.Or, "^=": xcfa.Xor}
+
+var fetchFuncs = map[string]xcfa.BinOp{"atomic_fetch_add": xcfa.Add, "atomic_fetch_and": xcfa.And,
+	"atomic_fetch_or": xcfa.Or, "atomic_fetch_xor": xcfa.Xor}
+
+// conds are the conditions of herd7's jumps; < and >= compare signed.
+var conds = map[string]xcfa.BinOp{"==": xcfa.Eq, "!=": xcfa.Ne, "<": xcfa.Lt, ">=": xcfa.Ge}
+
+// The tags of herd7's BPF annotations (BPFArch_herd.annot_sets): X holds
+// every atomic access, SC the fully ordered ones (the atomics that return
+// a value), AQ load_acquire's read, RL store_release's write.
+var (
+	tagsSC      = []string{"X", "SC"}
+	tagsAtomic  = []string{"X"}
+	tagsAcquire = []string{"AQ"}
+	tagsRelease = []string{"RL"}
+)
+
+// instruction translates one instruction.
+func (b *builder) instruction(in *instr) error {
+	rs, err := regs(in.regs)
+	if err != nil {
+		return err
+	}
+	switch in.form {
+	case aluReg, aluImm:
+		op, ok := aluOps[in.op]
+		if !ok {
+			return litmus.Errorf(in.pos, "unsupported operator %s: herd7's BPF semantics does not implement it", in.op)
+		}
+		var y xcfa.Expr = xcfa.Const{Value: in.imm}
+		if in.form == aluReg {
+			y = xcfa.Reg{Name: rs[1]}
+		}
+		b.assign(rs[0], xcfa.Binary{Op: op, X: xcfa.Reg{Name: rs[0]}, Y: y})
+	case movReg:
+		b.assign(rs[0], xcfa.Reg{Name: rs[1]})
+	case movImm:
+		b.assign(rs[0], xcfa.Const{Value: in.imm})
+	case load, loadFunc:
+		var tags []string
+		if in.form == loadFunc {
+			if in.fn != "load_acquire" {
+				return litmus.Errorf(in.fnPos, "unsupported function %s: herd7's BPF loads with load_acquire only", in.fn)
+			}
+			tags = tagsAcquire
+		}
+		addr, err := b.address(in.ptr)
+		if err != nil {
+			return err
+		}
+		b.emit(xcfa.Load{Dst: rs[0], Addr: addr, Tags: tags})
+	case store, storeImm, storeFunc:
+		var tags []string
+		if in.form == storeFunc {
+			if in.fn != "store_release" {
+				return litmus.Errorf(in.fnPos, "unsupported function %s: herd7's BPF stores with store_release only", in.fn)
+			}
+			tags = tagsRelease
+		}
+		addr, err := b.address(in.ptr)
+		if err != nil {
+			return err
+		}
+		var v xcfa.Expr = xcfa.Const{Value: in.imm}
+		if in.form != storeImm {
+			v = xcfa.Reg{Name: rs[0]}
+		}
+		b.emit(xcfa.Store{Addr: addr, Value: v, Tags: tags})
+	case fetchFunc:
+		op, ok := fetchFuncs[in.fn]
+		if !ok {
+			return litmus.Errorf(in.fnPos, "unsupported function %s: herd7's BPF fetches with atomic_fetch_add, _and, _or and _xor", in.fn)
+		}
+		return b.amo(in, tagsSC, rs[1], func(old xcfa.Expr) xcfa.Expr {
+			return xcfa.Binary{Op: op, X: old, Y: xcfa.Reg{Name: rs[1]}}
+		}, true)
+	case xchgFunc:
+		if in.fn != "xchg_64" && in.fn != "xchg_32_32" {
+			return litmus.Errorf(in.fnPos, "unsupported function %s: herd7's BPF exchanges with xchg_64 and xchg_32_32", in.fn)
+		}
+		return b.amo(in, tagsSC, rs[1], func(xcfa.Expr) xcfa.Expr { return xcfa.Reg{Name: rs[1]} }, true)
+	case cmpxchgFunc:
+		return b.cmpxchg(in, rs)
+	case lockOp:
+		op, ok := amoOps[in.op]
+		if !ok {
+			return litmus.Errorf(in.pos, "unsupported atomic operator %s: herd7's BPF atomics are +=, &=, |= and ^=", in.op)
+		}
+		return b.amo(in, tagsAtomic, rs[0], func(old xcfa.Expr) xcfa.Expr {
+			return xcfa.Binary{Op: op, X: old, Y: xcfa.Reg{Name: rs[0]}}
+		}, false)
+	case gotoLabel:
+		b.p.AddEdge(b.cur, b.target(in.target), xcfa.Nop{}, b.pos)
+		b.cur, b.dead = b.p.NewLoc(""), true
+	case ifReg, ifImm:
+		op, ok := conds[in.op]
+		if !ok {
+			return litmus.Errorf(in.pos, "unsupported condition %s", in.op)
+		}
+		var y xcfa.Expr = xcfa.Const{Value: in.imm}
+		if in.form == ifReg {
+			y = xcfa.Reg{Name: rs[1]}
+		}
+		taken := xcfa.Binary{Op: op, X: xcfa.Reg{Name: rs[0]}, Y: y}
+		next := b.p.NewLoc("")
+		b.p.AddEdge(b.cur, b.target(in.target), xcfa.Assume{Cond: taken}, b.pos)
+		b.p.AddEdge(b.cur, next, xcfa.Assume{Cond: xcfa.Unary{Op: xcfa.Not, X: taken}}, b.pos)
+		b.cur = next
+	default:
+		return litmus.Errorf(in.pos, "unsupported instruction %s", in.text)
+	}
+	return nil
+}
+
+// amo is herd7's one-event atomic (its Amo action, an event both read and
+// write): a read and a write of the location, tagged alike, paired and
+// fused into one event for the model. newValue gives the value written
+// from the value read; with fetch, the value read goes to register dst,
+// the source register: herd7 writes it there whatever register the
+// instruction names on the left.
+func (b *builder) amo(in *instr, tags []string, dst string, newValue func(old xcfa.Expr) xcfa.Expr, fetch bool) error {
+	addr, err := b.address(in.ptr)
+	if err != nil {
+		return err
+	}
+	*b.rmw++
+	old := b.tmp()
+	b.emit(xcfa.Load{Dst: old, Addr: addr, Tags: tags, RMW: *b.rmw})
+	b.emit(xcfa.Store{Addr: addr, Value: newValue(xcfa.Reg{Name: old}), Tags: tags, RMW: *b.rmw, OneEvent: true})
+	if fetch {
+		b.assign(dst, xcfa.Reg{Name: old})
+	}
+	return nil
+}
+
+// cmpxchg is r0 = cmpxchg(rd + k, r0, rs) as herd7 builds it (its
+// linux_cmpexch_ok and _no): either a fully ordered read of the value r0
+// holds and a write of rs, two events paired as an rmw, or a plain read of
+// another value; r0 gets the value read. herd7 compares with r0 and writes
+// r0 whatever registers the instruction names there, and so does purr.
+func (b *builder) cmpxchg(in *instr, rs []string) error {
+	if in.fn != "cmpxchg_64" && in.fn != "cmpxchg32_32" {
+		return litmus.Errorf(in.fnPos, "unsupported function %s: herd7's BPF compares and exchanges with cmpxchg_64 and cmpxchg32_32", in.fn)
+	}
+	addr, err := b.address(in.ptr)
+	if err != nil {
+		return err
+	}
+	*b.rmw++
+	old := b.tmp()
+	r0 := xcfa.Reg{Name: "r0"}
+	start, join := b.cur, b.p.NewLoc("")
+	b.emit(xcfa.Load{Dst: old, Addr: addr, Tags: tagsSC, RMW: *b.rmw})
+	b.emit(xcfa.Assume{Cond: xcfa.Binary{Op: xcfa.Eq, X: xcfa.Reg{Name: old}, Y: r0}, Internal: true})
+	b.emit(xcfa.Store{Addr: addr, Value: xcfa.Reg{Name: rs[2]}, Tags: tagsSC, RMW: *b.rmw})
+	b.p.AddEdge(b.cur, join, xcfa.Nop{}, b.pos)
+	b.cur = start
+	b.emit(xcfa.Load{Dst: old, Addr: addr})
+	b.emit(xcfa.Assume{Cond: xcfa.Binary{Op: xcfa.Ne, X: xcfa.Reg{Name: old}, Y: r0}, Internal: true})
+	b.p.AddEdge(b.cur, join, xcfa.Nop{}, b.pos)
+	b.cur = join
+	b.assign("r0", xcfa.Reg{Name: old})
+	return nil
+}
