@@ -4,32 +4,15 @@ import (
 	"github.com/antlr4-go/antlr/v4"
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/litmus/bpf/internal/parser"
+	"github.com/purr-mcm/purr/litmus/internal/asm"
 	"github.com/purr-mcm/purr/litmus/internal/syntax"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
 // table is the parsed program: thread names and rows of cells.
-type table struct {
-	procs    []procHead
-	rows     [][]cell
-	rowPos   []xcfa.Pos
-	finalPos xcfa.Pos
-}
+type table = asm.Table[instr]
 
-type procHead struct {
-	name string
-	pos  xcfa.Pos
-}
-
-type cell struct {
-	labels []labelDef
-	instr  *instr
-}
-
-type labelDef struct {
-	name string
-	pos  xcfa.Pos
-}
+type cell = asm.Cell[instr]
 
 // form is the shape of an instruction as herd7's grammar tells them apart.
 type form int
@@ -92,24 +75,24 @@ func parseTable(sec litmus.Section) (*table, error) {
 		return nil, l.Errs.Err()
 	}
 	b := &astBuilder{file: sec.File}
-	t := &table{finalPos: sec.Pos(sec.End)}
+	t := &table{FinalPos: sec.Pos(sec.End)}
 	for _, pn := range tree.Header().AllProcName() {
-		t.procs = append(t.procs, procHead{name: pn.GetText(), pos: b.pos(pn)})
+		t.Procs = append(t.Procs, asm.Proc{Name: pn.GetText(), Pos: b.pos(pn)})
 	}
 	for _, r := range tree.AllRow() {
 		var cells []cell
 		for _, c := range r.AllCell() {
 			var cl cell
 			for _, lab := range c.AllLabel() {
-				cl.labels = append(cl.labels, labelDef{name: lab.NAME().GetText(), pos: b.pos(lab)})
+				cl.Labels = append(cl.Labels, asm.Label{Name: lab.NAME().GetText(), Pos: b.pos(lab)})
 			}
 			if in := c.Instruction(); in != nil {
-				cl.instr = b.instr(in)
+				cl.Instr = b.instr(in)
 			}
 			cells = append(cells, cl)
 		}
-		t.rows = append(t.rows, cells)
-		t.rowPos = append(t.rowPos, b.pos(r))
+		t.Rows = append(t.Rows, cells)
+		t.RowPos = append(t.RowPos, b.pos(r))
 	}
 	if len(b.errs) > 0 {
 		return nil, b.errs.Err()

@@ -1,16 +1,14 @@
 package bpf_test
 
 import (
-	"bytes"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/purr-mcm/purr/litmus"
 	_ "github.com/purr-mcm/purr/litmus/bpf"
-	"github.com/purr-mcm/purr/xcfa"
+	"github.com/purr-mcm/purr/litmus/internal/xcfagolden"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -24,35 +22,8 @@ func TestGolden(t *testing.T) {
 		t.Fatalf("no golden inputs: %v", err)
 	}
 	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			test, err := litmus.Parse(f, src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var buf bytes.Buffer
-			buf.WriteString("// " + test.ConditionString() + "\n")
-			if err := xcfa.WriteDOT(&buf, test.Program); err != nil {
-				t.Fatal(err)
-			}
-			golden := filepath.Join("testdata", strings.TrimSuffix(filepath.Base(f), ".litmus")+".dot")
-			if *update {
-				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if !bytes.Equal(buf.Bytes(), want) {
-				t.Errorf("%s differs from the translation:\n%s", golden, buf.String())
-			}
-		})
+		golden := filepath.Join("testdata", strings.TrimSuffix(filepath.Base(f), ".litmus")+".dot")
+		t.Run(filepath.Base(f), func(t *testing.T) { xcfagolden.Check(t, f, golden, *update) })
 	}
 }
 

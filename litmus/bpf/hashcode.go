@@ -2,8 +2,9 @@ package bpf
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
+
+	"github.com/purr-mcm/purr/litmus/internal/asm"
 )
 
 // herd7 hashes a test's program as it prints the parsed instructions back
@@ -18,55 +19,15 @@ import (
 // defines or names.
 
 func hashCode(tab *table) [][]string {
-	rename := hashLabels(tab)
-	code := make([][]string, len(tab.procs))
-	for _, row := range tab.rows {
-		for col, c := range row {
-			if col >= len(code) {
-				continue
-			}
-			for _, l := range c.labels {
-				code[col] = append(code[col], rename[l.name]+":")
-			}
-			if c.instr != nil {
-				code[col] = append(code[col], hashInstr(c.instr, rename))
-			}
-		}
-	}
-	for i := range code {
-		if code[i] == nil {
-			code[i] = []string{}
-		}
-	}
-	return code
+	return asm.HashCode(tab, jumpTarget, hashInstr)
 }
 
-func isJump(in *instr) bool {
-	return in.form == gotoLabel || in.form == ifReg || in.form == ifImm
-}
-
-func hashLabels(tab *table) map[string]string {
-	set := map[string]bool{}
-	for _, row := range tab.rows {
-		for _, c := range row {
-			for _, l := range c.labels {
-				set[l.name] = true
-			}
-			if c.instr != nil && isJump(c.instr) {
-				set[c.instr.target.name] = true
-			}
-		}
+// jumpTarget gives the label a jump names.
+func jumpTarget(in *instr) (string, bool) {
+	if in.form == gotoLabel || in.form == ifReg || in.form == ifImm {
+		return in.target.name, true
 	}
-	names := make([]string, 0, len(set))
-	for n := range set {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	rename := make(map[string]string, len(names))
-	for i, n := range names {
-		rename[n] = fmt.Sprintf("L%02d", i)
-	}
-	return rename
+	return "", false
 }
 
 // hashReg prints a register as herd7 does (BPFBase.pp_reg).

@@ -19,14 +19,14 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 		return nil, err
 	}
 	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch, Source: map[xcfa.Pos]string{}, OrderedInstrs: true}
-	builders := make([]*builder, len(tab.procs))
+	builders := make([]*builder, len(tab.Procs))
 	rmw := 0
-	for i, ph := range tab.procs {
-		id, ok := procNumber(ph.name)
+	for i, ph := range tab.Procs {
+		id, ok := procNumber(ph.Name)
 		if !ok {
-			return nil, litmus.Errorf(ph.pos, "expected a thread name P0, P1, ..., found %q", ph.name)
+			return nil, litmus.Errorf(ph.Pos, "expected a thread name P0, P1, ..., found %q", ph.Name)
 		}
-		if err := litmus.CheckThreadOrder(ph.pos, i, id); err != nil {
+		if err := litmus.CheckThreadOrder(ph.Pos, i, id); err != nil {
 			return nil, err
 		}
 		p := xcfa.NewProcess(id)
@@ -34,28 +34,28 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 		builders[i] = &builder{p: p, cur: p.Init, labels: map[string]*xcfa.Location{},
 			defined: map[string]bool{}, refs: map[string]xcfa.Pos{}, rmw: &rmw}
 	}
-	for r, row := range tab.rows {
-		if len(row) > len(tab.procs) {
-			return nil, litmus.Errorf(tab.rowPos[r], "this row has %d cells but the program has %d threads", len(row), len(tab.procs))
+	for r, row := range tab.Rows {
+		if len(row) > len(tab.Procs) {
+			return nil, litmus.Errorf(tab.RowPos[r], "this row has %d cells but the program has %d threads", len(row), len(tab.Procs))
 		}
 		for i, c := range row {
 			b := builders[i]
-			for _, l := range c.labels {
-				if err := b.defineLabel(l.name, l.pos); err != nil {
+			for _, l := range c.Labels {
+				if err := b.defineLabel(l.Name, l.Pos); err != nil {
 					return nil, err
 				}
 			}
-			if c.instr != nil {
-				prog.Source[c.instr.pos] = c.instr.text
-				b.pos = c.instr.pos
-				if err := b.instruction(c.instr); err != nil {
+			if c.Instr != nil {
+				prog.Source[c.Instr.pos] = c.Instr.text
+				b.pos = c.Instr.pos
+				if err := b.instruction(c.Instr); err != nil {
 					return nil, err
 				}
 			}
 		}
 	}
 	for _, b := range builders {
-		if err := b.finish(tab.finalPos); err != nil {
+		if err := b.finish(tab.FinalPos); err != nil {
 			return nil, err
 		}
 	}
