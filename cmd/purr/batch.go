@@ -148,6 +148,7 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 	case o.listing:
 		o.writeListing(&block, t, out)
 	default:
+		block.Grow(res.SizeHint())
 		res.Write(&block)
 	}
 	stdout.Write(block.Bytes())

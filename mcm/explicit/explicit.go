@@ -870,17 +870,18 @@ func (c *Checker) final(x *execution, loc litmus.Loc) (events.Value, bool) {
 // state reads the observed locations' final values.
 func (c *Checker) state(x *execution) outcome.State {
 	st := make(outcome.State, 0, len(c.observed))
-	for _, loc := range c.observed {
+	for i := range c.observed {
+		loc := &c.observed[i]
 		if n, isArray := c.lay.Length[loc.Name]; isArray && loc.Kind == litmus.GlobalLoc {
-			b := outcome.Binding{Loc: loc, Type: c.lay.TypeOf(loc), Array: make([]events.Value, n)}
+			b := outcome.Binding{Loc: loc, Type: c.lay.TypeOf(*loc), Array: make([]events.Value, n)}
 			for i := range b.Array {
 				b.Array[i], _ = c.final(x, litmus.Loc{Kind: litmus.IndexLoc, Name: loc.Name, Index: i})
 			}
 			st = append(st, b)
 			continue
 		}
-		v, _ := c.final(x, loc)
-		st = append(st, outcome.Binding{Loc: loc, Type: c.lay.TypeOf(loc), Value: v})
+		v, _ := c.final(x, *loc)
+		st = append(st, outcome.Binding{Loc: loc, Type: c.lay.TypeOf(*loc), Value: v})
 	}
 	return st
 }

@@ -122,6 +122,19 @@ type State struct {
 // String returns the state's line as herd7 prints it.
 func (s State) String() string {
 	var b strings.Builder
+	s.write(&b)
+	return b.String()
+}
+
+// lineWriter is what a state's line is written to: a strings.Builder, or
+// the bufio.Writer of a result block (no string per state in between).
+type lineWriter interface {
+	io.StringWriter
+	io.ByteWriter
+}
+
+// write writes the state's line as herd7 prints it.
+func (s State) write(b lineWriter) {
 	for i, bd := range s.Bindings {
 		if i > 0 {
 			b.WriteByte(' ')
@@ -132,7 +145,7 @@ func (s State) String() string {
 		b.WriteByte(';')
 	}
 	if len(s.Faults) == 0 {
-		return b.String()
+		return
 	}
 	// herd7: bindings ^ " " ^ faults joined by " " ^ concat (" ~fault;").
 	b.WriteByte(' ')
@@ -154,7 +167,16 @@ func (s State) String() string {
 			b.WriteByte(';')
 		}
 	}
-	return b.String()
+}
+
+// SizeHint estimates the bytes Write prints: a buffer grown to it first
+// is not grown again and again by a block of many states.
+func (r *Result) SizeHint() int {
+	n := 512
+	if len(r.States) > 0 {
+		n += len(r.States) * (len(r.States[0].String()) + 1)
+	}
+	return n
 }
 
 // Result is herd7's result block for one test.
@@ -277,7 +299,7 @@ func (r *Result) Write(w io.Writer) error {
 	fmt.Fprintf(bw, "Test %s %s\n", r.Name, r.Kind())
 	fmt.Fprintf(bw, "States %d\n", len(r.States))
 	for _, s := range r.States {
-		bw.WriteString(s.String())
+		s.write(bw)
 		bw.WriteByte('\n')
 	}
 	if r.Loop {

@@ -9,7 +9,10 @@ import (
 
 // Binding is one location's final value in a state.
 type Binding struct {
-	Loc   litmus.Loc
+	// Loc points into the test's observed locations, which the states of
+	// an outcome share: a state is built per execution, and a location is
+	// several times the size of the rest of a binding.
+	Loc   *litmus.Loc
 	Type  string // the declared type, which says how the value prints
 	Value events.Value
 	Array []events.Value // a whole array's elements, when Loc names an array

@@ -17,7 +17,7 @@ func (o *Outcome) Result(t *litmus.Test, hex bool) herdout.Result {
 	states := make([]herdout.State, len(o.States))
 	// The states list the same locations, as a rule: print each once.
 	type location struct {
-		loc   litmus.Loc
+		loc   *litmus.Loc
 		whole bool // an array's
 	}
 	var locs []location

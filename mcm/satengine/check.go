@@ -241,8 +241,8 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 				}
 				st, slab = slab[:0:len(observed)], slab[len(observed):]
 				rest := vals
-				for i, loc := range observed {
-					b := outcome.Binding{Loc: loc, Type: types[i]}
+				for i := range observed {
+					b := outcome.Binding{Loc: &observed[i], Type: types[i]}
 					if n := arrayLen[i]; n >= 0 {
 						b.Array = slices.Clone(rest[:n])
 						rest = rest[n:]
