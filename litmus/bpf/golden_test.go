@@ -3,6 +3,7 @@ package bpf_test
 import (
 	"flag"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,21 +60,9 @@ func TestHashCode(t *testing.T) {
 		{"L01:", "*(u64 *)(fp + 0) = -3", "r4 = load_acquire((u32 *) (fp + 0))", "lock *(u32 *)(fp + 0) &= r4",
 			"if r4 != r2 goto L01", "if r4 >= -1 goto L00", "L00:", "r4 += 2", "r4 = r5", "*(u32 *)(fp + 0) = r4"},
 	}
-	if got := test.HashCode; !equal(got, want) {
+	if got := test.HashCode; !slices.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("hash code\n%q\nwant\n%q", got, want)
 	}
-}
-
-func equal(a, b [][]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if strings.Join(a[i], "\n") != strings.Join(b[i], "\n") {
-			return false
-		}
-	}
-	return true
 }
 
 // FuzzParseBPF feeds arbitrary programs to the BPF dialect: errors are

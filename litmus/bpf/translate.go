@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/litmus/internal/asm"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -22,7 +23,7 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 	builders := make([]*builder, len(tab.Procs))
 	rmw := 0
 	for i, ph := range tab.Procs {
-		id, ok := procNumber(ph.Name)
+		id, ok := asm.ProcNumber(ph.Name)
 		if !ok {
 			return nil, litmus.Errorf(ph.Pos, "expected a thread name P0, P1, ..., found %q", ph.Name)
 		}
@@ -31,8 +32,7 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 		}
 		p := xcfa.NewProcess(id)
 		prog.Procs = append(prog.Procs, p)
-		builders[i] = &builder{p: p, cur: p.Init, labels: map[string]*xcfa.Location{},
-			defined: map[string]bool{}, refs: map[string]xcfa.Pos{}, rmw: &rmw}
+		builders[i] = &builder{Flow: asm.NewFlow(p), rmw: &rmw}
 	}
 	for r, row := range tab.Rows {
 		if len(row) > len(tab.Procs) {
@@ -41,7 +41,7 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 		for i, c := range row {
 			b := builders[i]
 			for _, l := range c.Labels {
-				if err := b.defineLabel(l.Name, l.Pos); err != nil {
+				if err := b.Define(l.Name, l.Pos); err != nil {
 					return nil, err
 				}
 			}
@@ -55,7 +55,7 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 		}
 	}
 	for _, b := range builders {
-		if err := b.finish(tab.FinalPos); err != nil {
+		if err := b.Finish(); err != nil {
 			return nil, err
 		}
 	}
@@ -64,14 +64,6 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 	}
 	t.HashCode = hashCode(tab)
 	return prog, nil
-}
-
-func procNumber(name string) (int, bool) {
-	if len(name) < 2 || name[0] != 'P' {
-		return 0, false
-	}
-	n, err := strconv.Atoi(name[1:])
-	return n, err == nil && n >= 0 && strconv.Itoa(n) == name[1:]
 }
 
 // regNumber reads one of herd7's BPF register names: r0 ... r10, R0 ...
@@ -108,22 +100,13 @@ func normaliseRegisters(t *litmus.Test) error {
 
 // builder translates one thread's instructions, in order.
 type builder struct {
-	p       *xcfa.Process
-	cur     *xcfa.Location
-	pos     xcfa.Pos
-	dead    bool // cur follows a goto: nothing reaches it
-	labels  map[string]*xcfa.Location
-	defined map[string]bool
-	refs    map[string]xcfa.Pos // first use of each label
-	tmps    int
-	rmw     *int // the program's last RMW id
+	*asm.Flow
+	pos  xcfa.Pos
+	tmps int
+	rmw  *int // the program's last RMW id
 }
 
-func (b *builder) emit(op xcfa.Op) {
-	next := b.p.NewLoc("")
-	b.p.AddEdge(b.cur, next, op, b.pos)
-	b.cur = next
-}
+func (b *builder) emit(op xcfa.Op) { b.Emit(op, b.pos) }
 
 func (b *builder) assign(dst string, v xcfa.Expr) { b.emit(xcfa.Assign{Dst: dst, Value: v}) }
 
@@ -131,49 +114,6 @@ func (b *builder) assign(dst string, v xcfa.Expr) { b.emit(xcfa.Assign{Dst: dst,
 func (b *builder) tmp() string {
 	b.tmps++
 	return fmt.Sprintf("tmp.%d", b.tmps)
-}
-
-// target returns the location of a label, creating it when the label is
-// used before it is defined.
-func (b *builder) target(o operand) *xcfa.Location {
-	if l, ok := b.labels[o.name]; ok {
-		return l
-	}
-	l := b.p.NewLoc(o.name)
-	b.labels[o.name] = l
-	b.refs[o.name] = o.pos
-	return l
-}
-
-func (b *builder) defineLabel(name string, pos xcfa.Pos) error {
-	if b.defined[name] {
-		return litmus.Errorf(pos, "label %s is defined twice in %s", name, b.p.Name)
-	}
-	b.defined[name] = true
-	if l, ok := b.labels[name]; ok {
-		if !b.dead {
-			b.p.AddEdge(b.cur, l, xcfa.Nop{}, pos)
-		}
-		b.cur, b.dead = l, false
-		return nil
-	}
-	if b.cur.Label == "" {
-		b.cur.Label = name
-	}
-	b.labels[name] = b.cur
-	b.dead = false
-	return nil
-}
-
-func (b *builder) finish(end xcfa.Pos) error {
-	for name := range b.labels {
-		if !b.defined[name] {
-			return litmus.Errorf(b.refs[name], "label %s is not defined in %s", name, b.p.Name)
-		}
-	}
-	b.pos = end
-	b.p.Final = b.cur
-	return nil
 }
 
 // reg checks a register operand and gives its XCFA name.
@@ -310,8 +250,7 @@ func (b *builder) instruction(in *instr) error {
 			return xcfa.Binary{Op: op, X: old, Y: xcfa.Reg{Name: rs[0]}}
 		}, false)
 	case gotoLabel:
-		b.p.AddEdge(b.cur, b.target(in.target), xcfa.Nop{}, b.pos)
-		b.cur, b.dead = b.p.NewLoc(""), true
+		b.Jump(in.target.name, b.pos, in.target.pos)
 	case ifReg, ifImm:
 		op, ok := conds[in.op]
 		if !ok {
@@ -322,10 +261,7 @@ func (b *builder) instruction(in *instr) error {
 			y = xcfa.Reg{Name: rs[1]}
 		}
 		taken := xcfa.Binary{Op: op, X: xcfa.Reg{Name: rs[0]}, Y: y}
-		next := b.p.NewLoc("")
-		b.p.AddEdge(b.cur, b.target(in.target), xcfa.Assume{Cond: taken}, b.pos)
-		b.p.AddEdge(b.cur, next, xcfa.Assume{Cond: xcfa.Unary{Op: xcfa.Not, X: taken}}, b.pos)
-		b.cur = next
+		b.Branch(in.target.name, taken, b.pos, in.target.pos)
 	default:
 		return litmus.Errorf(in.pos, "unsupported instruction %s", in.text)
 	}
@@ -369,16 +305,16 @@ func (b *builder) cmpxchg(in *instr, rs []string) error {
 	*b.rmw++
 	old := b.tmp()
 	r0 := xcfa.Reg{Name: "r0"}
-	start, join := b.cur, b.p.NewLoc("")
+	start, join := b.Cur, b.P.NewLoc("")
 	b.emit(xcfa.Load{Dst: old, Addr: addr, Tags: tagsSC, RMW: *b.rmw})
 	b.emit(xcfa.Assume{Cond: xcfa.Binary{Op: xcfa.Eq, X: xcfa.Reg{Name: old}, Y: r0}, Internal: true})
 	b.emit(xcfa.Store{Addr: addr, Value: xcfa.Reg{Name: rs[2]}, Tags: tagsSC, RMW: *b.rmw})
-	b.p.AddEdge(b.cur, join, xcfa.Nop{}, b.pos)
-	b.cur = start
+	b.P.AddEdge(b.Cur, join, xcfa.Nop{}, b.pos)
+	b.Cur = start
 	b.emit(xcfa.Load{Dst: old, Addr: addr})
 	b.emit(xcfa.Assume{Cond: xcfa.Binary{Op: xcfa.Ne, X: xcfa.Reg{Name: old}, Y: r0}, Internal: true})
-	b.p.AddEdge(b.cur, join, xcfa.Nop{}, b.pos)
-	b.cur = join
+	b.P.AddEdge(b.Cur, join, xcfa.Nop{}, b.pos)
+	b.Cur = join
 	b.assign("r0", xcfa.Reg{Name: old})
 	return nil
 }

@@ -3,6 +3,7 @@ package x86_test
 import (
 	"flag"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -70,21 +71,9 @@ func TestHashCode(t *testing.T) {
 		{"MOV EAX,$1", "CMP  EAX,$-1", "L01:", "JNE L01", "L00:", "JE L00"},
 		{"L01:", "INC  [x]", "DEC  [EBX]", "L00:", "XCHG [y],ECX", "JMP L00"},
 	}
-	if got := test.HashCode; !equal(got, want) {
+	if got := test.HashCode; !slices.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("hash code %q, want %q", got, want)
 	}
-}
-
-func equal(a, b [][]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if strings.Join(a[i], "\n") != strings.Join(b[i], "\n") {
-			return false
-		}
-	}
-	return true
 }
 
 // FuzzParseX86 feeds arbitrary programs to the X86 dialect: errors are

@@ -2,9 +2,9 @@ package x86
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/litmus/internal/asm"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -40,7 +40,7 @@ func translateTable(t *litmus.Test, sec litmus.Section, instruction func(*builde
 	builders := make([]*builder, len(tab.Procs))
 	shared := &program{}
 	for i, ph := range tab.Procs {
-		id, ok := procNumber(ph.Name)
+		id, ok := asm.ProcNumber(ph.Name)
 		if !ok {
 			return nil, nil, litmus.Errorf(ph.Pos, "expected a thread name P0, P1, ..., found %q", ph.Name)
 		}
@@ -49,8 +49,7 @@ func translateTable(t *litmus.Test, sec litmus.Section, instruction func(*builde
 		}
 		p := xcfa.NewProcess(id)
 		prog.Procs = append(prog.Procs, p)
-		builders[i] = &builder{p: p, cur: p.Init, labels: map[string]*xcfa.Location{},
-			defined: map[string]bool{}, refs: map[string]xcfa.Pos{}, prog: shared}
+		builders[i] = &builder{Flow: asm.NewFlow(p), prog: shared}
 	}
 	for r, row := range tab.Rows {
 		if len(row) > len(tab.Procs) {
@@ -59,7 +58,7 @@ func translateTable(t *litmus.Test, sec litmus.Section, instruction func(*builde
 		for i, c := range row {
 			b := builders[i]
 			for _, l := range c.Labels {
-				if err := b.defineLabel(l.Name, l.Pos); err != nil {
+				if err := b.Define(l.Name, l.Pos); err != nil {
 					return nil, nil, err
 				}
 			}
@@ -73,7 +72,7 @@ func translateTable(t *litmus.Test, sec litmus.Section, instruction func(*builde
 		}
 	}
 	for _, b := range builders {
-		if err := b.finish(tab.FinalPos); err != nil {
+		if err := b.Finish(); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -130,33 +129,16 @@ func byteCount(n int) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-func procNumber(name string) (int, bool) {
-	if len(name) < 2 || name[0] != 'P' {
-		return 0, false
-	}
-	n, err := strconv.Atoi(name[1:])
-	return n, err == nil && n >= 0 && strconv.Itoa(n) == name[1:]
-}
-
 // builder translates one thread's instructions, in order.
 type builder struct {
-	p       *xcfa.Process
-	cur     *xcfa.Location
-	pos     xcfa.Pos // the instruction's
-	text    string   // the instruction, as written
-	dead    bool     // cur follows a JMP: nothing reaches it
-	labels  map[string]*xcfa.Location
-	defined map[string]bool
-	refs    map[string]xcfa.Pos // first use of each label
-	tmps    int
-	prog    *program
+	*asm.Flow
+	pos  xcfa.Pos // the instruction's
+	text string   // the instruction, as written
+	tmps int
+	prog *program
 }
 
-func (b *builder) emit(op xcfa.Op) {
-	next := b.p.NewLoc("")
-	b.p.AddEdge(b.cur, next, op, b.pos)
-	b.cur = next
-}
+func (b *builder) emit(op xcfa.Op) { b.Emit(op, b.pos) }
 
 func (b *builder) assign(dst string, v xcfa.Expr) { b.emit(xcfa.Assign{Dst: dst, Value: v}) }
 
@@ -171,49 +153,6 @@ func (b *builder) tmp() string {
 func (b *builder) freshRMW() int {
 	b.prog.rmw++
 	return b.prog.rmw
-}
-
-// target returns the location of a label, creating it when the label is
-// used before it is defined.
-func (b *builder) target(name string, pos xcfa.Pos) *xcfa.Location {
-	if l, ok := b.labels[name]; ok {
-		return l
-	}
-	l := b.p.NewLoc(name)
-	b.labels[name] = l
-	b.refs[name] = pos
-	return l
-}
-
-func (b *builder) defineLabel(name string, pos xcfa.Pos) error {
-	if b.defined[name] {
-		return litmus.Errorf(pos, "label %s is defined twice in %s", name, b.p.Name)
-	}
-	b.defined[name] = true
-	if l, ok := b.labels[name]; ok {
-		if !b.dead {
-			b.p.AddEdge(b.cur, l, xcfa.Nop{}, pos)
-		}
-		b.cur, b.dead = l, false
-		return nil
-	}
-	if b.cur.Label == "" {
-		b.cur.Label = name
-	}
-	b.labels[name] = b.cur
-	b.dead = false
-	return nil
-}
-
-func (b *builder) finish(end xcfa.Pos) error {
-	for name := range b.labels {
-		if !b.defined[name] {
-			return litmus.Errorf(b.refs[name], "label %s is not defined in %s", name, b.p.Name)
-		}
-	}
-	b.pos = end
-	b.p.Final = b.cur
-	return nil
 }
 
 // location is where an operand lives: a register, or a memory address.
@@ -292,16 +231,11 @@ func (b *builder) jump(in *instr, taken xcfa.Expr) error {
 	if o.kind != nameOp {
 		return litmus.Errorf(o.pos, "%s takes a label, found %s", in.mnem, o.text)
 	}
-	to := b.target(o.name, o.pos)
 	if taken == nil {
-		b.p.AddEdge(b.cur, to, xcfa.Nop{}, b.pos)
-		b.cur, b.dead = b.p.NewLoc(""), true
-		return nil
+		b.Jump(o.name, b.pos, o.pos)
+	} else {
+		b.Branch(o.name, taken, b.pos, o.pos)
 	}
-	next := b.p.NewLoc("")
-	b.p.AddEdge(b.cur, to, xcfa.Assume{Cond: taken}, b.pos)
-	b.p.AddEdge(b.cur, next, xcfa.Assume{Cond: xcfa.Unary{Op: xcfa.Not, X: taken}}, b.pos)
-	b.cur = next
 	return nil
 }
 
@@ -309,13 +243,13 @@ func (b *builder) jump(in *instr, taken xcfa.Expr) error {
 // when cond is non-zero, and nothing otherwise; internal assumptions, no
 // branch event.
 func (b *builder) choose(cond xcfa.Expr, then func() error) error {
-	start, join := b.cur, b.p.NewLoc("")
+	start, join := b.Cur, b.P.NewLoc("")
 	b.emit(xcfa.Assume{Cond: cond, Internal: true})
 	if err := then(); err != nil {
 		return err
 	}
-	b.p.AddEdge(b.cur, join, xcfa.Nop{}, b.pos)
-	b.p.AddEdge(start, join, xcfa.Assume{Cond: xcfa.Unary{Op: xcfa.Not, X: cond}, Internal: true}, b.pos)
-	b.cur = join
+	b.P.AddEdge(b.Cur, join, xcfa.Nop{}, b.pos)
+	b.P.AddEdge(start, join, xcfa.Assume{Cond: xcfa.Unary{Op: xcfa.Not, X: cond}, Internal: true}, b.pos)
+	b.Cur = join
 	return nil
 }

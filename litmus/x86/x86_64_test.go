@@ -1,6 +1,7 @@
 package x86_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,7 +50,7 @@ func TestHashCode64(t *testing.T) {
 		{"movq $1,(x)", "cmp $-1,%eax", "L01:", "jne L01", "L00:", "jl L00", "mfence"},
 		{"L01:", "lock; incq (%rbx)", "decq 8(%rbx)", "L00:", "xchgq (y),%cl", "jmp L00", "NOP"},
 	}
-	if got := test.HashCode; !equal(got, want) {
+	if got := test.HashCode; !slices.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("hash code %q, want %q", got, want)
 	}
 }

@@ -1,5 +1,6 @@
 // Package asm holds what the assembly dialects' front ends share: the
 // program section as a table of threads (thread heads, then rows of cells,
-// each with labels and at most one instruction of the dialect's own type)
-// and herd7's printing of that table for the test's hash.
+// each with labels and at most one instruction of the dialect's own type),
+// herd7's printing of that table for the test's hash, and a thread's
+// control flow through its code labels (Flow).
 package asm
