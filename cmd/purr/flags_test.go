@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -184,5 +186,17 @@ func TestNoExecutionLoopCut(t *testing.T) {
 	out, errs, _ = runPurr("-m", "sc", "--unroll", "5", path)
 	if !strings.Contains(out, "Positive: 1 Negative: 0\n") || errs != "" {
 		t.Errorf("--unroll 5: stdout:\n%s\nstderr %q", out, errs)
+	}
+}
+
+// TestOutputFolderMade: -o names a folder that a first run makes, as the
+// README's third command does on a fresh checkout.
+func TestOutputFolderMade(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "new", "out")
+	if _, errs, status := runPurr("-m", "sc", "-show", "all", "-o", dir, mp); status != 0 {
+		t.Fatalf("status %d: %s", status, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "MP.dot")); err != nil {
+		t.Error(err)
 	}
 }

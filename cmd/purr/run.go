@@ -97,8 +97,12 @@ func (o *options) checkShowFlags() error {
 		return fmt.Errorf("--doshow and --unshow choose what -o DIR draws (or purr executions lists)")
 	}
 	if o.output != "" {
-		if fi, err := os.Stat(o.output); err != nil || !fi.IsDir() {
-			return fmt.Errorf("-o %s: not a folder", o.output)
+		// A folder that does not exist yet is made, as a first run needs.
+		if err := os.MkdirAll(o.output, 0o755); err != nil {
+			if fi, serr := os.Stat(o.output); serr == nil && !fi.IsDir() {
+				return fmt.Errorf("-o %s: not a folder", o.output)
+			}
+			return fmt.Errorf("-o %s: %v", o.output, err)
 		}
 	}
 	return nil
