@@ -46,11 +46,11 @@ type Event struct {
 	Instr int
 	// Par places the event among the parallel parts of its instruction
 	// instance: program order relates two events of one path unless they
-	// are parallel (InParallel). In C and X86 it is the edge's
+	// are parallel (InParallel). In C, X86 and BPF it is the edge's
 	// (xcfa.Edge.Par, xcfa.Program.OrderedInstrs): herd7 orders a
 	// statement's events as its C semantics composes them (a cmpxchg's
 	// fence, read, write and fence in sequence; the operands of a binary
-	// operator in parallel), and an X86 read before the write that
+	// operator in parallel), and an X86 or BPF read before the write that
 	// depends on it. Elsewhere every event of an instruction instance is
 	// a part of its own, as herd7's po orders AArch64's instructions, not
 	// the events inside one.
