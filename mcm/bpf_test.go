@@ -13,50 +13,6 @@ import (
 	"github.com/purr-mcm/purr/stdlib"
 )
 
-// bpfObservations are the repository's BPF tests (testdata/bpf) with the
-// observation purr's bpf model gives them: plain accesses are reordered
-// (SB), an atomic that returns a value is a full barrier (SB+fetches),
-// store_release and load_acquire pass a message, a branch and a data
-// dependency order load buffering, atomic additions lose no update (the
-// one-event atomics), exactly one of two cmpxchg of the same value
-// succeeds, a thread's own arithmetic and jumps are sequential, and an
-// address dependency orders reads.
-var bpfObservations = map[string]string{
-	"SB":           "Sometimes 1 3",
-	"SB+fetches":   "Never 0 3",
-	"MP+rel+acq":   "Never 0 3",
-	"LB+ctrl+data": "Never 0 2",
-	"lock-add":     "Always 2 0",
-	"cmpxchg":      "Never 0 2",
-	"jumps":        "Always 1 0",
-	// r1 += r5; r1 -= r5 leaves the address and depends on r5: purr's
-	// value analysis must see the one address (else it would refuse the
-	// read as mixed-size), and the dependency orders the reads.
-	"MP+fetch+addr": "Never 0 3",
-}
-
-// TestBPFModel checks the BPF tests under purr's bpf model (the BPF
-// default), with both engines agreeing.
-func TestBPFModel(t *testing.T) {
-	m := embeddedModel(t, "bpf")
-	for test, want := range bpfObservations {
-		lt := parseTestFile(t, repoPath("testdata/bpf/"+test+".litmus"))
-		out, diff := compareEngines(m, lt)
-		if diff != nil {
-			t.Errorf("%s: the engines differ: %v", test, diff)
-			continue
-		}
-		if out == nil {
-			t.Errorf("%s: no outcome", test)
-			continue
-		}
-		r := out.Result(lt, false)
-		if got := fmt.Sprintf("%s %d %d", r.Observation, r.Positive, r.Negative); got != want {
-			t.Errorf("%s: Observation %s, want %s", test, got, want)
-		}
-	}
-}
-
 // TestBPFAmo checks how the predefined sets and relations see BPF's
 // atomics: a successful cmpxchg is a read and a write tagged SC, paired in
 // rmw and in amo (bpf.cat orders around (SC * SC) & amo); a fetch is one
