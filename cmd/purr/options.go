@@ -52,6 +52,7 @@ type options struct {
 	speedcheck bool
 	hexa       bool
 	cpuprofile string
+	memprofile string
 	svg        bool // with -o, also draw executions as DIR/NAME.svg
 
 	maxExecutions int
@@ -117,6 +118,8 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.StringSliceVar(&o.nonames, "nonames", nil, "skip the tests named `name,...`, as herd7's -nonames")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for purr's developers)")
 	fs.MarkHidden("cpuprofile")
+	fs.StringVar(&o.memprofile, "memprofile", "", "write a profile of the run's allocations to `FILE` at its end (for purr's developers)")
+	fs.MarkHidden("memprofile")
 	return fs
 }
 

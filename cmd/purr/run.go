@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"strings"
 
@@ -59,6 +60,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		defer f.Close()
 		pprof.StartCPUProfile(f)
 		defer pprof.StopCPUProfile()
+	}
+	if o.memprofile != "" {
+		f, err := os.Create(o.memprofile)
+		if err != nil {
+			fmt.Fprintln(stderr, "purr:", err)
+			return 2
+		}
+		defer f.Close()
+		runtime.MemProfileRate = 64 << 10 // a finer sample than the default 512 KiB: tests allocate little each
+		defer pprof.Lookup("allocs").WriteTo(f, 0)
 	}
 	// A broken model is reported once, before any test runs.
 	r := newRunner(&o)

@@ -175,6 +175,7 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 	var raw []byte
 	var vals []events.Value
 	var slab []outcome.Binding
+	slabStates := 2 // states in the last slab
 	types := make([]string, len(observed))
 	arrayLen := make([]int, len(observed)) // an array's length, or -1
 	for i, loc := range observed {
@@ -235,9 +236,11 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 		var st outcome.State
 		state := func() outcome.State {
 			if st == nil {
-				// Cut from a slab: one allocation for many states.
+				// Cut from a slab: one allocation for many states. The
+				// slabs grow, most tests having a handful of states.
 				if len(slab) < len(observed) {
-					slab = make([]outcome.Binding, 256*len(observed))
+					slabStates = min(2*slabStates, 256)
+					slab = make([]outcome.Binding, slabStates*len(observed))
 				}
 				st, slab = slab[:0:len(observed)], slab[len(observed):]
 				rest := vals
