@@ -211,8 +211,17 @@ func newDPLL(s *Solver) *dpll {
 		watches: make([][]watch, 2*n+2),
 		clauses: make([][]Lit, 0, len(s.clauses)),
 	}
+	// The search reorders each clause's literals: it takes copies, cut
+	// from one allocation.
+	size := 0
 	for _, c := range s.clauses {
-		d.clauses = append(d.clauses, append([]Lit(nil), c...))
+		size += len(c)
+	}
+	lits := make([]Lit, size)
+	for _, c := range s.clauses {
+		n := copy(lits, c)
+		d.clauses = append(d.clauses, lits[:n:n])
+		lits = lits[n:]
 	}
 	return d
 }

@@ -51,8 +51,9 @@ type Solver struct {
 	numVars   int     // variables allocated; variable 1 is True
 	unitValue []int8  // per variable: +1 or -1 when fixed by a unit fact
 	units     []Lit   // the unit facts, True first
-	pending   [][]Lit // clauses not yet handed to gophersat
 	clauses   [][]Lit // every clause of two or more literals, for AllSolutions
+	handed    int     // clauses[:handed] are gophersat's; the rest are pending
+	scratch   []Lit   // AddClause's clause before it is kept
 	nClauses  int     // clauses kept (pending or handed over)
 	unsat     bool    // the formula itself is unsatisfiable
 
@@ -228,7 +229,7 @@ func (s *Solver) AddClause(lits ...Lit) {
 		}
 		return
 	}
-	c := make([]Lit, 0, len(lits))
+	c := s.scratch[:0]
 	for _, l := range lits {
 		v, known := s.fixed(l)
 		if !known {
@@ -237,6 +238,7 @@ func (s *Solver) AddClause(lits ...Lit) {
 			return
 		}
 	}
+	s.scratch = c
 	c, taut := normalise(c)
 	switch {
 	case taut:
@@ -249,8 +251,7 @@ func (s *Solver) AddClause(lits ...Lit) {
 			panic(abort{&LimitError{What: "clauses", Limit: s.limits.MaxClauses}})
 		}
 		s.poll()
-		s.pending = append(s.pending, c)
-		s.clauses = append(s.clauses, c)
+		s.clauses = append(s.clauses, slices.Clone(c))
 		s.nClauses++
 	}
 }
@@ -338,9 +339,11 @@ func (s *Solver) Solve(assumptions ...Lit) bool {
 // flush hands the pending clauses to gophersat, creating it on first use.
 // gophersatMu must be held.
 func (s *Solver) flush() {
+	pending := s.clauses[s.handed:]
+	s.handed = len(s.clauses)
 	if s.gs == nil {
-		cnf := make([][]int, len(s.pending))
-		for i, c := range s.pending {
+		cnf := make([][]int, len(pending))
+		for i, c := range pending {
 			cnf[i] = make([]int, len(c))
 			for j, l := range c {
 				cnf[i][j] = int(l)
@@ -348,10 +351,9 @@ func (s *Solver) flush() {
 		}
 		s.gs = solver.New(solver.ParseSliceNb(cnf, s.numVars))
 		s.gsVars = s.numVars
-		s.pending = s.pending[:0]
 		return
 	}
-	if len(s.pending) == 0 && s.gsVars == s.numVars {
+	if len(pending) == 0 && s.gsVars == s.numVars {
 		return
 	}
 	// Unbind everything, assumptions of the previous solve included, so
@@ -362,14 +364,13 @@ func (s *Solver) flush() {
 		s.gs.AppendClause(solver.NewClause([]solver.Lit{toGophersat(True), toGophersat(Lit(s.numVars))}))
 		s.gsVars = s.numVars
 	}
-	for _, c := range s.pending {
+	for _, c := range pending {
 		lits := make([]solver.Lit, len(c))
 		for i, l := range c {
 			lits[i] = toGophersat(l)
 		}
 		s.gs.AppendClause(solver.NewClause(lits))
 	}
-	s.pending = s.pending[:0]
 }
 
 func toGophersat(l Lit) solver.Lit { return solver.IntToLit(int32(l)) }
