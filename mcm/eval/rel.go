@@ -58,6 +58,27 @@ type Algebra[L comparable] struct {
 	// What a run of a model over the algebra found (see Choices, ReadsCo).
 	choices []L
 	readsCo bool
+
+	// Scratch of the operations below, kept between calls: a model runs
+	// thousands of them on each test. No operation calls another while it
+	// uses them.
+	pairs  [2][]Pair
+	starts []int32
+	terms  [][]L
+	met    []int32
+	lits   []L
+}
+
+// sorted lists x's pairs as SortedPairs does, into the scratch slice
+// al.pairs[i], valid until the next call with i.
+func (al *Algebra[L]) sorted(i int, x Rel[L]) []Pair {
+	ks := al.pairs[i][:0]
+	for k := range x {
+		ks = append(ks, k)
+	}
+	slices.SortFunc(ks, comparePairs)
+	al.pairs[i] = ks
+	return ks
 }
 
 // Choices are the selectors of the model's "with x from S" choices (those
@@ -184,7 +205,7 @@ func (al *Algebra[L]) union(x, y Rel[L]) Rel[L] {
 	for k, l := range x {
 		out[k] = l
 	}
-	for _, k := range SortedPairs(y) {
+	for _, k := range al.sorted(0, y) {
 		al.Put(out, int(k.A), int(k.B), y[k])
 	}
 	return out
@@ -195,7 +216,7 @@ func (al *Algebra[L]) inter(x, y Rel[L]) Rel[L] {
 		x, y = y, x
 	}
 	out := make(Rel[L])
-	for _, k := range SortedPairs(x) {
+	for _, k := range al.sorted(0, x) {
 		if m, ok := y[k]; ok {
 			if g := al.lg.And(x[k], m); g != al.f {
 				out[k] = g
@@ -208,7 +229,7 @@ func (al *Algebra[L]) inter(x, y Rel[L]) Rel[L] {
 // Diff is x \ y.
 func (al *Algebra[L]) Diff(x, y Rel[L]) Rel[L] {
 	out := make(Rel[L], len(x))
-	for _, k := range SortedPairs(x) {
+	for _, k := range al.sorted(0, x) {
 		l := x[k]
 		if m, ok := y[k]; ok {
 			l = al.lg.And(l, al.lg.Not(m))
@@ -229,16 +250,33 @@ func (al *Algebra[L]) Inverse(x Rel[L]) Rel[L] {
 	return out
 }
 
-// rows indexes a relation by its first component, in a fixed order.
-func rows[L comparable](x Rel[L]) map[int32][]Pair {
-	idx := make(map[int32][]Pair)
-	for k := range x {
-		idx[k.A] = append(idx[k.A], k)
+// rowStarts indexes sorted pairs by their first component, into the
+// scratch slice al.starts: the pairs of a are ks[starts[a]:starts[a+1]]
+// (see row).
+func (al *Algebra[L]) rowStarts(ks []Pair) []int32 {
+	n := 0
+	if len(ks) > 0 {
+		n = int(ks[len(ks)-1].A) + 1
 	}
-	for _, ks := range idx {
-		slices.SortFunc(ks, comparePairs)
+	starts := slices.Grow(al.starts[:0], n+1)[:n+1]
+	i := 0
+	for a := range n + 1 {
+		starts[a] = int32(i)
+		for i < len(ks) && int(ks[i].A) == a {
+			i++
+		}
 	}
-	return idx
+	al.starts = starts
+	return starts
+}
+
+// row returns the pairs of sorted pairs ks whose first component is a,
+// given their rowStarts.
+func row(ks []Pair, starts []int32, a int32) []Pair {
+	if int(a)+1 >= len(starts) {
+		return nil
+	}
+	return ks[starts[a]:starts[a+1]]
 }
 
 // comparePairs orders pairs by their first event, then their second.
@@ -262,19 +300,19 @@ func SortedPairs[L comparable](x Rel[L]) []Pair {
 
 // Seq composes: (x;y)(a,c) when x(a,b) and y(b,c) for some b.
 func (al *Algebra[L]) Seq(x, y Rel[L]) Rel[L] {
-	yRows := rows(y)
+	ys := al.sorted(1, y)
+	yStarts := al.rowStarts(ys)
 	out := make(Rel[L])
 	// The pairs of x come sorted by their first event: the terms of the
 	// pairs (a, c) of one a are gathered per c, in a slice indexed by
 	// event, in the order they are met, as are the cs.
-	var terms [][]L
-	var met []int32
-	ks := SortedPairs(x)
+	terms, met := al.terms, al.met[:0]
+	ks := al.sorted(0, x)
 	for i := 0; i < len(ks); {
 		a := ks[i].A
 		for ; i < len(ks) && ks[i].A == a; i++ {
 			k := ks[i]
-			for _, k2 := range yRows[k.B] {
+			for _, k2 := range row(ys, yStarts, k.B) {
 				c := k2.B
 				if int(c) >= len(terms) {
 					terms = append(terms, make([][]L, int(c)+1-len(terms))...)
@@ -293,17 +331,19 @@ func (al *Algebra[L]) Seq(x, y Rel[L]) Rel[L] {
 		}
 		met = met[:0]
 	}
+	al.terms, al.met = terms, met
 	return out
 }
 
 // seqWithin is mask & (x; y), composed only over the pairs of mask.
 func (al *Algebra[L]) seqWithin(x, y, mask Rel[L]) Rel[L] {
-	xRows := rows(x)
+	xs := al.sorted(1, x)
+	xStarts := al.rowStarts(xs)
 	out := make(Rel[L])
-	var terms []L
-	for _, k := range SortedPairs(mask) {
+	terms := al.lits
+	for _, k := range al.sorted(0, mask) {
 		terms = terms[:0]
-		for _, k1 := range xRows[k.A] {
+		for _, k1 := range row(xs, xStarts, k.A) {
 			if l, ok := y[Pair{k1.B, k.B}]; ok {
 				terms = append(terms, al.lg.And(x[k1], l))
 			}
@@ -312,6 +352,7 @@ func (al *Algebra[L]) seqWithin(x, y, mask Rel[L]) Rel[L] {
 			out[k] = g
 		}
 	}
+	al.lits = terms
 	return out
 }
 
@@ -346,7 +387,33 @@ func (al *Algebra[L]) Identity(x Set[L]) Rel[L] {
 
 // Complement is ~x: the pairs of executed events x does not relate.
 func (al *Algebra[L]) Complement(x Rel[L]) Rel[L] {
-	return al.Diff(al.cross(al.Exec, al.Exec), x)
+	// As Diff(cross(Exec, Exec), x), in the same order of operations (so
+	// the same formula), without building the cross product as a map.
+	n := al.n()
+	both := slices.Grow(al.lits[:0], n*n)[:n*n]
+	for i, a := range al.Exec {
+		for j, b := range al.Exec {
+			both[i*n+j] = al.f
+			if a != al.f && b != al.f {
+				both[i*n+j] = al.lg.And(a, b)
+			}
+		}
+	}
+	al.lits = both
+	out := make(Rel[L], max(n*n-len(x), 0))
+	for i, l := range both {
+		if l == al.f {
+			continue
+		}
+		k := Pair{int32(i / n), int32(i % n)}
+		if m, ok := x[k]; ok {
+			l = al.lg.And(l, al.lg.Not(m))
+		}
+		if l != al.f {
+			out[k] = l
+		}
+	}
+	return out
 }
 
 func (al *Algebra[L]) domain(x Rel[L]) Set[L] {
