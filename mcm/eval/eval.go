@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 
 	"github.com/purr-mcm/purr/cat"
 )
@@ -47,6 +49,10 @@ type env struct {
 	vals   []value
 	index  map[string]int
 	parent *env
+	// shared says that names and index are shared with other scopes (the
+	// predefined names of every test): set copies them before it adds a
+	// name.
+	shared bool
 }
 
 // manyNames is the size from which a scope indexes its names.
@@ -91,6 +97,9 @@ func (e *env) set(name string, v value) {
 				return
 			}
 		}
+	}
+	if e.shared {
+		e.names, e.index, e.shared = slices.Clone(e.names), maps.Clone(e.index), false
 	}
 	e.names = append(e.names, name)
 	e.vals = append(e.vals, v)

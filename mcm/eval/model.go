@@ -243,6 +243,23 @@ func CheckNames(l *cat.Loader) error {
 // predefinedNames is predef's table, read once.
 var predefinedNames = predef.Table()
 
+// predefinedScope is the names of predefinedNames in their scope's order
+// (each once) and their index, which every test's scope of predefined
+// names shares (see env.shared).
+var predefinedScope = func() (s struct {
+	names []string
+	index map[string]int
+}) {
+	s.index = map[string]int{}
+	for _, e := range predefinedNames {
+		if _, dup := s.index[e.Name]; !dup {
+			s.index[e.Name] = len(s.names)
+			s.names = append(s.names, e.Name)
+		}
+	}
+	return s
+}()
+
 // predefinedEnv binds the names of predef's table: the builtin functions,
 // and the sets and relations an engine computed for a test (sets holds a
 // tag's set only when some event carries the tag; the others are empty).
@@ -250,7 +267,8 @@ var predefinedNames = predef.Table()
 // both engines and in the resolver.
 func predefinedEnv[L comparable](al *Algebra[L], sets map[string]Set[L], rels map[string]Rel[L]) (*env, error) {
 	fns := builtins[L]()
-	top := &env{}
+	top := &env{names: predefinedScope.names, vals: make([]value, len(predefinedScope.names)),
+		index: predefinedScope.index, shared: true}
 	for _, e := range predefinedNames {
 		var v value
 		switch e.Kind {
@@ -272,7 +290,7 @@ func predefinedEnv[L comparable](al *Algebra[L], sets map[string]Set[L], rels ma
 		if v == nil {
 			return nil, fmt.Errorf("purr: the engine has no meaning for the predefined %s %s", e.Kind, e.Name)
 		}
-		top.set(e.Name, v)
+		top.vals[top.index[e.Name]] = v
 	}
 	return top, nil
 }
