@@ -63,12 +63,6 @@ func (u *Unfolding) AnalyseValuesContext(ctx context.Context) error {
 			}
 		}
 	}
-	for _, t := range u.Terms {
-		t.Index = make(map[Value]int, len(t.Dom))
-		for i, v := range t.Dom {
-			t.Index[v] = i
-		}
-	}
 	return nil
 }
 
@@ -177,7 +171,6 @@ func newValueAnalysis(u *Unfolding) *valueAnalysis {
 	}
 	for _, t := range u.Terms {
 		t.Dom = nil
-		t.Index = nil
 		if t.Op == TermConst {
 			t.Dom = []Value{t.Val}
 			a.vals[t.ID] = []derived{{t.Val, a.empty}}

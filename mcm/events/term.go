@@ -2,6 +2,7 @@ package events
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/purr-mcm/purr/xcfa"
 )
@@ -32,8 +33,12 @@ type Term struct {
 	// Picks are the reads the term depends on only through a choice (the
 	// condition of a conditional select): herd7's pick dependencies.
 	Picks []*Event
-	Dom   []Value       // every value the term may take, sorted (after the value analysis)
-	Index map[Value]int // each value of Dom: its position
+	Dom   []Value // every value the term may take, sorted (after the value analysis)
+}
+
+// Position returns the index of v in t.Dom, and whether it is there.
+func (t *Term) Position(v Value) (int, bool) {
+	return slices.BinarySearchFunc(t.Dom, v, compareValues)
 }
 
 // Cancels tells whether t is x^x: herd7 makes that zero before x is known

@@ -1,6 +1,7 @@
 package events
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 	"strconv"
@@ -49,6 +50,14 @@ func lessValue(a, b Value) bool {
 		return a.Sym < b.Sym
 	}
 	return a.Off < b.Off
+}
+
+// compareValues orders values as lessValue does, for binary searches.
+func compareValues(a, b Value) int {
+	if c := strings.Compare(a.Sym, b.Sym); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Off, b.Off)
 }
 
 func sortValues(vs []Value) {

@@ -139,8 +139,9 @@ func (en *encoding) encodeValues() {
 					if err != nil {
 						continue
 					}
-					k := t.Index[v]
-					terms[k] = append(terms[k], s.And(en.val[x.ID][i], en.val[y.ID][j]))
+					if k, ok := t.Position(v); ok {
+						terms[k] = append(terms[k], s.And(en.val[x.ID][i], en.val[y.ID][j]))
+					}
 				}
 			}
 			for k := range lits {
@@ -151,8 +152,9 @@ func (en *encoding) encodeValues() {
 			x := t.Args[0]
 			for i, a := range x.Dom {
 				if v, err := events.ApplyUnary(t.Un, a); err == nil {
-					k := t.Index[v]
-					terms[k] = append(terms[k], en.val[x.ID][i])
+					if k, ok := t.Position(v); ok {
+						terms[k] = append(terms[k], en.val[x.ID][i])
+					}
 				}
 			}
 			for k := range lits {
@@ -164,13 +166,17 @@ func (en *encoding) encodeValues() {
 			c, x, y := t.Args[0], t.Args[1], t.Args[2]
 			isTrue, isFalse := en.truthLits(c)
 			terms := make([][]sat.Lit, len(t.Dom))
+			// A branch's value outside t.Dom is one the condition never
+			// selects (its literal here is False).
 			for i, v := range x.Dom {
-				k := t.Index[v]
-				terms[k] = append(terms[k], s.And(isTrue, en.val[x.ID][i]))
+				if k, ok := t.Position(v); ok {
+					terms[k] = append(terms[k], s.And(isTrue, en.val[x.ID][i]))
+				}
 			}
 			for i, v := range y.Dom {
-				k := t.Index[v]
-				terms[k] = append(terms[k], s.And(isFalse, en.val[y.ID][i]))
+				if k, ok := t.Position(v); ok {
+					terms[k] = append(terms[k], s.And(isFalse, en.val[y.ID][i]))
+				}
 			}
 			for k := range lits {
 				lits[k] = s.Or(terms[k]...)
@@ -202,7 +208,7 @@ func (en *encoding) truthLits(t *events.Term) (isTrue, isFalse sat.Lit) {
 
 // valueIs is the literal "term t has value v".
 func (en *encoding) valueIs(t *events.Term, v events.Value) sat.Lit {
-	if i, ok := t.Index[v]; ok {
+	if i, ok := t.Position(v); ok {
 		return en.val[t.ID][i]
 	}
 	return sat.False
@@ -215,7 +221,7 @@ func (en *encoding) sameValue(a, b *events.Term) sat.Lit {
 	}
 	var lits []sat.Lit
 	for i, v := range a.Dom {
-		if j, ok := b.Index[v]; ok {
+		if j, ok := b.Position(v); ok {
 			lits = append(lits, en.s.And(en.val[a.ID][i], en.val[b.ID][j]))
 		}
 	}
