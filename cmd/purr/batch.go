@@ -45,6 +45,7 @@ func (s testStatus) exitStatus() int {
 type runner struct {
 	o      *options
 	models map[string]*cat.Model // by architecture; -m's under ""
+	block  bytes.Buffer          // a test's result block, reused from test to test
 }
 
 func newRunner(o *options) *runner { return &runner{o: o, models: map[string]*cat.Model{}} }
@@ -138,18 +139,19 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 			}
 		}
 	}
-	var block bytes.Buffer
+	block := &r.block
+	block.Reset()
 	switch {
 	case o.json:
-		if err := o.writeJSON(&block, path, t, out, res); err != nil {
+		if err := o.writeJSON(block, path, t, out, res); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", path, err)
 			return failed
 		}
 	case o.listing:
-		o.writeListing(&block, t, out)
+		o.writeListing(block, t, out)
 	default:
 		block.Grow(res.SizeHint())
-		res.Write(&block)
+		res.Write(block)
 	}
 	stdout.Write(block.Bytes())
 	n := out.Positive + out.Negative

@@ -56,6 +56,7 @@ var killGrace = func(timeout time.Duration) time.Duration { return timeout/4 + 1
 func serveTests(o *options, in io.Reader, out io.Writer) int {
 	r := newRunner(o)
 	sc := bufio.NewScanner(in)
+	var stdout, stderr, reply bytes.Buffer // reused from test to test
 	for sc.Scan() {
 		path, err := strconv.Unquote(sc.Text())
 		if err != nil {
@@ -66,13 +67,14 @@ func serveTests(o *options, in io.Reader, out io.Writer) int {
 		if o.timeout > 0 {
 			ctx, cancel = context.WithTimeout(ctx, o.timeout)
 		}
-		var stdout, stderr bytes.Buffer
+		stdout.Reset()
+		stderr.Reset()
 		status := r.check(ctx, path, &stdout, &stderr)
 		cancel()
 		if status == timedOut {
 			debug.FreeOSMemory() // what the abandoned check built
 		}
-		var reply bytes.Buffer
+		reply.Reset()
 		fmt.Fprintf(&reply, "%s %d %d %d\n", replyTag, status, stdout.Len(), stderr.Len())
 		reply.Write(stdout.Bytes())
 		reply.Write(stderr.Bytes())
@@ -177,20 +179,31 @@ func (w *worker) kill(done <-chan answer) {
 // read reads one reply.
 func (w *worker) read() (reply, error) {
 	var r reply
-	var tag string
-	var nOut, nErr int
-	if _, err := fmt.Fscanf(w.stdout, "%s %d %d %d\n", &tag, &r.status, &nOut, &nErr); err != nil {
+	header, err := w.stdout.ReadSlice('\n')
+	if err != nil {
 		return r, err
 	}
-	if tag != replyTag || nOut < 0 || nErr < 0 {
-		return r, fmt.Errorf("a worker's reply starts with %q", tag)
+	var status, nOut, nErr int
+	fields := strings.Fields(string(header))
+	if len(fields) == 4 && fields[0] == replyTag {
+		status, err = strconv.Atoi(fields[1])
+		if err == nil {
+			nOut, err = strconv.Atoi(fields[2])
+		}
+		if err == nil {
+			nErr, err = strconv.Atoi(fields[3])
+		}
 	}
-	r.stdout, r.stderr = make([]byte, nOut), make([]byte, nErr)
-	if _, err := io.ReadFull(w.stdout, r.stdout); err != nil {
+	if len(fields) != 4 || fields[0] != replyTag || err != nil || nOut < 0 || nErr < 0 {
+		return r, fmt.Errorf("a worker's reply starts with %q", strings.TrimSpace(string(header)))
+	}
+	r.status = testStatus(status)
+	both := make([]byte, nOut+nErr)
+	if _, err := io.ReadFull(w.stdout, both); err != nil {
 		return r, err
 	}
-	_, err := io.ReadFull(w.stdout, r.stderr)
-	return r, err
+	r.stdout, r.stderr = both[:nOut:nOut], both[nOut:]
+	return r, nil
 }
 
 // died describes a worker that stopped answering: it waits for its end

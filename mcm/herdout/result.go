@@ -2,6 +2,7 @@ package herdout
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"slices"
@@ -127,7 +128,7 @@ func (s State) String() string {
 }
 
 // lineWriter is what a state's line is written to: a strings.Builder, or
-// the bufio.Writer of a result block (no string per state in between).
+// the buffer of a result block (no string per state in between).
 type lineWriter interface {
 	io.StringWriter
 	io.ByteWriter
@@ -295,7 +296,26 @@ func observation(holds, fails int) Observation {
 // Write prints r exactly as herd7 does, ending with the empty line that
 // separates blocks.
 func (r *Result) Write(w io.Writer) error {
+	switch w := w.(type) {
+	case *bytes.Buffer: // in memory already: no buffer on top
+		r.write(w)
+		return nil
+	case *strings.Builder:
+		r.write(w)
+		return nil
+	}
 	bw := bufio.NewWriter(w)
+	r.write(bw)
+	return bw.Flush()
+}
+
+// blockWriter is what Write writes a block to: a buffer in memory.
+type blockWriter interface {
+	io.Writer
+	lineWriter
+}
+
+func (r *Result) write(bw blockWriter) {
 	fmt.Fprintf(bw, "Test %s %s\n", r.Name, r.Kind())
 	fmt.Fprintf(bw, "States %d\n", len(r.States))
 	for _, s := range r.States {
@@ -320,7 +340,6 @@ func (r *Result) Write(w io.Writer) error {
 		fmt.Fprintf(bw, "Hash=%s\n", r.Hash)
 	}
 	bw.WriteByte('\n')
-	return bw.Flush()
 }
 
 // String returns the block Write prints.
