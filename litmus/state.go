@@ -19,7 +19,7 @@ type stateBuilder struct {
 
 func newStateParser(sec Section) (*sp.StateParser, *syntax.Listener) {
 	l := syntax.NewListener(sec.File)
-	lexer := sp.NewStateLexer(antlr.NewInputStream(sec.Padded()))
+	lexer := sp.NewStateLexer(sec.CharStream())
 	parser := sp.NewStateParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
 	l.Attach(lexer, parser)
 	return parser, l

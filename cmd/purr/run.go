@@ -68,7 +68,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		defer f.Close()
-		runtime.MemProfileRate = 64 << 10 // a finer sample than the default 512 KiB: tests allocate little each
+		if runtime.MemProfileRate == 512<<10 { // the default: GODEBUG=memprofilerate=1 records every allocation
+			runtime.MemProfileRate = 64 << 10 // a finer sample: tests allocate little each
+		}
 		defer pprof.Lookup("allocs").WriteTo(f, 0)
 	}
 	// A broken model is reported once, before any test runs.

@@ -47,7 +47,7 @@ type operand struct {
 // parseTable parses the program section.
 func parseTable(sec litmus.Section) (*table, error) {
 	l := syntax.NewListener(sec.File)
-	lexer := parser.NewAArch64Lexer(antlr.NewInputStream(sec.Padded()))
+	lexer := parser.NewAArch64Lexer(sec.CharStream())
 	p := parser.NewAArch64Parser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
 	l.Attach(lexer, p)
 	tree := p.Program()

@@ -67,7 +67,7 @@ type pointer struct {
 // parseTable parses the program section.
 func parseTable(sec litmus.Section) (*table, error) {
 	l := syntax.NewListener(sec.File)
-	lexer := parser.NewBPFLexer(antlr.NewInputStream(sec.Padded()))
+	lexer := parser.NewBPFLexer(sec.CharStream())
 	p := parser.NewBPFParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
 	l.Attach(lexer, p)
 	tree := p.Program()

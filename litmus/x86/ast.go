@@ -50,7 +50,7 @@ type operand struct {
 // parseTable parses the program section.
 func parseTable(sec litmus.Section) (*table, error) {
 	l := syntax.NewListener(sec.File)
-	lexer := parser.NewX86Lexer(antlr.NewInputStream(sec.Padded()))
+	lexer := parser.NewX86Lexer(sec.CharStream())
 	p := parser.NewX86Parser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
 	l.Attach(lexer, p)
 	tree := p.Program()
