@@ -224,13 +224,15 @@ func (ev *evaluator[L]) taint(v value) {
 // valueID identifies a set's or relation's storage, to recognise a value
 // met again (0: not one).
 func valueID[L comparable](v value) uintptr {
-	switch v := v.(type) {
+	// reflect.ValueOf(v), not of the switch's typed variable, which it
+	// would box again.
+	switch x := v.(type) {
 	case Rel[L]:
-		if v != nil {
+		if x != nil {
 			return reflect.ValueOf(v).Pointer()
 		}
 	case Set[L]:
-		if len(v) > 0 {
+		if len(x) > 0 {
 			return reflect.ValueOf(v).Pointer()
 		}
 	}

@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
 	"sync"
@@ -249,9 +250,13 @@ var predefinedNames = predef.Table()
 var predefinedScope = func() (s struct {
 	names []string
 	index map[string]int
+	tags  int // the tags among them
 }) {
 	s.index = map[string]int{}
 	for _, e := range predefinedNames {
+		if e.Tag {
+			s.tags++
+		}
 		if _, dup := s.index[e.Name]; !dup {
 			s.index[e.Name] = len(s.names)
 			s.names = append(s.names, e.Name)
@@ -266,21 +271,29 @@ var predefinedScope = func() (s struct {
 // Only the table's names are bound, so a model sees the same names in
 // both engines and in the resolver.
 func predefinedEnv[L comparable](al *Algebra[L], sets map[string]Set[L], rels map[string]Rel[L]) (*env, error) {
-	fns := builtins[L]()
+	fns := builtinValues[L]()
 	top := &env{names: predefinedScope.names, vals: make([]value, len(predefinedScope.names)),
 		index: predefinedScope.index, shared: true}
+	var blank Set[L] // the empty sets of the tags no event carries, cut from one allocation
 	for _, e := range predefinedNames {
 		var v value
 		switch e.Kind {
 		case cat.KindFunction:
 			if fn, ok := fns[e.Name]; ok {
-				v = &builtin[L]{name: e.Name, fn: fn}
+				v = fn
 			}
 		case cat.KindSet:
 			if s, ok := sets[e.Name]; ok {
 				v = s
 			} else if e.Tag {
-				v = al.EmptySet()
+				n := al.n()
+				if len(blank) < n {
+					blank = make(Set[L], predefinedScope.tags*n)
+					for i := range blank {
+						blank[i] = al.f
+					}
+				}
+				v, blank = blank[:n:n], blank[n:]
 			}
 		case cat.KindRelation:
 			if r, ok := rels[e.Name]; ok {
@@ -293,6 +306,24 @@ func predefinedEnv[L comparable](al *Algebra[L], sets map[string]Set[L], rels ma
 		top.vals[top.index[e.Name]] = v
 	}
 	return top, nil
+}
+
+// builtinCache holds builtinValues' maps, by the type of their literals.
+var builtinCache sync.Map
+
+// builtinValues returns the builtin functions as values, by name: made
+// once per type of literals, as they hold nothing of a test.
+func builtinValues[L comparable]() map[string]value {
+	key := reflect.TypeFor[L]()
+	if m, ok := builtinCache.Load(key); ok {
+		return m.(map[string]value)
+	}
+	m := map[string]value{}
+	for name, fn := range builtins[L]() {
+		m[name] = &builtin[L]{name: name, fn: fn}
+	}
+	builtinCache.Store(key, m)
+	return m
 }
 
 // BuiltinNames are the names of the functions the evaluator predefines.
