@@ -252,15 +252,37 @@ func (d *dpll) start() bool {
 	}
 	for i := range d.clauses {
 		if !d.attach(int32(i)) {
+			d.watchFirst(i + 1)
 			return false
 		}
 	}
+	d.watchFirst(len(d.clauses))
 	return d.propagate()
 }
 
-// attach watches clause i on two literals that are not false, if it has
-// them; a clause unit or false under the level-0 assignment is handled
-// at once (only at level 0, by start).
+// watchFirst watches the first n clauses, as attach ordered them, each
+// literal's watches cut from one allocation: there are several per
+// clause, and a formula has thousands of clauses.
+func (d *dpll) watchFirst(n int) {
+	counts := make([]int32, len(d.watches))
+	total := 0
+	for _, c := range d.clauses[:n] {
+		counts[litIndex(c[0])]++
+		counts[litIndex(c[1])]++
+		total += 2
+	}
+	slab := make([]watch, total)
+	for l, k := range counts {
+		d.watches[l], slab = slab[:0:k], slab[k:]
+	}
+	for i := range n {
+		d.watch(int32(i), d.clauses[i])
+	}
+}
+
+// attach orders clause i to be watched (by watchFirst) on two literals
+// that are not false, if it has them; a clause unit or false under the
+// level-0 assignment is handled at once (only at level 0, by start).
 func (d *dpll) attach(i int32) bool {
 	c := d.clauses[i]
 	k := 0
@@ -273,7 +295,6 @@ func (d *dpll) attach(i int32) bool {
 			}
 		}
 	}
-	d.watch(i, c)
 	switch {
 	case k == 0:
 		return false
