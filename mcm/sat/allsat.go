@@ -209,19 +209,15 @@ func newDPLL(s *Solver) *dpll {
 		numVars: n,
 		level:   make([]int32, n+1),
 		watches: make([][]watch, 2*n+2),
-		clauses: make([][]Lit, 0, len(s.clauses)),
+		clauses: make([][]Lit, len(s.ends)),
 	}
 	// The search reorders each clause's literals: it takes copies, cut
 	// from one allocation.
-	size := 0
-	for _, c := range s.clauses {
-		size += len(c)
-	}
-	lits := make([]Lit, size)
-	for _, c := range s.clauses {
-		n := copy(lits, c)
-		d.clauses = append(d.clauses, lits[:n:n])
-		lits = lits[n:]
+	lits := slices.Clone(s.lits)
+	start := 0
+	for i, end := range s.ends {
+		d.clauses[i] = lits[start:end:end]
+		start = end
 	}
 	return d
 }

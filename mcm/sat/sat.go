@@ -48,14 +48,18 @@ var gophersatMu sync.Mutex
 // unit clauses at the next Assume. Unit facts therefore live here and are
 // passed as assumptions on every solve.
 type Solver struct {
-	numVars   int     // variables allocated; variable 1 is True
-	unitValue []int8  // per variable: +1 or -1 when fixed by a unit fact
-	units     []Lit   // the unit facts, True first
-	clauses   [][]Lit // every clause of two or more literals, for AllSolutions
-	handed    int     // clauses[:handed] are gophersat's; the rest are pending
-	scratch   []Lit   // AddClause's clause before it is kept
-	nClauses  int     // clauses kept (pending or handed over)
-	unsat     bool    // the formula itself is unsatisfiable
+	numVars   int    // variables allocated; variable 1 is True
+	unitValue []int8 // per variable: +1 or -1 when fixed by a unit fact
+	units     []Lit  // the unit facts, True first
+	// Every clause of two or more literals, for AllSolutions: clause i is
+	// lits[ends[i-1]:ends[i]] (from 0 for the first). One slice of
+	// literals, not one slice per clause: a formula has thousands.
+	lits     []Lit
+	ends     []int
+	handed   int   // clauses before it are gophersat's; the rest are pending
+	scratch  []Lit // AddClause's clause before it is kept
+	nClauses int   // clauses kept (pending or handed over)
+	unsat    bool  // the formula itself is unsatisfiable
 
 	gates map[string]Lit // hash-consed Tseitin gates
 	key   []byte         // scratch for gate keys
@@ -251,9 +255,19 @@ func (s *Solver) AddClause(lits ...Lit) {
 			panic(abort{&LimitError{What: "clauses", Limit: s.limits.MaxClauses}})
 		}
 		s.poll()
-		s.clauses = append(s.clauses, slices.Clone(c))
+		s.lits = append(s.lits, c...)
+		s.ends = append(s.ends, len(s.lits))
 		s.nClauses++
 	}
+}
+
+// clause returns clause i of two or more literals.
+func (s *Solver) clause(i int) []Lit {
+	start := 0
+	if i > 0 {
+		start = s.ends[i-1]
+	}
+	return s.lits[start:s.ends[i]:s.ends[i]]
 }
 
 func (s *Solver) addUnit(l Lit) {
@@ -339,8 +353,11 @@ func (s *Solver) Solve(assumptions ...Lit) bool {
 // flush hands the pending clauses to gophersat, creating it on first use.
 // gophersatMu must be held.
 func (s *Solver) flush() {
-	pending := s.clauses[s.handed:]
-	s.handed = len(s.clauses)
+	var pending [][]Lit
+	for i := s.handed; i < len(s.ends); i++ {
+		pending = append(pending, s.clause(i))
+	}
+	s.handed = len(s.ends)
 	if s.gs == nil {
 		cnf := make([][]int, len(pending))
 		for i, c := range pending {
