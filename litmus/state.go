@@ -19,7 +19,8 @@ type stateBuilder struct {
 
 func newStateParser(sec Section) (*sp.StateParser, *syntax.Listener) {
 	l := syntax.NewListener(sec.File)
-	lexer := sp.NewStateLexer(sec.CharStream())
+	lexer := sp.NewStateLexer(nil)
+	sec.Feed(lexer.BaseLexer)
 	parser := sp.NewStateParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
 	l.Attach(lexer, parser)
 	return parser, l

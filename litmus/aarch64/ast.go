@@ -47,7 +47,8 @@ type operand struct {
 // parseTable parses the program section.
 func parseTable(sec litmus.Section) (*table, error) {
 	l := syntax.NewListener(sec.File)
-	lexer := parser.NewAArch64Lexer(sec.CharStream())
+	lexer := parser.NewAArch64Lexer(nil)
+	sec.Feed(lexer.BaseLexer)
 	p := parser.NewAArch64Parser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
 	l.Attach(lexer, p)
 	tree := p.Program()

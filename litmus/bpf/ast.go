@@ -67,7 +67,8 @@ type pointer struct {
 // parseTable parses the program section.
 func parseTable(sec litmus.Section) (*table, error) {
 	l := syntax.NewListener(sec.File)
-	lexer := parser.NewBPFLexer(sec.CharStream())
+	lexer := parser.NewBPFLexer(nil)
+	sec.Feed(lexer.BaseLexer)
 	p := parser.NewBPFParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
 	l.Attach(lexer, p)
 	tree := p.Program()

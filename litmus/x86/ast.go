@@ -50,7 +50,8 @@ type operand struct {
 // parseTable parses the program section.
 func parseTable(sec litmus.Section) (*table, error) {
 	l := syntax.NewListener(sec.File)
-	lexer := parser.NewX86Lexer(sec.CharStream())
+	lexer := parser.NewX86Lexer(nil)
+	sec.Feed(lexer.BaseLexer)
 	p := parser.NewX86Parser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
 	l.Attach(lexer, p)
 	tree := p.Program()
