@@ -15,9 +15,11 @@ import (
 // place the end of the input, shrink to its lines and last columns.
 // Lexing Padded() itself cost most of the time of parsing a test.
 func (s Section) Feed(l *antlr.BaseLexer) {
-	if bytes.ContainsFunc(s.Src, func(r rune) bool { return r >= 0x80 }) {
-		l.SetInputStream(antlr.NewInputStream(s.Padded()))
-		return
+	for _, c := range s.Src {
+		if c >= 0x80 {
+			l.SetInputStream(antlr.NewInputStream(s.Padded()))
+			return
+		}
 	}
 	before, after := s.Src[:s.Start], s.Src[s.End:]
 	st := &sectionStream{text: s.Src[s.Start:s.End], newlines: bytes.Count(after, []byte{'\n'})}

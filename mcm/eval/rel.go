@@ -200,12 +200,39 @@ func (al *Algebra[L]) Put(r Rel[L], a, b int, lit L) {
 	r[k] = lit
 }
 
+// The operations on two relations build formulas only for the pairs both
+// have, which they visit in a fixed order (so that the formula, and the
+// solver's behaviour, are reproducible); the others they copy in any
+// order.
+
+// common lists the pairs both x and y have, as SortedPairs does, into the
+// scratch slice al.pairs[0].
+func (al *Algebra[L]) common(x, y Rel[L]) []Pair {
+	if len(y) < len(x) {
+		x, y = y, x
+	}
+	ks := al.pairs[0][:0]
+	for k := range x {
+		if _, ok := y[k]; ok {
+			ks = append(ks, k)
+		}
+	}
+	slices.SortFunc(ks, comparePairs)
+	al.pairs[0] = ks
+	return ks
+}
+
 func (al *Algebra[L]) union(x, y Rel[L]) Rel[L] {
 	out := make(Rel[L], len(x)+len(y))
 	for k, l := range x {
 		out[k] = l
 	}
-	for _, k := range al.sorted(0, y) {
+	for k, l := range y {
+		if _, both := x[k]; !both && l != al.f {
+			out[k] = l
+		}
+	}
+	for _, k := range al.common(x, y) {
 		al.Put(out, int(k.A), int(k.B), y[k])
 	}
 	return out
@@ -216,11 +243,9 @@ func (al *Algebra[L]) inter(x, y Rel[L]) Rel[L] {
 		x, y = y, x
 	}
 	out := make(Rel[L])
-	for _, k := range al.sorted(0, x) {
-		if m, ok := y[k]; ok {
-			if g := al.lg.And(x[k], m); g != al.f {
-				out[k] = g
-			}
+	for _, k := range al.common(x, y) {
+		if g := al.lg.And(x[k], y[k]); g != al.f {
+			out[k] = g
 		}
 	}
 	return out
@@ -229,12 +254,13 @@ func (al *Algebra[L]) inter(x, y Rel[L]) Rel[L] {
 // Diff is x \ y.
 func (al *Algebra[L]) Diff(x, y Rel[L]) Rel[L] {
 	out := make(Rel[L], len(x))
-	for _, k := range al.sorted(0, x) {
-		l := x[k]
-		if m, ok := y[k]; ok {
-			l = al.lg.And(l, al.lg.Not(m))
+	for k, l := range x {
+		if _, both := y[k]; !both && l != al.f {
+			out[k] = l
 		}
-		if l != al.f {
+	}
+	for _, k := range al.common(x, y) {
+		if l := al.lg.And(x[k], al.lg.Not(y[k])); l != al.f {
 			out[k] = l
 		}
 	}
