@@ -72,7 +72,7 @@ func run[L comparable](ctx context.Context, m Model, al *Algebra[L], sets map[st
 		ev.variants[v] = true
 	}
 	if _, can := al.lg.(Prefixpoints[L]); can && !capture {
-		ev.prefixpoints = monotoneRecs(prelude.Stmts, m.Cat.Stmts)
+		ev.prefixpoints = modelRecs(prelude, m.Cat)
 	}
 	sc, err := ev.run(prelude.Stmts, top)
 	if err != nil {
@@ -306,6 +306,24 @@ func predefinedEnv[L comparable](al *Algebra[L], sets map[string]Set[L], rels ma
 		top.vals[top.index[e.Name]] = v
 	}
 	return top, nil
+}
+
+// lastRecs is monotoneRecs of the last model run: a batch runs one model
+// on every test, and the analysis reads the model's statements only.
+var lastRecs struct {
+	sync.Mutex
+	model *cat.Model
+	recs  map[*cat.Binding]bool
+}
+
+// modelRecs is monotoneRecs of the prelude and the model, read-only.
+func modelRecs(prelude *cat.File, m *cat.Model) map[*cat.Binding]bool {
+	lastRecs.Lock()
+	defer lastRecs.Unlock()
+	if lastRecs.model != m {
+		lastRecs.model, lastRecs.recs = m, monotoneRecs(prelude.Stmts, m.Stmts)
+	}
+	return lastRecs.recs
 }
 
 // builtinCache holds builtinValues' maps, by the type of their literals.
