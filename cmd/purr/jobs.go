@@ -6,6 +6,7 @@ package main
 // that the output is the same as with -j 1 but for Time lines.
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -81,9 +82,22 @@ func runWorkers(o *options, args, files []string, jobs int, stdout, stderr io.Wr
 			}
 		}()
 	}
+	// Results that are ready are written out together, in one system call
+	// rather than one each; what is buffered is written before purr waits
+	// for a result, and before anything goes to stderr, so that the two
+	// streams interleave as with -j 1.
+	buffered := bufio.NewWriterSize(stdout, 64<<10)
+	defer buffered.Flush()
+	stderr = flushingWriter{buffered, stderr}
 	status := 0
 	for i, f := range files {
-		out := <-outcomes[i]
+		var out testResult
+		select {
+		case out = <-outcomes[i]:
+		default:
+			buffered.Flush()
+			out = <-outcomes[i]
+		}
 		switch {
 		case errors.Is(out.err, errStart):
 			fmt.Fprintln(stderr, "purr:", out.err)
@@ -94,8 +108,10 @@ func runWorkers(o *options, args, files []string, jobs int, stdout, stderr io.Wr
 			fmt.Fprintf(stderr, "%s: internal error: %v (please report)\n", f, out.err)
 			status = exitInternal
 		default:
-			stdout.Write(out.rep.stdout)
-			stderr.Write(out.rep.stderr)
+			buffered.Write(out.rep.stdout)
+			if len(out.rep.stderr) > 0 {
+				stderr.Write(out.rep.stderr)
+			}
 			if out.rep.status == timedOut {
 				fmt.Fprint(stderr, timeoutMessage(f, o.timeout))
 			}
@@ -107,6 +123,17 @@ func runWorkers(o *options, args, files []string, jobs int, stdout, stderr io.Wr
 		}
 	}
 	return status
+}
+
+// flushingWriter writes to w after flushing first.
+type flushingWriter struct {
+	first *bufio.Writer
+	w     io.Writer
+}
+
+func (f flushingWriter) Write(p []byte) (int, error) {
+	f.first.Flush()
+	return f.w.Write(p)
 }
 
 // errStart says that a worker process could not be started.
