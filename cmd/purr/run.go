@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"strings"
+	"unicode"
 
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/mcm/outcome"
@@ -171,8 +173,9 @@ func (r *runner) loadModels(files []string) error {
 		return err
 	}
 	seen := map[string]bool{}
+	head := make([]byte, 256)
 	for _, f := range files {
-		arch, ok := headerArch(f)
+		arch, ok := headerArch(f, head)
 		if !ok || seen[arch] {
 			continue
 		}
@@ -188,20 +191,22 @@ func (r *runner) loadModels(files []string) error {
 }
 
 // headerArch reads the architecture of a litmus test: the first word of
-// the file.
-func headerArch(path string) (string, bool) {
+// the file (of its first len(head) bytes, read into head).
+func headerArch(path string, head []byte) (string, bool) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", false
 	}
 	defer f.Close()
-	head := make([]byte, 256)
 	n, _ := io.ReadFull(f, head)
-	words := strings.Fields(string(head[:n]))
-	if len(words) == 0 {
+	word := bytes.TrimLeftFunc(head[:n], unicode.IsSpace)
+	if end := bytes.IndexFunc(word, unicode.IsSpace); end >= 0 {
+		word = word[:end]
+	}
+	if len(word) == 0 {
 		return "", false
 	}
-	return words[0], true
+	return string(word), true
 }
 
 // defaultModels names each architecture's model when -m is not given.
