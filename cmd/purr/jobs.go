@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -36,24 +37,56 @@ func runWorkers(o *options, args, files []string, jobs int, stdout, stderr io.Wr
 	for i := range outcomes {
 		outcomes[i] = make(chan testResult, 1)
 	}
-	next := make(chan int)
+	// The workers' goroutines take the tests in order, each the next one
+	// when it is done with one, until the batch stops (quit).
+	var taken atomic.Int64
 	quit := make(chan struct{})
+	next := func() (int, bool) {
+		select {
+		case <-quit:
+			return 0, false
+		default:
+		}
+		i := int(taken.Add(1) - 1)
+		return i, i < len(files)
+	}
+	// Without a time limit, a goroutine waits for its worker's reply
+	// itself; when the batch stops, the workers still checking a test are
+	// killed, which ends the wait.
+	var mu sync.Mutex
+	checking := map[*worker]bool{}
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	defer close(quit)
-	go func() {
-		defer close(next)
-		for i := range files {
-			select {
-			case next <- i:
-			case <-quit:
-				return
-			}
+	defer func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for w := range checking {
+			w.cmd.Process.Kill()
 		}
 	}()
+	defer close(quit)
 	limit := time.Duration(0)
 	if o.timeout > 0 {
 		limit = o.timeout + killGrace(o.timeout)
+	}
+	check := func(w *worker, path string) (reply, error) {
+		if limit > 0 {
+			return w.check(path, limit, quit)
+		}
+		mu.Lock()
+		select {
+		case <-quit:
+			mu.Unlock()
+			return reply{}, errQuit
+		default:
+			checking[w] = true
+		}
+		mu.Unlock()
+		rep, err := w.checkNow(path)
+		mu.Lock()
+		delete(checking, w)
+		mu.Unlock()
+		return rep, err
 	}
 	for range min(jobs, len(files)) {
 		wg.Add(1)
@@ -65,7 +98,7 @@ func runWorkers(o *options, args, files []string, jobs int, stdout, stderr io.Wr
 					w.stop()
 				}
 			}()
-			for i := range next {
+			for i, ok := next(); ok; i, ok = next() {
 				if w == nil {
 					var err error
 					if w, err = startWorker(args); err != nil {
@@ -73,7 +106,7 @@ func runWorkers(o *options, args, files []string, jobs int, stdout, stderr io.Wr
 						continue
 					}
 				}
-				rep, err := w.check(files[i], limit, quit)
+				rep, err := check(w, files[i])
 				if err != nil {
 					w.stop()
 					w = nil

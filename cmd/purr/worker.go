@@ -168,6 +168,20 @@ func (w *worker) check(path string, limit time.Duration, quit <-chan struct{}) (
 	}
 }
 
+// checkNow asks the worker to check the test at path and waits for its
+// reply, however long it takes (to stop it, kill the process). After an
+// error the worker is dead: stop it.
+func (w *worker) checkNow(path string) (reply, error) {
+	if _, err := io.WriteString(w.stdin, strconv.Quote(path)+"\n"); err != nil {
+		return reply{}, w.died(err)
+	}
+	rep, err := w.read()
+	if err != nil {
+		return reply{}, w.died(err)
+	}
+	return rep, nil
+}
+
 // kill kills the worker during a check and waits for the reader of its
 // reply, done, to give up: the pipe closes with the process.
 func (w *worker) kill(done <-chan answer) {
