@@ -1,10 +1,11 @@
 package events
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/bits"
-	"sort"
+	"slices"
 )
 
 // maxDomain bounds the values one term may take: a test whose value
@@ -58,7 +59,7 @@ func (u *Unfolding) AnalyseValuesContext(ctx context.Context) error {
 				return fmt.Errorf("the value of %v may take more than %d values", t, maxDomain)
 			}
 			if !equalDerived(vals, a.vals[t.ID]) {
-				a.vals[t.ID] = vals
+				a.vals[t.ID] = slices.Clone(vals)
 				changed = true
 			}
 		}
@@ -146,6 +147,9 @@ type valueAnalysis struct {
 	writes []*Event
 	vals   [][]derived // per term
 	empty  readSet
+	// derived is derive's result, reused: most rounds derive what a term
+	// had already.
+	derived []derived
 }
 
 func newValueAnalysis(u *Unfolding) *valueAnalysis {
@@ -181,9 +185,9 @@ func newValueAnalysis(u *Unfolding) *valueAnalysis {
 
 // derive computes a term's derived values from the current ones of its
 // operands (of the writes it may read from, for a read), and sets its
-// domain.
+// domain. The result is valid until the next call.
 func (a *valueAnalysis) derive(t *Term) []derived {
-	var out []derived
+	out := a.derived[:0]
 	switch t.Op {
 	case TermRead:
 		i := a.index[t.Read]
@@ -239,6 +243,7 @@ func (a *valueAnalysis) derive(t *Term) []derived {
 		}
 	}
 	out = minimalDerived(out)
+	a.derived = out
 	t.Dom = t.Dom[:0]
 	for i, d := range out {
 		if i == 0 || d.v != out[i-1].v {
@@ -249,21 +254,31 @@ func (a *valueAnalysis) derive(t *Term) []derived {
 }
 
 // minimalDerived sorts derived values and keeps, per value, the minimal
-// read sets, at most maxVias of them.
+// read sets, at most maxVias of them, in place: the result shares ds's
+// storage.
 func minimalDerived(ds []derived) []derived {
-	sort.Slice(ds, func(i, j int) bool {
-		if ds[i].v != ds[j].v {
-			return lessValue(ds[i].v, ds[j].v)
+	// Elements no order tells apart are equal: any sort gives one result.
+	slices.SortFunc(ds, func(x, y derived) int {
+		if x.v != y.v {
+			return compareValues(x.v, y.v)
 		}
-		if si, sj := ds[i].via.size(), ds[j].via.size(); si != sj {
-			return si < sj
+		if sx, sy := x.via.size(), y.via.size(); sx != sy {
+			return cmp.Compare(sx, sy)
 		}
-		return ds[i].via.less(ds[j].via)
+		switch {
+		case x.via.less(y.via):
+			return -1
+		case y.via.less(x.via):
+			return 1
+		}
+		return 0
 	})
-	var out []derived
+	// A value's kept derivations are written over those already read.
+	out := ds[:0]
 	for lo := 0; lo < len(ds); {
+		v := ds[lo].v
 		hi := lo
-		for hi < len(ds) && ds[hi].v == ds[lo].v {
+		for hi < len(ds) && ds[hi].v == v {
 			hi++
 		}
 		start := len(out)
@@ -284,7 +299,7 @@ func minimalDerived(ds []derived) []derived {
 			for _, d := range out[start+1:] {
 				merged = merged.intersect(d.via)
 			}
-			out = append(out[:start], derived{ds[lo].v, merged})
+			out = append(out[:start], derived{v, merged})
 		}
 		lo = hi
 	}
