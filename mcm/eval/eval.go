@@ -53,6 +53,10 @@ type env struct {
 	// predefined names of every test): set copies them before it adds a
 	// name.
 	shared bool
+	// The storage of a child scope's first binding (most bind one name):
+	// names and vals start in them.
+	name1 [1]string
+	val1  [1]value
 }
 
 // manyNames is the size from which a scope indexes its names.
@@ -113,7 +117,11 @@ func (e *env) set(name string, v value) {
 	}
 }
 
-func (e *env) child() *env { return &env{parent: e} }
+func (e *env) child() *env {
+	c := &env{parent: e}
+	c.names, c.vals = c.name1[:0], c.val1[:0]
+	return c
+}
 
 // Check is one axiom of the model, as a literal that holds when the
 // execution passes it. A required acyclicity check keeps its relation
