@@ -29,10 +29,14 @@ type testResult struct {
 
 // runWorkers checks files in jobs worker processes and prints their
 // results in the order of files; args is the command line, which each
-// worker receives. tick is called after each test's results are printed.
-// Results that come before their turn wait in memory: a slow test holds
-// back the printing, not the workers.
-func runWorkers(o *options, args, files []string, jobs int, stdout, stderr io.Writer, tick func()) int {
+// worker receives. Before it prints anything, it calls ready, which
+// returns where to print errors and what to call after each test's
+// results are printed, or false when the batch must stop (exit status 1)
+// before any test: ready has said why. Results that come before their
+// turn wait in memory: a slow test holds back the printing, not the
+// workers.
+func runWorkers(o *options, args, files []string, jobs int, stdout io.Writer,
+	ready func() (stderr io.Writer, tick func(), ok bool)) int {
 	outcomes := make([]chan testResult, len(files))
 	for i := range outcomes {
 		outcomes[i] = make(chan testResult, 1)
@@ -119,6 +123,10 @@ func runWorkers(o *options, args, files []string, jobs int, stdout, stderr io.Wr
 	// rather than one each; what is buffered is written before purr waits
 	// for a result, and before anything goes to stderr, so that the two
 	// streams interleave as with -j 1.
+	stderr, tick, ok := ready()
+	if !ok {
+		return 1
+	}
 	buffered := bufio.NewWriterSize(stdout, 64<<10)
 	defer buffered.Flush()
 	stderr = flushingWriter{buffered, stderr}

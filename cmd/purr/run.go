@@ -77,6 +77,23 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	// A broken model is reported once, before any test runs.
 	r := newRunner(&o)
+	jobs := cmp.Or(o.jobs, defaultJobs())
+	if o.timeout > 0 || (jobs > 1 && len(files) > 1) {
+		// The workers start on the tests while purr loads the models
+		// (reading every test's first line): their results wait for it.
+		loaded := make(chan error, 1)
+		go func() { loaded <- r.loadModels(files) }()
+		var bar *progress
+		defer func() { bar.stop() }()
+		return runWorkers(&o, args, files, jobs, stdout, func() (io.Writer, func(), bool) {
+			if err := <-loaded; err != nil {
+				printErr(stderr, err)
+				return nil, nil, false
+			}
+			bar = startProgress(stderr, len(files))
+			return bar.stderr(stderr), bar.tick, true
+		})
+	}
 	if err := r.loadModels(files); err != nil {
 		printErr(stderr, err)
 		return 1
@@ -84,10 +101,6 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	bar := startProgress(stderr, len(files))
 	defer bar.stop()
 	stderr = bar.stderr(stderr)
-	jobs := cmp.Or(o.jobs, defaultJobs())
-	if o.timeout > 0 || (jobs > 1 && len(files) > 1) {
-		return runWorkers(&o, args, files, jobs, stdout, stderr, bar.tick)
-	}
 	status := 0
 	for _, f := range files {
 		st := r.check(context.Background(), f, stdout, stderr)
