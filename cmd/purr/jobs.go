@@ -37,6 +37,10 @@ type testResult struct {
 // workers.
 func runWorkers(o *options, args, files []string, jobs int, stdout io.Writer,
 	ready func() (stderr io.Writer, tick func(), ok bool)) int {
+	// The parent passes tests and results along: with one thread running
+	// Go code, a goroutine woken by a worker's reply does not wake another
+	// thread, whose CPU the workers need.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	outcomes := make([]chan testResult, len(files))
 	for i := range outcomes {
 		outcomes[i] = make(chan testResult, 1)
