@@ -90,7 +90,9 @@ func (b *astBuilder) pos(c antlr.ParserRuleContext) xcfa.Pos { return syntax.Ctx
 
 func (b *astBuilder) instr(c parser.IInstructionContext) *instr {
 	in := &instr{mnem: strings.ToUpper(c.NAME().GetText()), pos: b.pos(c), text: sourceText(c)}
-	for _, o := range c.AllOperand() {
+	ops := c.AllOperand()
+	in.ops = make([]operand, 0, len(ops))
+	for _, o := range ops {
 		in.ops = append(in.ops, b.operand(o))
 	}
 	return in
