@@ -67,6 +67,14 @@ type Algebra[L comparable] struct {
 	terms  [][]L
 	met    []int32
 	lits   []L
+	found  []relEntry[L]
+}
+
+// relEntry is a pair of a relation being built and its literal: gathered
+// first, so that the relation's map is made at its size, not grown.
+type relEntry[L comparable] struct {
+	k Pair
+	l L
 }
 
 // sorted lists x's pairs as SortedPairs does, into the scratch slice
@@ -328,7 +336,7 @@ func SortedPairs[L comparable](x Rel[L]) []Pair {
 func (al *Algebra[L]) Seq(x, y Rel[L]) Rel[L] {
 	ys := al.sorted(1, y)
 	yStarts := al.rowStarts(ys)
-	out := make(Rel[L])
+	found := al.found[:0]
 	// The pairs of x come sorted by their first event: the terms of the
 	// pairs (a, c) of one a are gathered per c, in a slice indexed by
 	// event, in the order they are met, as are the cs.
@@ -351,13 +359,17 @@ func (al *Algebra[L]) Seq(x, y Rel[L]) Rel[L] {
 		}
 		for _, c := range met {
 			if l := al.lg.Any(terms[c]); l != al.f {
-				out[Pair{a, c}] = l
+				found = append(found, relEntry[L]{Pair{a, c}, l})
 			}
 			terms[c] = terms[c][:0]
 		}
 		met = met[:0]
 	}
-	al.terms, al.met = terms, met
+	al.terms, al.met, al.found = terms, met, found
+	out := make(Rel[L], len(found))
+	for _, e := range found {
+		out[e.k] = e.l
+	}
 	return out
 }
 
@@ -402,7 +414,13 @@ func (al *Algebra[L]) cross(x, y Set[L]) Rel[L] {
 
 // Identity is [x]: each member of x related to itself.
 func (al *Algebra[L]) Identity(x Set[L]) Rel[L] {
-	out := make(Rel[L])
+	n := 0
+	for _, a := range x {
+		if a != al.f {
+			n++
+		}
+	}
+	out := make(Rel[L], n)
 	for i, a := range x {
 		if a != al.f {
 			out[Pair{int32(i), int32(i)}] = a
