@@ -39,7 +39,9 @@ var confPictureKeys = []string{
 // applyConf reads the configuration files that --conf names, in order (as
 // herd7 reads each -conf when it meets it): each sets the flags it gives
 // that the command line did not, a later file overriding an earlier one
-// and list keys adding up. A file is found as given, else in an -I folder;
+// and list keys adding up; include lines add to the include path and conf
+// lines read another file in place. A file is found as given, else in an
+// -I folder;
 // the paths it names (model, bell, macros) as herd7 finds them, then in
 // the file's folder, which also ends the include path.
 func applyConf(fs *pflag.FlagSet) error {
@@ -52,20 +54,24 @@ func applyConf(fs *pflag.FlagSet) error {
 	fromCommandLine := map[string]bool{}
 	fs.Visit(func(f *pflag.Flag) { fromCommandLine[f.Name] = true })
 	for _, path := range confs {
-		if err := applyConfFile(fs, path, fromCommandLine); err != nil {
+		incl, _ := fs.GetStringArray("include")
+		path = findOnPath(path, incl) // as herd7: as given, else on the include path
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("-conf: %v", err)
+		}
+		if err := applyConfFile(fs, path, src, fromCommandLine, nil); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func applyConfFile(fs *pflag.FlagSet, path string, fromCommandLine map[string]bool) error {
-	incl, _ := fs.GetStringArray("include")
-	path = findOnPath(path, incl) // as herd7: as given, else on the include path
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("-conf: %v", err)
-	}
+// applyConfFile applies the lines of the configuration file path (its
+// contents src); reading lists the files whose conf lines led to it, to
+// refuse a file that reads itself again (herd7 would not stop).
+func applyConfFile(fs *pflag.FlagSet, path string, src []byte, fromCommandLine map[string]bool, reading []string) error {
+	reading = append(slices.Clip(reading), path)
 	dir := filepath.Dir(path)
 	var ignored []string
 	sc := bufio.NewScanner(bytes.NewReader(src))
@@ -80,7 +86,38 @@ func applyConfFile(fs *pflag.FlagSet, path string, fromCommandLine map[string]bo
 		key = strings.TrimPrefix(key, "-")
 		value = strings.TrimSpace(value)
 		pos := cat.Pos{File: path, Line: line, Col: col}
+		if key == "cat" {
+			key = "model" // herd7's other name for the key
+		}
 		switch {
+		case key == "include":
+			// herd7 adds the folder, as given, to the end of its include
+			// path when it reads the line.
+			if value == "" {
+				return fmt.Errorf("%s: include needs a folder", pos)
+			}
+			if err := fs.Set("include", value); err != nil {
+				return fmt.Errorf("%s: include %s: %v", pos, value, err)
+			}
+		case key == "conf":
+			// herd7 reads the named file there and then, found as given,
+			// else on the include path, its lines applying as if written
+			// here.
+			if value == "" {
+				return fmt.Errorf("%s: conf needs a file", pos)
+			}
+			incl, _ := fs.GetStringArray("include")
+			inner := findOnPath(value, incl)
+			if slices.ContainsFunc(reading, func(p string) bool { return sameFile(p, inner) }) {
+				return fmt.Errorf("%s: conf %s: the file is already being read (herd7 would read it again without end)", pos, value)
+			}
+			innerSrc, err := os.ReadFile(inner)
+			if err != nil {
+				return fmt.Errorf("%s: conf %s: no such file as given or in the -I folders (%s)", pos, value, strings.Join(incl, ", "))
+			}
+			if err := applyConfFile(fs, inner, innerSrc, fromCommandLine, reading); err != nil {
+				return err
+			}
 		case slices.Contains(confPictureKeys, key):
 			if !slices.Contains(ignored, key) {
 				ignored = append(ignored, key)
@@ -128,6 +165,16 @@ func applyConfFile(fs *pflag.FlagSet, path string, fromCommandLine map[string]bo
 		fmt.Fprintf(fs.Output(), "purr: note: %s: ignoring what only changes pictures of executions (%s)\n", path, strings.Join(ignored, ", "))
 	}
 	return nil
+}
+
+// sameFile reports whether two paths name the same file.
+func sameFile(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	if errA != nil || errB != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return os.SameFile(sa, sb)
 }
 
 // findOnPath finds a file named in herd7's configuration or on its command

@@ -15,7 +15,8 @@ import (
 // variants (on the command line or in the file) are refused; list keys
 // (variant, nonames) cumulate over lines; -names and -nonames select tests;
 // a test's own Variant= lines add to the run's, or are refused likewise;
-// includes and stdlib.cat are looked for on herd7's path.
+// includes and stdlib.cat are looked for on herd7's path; a .cfg's include
+// and conf lines extend the include path and read another .cfg.
 func TestHerdConfiguration(t *testing.T) {
 	sb := "../../testdata/classic/SB.litmus"
 	direct, _, st := runPurr("-m", "testdata/conf/sc-named.cat", "-bell", "testdata/conf/marked.bell", sb)
@@ -77,6 +78,9 @@ func TestHerdConfiguration(t *testing.T) {
 		{"a file of herd's default X86_64 model on the path", []string{"-I", "testdata/herdpath/fences-changed", "../../testdata/x86_64/SB.litmus"}, 1, "", "testdata/herdpath/fences-changed/x86fences.cat: herd7's default X86_64 model would include this file, which purr's embedded model does not read: give herd's x86tso-mixed.cat with -I"},
 		{"two -conf files, read in order", []string{"-conf", "testdata/conf/sc.cfg", "-conf", "testdata/conf/speculation.cfg", sb}, 2, "", "testdata/conf/speculation.cfg:3:1: variant deps"},
 		{"a later -conf file overrides an earlier one", []string{"-conf", "testdata/conf/sc.cfg", "-conf", "testdata/conf/forbid.cfg", sb}, 0, "States 0", ""},
+		{"include and conf lines, and cat for model", []string{"-conf", "testdata/conf/with-include.cfg", sb}, 0, "\nNo\n", ""},
+		{"a conf line reading its own file", []string{"-conf", "testdata/conf/loop.cfg", sb}, 2, "", "testdata/conf/loop.cfg:3:1: conf loop.cfg: the file is already being read"},
+		{"a conf line naming no file", []string{"-conf", "testdata/conf/missing-conf.cfg", sb}, 2, "", "testdata/conf/missing-conf.cfg:2:1: conf no-such.cfg: no such file"},
 		{"speedcheck spelling", []string{"-conf", "testdata/conf/sc.cfg", "-speedcheck", "fast", sb}, 0, "\nNo\n", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
