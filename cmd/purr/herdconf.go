@@ -51,8 +51,8 @@ func applyConf(fs *pflag.FlagSet) error {
 	}
 	// The flags the command line set: a .cfg line does not change them,
 	// but the .cfg files' own lines of a list key cumulate.
-	fromCommandLine := map[string]bool{}
-	fs.Visit(func(f *pflag.Flag) { fromCommandLine[f.Name] = true })
+	r := confReader{fs: fs, fromCommandLine: map[string]bool{}, named: map[string]cat.Pos{}}
+	fs.Visit(func(f *pflag.Flag) { r.fromCommandLine[f.Name] = true })
 	for _, path := range confs {
 		incl, _ := fs.GetStringArray("include")
 		path = findOnPath(path, incl) // as herd7: as given, else on the include path
@@ -60,17 +60,51 @@ func applyConf(fs *pflag.FlagSet) error {
 		if err != nil {
 			return fmt.Errorf("-conf: %v", err)
 		}
-		if err := applyConfFile(fs, path, src, fromCommandLine, nil); err != nil {
+		if err := r.applyFile(path, src, nil); err != nil {
 			return err
 		}
+	}
+	return r.checkNamedFiles()
+}
+
+// confReader reads configuration files into the flags of fs.
+type confReader struct {
+	fs *pflag.FlagSet
+	// fromCommandLine holds the flags the command line set.
+	fromCommandLine map[string]bool
+	// named holds, for the files a .cfg names (model, bell, macros), the
+	// line that named the one in use.
+	named map[string]cat.Pos
+}
+
+// checkNamedFiles reports, at the line that names it, a bell or macro
+// file, or a model file (.cat) that is not an embedded model, that is
+// nowhere: not as given nor on the include path, whose folders are all
+// known once every file is read.
+func (r *confReader) checkNamedFiles() error {
+	incl, _ := r.fs.GetStringArray("include")
+	for _, key := range []string{"model", "bell", "macros"} {
+		pos, ok := r.named[key]
+		if !ok {
+			continue
+		}
+		name := r.fs.Lookup(key).Value.String()
+		if fileExists(findOnPath(name, incl)) {
+			continue
+		}
+		if key == "model" && (!strings.HasSuffix(name, ".cat") || embeddedModel(name)) {
+			continue // a model's name, which loading the model checks
+		}
+		return fmt.Errorf("%s: %s %s: no such file as given or in the -I folders (%s)", pos, key, name, strings.Join(incl, ", "))
 	}
 	return nil
 }
 
-// applyConfFile applies the lines of the configuration file path (its
+// applyFile applies the lines of the configuration file path (its
 // contents src); reading lists the files whose conf lines led to it, to
 // refuse a file that reads itself again (herd7 would not stop).
-func applyConfFile(fs *pflag.FlagSet, path string, src []byte, fromCommandLine map[string]bool, reading []string) error {
+func (r *confReader) applyFile(path string, src []byte, reading []string) error {
+	fs, fromCommandLine := r.fs, r.fromCommandLine
 	reading = append(slices.Clip(reading), path)
 	dir := filepath.Dir(path)
 	var ignored []string
@@ -115,7 +149,7 @@ func applyConfFile(fs *pflag.FlagSet, path string, src []byte, fromCommandLine m
 			if err != nil {
 				return fmt.Errorf("%s: conf %s: no such file as given or in the -I folders (%s)", pos, value, strings.Join(incl, ", "))
 			}
-			if err := applyConfFile(fs, inner, innerSrc, fromCommandLine, reading); err != nil {
+			if err := r.applyFile(inner, innerSrc, reading); err != nil {
 				return err
 			}
 		case slices.Contains(confPictureKeys, key):
@@ -154,12 +188,15 @@ func applyConfFile(fs *pflag.FlagSet, path string, src []byte, fromCommandLine m
 			if err := fs.Set(key, value); err != nil {
 				return fmt.Errorf("%s: %s %s: %v", pos, key, value, err)
 			}
+			r.named[key] = pos
 		default:
 			return fmt.Errorf("%s: unknown or unsupported herd7 configuration key %q", pos, key)
 		}
 	}
-	if err := fs.Set("include", dir); err != nil {
-		return err
+	if incl, _ := fs.GetStringArray("include"); !slices.Contains(incl, dir) {
+		if err := fs.Set("include", dir); err != nil {
+			return err
+		}
 	}
 	if len(ignored) > 0 {
 		fmt.Fprintf(fs.Output(), "purr: note: %s: ignoring what only changes pictures of executions (%s)\n", path, strings.Join(ignored, ", "))
