@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs purr on herd7's catalogue directories as their configurations say and
-# compares its verdicts with the directories' kinds files (herd7's verdicts).
+# compares its verdicts with the directories' kinds files (herd7's verdicts),
+# or its whole output with herd7's where a test has a .litmus.expected file.
 #
 # Usage: scripts/herd-catalogue-sweep.sh CATALOGUE LIBDIR [DIR...]
 #   CATALOGUE  a checkout of herdtools7's catalogue/ folder (or a copy of
@@ -34,8 +35,12 @@ jobs=${JOBS:-2}
 timeout=${TIMEOUT:-20s}
 engine=${ENGINE:-sat}
 
-# One directory a line: name | cfg | model | tests (folders or files, space
-# separated) | kinds file | further flags (optional). The directory is the
+# One directory a line: name | cfg | model | tests (folders, files or
+# patterns such as tests/*.litmus, space separated) | kinds file, or
+# "expected" for herd7's own output beside each test (TEST.litmus.expected,
+# as catalogue/linux has: each answer is then compared whole, verdict,
+# States, Positive/Negative, Observation and Hash, the Time line aside) |
+# further flags (optional). The directory is the
 # name, or if there is no such folder the name up to its last slash (demo/x86
 # runs in demo). Paths are relative to the directory; the cfg and
 # the model as herd's shelf.py names them (its first cfg and first cat), the
@@ -73,6 +78,10 @@ demo/c11|cfgs/tutorial.cfg|cats/c11.cat|tests/mp-c11-race.litmus tests/mp-c11-re
 c11popl15|c11.cfg|c11_orig.cat|tests/illustrative|-
 x86|cfgs/new-web.cfg|cats/x86tso.cat|tests|tests/kinds.txt
 x86_64|-|tso-mixed.cat|tests|kinds.txt
+linux|cfgs/linux-kernel.cfg|cats/linux-kernel.cat|tests/*.litmus|expected
+linux/TST|loc.cfg|models/L01.cat|LUC/src|LUC/src/k.txt
+demi|cfgs/demi.cfg|cats/rien.cat|tests|-|-bell bells/demi.bell
+hsa|cfgs/hsa.cfg|cats/hsa.cat|tests/doc2|-|-bell bells/hsa.bell
 '
 
 want=" $* "
@@ -89,11 +98,16 @@ while IFS='|' read -r name cfg model tests kinds extra; do
     continue
   fi
   list=()
+  set -f # a pattern is matched in the directory, below
   for t in $tests; do
     if [ -d "$dir/$t" ]; then
       while IFS= read -r f; do list+=("$f"); done < <(cd "$dir" && find "$t" -name '*.litmus' | sort)
-    elif [ -f "$dir/$t" ]; then list+=("$t"); fi
+    elif [ -f "$dir/$t" ]; then list+=("$t")
+    elif [[ "$t" == *[*?]* ]]; then
+      while IFS= read -r f; do list+=("$f"); done < <(cd "$dir" && compgen -G "$t" | sort)
+    fi
   done
+  set +f
   [ ${#list[@]} -gt 0 ] || { printf '%-28s (no tests)\n' "$name"; continue; }
   args=(-j "$jobs" --timeout "$timeout" --engine "$engine" -I "$libdir")
   # The directory's own Cat files come before herd's (as an -I folder
@@ -113,28 +127,52 @@ while IFS='|' read -r name cfg model tests kinds extra; do
   [ -n "$extra" ] && args+=($extra)
   out="$work/out" err="$work/err"
   (cd "$dir" && "$PURR" "${args[@]}" "${list[@]}") > "$out" 2> "$err"
-  [ "$kinds" != - ] && [ -f "$dir/$kinds" ] && kfile="$dir/$kinds" || kfile=/dev/null
+  expected=
+  if [ "$kinds" = expected ]; then
+    expected=1 kfile="$work/expected"
+    for f in "${list[@]}"; do
+      [ -f "$dir/$f.expected" ] && { cat "$dir/$f.expected"; echo; }
+    done > "$kfile"
+  elif [ "$kinds" != - ] && [ -f "$dir/$kinds" ]; then kfile="$dir/$kinds"
+  else kfile=/dev/null; fi
   [ "${VERBOSE:-}" = 1 ] && echo "# cd $dir && purr ${args[*]} ${tests}"
-  awk -v name="$name" -v total="${#list[@]}" -v verbose="${VERBOSE:-}" '
+  awk -v name="$name" -v total="${#list[@]}" -v verbose="${VERBOSE:-}" -v expected="$expected" '
     function norm(k) {
       if (k ~ /^Allow/) return "Allowed"
       if (k ~ /^Forbid/) return "Forbidden"
       if (k ~ /^Requir/) return "Required"
       return k
     }
+    # The kind a result gives: its quantifier, Ok or No, and its counts.
+    function verdict(quant, isok, pos, neg) {
+      if (quant == "Allowed") return isok ? "Allowed" : "Forbidden"
+      if (quant == "Forbidden") return isok ? "Forbidden" : (neg == 0 ? "Required" : "Allowed")
+      return isok ? "Required" : (pos > 0 ? "Allowed" : "Forbidden")
+    }
+    # herd7 output (.expected files): each block kept whole, Time aside,
+    # and its kind.
+    FILENAME == ARGV[1] && expected {
+      if ($1 == "Test") { etest = $2; equant = $3; eblock[etest] = $0; next }
+      if (etest == "" || $1 == "Time") next
+      if ($0 == "") { etest = ""; next }
+      eblock[etest] = eblock[etest] "\n" $0
+      if ($0 == "Ok" || $0 == "No") eok = ($0 == "Ok")
+      if ($1 == "Positive:") kind[tolower(etest)] = verdict(equant, eok, $2 + 0, $4 + 0)
+      next
+    }
     # Some kinds files spell a name in another case than the test does.
     FILENAME == ARGV[1] { if (NF >= 2 && $1 !~ /^#/) kind[tolower($1)] = norm($2); next }
     FILENAME == ARGV[2] {
-      if ($1 == "Test") { test = $2; quant = $3; next }
+      if ($1 == "Test") { test = $2; quant = $3; block[test] = $0; next }
+      if (test == "" || $1 == "Time") next
+      if ($0 == "") { test = ""; next }
+      block[test] = block[test] "\n" $0
       if ($0 == "Ok" || $0 == "No") { ok[test] = ($0 == "Ok"); next }
       if ($1 == "Positive:") {
-        pos = $2 + 0; neg = $4 + 0
-        if (quant == "Allowed") v = ok[test] ? "Allowed" : "Forbidden"
-        else if (quant == "Forbidden") v = ok[test] ? "Forbidden" : (neg == 0 ? "Required" : "Allowed")
-        else v = ok[test] ? "Required" : (pos > 0 ? "Allowed" : "Forbidden")
+        v = verdict(quant, ok[test], $2 + 0, $4 + 0)
         k = tolower(test)
         if (!(k in kind)) { nokind++; if (verbose) print "  nokind " test " " v }
-        else if (kind[k] == v) agree++
+        else if (kind[k] == v) { agree++; if (expected) compared[test] = 1 }
         else { bad++; print "  DISAGREE " test ": purr " v ", herd " kind[k] }
       }
       next
@@ -164,6 +202,13 @@ while IFS='|' read -r name cfg model tests kinds extra; do
     }
     NF { failed++; print "  FAILED " $0 }
     END {
+      # Against herd7 output, an answer agrees only when its whole block
+      # does: the same verdict with other states or counts disagrees.
+      for (t in compared) if (block[t] != eblock[t]) {
+        agree--; bad++
+        print "  DISAGREE " t ": the same verdict, another output than herd7 (States, counts, Observation or Hash)"
+        if (verbose) print "    herd:\n" eblock[t] "\n    purr:\n" block[t]
+      }
       answered = agree + bad + nokind
       refused = modelrefused ? total - answered - timeouts - failed : testrefused
       skipped = total - answered - refused - timeouts - failed
