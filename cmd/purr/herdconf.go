@@ -116,9 +116,7 @@ func (r *confReader) applyFile(path string, src []byte, reading []string) error 
 			continue
 		}
 		col := strings.Index(text, trimmed) + 1
-		key, value, _ := strings.Cut(trimmed, " ")
-		key = strings.TrimPrefix(key, "-")
-		value = strings.TrimSpace(value)
+		key, value := confKeyValue(trimmed)
 		pos := cat.Pos{File: path, Line: line, Col: col}
 		if key == "cat" {
 			key = "model" // herd7's other name for the key
@@ -202,6 +200,21 @@ func (r *confReader) applyFile(path string, src []byte, reading []string) error 
 		fmt.Fprintf(fs.Output(), "purr: note: %s: ignoring what only changes pictures of executions (%s)\n", path, strings.Join(ignored, ", "))
 	}
 	return nil
+}
+
+// confKeyValue splits a .cfg line as herd7's LexConf_herd does: the key,
+// then blanks (spaces, tabs), an equals sign or both, then the value
+// ("skipchecks = sc", "model\tsc.cat" and "hexa=true" are herd7's too).
+func confKeyValue(line string) (key, value string) {
+	i := strings.IndexAny(line, " \t=")
+	if i < 0 {
+		return strings.TrimPrefix(line, "-"), ""
+	}
+	key, rest := strings.TrimPrefix(line[:i], "-"), strings.TrimLeft(line[i:], " \t\r")
+	if strings.HasPrefix(rest, "=") {
+		rest = rest[1:]
+	}
+	return key, strings.Trim(rest, " \t\r")
 }
 
 // sameFile reports whether two paths name the same file.

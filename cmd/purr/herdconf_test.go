@@ -82,6 +82,8 @@ func TestHerdConfiguration(t *testing.T) {
 		{"a conf line reading its own file", []string{"-conf", "testdata/conf/loop.cfg", sb}, 2, "", "testdata/conf/loop.cfg:3:1: conf loop.cfg: the file is already being read"},
 		{"a conf line naming no file", []string{"-conf", "testdata/conf/missing-conf.cfg", sb}, 2, "", "testdata/conf/missing-conf.cfg:2:1: conf no-such.cfg: no such file"},
 		{"a .cfg naming a file that is nowhere", []string{"-conf", "testdata/conf/missing-bell.cfg", "-m", "sc", sb}, 2, "", "testdata/conf/missing-bell.cfg:2:1: bell no-such.bell: no such file as given or in the -I folders"},
+		// "skipchecks = sc" once skipped a check named "= sc": none.
+		{"key = value and a tab, as herd7 splits a line", []string{"-conf", "testdata/conf/equals.cfg", sb}, 0, "\nOk\n", ""},
 		{"speedcheck spelling", []string{"-conf", "testdata/conf/sc.cfg", "-speedcheck", "fast", sb}, 0, "\nNo\n", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
