@@ -20,7 +20,7 @@ import (
 
 // confFlags are the keys of a .cfg file that set purr's flag of the same
 // name, unless the command line sets it.
-var confFlags = []string{"model", "bell", "macros", "variant", "unroll", "speedcheck", "skipchecks", "through", "hexa", "timeout", "names", "nonames"}
+var confFlags = []string{"model", "bell", "macros", "variant", "unroll", "speedcheck", "skipchecks", "through", "hexa", "timeout", "names", "oknames", "nonames", "excl"}
 
 // confPictureKeys are herd7's keys that only change the pictures of
 // executions, which purr does not draw: accepted, and ignored with a note.

@@ -13,7 +13,8 @@ import (
 // in C tests and reports its syntax errors with positions; -through
 // other than none, unknown keys, initwrites false and herd7's semantic
 // variants (on the command line or in the file) are refused; list keys
-// (variant, nonames) cumulate over lines; -names and -nonames select tests;
+// (variant, nonames) cumulate over lines; -names (files of names), -oknames,
+// -nonames and -excl select tests;
 // a test's own Variant= lines add to the run's, or are refused likewise;
 // includes and stdlib.cat are looked for on herd7's path; a .cfg's include
 // and conf lines extend the include path and read another .cfg.
@@ -36,9 +37,22 @@ func TestHerdConfiguration(t *testing.T) {
 	if skipped, _, st := runPurr("-m", "sc", "-nonames", "MP+name-suffix", "testdata/name-suffix.litmus"); st != 0 || strings.Contains(skipped, "Test ") {
 		t.Errorf("-nonames MP+name-suffix on a test named MP+name-suffix.litmus: status %d, output\n%s", st, skipped)
 	}
-	named, _, st := runPurr("-m", "sc", "-names", "MP,LB", sb, "../../testdata/classic/LB.litmus")
+	named, _, st := runPurr("-m", "sc", "-oknames", "MP,LB", sb, "../../testdata/classic/LB.litmus")
 	if st != 0 || strings.Count(named, "Test ") != 1 || !strings.Contains(named, "Test LB ") {
-		t.Errorf("-names MP,LB: status %d, output\n%s", st, named)
+		t.Errorf("-oknames MP,LB: status %d, output\n%s", st, named)
+	}
+	// herd7's -names reads a file of names (a kinds file is one), -excl
+	// one of names to leave out.
+	listed, _, st := runPurr("-m", "sc", "-names", "testdata/conf/names.txt", sb, "../../testdata/classic/LB.litmus")
+	if st != 0 || strings.Count(listed, "Test ") != 1 || !strings.Contains(listed, "Test LB ") {
+		t.Errorf("-names names.txt: status %d, output\n%s", st, listed)
+	}
+	excluded, _, st := runPurr("-m", "sc", "-excl", "testdata/conf/names.txt", sb, "../../testdata/classic/LB.litmus")
+	if st != 0 || strings.Count(excluded, "Test ") != 1 || !strings.Contains(excluded, "Test SB ") {
+		t.Errorf("-excl names.txt: status %d, output\n%s", st, excluded)
+	}
+	if _, errOut, st := runPurr("-m", "sc", "-names", "MP,LB", sb); st != 2 || !strings.Contains(errOut, "-names MP,LB: no such file or directory") {
+		t.Errorf("-names MP,LB (herd7 reads a file of that name): status %d, stderr\n%s", st, errOut)
 	}
 	for _, c := range []struct {
 		name   string
