@@ -191,11 +191,19 @@ while IFS='|' read -r name cfg model tests kinds extra; do
     /^[^ :]+:[0-9]+:[0-9]+: / {
       file = $0; sub(/:.*/, "", file)
       if (verbose) print "  refused " $0
-      if (file in seen) next
-      seen[file] = 1
       reason = $0; sub(/^[^ :]+:[0-9]+:[0-9]+: /, "", reason)
-      if (file ~ /[.]litmus$/) testrefused++
-      else { modelrefused = 1; reason = "(model or cfg, every test) " file ": " reason }
+      # A refusal in the model that one test met ends with the test.
+      if (match(reason, / [(]checking [^)]*[)]$/)) {
+        test = substr(reason, RSTART + 11, RLENGTH - 12)
+        reason = file ": " substr(reason, 1, RSTART - 1)
+        if (test in seen) next
+        seen[test] = 1; testrefused++
+      } else {
+        if (file in seen) next
+        seen[file] = 1
+        if (file ~ /[.]litmus$/) testrefused++
+        else { modelrefused = 1; reason = "(model or cfg, every test) " file ": " reason }
+      }
       if (length(reason) > 120) reason = substr(reason, 1, 120) "..."
       why[reason]++
       next
