@@ -57,6 +57,7 @@ func TestFlags(t *testing.T) {
 		{name: "--unroll 1", args: []string{"-m", "sc", "--unroll", "1", retry}, stdout: []string{"Loop Ok", "Observation retry Always 2 0"}},
 		{name: "default unroll 2", args: []string{"-m", "sc", retry}, stdout: []string{"Loop Ok", "Observation retry Always 3 0"}},
 		{name: "-unroll 3", args: []string{"-m", "sc", "-unroll", "3", retry}, stdout: []string{"Loop Ok", "Observation retry Always 4 0"}},
+		{name: "-timeout none, herd7's no timeout", args: []string{"-m", "sc", "-timeout", "none", mp}, stdout: []string{"Observation MP Never 0 3"}},
 		{name: "negative unroll", args: []string{"--unroll", "-1", mp}, status: 2, stderr: "purr: --unroll must be at least 0, not -1\n"},
 
 		{name: "-show alone", args: []string{"-show", "all", mp}, status: 2, stderr: "purr: -show selects the executions to draw (-o DIR) or print"},

@@ -99,7 +99,7 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.StringSliceVar(&o.unshow, "unshow", nil, "do not draw (or list) the relations `r,s,...`")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object per test (JSON Lines) instead of herd7's result block")
 	fs.BoolVar(&o.svg, "svg", false, "with -o DIR, also draw each test's executions as DIR/NAME.svg (no Graphviz needed)")
-	fs.Var((*timeoutValue)(&o.timeout), "timeout", "give up on a test after this `duration` (10s, 1m, or seconds as herd7 takes them: 10.0; 0: never)")
+	fs.Var((*timeoutValue)(&o.timeout), "timeout", "give up on a test after this `duration` (10s, 1m, or seconds as herd7 takes them: 10.0; 0 or none: never)")
 	fs.BoolVar(&o.speedcheck, "speedcheck", false, "stop at the first execution that decides the condition")
 	fs.BoolVar(&o.hexa, "hexa", false, "print values in hexadecimal")
 	fs.IntVar(&o.maxExecutions, "max-executions", 0, "stop enumerating a test after `N` executions, reporting its counts as incomplete (0: all)")
@@ -163,6 +163,10 @@ type timeoutValue time.Duration
 func (t *timeoutValue) String() string { return time.Duration(*t).String() }
 func (t *timeoutValue) Type() string   { return "duration" }
 func (t *timeoutValue) Set(s string) error {
+	if s == "none" { // herd7's spelling of no timeout
+		*t = 0
+		return nil
+	}
 	if secs, err := strconv.ParseFloat(s, 64); err == nil {
 		if secs < 0 {
 			return fmt.Errorf("negative timeout %q", s)
