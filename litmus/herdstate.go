@@ -1,6 +1,9 @@
 package litmus
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // herd7's extensions write system state into a test's initial state and
 // condition: page-table entries and physical addresses (virtual memory),
@@ -34,4 +37,19 @@ func herdSystemStateError(sec Section) error {
 		return nil
 	}
 	return Errorf(sec.Pos(sec.Start+first), "unsupported %s: purr does not model them", what)
+}
+
+// herdSystemSymbol describes a symbol herd7 reads as system state whatever
+// the test's variants (its Constant.mk_sym): pte_x is the page-table entry
+// of x, PTE(x), and phy_x its physical address, PA(x), both prefixes
+// followed by at least one character. purr would take them for ordinary
+// locations. It returns "" for any other name.
+func herdSystemSymbol(name string) string {
+	for _, f := range []struct{ prefix, spelled string }{{"pte_", "PTE"}, {"phy_", "PA"}} {
+		if x, ok := strings.CutPrefix(name, f.prefix); ok && x != "" {
+			return "unsupported " + name + ", herd7's old spelling of " + f.spelled + "(" + x +
+				"): page-table entries and physical addresses (herd7's virtual memory, variant vmsa): purr does not model them"
+		}
+	}
+	return ""
 }
