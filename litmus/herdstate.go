@@ -15,7 +15,7 @@ var herdSystemState = []struct {
 	re   *regexp.Regexp
 	what string
 }{
-	{regexp.MustCompile(`\b(PTE|PA|TLB)\s*\(|\bpteval_t\b|\(\s*oa\s*:`),
+	{regexp.MustCompile(`\b(PTE|PA|TLB)\s*\(|\bpteval_t\b|\(\s*(oa|valid|af|db|dbm|attrs)\s*:|\b(pte|phy)_\w`),
 		"page-table entries and physical addresses (herd7's virtual memory, variant vmsa)"},
 	{regexp.MustCompile(`\bINTID\s*\(|\b(gicval_t|intval_t)\b`),
 		"interrupt-controller state (herd7's GIC extension)"},
