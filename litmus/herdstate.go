@@ -7,7 +7,8 @@ import (
 
 // herd7's extensions write system state into a test's initial state and
 // condition: page-table entries and physical addresses (virtual memory),
-// interrupt-controller state (GIC) and memory tags.
+// interrupt-controller state (GIC), memory tags and code addresses as
+// values (instruction fetch).
 // purr models none of them, and its grammar does not read them; when a
 // section fails to parse, its first such form is reported with what it
 // belongs to, rather than the parser's token-level complaints.
@@ -19,6 +20,8 @@ var herdSystemState = []struct {
 		"page-table entries and physical addresses (herd7's virtual memory, variant vmsa)"},
 	{regexp.MustCompile(`\bINTID\s*\(|\b(gicval_t|intval_t)\b`),
 		"interrupt-controller state (herd7's GIC extension)"},
+	{regexp.MustCompile(`\blabel\s*:\s*"`),
+		`label:"P:L" values (herd7's instruction-fetch spelling of code addresses; purr reads P:L, in an initial state only)`},
 	{regexp.MustCompile(`\b(?i:tag)\s*\(|:\s*(red|green|blue)\b`),
 		"memory tags (herd7's Memory Tagging Extension, variant memtag)"},
 }

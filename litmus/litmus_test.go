@@ -101,6 +101,7 @@ func TestErrorsArePositioned(t *testing.T) {
 		{"TEST T\n{ int x=0;\n pte_x = (af:0);\n 0:X2=x; }\nP0;\n", "e.litmus:3:2: unsupported page-table entries"},
 		{"TEST T\n{ 0:X2=x; 0:X1=(valid:0,db:1); }\nP0;\n", "e.litmus:2:16: unsupported page-table entries"},
 		{"TEST T\n{}\nP0;\nforall x=1 /\\ pte_x=(af:1)", "e.litmus:4:15: unsupported page-table entries"},
+		{"TEST T\n{}\nP0;\nexists (0:X2=label:\"P0:L\")", "e.litmus:4:14: unsupported label:\"P:L\" values (herd7's instruction-fetch"},
 		{"TEST T\n{ [INTID(A)]=(priority:0); }\nP0;\n", "e.litmus:2:4: unsupported interrupt-controller state (herd7's GIC extension)"},
 		{"TEST T\n{ 0:X1=gicval_t:(intid:A); }\nP0;\n", "e.litmus:2:8: unsupported interrupt-controller state"},
 		{"TEST T\n{}\nP0;\nexists(INTID(A)=(priority:0))", "e.litmus:4:8: unsupported interrupt-controller state"},
