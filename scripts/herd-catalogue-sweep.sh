@@ -51,7 +51,18 @@ engine=${ENGINE:-sat}
 # verdicts; its own desired-kinds.txt are targets, not herd's answers), its
 # down-one-leg tests as aarch64-down-one-leg's cfg says (variant deps).
 specs='
+aarch64|cfgs/new-web.cfg|aarch64.cat|tests|tests/kinds.txt
 aarch64-readers-guide|cfgs/new-web.cfg|cats/aarch64.cat|tests|tests/kinds.txt
+aarch64-deps|cfgs/web-deps.cfg|cats/aarch64-deps.cat|tests|tests/kinds.txt
+aarch64-down-one-leg|cfgs/web-dol.cfg|cats/aarch64-dol.cat|tests|tests/down-one-leg-kinds.txt
+aarch64-BBM|cfgs/web.cfg|cats/aarch64.cat|tests|-
+aarch64-MTE|cfgs/web-MTE.cfg|cats/aarch64.cat|tests|kinds/kinds-cat=cats_aarch64-MTE.cat.txt
+aarch64-MTE-mixed|cfgs/web-MTE-mixed.cfg|cats/aarch64-MTE-mixed.cat|tests|kinds/kinds-cat=cats_aarch64-MTE-mixed.cat.txt
+aarch64-MTE-pick|cfgs/web-MTE.cfg|cats/aarch64-pick.cat|tests|-
+aarch64-VMSA|cfgs/new-web.cfg|cats/aarch64.cat|tests|tests/VMSA-kinds.txt
+aarch64-VMSA+MTE|cfgs/new-web.cfg|cats/aarch64.cat|tests|tests/kinds.txt
+aarch64-ifetch|cfgs/new-web.cfg|cats/aarch64.cat|tests|kinds.txt
+aarch64-ptw|cfgs/ptw.cfg|cats/aarch64-ptw.cat|tests|-
 aarch64-pick|cfgs/asl.cfg|cats/aarch64.cat|tests|tests/kinds.txt
 aarch64-cas|cfgs/asl.cfg|aarch64.cat|tests|tests/kinds.txt
 aarch64-ETS2|cfgs/new-web.cfg|aarch64.cat|tests|tests/kinds.txt
@@ -78,6 +89,14 @@ demo/c11|cfgs/tutorial.cfg|cats/c11.cat|tests/mp-c11-race.litmus tests/mp-c11-re
 c11popl15|c11.cfg|c11_orig.cat|tests/illustrative|-
 x86|cfgs/new-web.cfg|cats/x86tso.cat|tests|tests/kinds.txt
 x86_64|-|tso-mixed.cat|tests|kinds.txt
+ASL|cfgs/pseudo-conf.cfg|cats/asl-pseudo-arch.cat|tests|-
+readers-guide|cfgs/new-web.cfg|cats/aarch64.cat|tests|../aarch64-readers-guide/tests/kinds.txt
+v8-proposal|cfgs/web.cfg|cats/v8-proposal.cat|tests/illustrative|-
+armed-cats|cfgs/web.cfg|cats/arm-redux.cat|tests/illustrative|-
+herding-cats|cfgs/web.cfg|ppc/cats/ppc.cat|ppc/tests/illustrative arm/tests/illustrative|-
+java|cfgs/tutorial.cfg|cats/java.cat|tests/illustrative|-|-bell bells/java.bell
+ptx|cfgs/ptx.cfg|cats/ptx.cat|tests|-
+tutorial|cfgs/tutorial.cfg|cats/tutorial.cat|tests|-|-bell bells/tutorial.bell
 linux|cfgs/linux-kernel.cfg|cats/linux-kernel.cat|tests/*.litmus|expected
 linux/TST|loc.cfg|models/L01.cat|LUC/src|LUC/src/k.txt
 demi|cfgs/demi.cfg|cats/rien.cat|tests|-|-bell bells/demi.bell
