@@ -98,10 +98,20 @@ func TestErrorsArePositioned(t *testing.T) {
 		// herd7's system state, named rather than reported token by token.
 		{"TEST T\n{ x=1;\n [PTE(x)]=(valid:0); }\nP0;\n", "e.litmus:3:3: unsupported page-table entries and physical addresses (herd7's virtual memory"},
 		{"TEST T\n{ pteval_t 0:X1=(oa:PA(x)); }\nP0;\n", "e.litmus:2:3: unsupported page-table entries"},
+		{"TEST T\n{ int x=0;\n pte_x = (af:0);\n 0:X2=x; }\nP0;\n", "e.litmus:3:2: unsupported page-table entries"},
+		{"TEST T\n{ 0:X2=x; 0:X1=(valid:0,db:1); }\nP0;\n", "e.litmus:2:16: unsupported page-table entries"},
+		{"TEST T\n{}\nP0;\nforall x=1 /\\ pte_x=(af:1)", "e.litmus:4:15: unsupported page-table entries"},
+		{"TEST T\n{}\nP0;\nexists (0:X2=label:\"P0:L\")", "e.litmus:4:14: unsupported label:\"P:L\" values (herd7's instruction-fetch"},
 		{"TEST T\n{ [INTID(A)]=(priority:0); }\nP0;\n", "e.litmus:2:4: unsupported interrupt-controller state (herd7's GIC extension)"},
 		{"TEST T\n{ 0:X1=gicval_t:(intid:A); }\nP0;\n", "e.litmus:2:8: unsupported interrupt-controller state"},
 		{"TEST T\n{}\nP0;\nexists(INTID(A)=(priority:0))", "e.litmus:4:8: unsupported interrupt-controller state"},
 		{"TEST T\n{ int x=1;\n tag(x)=:red; }\nP0;\n", "e.litmus:3:2: unsupported memory tags (herd7's Memory Tagging Extension"},
+		// herd7 reads pte_x and phy_x as PTE(x) and PA(x) whatever the variants.
+		{"TEST T\n{ 0:X1=x;\n 0:X3=pte_x; }\nP0;\n", "e.litmus:3:7: unsupported pte_x, herd7's old spelling of PTE(x): page-table entries"},
+		{"TEST T\n{ y=1;\n pte_y=2; }\nP0;\n", "e.litmus:3:2: unsupported pte_y, herd7's old spelling of PTE(y)"},
+		{"TEST T\n{}\nP0;\nexists (0:X4=phy_x)", "e.litmus:4:14: unsupported phy_x, herd7's old spelling of PA(x)"},
+		{"TEST T\n{}\nP0;\nexists (phy_t[1]=0)", "e.litmus:4:9: unsupported phy_t, herd7's old spelling of PA(t)"},
+		{"TEST T\n{ int pte_a[2]; }\nP0;\n", "e.litmus:2:7: unsupported pte_a"},
 	} {
 		_, err := Parse("e.litmus", []byte(c.src))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
@@ -178,5 +188,21 @@ func TestRenameRegisters(t *testing.T) {
 	})
 	if err == nil || err.Error() != "r.litmus:5:12: no register b" {
 		t.Errorf("error %v, want the refusal of b at its position", err)
+	}
+}
+
+// herd7 reads only a pte_ or phy_ prefix followed by a name as system
+// state; other names stay ordinary locations.
+func TestHerdSystemSymbol(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		refused bool
+	}{
+		{"pte_x", true}, {"phy_x", true}, {"pte_pte_x", true},
+		{"pte_", false}, {"phy_", false}, {"mypte_x", false}, {"PTE_x", false}, {"x", false},
+	} {
+		if got := herdSystemSymbol(c.name) != ""; got != c.refused {
+			t.Errorf("%s: refused %v, want %v", c.name, got, c.refused)
+		}
 	}
 }

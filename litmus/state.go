@@ -122,6 +122,7 @@ func (b *stateBuilder) initItem(item sp.IInitItemContext) (InitEntry, bool) {
 	case *sp.ArrayInitContext:
 		e.Type = it.GetTypeName().GetText()
 		e.Loc = Loc{Kind: GlobalLoc, Name: it.GetArrayName().GetText(), Pos: syntax.TokenPos(b.file, it.GetArrayName())}
+		b.checkSymbol(e.Loc.Name, e.Loc.Pos)
 		n, ok := b.num(it.NUM())
 		if !ok {
 			return e, false
@@ -188,12 +189,14 @@ func (b *stateBuilder) value(c sp.IValueContext) Value {
 		return Value{Kind: IntValue, Int: n, Hex: strings.HasPrefix(text, "0x") || strings.HasPrefix(text, "0X"), Text: text, Pos: pos}
 	case *sp.SymValueContext:
 		val := Value{Kind: AddrValue, Sym: v.NAME(0).GetText(), Pos: pos}
+		b.checkSymbol(val.Sym, pos)
 		if v.GetTag() != nil {
 			val.Tag = v.GetTag().GetText()
 		}
 		return val
 	case *sp.IndexedSymValueContext:
 		n, _ := b.num(v.NUM())
+		b.checkSymbol(v.NAME().GetText(), pos)
 		return Value{Kind: AddrValue, Sym: v.NAME().GetText(), Index: int(n), Pos: pos}
 	case *sp.TagValueContext:
 		return Value{Kind: TagValue, Sym: v.NAME().GetText(), Pos: pos}
@@ -225,6 +228,14 @@ func ParseInt(text string) (int64, error) {
 	return int64(u), nil
 }
 
+// checkSymbol refuses a location or address herd7 reads as a page-table
+// entry or a physical address (pte_x, phy_x).
+func (b *stateBuilder) checkSymbol(name string, pos xcfa.Pos) {
+	if msg := herdSystemSymbol(name); msg != "" {
+		b.errorf(pos, "%s", msg)
+	}
+}
+
 func (b *stateBuilder) leftLoc(c sp.ILeftLocContext) Loc {
 	if g := c.GlobalLoc(); g != nil {
 		return b.globalLoc(g)
@@ -234,6 +245,7 @@ func (b *stateBuilder) leftLoc(c sp.ILeftLocContext) Loc {
 
 func (b *stateBuilder) globalLoc(c sp.IGlobalLocContext) Loc {
 	l := Loc{Kind: GlobalLoc, Name: c.NAME(0).GetText(), Pos: b.pos(c)}
+	b.checkSymbol(l.Name, l.Pos)
 	if c.GetTag() != nil {
 		l.Tag = c.GetTag().GetText()
 	}
@@ -268,7 +280,9 @@ func (b *stateBuilder) condLoc(c sp.ICondLocContext) Loc {
 		return b.leftLoc(ll)
 	}
 	n, _ := b.num(c.NUM())
-	return Loc{Kind: IndexLoc, Name: c.GetArrayName().GetText(), Index: int(n), Pos: b.pos(c)}
+	l := Loc{Kind: IndexLoc, Name: c.GetArrayName().GetText(), Index: int(n), Pos: b.pos(c)}
+	b.checkSymbol(l.Name, l.Pos)
+	return l
 }
 
 func (b *stateBuilder) locItem(c sp.ILocItemContext) LocItem {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs purr on herd7's catalogue directories as their configurations say and
-# compares its verdicts with the directories' kinds files (herd7's verdicts).
+# compares its verdicts with the directories' kinds files (herd7's verdicts),
+# or its whole output with herd7's where a test has a .litmus.expected file.
 #
 # Usage: scripts/herd-catalogue-sweep.sh CATALOGUE LIBDIR [DIR...]
 #   CATALOGUE  a checkout of herdtools7's catalogue/ folder (or a copy of
@@ -34,8 +35,12 @@ jobs=${JOBS:-2}
 timeout=${TIMEOUT:-20s}
 engine=${ENGINE:-sat}
 
-# One directory a line: name | cfg | model | tests (folders or files, space
-# separated) | kinds file | further flags (optional). The directory is the
+# One directory a line: name | cfg | model | tests (folders, files or
+# patterns such as tests/*.litmus, space separated) | kinds file, or
+# "expected" for herd7's own output beside each test (TEST.litmus.expected,
+# as catalogue/linux has: each answer is then compared whole, verdict,
+# States, Positive/Negative, Observation and Hash, the Time line aside) |
+# further flags (optional). The directory is the
 # name, or if there is no such folder the name up to its last slash (demo/x86
 # runs in demo). Paths are relative to the directory; the cfg and
 # the model as herd's shelf.py names them (its first cfg and first cat), the
@@ -46,7 +51,18 @@ engine=${ENGINE:-sat}
 # verdicts; its own desired-kinds.txt are targets, not herd's answers), its
 # down-one-leg tests as aarch64-down-one-leg's cfg says (variant deps).
 specs='
+aarch64|cfgs/new-web.cfg|aarch64.cat|tests|tests/kinds.txt
 aarch64-readers-guide|cfgs/new-web.cfg|cats/aarch64.cat|tests|tests/kinds.txt
+aarch64-deps|cfgs/web-deps.cfg|cats/aarch64-deps.cat|tests|tests/kinds.txt
+aarch64-down-one-leg|cfgs/web-dol.cfg|cats/aarch64-dol.cat|tests|tests/down-one-leg-kinds.txt
+aarch64-BBM|cfgs/web.cfg|cats/aarch64.cat|tests|-
+aarch64-MTE|cfgs/web-MTE.cfg|cats/aarch64.cat|tests|kinds/kinds-cat=cats_aarch64-MTE.cat.txt
+aarch64-MTE-mixed|cfgs/web-MTE-mixed.cfg|cats/aarch64-MTE-mixed.cat|tests|kinds/kinds-cat=cats_aarch64-MTE-mixed.cat.txt
+aarch64-MTE-pick|cfgs/web-MTE.cfg|cats/aarch64-pick.cat|tests|-
+aarch64-VMSA|cfgs/new-web.cfg|cats/aarch64.cat|tests|tests/VMSA-kinds.txt
+aarch64-VMSA+MTE|cfgs/new-web.cfg|cats/aarch64.cat|tests|tests/kinds.txt
+aarch64-ifetch|cfgs/new-web.cfg|cats/aarch64.cat|tests|kinds.txt
+aarch64-ptw|cfgs/ptw.cfg|cats/aarch64-ptw.cat|tests|-
 aarch64-pick|cfgs/asl.cfg|cats/aarch64.cat|tests|tests/kinds.txt
 aarch64-cas|cfgs/asl.cfg|aarch64.cat|tests|tests/kinds.txt
 aarch64-ETS2|cfgs/new-web.cfg|aarch64.cat|tests|tests/kinds.txt
@@ -73,6 +89,18 @@ demo/c11|cfgs/tutorial.cfg|cats/c11.cat|tests/mp-c11-race.litmus tests/mp-c11-re
 c11popl15|c11.cfg|c11_orig.cat|tests/illustrative|-
 x86|cfgs/new-web.cfg|cats/x86tso.cat|tests|tests/kinds.txt
 x86_64|-|tso-mixed.cat|tests|kinds.txt
+ASL|cfgs/pseudo-conf.cfg|cats/asl-pseudo-arch.cat|tests|-
+readers-guide|cfgs/new-web.cfg|cats/aarch64.cat|tests|../aarch64-readers-guide/tests/kinds.txt
+v8-proposal|cfgs/web.cfg|cats/v8-proposal.cat|tests/illustrative|-
+armed-cats|cfgs/web.cfg|cats/arm-redux.cat|tests/illustrative|-
+herding-cats|cfgs/web.cfg|ppc/cats/ppc.cat|ppc/tests/illustrative arm/tests/illustrative|-
+java|cfgs/tutorial.cfg|cats/java.cat|tests/illustrative|-|-bell bells/java.bell
+ptx|cfgs/ptx.cfg|cats/ptx.cat|tests|-
+tutorial|cfgs/tutorial.cfg|cats/tutorial.cat|tests|-|-bell bells/tutorial.bell
+linux|cfgs/linux-kernel.cfg|cats/linux-kernel.cat|tests/*.litmus|expected
+linux/TST|loc.cfg|models/L01.cat|LUC/src|LUC/src/k.txt
+demi|cfgs/demi.cfg|cats/rien.cat|tests|-|-bell bells/demi.bell
+hsa|cfgs/hsa.cfg|cats/hsa.cat|tests/doc2|-|-bell bells/hsa.bell
 '
 
 want=" $* "
@@ -89,11 +117,16 @@ while IFS='|' read -r name cfg model tests kinds extra; do
     continue
   fi
   list=()
+  set -f # a pattern is matched in the directory, below
   for t in $tests; do
     if [ -d "$dir/$t" ]; then
       while IFS= read -r f; do list+=("$f"); done < <(cd "$dir" && find "$t" -name '*.litmus' | sort)
-    elif [ -f "$dir/$t" ]; then list+=("$t"); fi
+    elif [ -f "$dir/$t" ]; then list+=("$t")
+    elif [[ "$t" == *[*?]* ]]; then
+      while IFS= read -r f; do list+=("$f"); done < <(cd "$dir" && compgen -G "$t" | sort)
+    fi
   done
+  set +f
   [ ${#list[@]} -gt 0 ] || { printf '%-28s (no tests)\n' "$name"; continue; }
   args=(-j "$jobs" --timeout "$timeout" --engine "$engine" -I "$libdir")
   # The directory's own Cat files come before herd's (as an -I folder
@@ -113,28 +146,52 @@ while IFS='|' read -r name cfg model tests kinds extra; do
   [ -n "$extra" ] && args+=($extra)
   out="$work/out" err="$work/err"
   (cd "$dir" && "$PURR" "${args[@]}" "${list[@]}") > "$out" 2> "$err"
-  [ "$kinds" != - ] && [ -f "$dir/$kinds" ] && kfile="$dir/$kinds" || kfile=/dev/null
+  expected=
+  if [ "$kinds" = expected ]; then
+    expected=1 kfile="$work/expected"
+    for f in "${list[@]}"; do
+      [ -f "$dir/$f.expected" ] && { cat "$dir/$f.expected"; echo; }
+    done > "$kfile"
+  elif [ "$kinds" != - ] && [ -f "$dir/$kinds" ]; then kfile="$dir/$kinds"
+  else kfile=/dev/null; fi
   [ "${VERBOSE:-}" = 1 ] && echo "# cd $dir && purr ${args[*]} ${tests}"
-  awk -v name="$name" -v total="${#list[@]}" -v verbose="${VERBOSE:-}" '
+  awk -v name="$name" -v total="${#list[@]}" -v verbose="${VERBOSE:-}" -v expected="$expected" '
     function norm(k) {
       if (k ~ /^Allow/) return "Allowed"
       if (k ~ /^Forbid/) return "Forbidden"
       if (k ~ /^Requir/) return "Required"
       return k
     }
+    # The kind a result gives: its quantifier, Ok or No, and its counts.
+    function verdict(quant, isok, pos, neg) {
+      if (quant == "Allowed") return isok ? "Allowed" : "Forbidden"
+      if (quant == "Forbidden") return isok ? "Forbidden" : (neg == 0 ? "Required" : "Allowed")
+      return isok ? "Required" : (pos > 0 ? "Allowed" : "Forbidden")
+    }
+    # herd7 output (.expected files): each block kept whole, Time aside,
+    # and its kind.
+    FILENAME == ARGV[1] && expected {
+      if ($1 == "Test") { etest = $2; equant = $3; eblock[etest] = $0; next }
+      if (etest == "" || $1 == "Time") next
+      if ($0 == "") { etest = ""; next }
+      eblock[etest] = eblock[etest] "\n" $0
+      if ($0 == "Ok" || $0 == "No") eok = ($0 == "Ok")
+      if ($1 == "Positive:") kind[tolower(etest)] = verdict(equant, eok, $2 + 0, $4 + 0)
+      next
+    }
     # Some kinds files spell a name in another case than the test does.
     FILENAME == ARGV[1] { if (NF >= 2 && $1 !~ /^#/) kind[tolower($1)] = norm($2); next }
     FILENAME == ARGV[2] {
-      if ($1 == "Test") { test = $2; quant = $3; next }
+      if ($1 == "Test") { test = $2; quant = $3; block[test] = $0; next }
+      if (test == "" || $1 == "Time") next
+      if ($0 == "") { test = ""; next }
+      block[test] = block[test] "\n" $0
       if ($0 == "Ok" || $0 == "No") { ok[test] = ($0 == "Ok"); next }
       if ($1 == "Positive:") {
-        pos = $2 + 0; neg = $4 + 0
-        if (quant == "Allowed") v = ok[test] ? "Allowed" : "Forbidden"
-        else if (quant == "Forbidden") v = ok[test] ? "Forbidden" : (neg == 0 ? "Required" : "Allowed")
-        else v = ok[test] ? "Required" : (pos > 0 ? "Allowed" : "Forbidden")
+        v = verdict(quant, ok[test], $2 + 0, $4 + 0)
         k = tolower(test)
         if (!(k in kind)) { nokind++; if (verbose) print "  nokind " test " " v }
-        else if (kind[k] == v) agree++
+        else if (kind[k] == v) { agree++; if (expected) compared[test] = 1 }
         else { bad++; print "  DISAGREE " test ": purr " v ", herd " kind[k] }
       }
       next
@@ -153,17 +210,32 @@ while IFS='|' read -r name cfg model tests kinds extra; do
     /^[^ :]+:[0-9]+:[0-9]+: / {
       file = $0; sub(/:.*/, "", file)
       if (verbose) print "  refused " $0
-      if (file in seen) next
-      seen[file] = 1
       reason = $0; sub(/^[^ :]+:[0-9]+:[0-9]+: /, "", reason)
-      if (file ~ /[.]litmus$/) testrefused++
-      else { modelrefused = 1; reason = "(model or cfg, every test) " file ": " reason }
+      # A refusal in the model that one test met ends with the test.
+      if (match(reason, / [(]checking [^)]*[)]$/)) {
+        test = substr(reason, RSTART + 11, RLENGTH - 12)
+        reason = file ": " substr(reason, 1, RSTART - 1)
+        if (test in seen) next
+        seen[test] = 1; testrefused++
+      } else {
+        if (file in seen) next
+        seen[file] = 1
+        if (file ~ /[.]litmus$/) testrefused++
+        else { modelrefused = 1; reason = "(model or cfg, every test) " file ": " reason }
+      }
       if (length(reason) > 120) reason = substr(reason, 1, 120) "..."
       why[reason]++
       next
     }
     NF { failed++; print "  FAILED " $0 }
     END {
+      # Against herd7 output, an answer agrees only when its whole block
+      # does: the same verdict with other states or counts disagrees.
+      for (t in compared) if (block[t] != eblock[t]) {
+        agree--; bad++
+        print "  DISAGREE " t ": the same verdict, another output than herd7 (States, counts, Observation or Hash)"
+        if (verbose) print "    herd:\n" eblock[t] "\n    purr:\n" block[t]
+      }
       answered = agree + bad + nokind
       refused = modelrefused ? total - answered - timeouts - failed : testrefused
       skipped = total - answered - refused - timeouts - failed

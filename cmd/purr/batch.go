@@ -112,7 +112,7 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 			}
 			err = fmt.Errorf("%w (raise it with %s)", err, flag)
 		}
-		printErr(stderr, err)
+		printCheckErr(stderr, path, err)
 		return failed
 	}
 	res := out.Result(t, o.hexa)
@@ -177,6 +177,20 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 // injectFault, when tests set it, runs before each file is checked, so
 // that they can make purr panic inside a check.
 var injectFault func(path string)
+
+// printCheckErr prints the errors of a test's check, naming the test in
+// each line that points elsewhere (into the model, say): among many tests,
+// the line must say which one it stopped.
+func printCheckErr(stderr io.Writer, path string, err error) {
+	var msgs bytes.Buffer
+	printErr(&msgs, err)
+	for _, line := range strings.Split(strings.TrimSuffix(msgs.String(), "\n"), "\n") {
+		if !strings.HasPrefix(line, path+":") {
+			line += " (checking " + path + ")"
+		}
+		fmt.Fprintln(stderr, line)
+	}
+}
 
 // protect runs do, reporting a panic in it on stderr as an internal error
 // of purr's while checking path, with the stack when PURR_DEBUG=1, and

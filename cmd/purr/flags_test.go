@@ -57,6 +57,7 @@ func TestFlags(t *testing.T) {
 		{name: "--unroll 1", args: []string{"-m", "sc", "--unroll", "1", retry}, stdout: []string{"Loop Ok", "Observation retry Always 2 0"}},
 		{name: "default unroll 2", args: []string{"-m", "sc", retry}, stdout: []string{"Loop Ok", "Observation retry Always 3 0"}},
 		{name: "-unroll 3", args: []string{"-m", "sc", "-unroll", "3", retry}, stdout: []string{"Loop Ok", "Observation retry Always 4 0"}},
+		{name: "-timeout none, herd7's no timeout", args: []string{"-m", "sc", "-timeout", "none", mp}, stdout: []string{"Observation MP Never 0 3"}},
 		{name: "negative unroll", args: []string{"--unroll", "-1", mp}, status: 2, stderr: "purr: --unroll must be at least 0, not -1\n"},
 
 		{name: "-show alone", args: []string{"-show", "all", mp}, status: 2, stderr: "purr: -show selects the executions to draw (-o DIR) or print"},
@@ -91,6 +92,14 @@ func TestFlags(t *testing.T) {
 			stdout: []string{"Observation MP Never 0 3"}},
 		{name: "--engine sat", args: []string{"-m", "sc", "--engine", "sat", "--max-sat-vars", "1", mp}, status: 1,
 			stderr: "SAT variables (raise it with --max-sat-vars)"},
+		// A refusal raised inside purr's prelude (map's walk of a set that
+		// differs between executions) is reported at the model's call,
+		// naming the test it stopped; the default engine hands the test
+		// to the explicit engine.
+		{name: "--engine sat, a prelude function over a varying set", args: []string{"-m", "testdata/prelude/map-varying.cat", "--engine", "sat", "../../testdata/classic/SB.litmus"}, status: 1,
+			stderr: "testdata/prelude/map-varying.cat:2:23: unsupported: enumerating the events of a set that depends on the execution (in purr's prelude, which defines the function called here) (checking ../../testdata/classic/SB.litmus)\n"},
+		{name: "a prelude function over a varying set, default engine", args: []string{"-m", "testdata/prelude/map-varying.cat", "../../testdata/classic/SB.litmus"},
+			stdout: []string{"Observation SB Never 0 3"}},
 		{name: "--engine auto", args: []string{"--engine", "auto", mp}, status: 2, stderr: "purr: --engine must be sat or explicit, not \"auto\"\n"},
 
 		{name: "--check-models", args: []string{"-m", "aarch64", "--check-models", mp}, stdout: []string{"Observation MP Sometimes 1 3"}},

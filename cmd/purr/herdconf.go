@@ -20,7 +20,7 @@ import (
 
 // confFlags are the keys of a .cfg file that set purr's flag of the same
 // name, unless the command line sets it.
-var confFlags = []string{"model", "bell", "macros", "variant", "unroll", "speedcheck", "skipchecks", "through", "hexa", "timeout", "names", "nonames"}
+var confFlags = []string{"model", "bell", "macros", "variant", "unroll", "speedcheck", "skipchecks", "through", "hexa", "timeout", "names", "oknames", "nonames", "excl"}
 
 // confPictureKeys are herd7's keys that only change the pictures of
 // executions, which purr does not draw: accepted, and ignored with a note.
@@ -39,7 +39,9 @@ var confPictureKeys = []string{
 // applyConf reads the configuration files that --conf names, in order (as
 // herd7 reads each -conf when it meets it): each sets the flags it gives
 // that the command line did not, a later file overriding an earlier one
-// and list keys adding up. A file is found as given, else in an -I folder;
+// and list keys adding up; include lines add to the include path and conf
+// lines read another file in place. A file is found as given, else in an
+// -I folder;
 // the paths it names (model, bell, macros) as herd7 finds them, then in
 // the file's folder, which also ends the include path.
 func applyConf(fs *pflag.FlagSet) error {
@@ -49,23 +51,61 @@ func applyConf(fs *pflag.FlagSet) error {
 	}
 	// The flags the command line set: a .cfg line does not change them,
 	// but the .cfg files' own lines of a list key cumulate.
-	fromCommandLine := map[string]bool{}
-	fs.Visit(func(f *pflag.Flag) { fromCommandLine[f.Name] = true })
+	r := confReader{fs: fs, fromCommandLine: map[string]bool{}, named: map[string]cat.Pos{}}
+	fs.Visit(func(f *pflag.Flag) { r.fromCommandLine[f.Name] = true })
 	for _, path := range confs {
-		if err := applyConfFile(fs, path, fromCommandLine); err != nil {
+		incl, _ := fs.GetStringArray("include")
+		path = findOnPath(path, incl) // as herd7: as given, else on the include path
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("-conf: %v", err)
+		}
+		if err := r.applyFile(path, src, nil); err != nil {
 			return err
 		}
+	}
+	return r.checkNamedFiles()
+}
+
+// confReader reads configuration files into the flags of fs.
+type confReader struct {
+	fs *pflag.FlagSet
+	// fromCommandLine holds the flags the command line set.
+	fromCommandLine map[string]bool
+	// named holds, for the files a .cfg names (model, bell, macros), the
+	// line that named the one in use.
+	named map[string]cat.Pos
+}
+
+// checkNamedFiles reports, at the line that names it, a bell or macro
+// file, or a model file (.cat) that is not an embedded model, that is
+// nowhere: not as given nor on the include path, whose folders are all
+// known once every file is read.
+func (r *confReader) checkNamedFiles() error {
+	incl, _ := r.fs.GetStringArray("include")
+	for _, key := range []string{"model", "bell", "macros"} {
+		pos, ok := r.named[key]
+		if !ok {
+			continue
+		}
+		name := r.fs.Lookup(key).Value.String()
+		if fileExists(findOnPath(name, incl)) {
+			continue
+		}
+		if key == "model" && (!strings.HasSuffix(name, ".cat") || embeddedModel(name)) {
+			continue // a model's name, which loading the model checks
+		}
+		return fmt.Errorf("%s: %s %s: no such file as given or in the -I folders (%s)", pos, key, name, strings.Join(incl, ", "))
 	}
 	return nil
 }
 
-func applyConfFile(fs *pflag.FlagSet, path string, fromCommandLine map[string]bool) error {
-	incl, _ := fs.GetStringArray("include")
-	path = findOnPath(path, incl) // as herd7: as given, else on the include path
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("-conf: %v", err)
-	}
+// applyFile applies the lines of the configuration file path (its
+// contents src); reading lists the files whose conf lines led to it, to
+// refuse a file that reads itself again (herd7 would not stop).
+func (r *confReader) applyFile(path string, src []byte, reading []string) error {
+	fs, fromCommandLine := r.fs, r.fromCommandLine
+	reading = append(slices.Clip(reading), path)
 	dir := filepath.Dir(path)
 	var ignored []string
 	sc := bufio.NewScanner(bytes.NewReader(src))
@@ -76,11 +116,40 @@ func applyConfFile(fs *pflag.FlagSet, path string, fromCommandLine map[string]bo
 			continue
 		}
 		col := strings.Index(text, trimmed) + 1
-		key, value, _ := strings.Cut(trimmed, " ")
-		key = strings.TrimPrefix(key, "-")
-		value = strings.TrimSpace(value)
+		key, value := confKeyValue(trimmed)
 		pos := cat.Pos{File: path, Line: line, Col: col}
+		if key == "cat" {
+			key = "model" // herd7's other name for the key
+		}
 		switch {
+		case key == "include":
+			// herd7 adds the folder, as given, to the end of its include
+			// path when it reads the line.
+			if value == "" {
+				return fmt.Errorf("%s: include needs a folder", pos)
+			}
+			if err := fs.Set("include", value); err != nil {
+				return fmt.Errorf("%s: include %s: %v", pos, value, err)
+			}
+		case key == "conf":
+			// herd7 reads the named file there and then, found as given,
+			// else on the include path, its lines applying as if written
+			// here.
+			if value == "" {
+				return fmt.Errorf("%s: conf needs a file", pos)
+			}
+			incl, _ := fs.GetStringArray("include")
+			inner := findOnPath(value, incl)
+			if slices.ContainsFunc(reading, func(p string) bool { return sameFile(p, inner) }) {
+				return fmt.Errorf("%s: conf %s: the file is already being read (herd7 would read it again without end)", pos, value)
+			}
+			innerSrc, err := os.ReadFile(inner)
+			if err != nil {
+				return fmt.Errorf("%s: conf %s: no such file as given or in the -I folders (%s)", pos, value, strings.Join(incl, ", "))
+			}
+			if err := r.applyFile(inner, innerSrc, reading); err != nil {
+				return err
+			}
 		case slices.Contains(confPictureKeys, key):
 			if !slices.Contains(ignored, key) {
 				ignored = append(ignored, key)
@@ -117,17 +186,45 @@ func applyConfFile(fs *pflag.FlagSet, path string, fromCommandLine map[string]bo
 			if err := fs.Set(key, value); err != nil {
 				return fmt.Errorf("%s: %s %s: %v", pos, key, value, err)
 			}
+			r.named[key] = pos
 		default:
 			return fmt.Errorf("%s: unknown or unsupported herd7 configuration key %q", pos, key)
 		}
 	}
-	if err := fs.Set("include", dir); err != nil {
-		return err
+	if incl, _ := fs.GetStringArray("include"); !slices.Contains(incl, dir) {
+		if err := fs.Set("include", dir); err != nil {
+			return err
+		}
 	}
 	if len(ignored) > 0 {
 		fmt.Fprintf(fs.Output(), "purr: note: %s: ignoring what only changes pictures of executions (%s)\n", path, strings.Join(ignored, ", "))
 	}
 	return nil
+}
+
+// confKeyValue splits a .cfg line as herd7's LexConf_herd does: the key,
+// then blanks (spaces, tabs), an equals sign or both, then the value
+// ("skipchecks = sc", "model\tsc.cat" and "hexa=true" are herd7's too).
+func confKeyValue(line string) (key, value string) {
+	i := strings.IndexAny(line, " \t=")
+	if i < 0 {
+		return strings.TrimPrefix(line, "-"), ""
+	}
+	key, rest := strings.TrimPrefix(line[:i], "-"), strings.TrimLeft(line[i:], " \t\r")
+	if strings.HasPrefix(rest, "=") {
+		rest = rest[1:]
+	}
+	return key, strings.Trim(rest, " \t\r")
+}
+
+// sameFile reports whether two paths name the same file.
+func sameFile(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	if errA != nil || errB != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return os.SameFile(sa, sb)
 }
 
 // findOnPath finds a file named in herd7's configuration or on its command

@@ -13,9 +13,11 @@ import (
 // in C tests and reports its syntax errors with positions; -through
 // other than none, unknown keys, initwrites false and herd7's semantic
 // variants (on the command line or in the file) are refused; list keys
-// (variant, nonames) cumulate over lines; -names and -nonames select tests;
+// (variant, nonames) cumulate over lines; -names (files of names), -oknames,
+// -nonames and -excl select tests;
 // a test's own Variant= lines add to the run's, or are refused likewise;
-// includes and stdlib.cat are looked for on herd7's path.
+// includes and stdlib.cat are looked for on herd7's path; a .cfg's include
+// and conf lines extend the include path and read another .cfg.
 func TestHerdConfiguration(t *testing.T) {
 	sb := "../../testdata/classic/SB.litmus"
 	direct, _, st := runPurr("-m", "testdata/conf/sc-named.cat", "-bell", "testdata/conf/marked.bell", sb)
@@ -35,9 +37,22 @@ func TestHerdConfiguration(t *testing.T) {
 	if skipped, _, st := runPurr("-m", "sc", "-nonames", "MP+name-suffix", "testdata/name-suffix.litmus"); st != 0 || strings.Contains(skipped, "Test ") {
 		t.Errorf("-nonames MP+name-suffix on a test named MP+name-suffix.litmus: status %d, output\n%s", st, skipped)
 	}
-	named, _, st := runPurr("-m", "sc", "-names", "MP,LB", sb, "../../testdata/classic/LB.litmus")
+	named, _, st := runPurr("-m", "sc", "-oknames", "MP,LB", sb, "../../testdata/classic/LB.litmus")
 	if st != 0 || strings.Count(named, "Test ") != 1 || !strings.Contains(named, "Test LB ") {
-		t.Errorf("-names MP,LB: status %d, output\n%s", st, named)
+		t.Errorf("-oknames MP,LB: status %d, output\n%s", st, named)
+	}
+	// herd7's -names reads a file of names (a kinds file is one), -excl
+	// one of names to leave out.
+	listed, _, st := runPurr("-m", "sc", "-names", "testdata/conf/names.txt", sb, "../../testdata/classic/LB.litmus")
+	if st != 0 || strings.Count(listed, "Test ") != 1 || !strings.Contains(listed, "Test LB ") {
+		t.Errorf("-names names.txt: status %d, output\n%s", st, listed)
+	}
+	excluded, _, st := runPurr("-m", "sc", "-excl", "testdata/conf/names.txt", sb, "../../testdata/classic/LB.litmus")
+	if st != 0 || strings.Count(excluded, "Test ") != 1 || !strings.Contains(excluded, "Test SB ") {
+		t.Errorf("-excl names.txt: status %d, output\n%s", st, excluded)
+	}
+	if _, errOut, st := runPurr("-m", "sc", "-names", "MP,LB", sb); st != 2 || !strings.Contains(errOut, "-names MP,LB: no such file or directory") {
+		t.Errorf("-names MP,LB (herd7 reads a file of that name): status %d, stderr\n%s", st, errOut)
 	}
 	for _, c := range []struct {
 		name   string
@@ -77,6 +92,12 @@ func TestHerdConfiguration(t *testing.T) {
 		{"a file of herd's default X86_64 model on the path", []string{"-I", "testdata/herdpath/fences-changed", "../../testdata/x86_64/SB.litmus"}, 1, "", "testdata/herdpath/fences-changed/x86fences.cat: herd7's default X86_64 model would include this file, which purr's embedded model does not read: give herd's x86tso-mixed.cat with -I"},
 		{"two -conf files, read in order", []string{"-conf", "testdata/conf/sc.cfg", "-conf", "testdata/conf/speculation.cfg", sb}, 2, "", "testdata/conf/speculation.cfg:3:1: variant deps"},
 		{"a later -conf file overrides an earlier one", []string{"-conf", "testdata/conf/sc.cfg", "-conf", "testdata/conf/forbid.cfg", sb}, 0, "States 0", ""},
+		{"include and conf lines, and cat for model", []string{"-conf", "testdata/conf/with-include.cfg", sb}, 0, "\nNo\n", ""},
+		{"a conf line reading its own file", []string{"-conf", "testdata/conf/loop.cfg", sb}, 2, "", "testdata/conf/loop.cfg:3:1: conf loop.cfg: the file is already being read"},
+		{"a conf line naming no file", []string{"-conf", "testdata/conf/missing-conf.cfg", sb}, 2, "", "testdata/conf/missing-conf.cfg:2:1: conf no-such.cfg: no such file"},
+		{"a .cfg naming a file that is nowhere", []string{"-conf", "testdata/conf/missing-bell.cfg", "-m", "sc", sb}, 2, "", "testdata/conf/missing-bell.cfg:2:1: bell no-such.bell: no such file as given or in the -I folders"},
+		// "skipchecks = sc" once skipped a check named "= sc": none.
+		{"key = value and a tab, as herd7 splits a line", []string{"-conf", "testdata/conf/equals.cfg", sb}, 0, "\nOk\n", ""},
 		{"speedcheck spelling", []string{"-conf", "testdata/conf/sc.cfg", "-speedcheck", "fast", sb}, 0, "\nNo\n", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

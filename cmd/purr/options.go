@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -70,8 +72,10 @@ type options struct {
 	macroFile  *c.Macros // the macros of --macros, once read
 	skipChecks []string
 	through    string
-	names      []string // herd7's -names: run only the tests of these names
-	nonames    []string // herd7's -nonames: skip the tests of these names
+	nameFiles  []string // herd7's -names: files of the names of the tests to run
+	oknames    []string // herd7's -oknames: the names of the tests to run
+	nonames    []string // herd7's -nonames: the names of the tests to skip
+	exclFiles  []string // herd7's -excl: files of the names of the tests to skip
 
 	show           string   // herd7's -show: the executions to draw or print
 	output         string   // herd7's -o: where to write DIR/NAME.dot
@@ -96,7 +100,7 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.StringSliceVar(&o.unshow, "unshow", nil, "do not draw (or list) the relations `r,s,...`")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object per test (JSON Lines) instead of herd7's result block")
 	fs.BoolVar(&o.svg, "svg", false, "with -o DIR, also draw each test's executions as DIR/NAME.svg (no Graphviz needed)")
-	fs.Var((*timeoutValue)(&o.timeout), "timeout", "give up on a test after this `duration` (10s, 1m, or seconds as herd7 takes them: 10.0; 0: never)")
+	fs.Var((*timeoutValue)(&o.timeout), "timeout", "give up on a test after this `duration` (10s, 1m, or seconds as herd7 takes them: 10.0; 0 or none: never)")
 	fs.BoolVar(&o.speedcheck, "speedcheck", false, "stop at the first execution that decides the condition")
 	fs.BoolVar(&o.hexa, "hexa", false, "print values in hexadecimal")
 	fs.IntVar(&o.maxExecutions, "max-executions", 0, "stop enumerating a test after `N` executions, reporting its counts as incomplete (0: all)")
@@ -114,8 +118,10 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.StringVar(&o.macros, "macros", "", "expand herd7's C macros of `FILE.def` in C tests (the Linux kernel's primitives: linux-kernel.def)")
 	fs.StringSliceVar(&o.skipChecks, "skipchecks", nil, "leave out the model's checks `name,...`")
 	fs.StringVar(&o.through, "through", "none", "herd7's -through: only none is supported")
-	fs.StringSliceVar(&o.names, "names", nil, "check only the tests named `name,...` (the names of their first lines), as herd7's -names")
+	fs.StringArrayVar(&o.nameFiles, "names", nil, "check only the tests named in `FILE` (a name a line, up to its first space, as a kinds file has them; repeatable), as herd7's -names")
+	fs.StringSliceVar(&o.oknames, "oknames", nil, "check only the tests named `name,...` (the names of their first lines), as herd7's -oknames")
 	fs.StringSliceVar(&o.nonames, "nonames", nil, "skip the tests named `name,...`, as herd7's -nonames")
+	fs.StringArrayVar(&o.exclFiles, "excl", nil, "skip the tests named in `FILE` (as -names reads it; repeatable), as herd7's -excl")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for purr's developers)")
 	fs.MarkHidden("cpuprofile")
 	fs.StringVar(&o.memprofile, "memprofile", "", "write a profile of the run's allocations to `FILE` at its end (for purr's developers)")
@@ -160,6 +166,10 @@ type timeoutValue time.Duration
 func (t *timeoutValue) String() string { return time.Duration(*t).String() }
 func (t *timeoutValue) Type() string   { return "duration" }
 func (t *timeoutValue) Set(s string) error {
+	if s == "none" { // herd7's spelling of no timeout
+		*t = 0
+		return nil
+	}
 	if secs, err := strconv.ParseFloat(s, 64); err == nil {
 		if secs < 0 {
 			return fmt.Errorf("negative timeout %q", s)
@@ -200,6 +210,17 @@ func parseFlags(fs *pflag.FlagSet, args []string) ([]string, error) {
 	if err := checkThrough(fs); err != nil {
 		return nil, err
 	}
+	for _, flag := range []string{"names", "excl"} {
+		if fs.Lookup(flag) == nil {
+			continue
+		}
+		files, _ := fs.GetStringArray(flag)
+		for _, f := range files {
+			if _, err := readNamesFile(f); err != nil {
+				return nil, fmt.Errorf("-%s %s: %v", flag, f, err)
+			}
+		}
+	}
 	for _, name := range []string{"unroll", "jobs", "max-executions", "max-sat-vars", "max-sat-clauses"} {
 		if o := fs.Lookup(name); o != nil && o.Changed {
 			if n, _ := fs.GetInt(name); n < 0 {
@@ -225,13 +246,57 @@ func parseFlags(fs *pflag.FlagSet, args []string) ([]string, error) {
 	return fs.Args(), nil
 }
 
-// selects reports whether -names and -nonames leave the test of that name
+// selects reports whether the test of that name is among those -names'
+// files and -oknames list, when they are given, and neither among -excl's
+// files nor -nonames' list, as herd7 chooses (lib/checkName.ml).
 // in the batch.
 func (o *options) selects(name string) bool {
-	if len(o.names) > 0 && !slices.Contains(o.names, name) {
+	if slices.Contains(o.nonames, name) || inNamesFiles(o.exclFiles, name) {
 		return false
 	}
-	return !slices.Contains(o.nonames, name)
+	if len(o.oknames) == 0 && len(o.nameFiles) == 0 {
+		return true
+	}
+	return slices.Contains(o.oknames, name) || inNamesFiles(o.nameFiles, name)
+}
+
+// namesFiles holds the files of names -names and -excl read, each once.
+var namesFiles = struct {
+	sync.Mutex
+	read map[string]map[string]bool
+}{read: map[string]map[string]bool{}}
+
+// readNamesFile reads a file of test names as herd7 does
+// (lib/readNames.ml): on each line, the name is what comes before the
+// first space, so that a kinds file (NAME KIND) is one too.
+func readNamesFile(path string) (map[string]bool, error) {
+	namesFiles.Lock()
+	defer namesFiles.Unlock()
+	if names, ok := namesFiles.read[path]; ok {
+		return names, nil
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, errors.Unwrap(err)
+	}
+	names := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSuffix(string(src), "\n"), "\n") {
+		name, _, _ := strings.Cut(line, " ")
+		names[name] = true
+	}
+	namesFiles.read[path] = names
+	return names, nil
+}
+
+// inNamesFiles reports whether one of the files names the test (parseFlags
+// has read them all).
+func inNamesFiles(files []string, name string) bool {
+	for _, f := range files {
+		if names, err := readNamesFile(f); err == nil && names[name] {
+			return true
+		}
+	}
+	return false
 }
 
 // onlyFlags refuses the flags set on fs other than those named: a command

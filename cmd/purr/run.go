@@ -283,6 +283,16 @@ func fileExists(p string) bool {
 	return err == nil && !fi.IsDir()
 }
 
+// embeddedModel reports whether purr ships a model of that name (with or
+// without .cat).
+func embeddedModel(name string) bool {
+	if !strings.HasSuffix(name, ".cat") {
+		name += ".cat"
+	}
+	_, err := fs.Stat(models.FS, name)
+	return err == nil
+}
+
 // embeddedModels lists the models purr ships, by name.
 func embeddedModels() string {
 	names, _ := fs.Glob(models.FS, "*.cat")

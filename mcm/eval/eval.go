@@ -263,6 +263,21 @@ func (ev *evaluator[L]) enter(pos cat.Pos, name string) error {
 
 func (ev *evaluator[L]) leave() { ev.depth-- }
 
+// atCallSite moves an error raised inside a function of purr's prelude
+// (map, fold, cross, ...) to the model's call of that function: the
+// prelude is purr's file, not the model's, and its lines tell the model's
+// author nothing.
+func atCallSite(pos cat.Pos, err error) error {
+	var e *evalError
+	if !errors.As(err, &e) || e.pos.File != preludeFile || pos.File == preludeFile {
+		return err
+	}
+	moved := *e
+	moved.pos = pos
+	moved.msg += " (in purr's prelude, which defines the function called here)"
+	return &moved
+}
+
 // describe names a closure in messages.
 func (f *closure) describe() string {
 	if f.name == "" {
@@ -1294,7 +1309,8 @@ func (ev *evaluator[L]) apply(pos cat.Pos, f, arg value) (value, error) {
 			return nil, err
 		}
 		defer ev.leave()
-		return ev.expr(f.body, inner)
+		v, err := ev.expr(f.body, inner)
+		return v, atCallSite(pos, err)
 	case *builtin[L]:
 		return f.fn(ev, pos, arg)
 	}

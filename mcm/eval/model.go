@@ -201,6 +201,9 @@ func (ev *evaluator[L]) show(st cat.Stmt, sc *env) error {
 // RECV once a model includes msg.cat.
 const MessageReceives = "message-receives"
 
+// preludeFile names purr's prelude (stdlib/prelude.cat) in positions.
+const preludeFile = "prelude.cat"
+
 // Library files, parsed once.
 var (
 	libOnce           sync.Once
@@ -222,7 +225,7 @@ func library() (*cat.File, *cat.File, error) {
 			}
 			return f
 		}
-		libPrelude = read("prelude.cat")
+		libPrelude = read(preludeFile)
 		libWF = read("wellformed.cat")
 	})
 	return libPrelude, libWF, libErr
