@@ -76,25 +76,8 @@ func parseTable(sec litmus.Section) (*table, error) {
 		return nil, l.Errs.Err()
 	}
 	b := &astBuilder{file: sec.File}
-	t := &table{FinalPos: sec.Pos(sec.End)}
-	for _, pn := range tree.Header().AllProcName() {
-		t.Procs = append(t.Procs, asm.Proc{Name: pn.GetText(), Pos: b.pos(pn)})
-	}
-	for _, r := range tree.AllRow() {
-		var cells []cell
-		for _, c := range r.AllCell() {
-			var cl cell
-			for _, lab := range c.AllLabel() {
-				cl.Labels = append(cl.Labels, asm.Label{Name: lab.NAME().GetText(), Pos: b.pos(lab)})
-			}
-			if in := c.Instruction(); in != nil {
-				cl.Instr = b.instr(in)
-			}
-			cells = append(cells, cl)
-		}
-		t.Rows = append(t.Rows, cells)
-		t.RowPos = append(t.RowPos, b.pos(r))
-	}
+	t := asm.ReadTable[parser.IRowContext, parser.ICellContext, parser.ILabelContext](
+		sec.File, tree.Header().AllProcName(), tree.AllRow(), sec.Pos(sec.End), b.instr)
 	if len(b.errs) > 0 {
 		return nil, b.errs.Err()
 	}
