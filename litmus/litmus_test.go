@@ -10,9 +10,9 @@ import (
 // fakeDialect accepts any program as one thread P0: these tests are
 // about the common layer.
 func init() {
-	RegisterDialect("TEST", func(t *Test, prog Section, _ Options) (*xcfa.Program, error) {
+	RegisterDialect(Dialect{Arch: "TEST", Translate: func(t *Test, prog Section, _ Options) (*xcfa.Program, error) {
 		return &xcfa.Program{Procs: []*xcfa.Process{xcfa.NewProcess(0)}}, nil
-	})
+	}})
 }
 
 func TestParseCommonParts(t *testing.T) {

@@ -37,7 +37,7 @@ func ParseWith(filename string, src []byte, opts Options) (*Test, error) {
 	// Before the dialect renames registers and labels: herd hashes them
 	// as written.
 	t.hashInit, t.hashObserved = hashInitText(t.Init), hashObservedText(t.Locations, t.Cond)
-	if t.Program, err = dialect(t, s.Prog, opts); err != nil {
+	if t.Program, err = dialect.Translate(t, s.Prog, opts); err != nil {
 		return nil, err
 	}
 	if t.Program != nil {

@@ -375,12 +375,25 @@ func (t *Test) ConditionString() string {
 	return t.Quant.String() + " (" + FormatProp(t.Cond) + ")"
 }
 
-// Dialect translates the program part of a test of one architecture into
-// an XCFA. t already holds the header, the initial state and the final
-// part; the dialect may only rename registers in them to the names its
-// XCFA uses (AArch64: W1 and x1 become X1), and code labels of label values
-// to the canonical names its xcfa.Label constants use.
-type Dialect func(t *Test, prog Section, opts Options) (*xcfa.Program, error)
+// A Dialect is one architecture's front end, as its package registers it
+// with RegisterDialect from its init function.
+type Dialect struct {
+	// Arch is the architecture as test headers name it: "AArch64", "C".
+	Arch string
+	// Translate turns the program part of a test into an XCFA. t already
+	// holds the header, the initial state and the final part; Translate
+	// may only rename registers in them to the names its XCFA uses
+	// (AArch64: W1 and x1 become X1), and code labels of label values to
+	// the canonical names its xcfa.Label constants use.
+	Translate func(t *Test, prog Section, opts Options) (*xcfa.Program, error)
+	// Model names purr's embedded model for tests of Arch when the run
+	// chooses none ("" for none).
+	Model string
+	// HerdIncludes are the files herd7 7.57's default model for Arch
+	// includes, directly or not: where herd7 would read one of them from
+	// the include path, purr's embedded model cannot stand in for herd's.
+	HerdIncludes []string
+}
 
 // Options are what a dialect may need beyond the test's text.
 type Options struct {
@@ -400,11 +413,17 @@ type MacroFile interface {
 
 var dialects = map[string]Dialect{}
 
-// RegisterDialect makes Parse handle tests whose header names arch. Dialect
-// packages call it from their init function; the program that wants a
-// dialect imports its package (for its side effect).
-func RegisterDialect(arch string, d Dialect) {
-	dialects[arch] = d
+// RegisterDialect makes Parse handle tests whose header names d.Arch.
+// Dialect packages call it from their init function; a program gets every
+// dialect by importing package litmus/dialects.
+func RegisterDialect(d Dialect) {
+	dialects[d.Arch] = d
+}
+
+// LookupDialect returns the dialect registered for arch.
+func LookupDialect(arch string) (Dialect, bool) {
+	d, ok := dialects[arch]
+	return d, ok
 }
 
 // Dialects lists the registered architectures.

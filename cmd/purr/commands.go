@@ -17,11 +17,8 @@ import (
 	"github.com/purr-mcm/purr/stdlib"
 	"github.com/purr-mcm/purr/xcfa"
 
-	// The dialects register themselves with litmus.Parse.
-	_ "github.com/purr-mcm/purr/litmus/aarch64"
-	_ "github.com/purr-mcm/purr/litmus/bpf"
 	"github.com/purr-mcm/purr/litmus/c"
-	_ "github.com/purr-mcm/purr/litmus/x86"
+	_ "github.com/purr-mcm/purr/litmus/dialects" // every architecture purr reads
 )
 
 // loader returns the Cat loader for the include path of o: the -I folders,

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/litmus"
 )
 
 // herd7's configuration files (-conf FILE.cfg) and the options they set.
@@ -264,26 +265,15 @@ func checkHerdStdlib(includes []string) error {
 	return nil
 }
 
-// herdDefaultIncludes are the files herd7 7.57's default model of an
-// architecture includes, directly or not (aarch64.cat's). BPF has none:
-// purr's bpf is a model of its own, not a stand-in for herd's bpf.cat,
-// which purr runs when the path holds it, as herd7 does.
-var herdDefaultIncludes = map[string][]string{
-	"AArch64": {"aarch64hwreqs.cat", "enumerations.cat", "aarch64deps.cat", "aarch64fences.cat", "aarch64util.cat",
-		"aarch64show.cat", "cos.cat", "aarch64bbm.cat", "aarch64loc.cat", "cos-ok-opt.cat", "cos-no-opt.cat",
-		"aarch64memattrs.cat", "cross.cat"},
-	"X86":    {"x86fences.cat", "filters.cat", "cos.cat"},
-	"X86_64": {"x86fences.cat", "cos.cat", "cos-ok-opt.cat", "cos-no-opt.cat"},
-}
-
 // checkHerdDefaultIncludes refuses to stand purr's embedded model in for
 // herd7's default one when herd7 would read one of its included files from
 // the current folder or an -I folder (a changed aarch64deps.cat, say), which
 // purr's model does not read.
 func checkHerdDefaultIncludes(arch string, includes []string) error {
-	for _, name := range herdDefaultIncludes[arch] {
+	d, _ := litmus.LookupDialect(arch)
+	for _, name := range d.HerdIncludes {
 		if p := findOnPath(name, includes); fileExists(p) {
-			return fmt.Errorf("%s: herd7's default %s model would include this file, which purr's embedded model does not read: give herd's %s.cat with -I (its library folder) or -m", p, arch, defaultModels[arch])
+			return fmt.Errorf("%s: herd7's default %s model would include this file, which purr's embedded model does not read: give herd's %s.cat with -I (its library folder) or -m", p, arch, d.Model)
 		}
 	}
 	return nil

@@ -21,7 +21,8 @@ func (o *options) modelName(arch string) string {
 	if o.model != "" {
 		return o.model
 	}
-	return defaultModels[arch]
+	name, _ := defaultModel(arch)
+	return name
 }
 
 // relations are the relations pictures and listings present (see

@@ -15,6 +15,7 @@ import (
 	"unicode"
 
 	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/models"
 )
@@ -193,7 +194,7 @@ func (r *runner) loadModels(files []string) error {
 			continue
 		}
 		seen[arch] = true
-		if _, ok := defaultModels[arch]; !ok {
+		if _, ok := defaultModel(arch); !ok {
 			continue
 		}
 		if _, err := r.model(arch); err != nil {
@@ -222,8 +223,11 @@ func headerArch(path string, head []byte) (string, bool) {
 	return string(word), true
 }
 
-// defaultModels names each architecture's model when -m is not given.
-var defaultModels = map[string]string{"AArch64": "aarch64", "BPF": "bpf", "C": "rc11", "X86": "x86tso", "X86_64": "x86tso-mixed"}
+// defaultModel names an architecture's model when -m is not given.
+func defaultModel(arch string) (string, bool) {
+	d, ok := litmus.LookupDialect(arch)
+	return d.Model, ok && d.Model != ""
+}
 
 // loadModel loads -m: a file if one exists at that path, else a file of
 // that name on the include path or among the embedded models (with or
@@ -231,7 +235,7 @@ var defaultModels = map[string]string{"AArch64": "aarch64", "BPF": "bpf", "C": "
 func (o *options) loadModel(arch string) (*cat.Model, error) {
 	name := o.model
 	if name == "" {
-		def, ok := defaultModels[arch]
+		def, ok := defaultModel(arch)
 		if !ok {
 			return nil, fmt.Errorf("purr: no default model for %s tests yet; choose one with -m (sc, tso, pso, or a .cat file)", arch)
 		}

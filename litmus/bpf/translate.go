@@ -10,7 +10,10 @@ import (
 )
 
 func init() {
-	litmus.RegisterDialect("BPF", Translate)
+	// purr's bpf is a model of its own, not a stand-in for herd's bpf.cat
+	// (which purr runs when the include path holds it, as herd7 does): no
+	// HerdIncludes.
+	litmus.RegisterDialect(litmus.Dialect{Arch: "BPF", Translate: Translate, Model: "bpf"})
 }
 
 // Translate turns the program part of a BPF test into an XCFA.

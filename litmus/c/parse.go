@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	litmus.RegisterDialect("C", Translate)
+	litmus.RegisterDialect(litmus.Dialect{Arch: "C", Translate: Translate, Model: "rc11"})
 }
 
 // Translate parses the program part of a C litmus test and builds its XCFA.

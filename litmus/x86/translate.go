@@ -9,8 +9,10 @@ import (
 )
 
 func init() {
-	litmus.RegisterDialect("X86", Translate)
-	litmus.RegisterDialect("X86_64", Translate64)
+	litmus.RegisterDialect(litmus.Dialect{Arch: "X86", Translate: Translate, Model: "x86tso",
+		HerdIncludes: []string{"x86fences.cat", "filters.cat", "cos.cat"}})
+	litmus.RegisterDialect(litmus.Dialect{Arch: "X86_64", Translate: Translate64, Model: "x86tso-mixed",
+		HerdIncludes: []string{"x86fences.cat", "cos.cat", "cos-ok-opt.cat", "cos-no-opt.cat"}})
 }
 
 // Translate turns the program part of an X86 test into an XCFA.
