@@ -3,6 +3,8 @@ package litmus
 import (
 	"regexp"
 	"strings"
+
+	"github.com/purr-mcm/purr/source"
 )
 
 // herd7's extensions write system state into a test's initial state and
@@ -39,7 +41,7 @@ func herdSystemStateError(sec Section) error {
 	if first < 0 {
 		return nil
 	}
-	return Errorf(sec.Pos(sec.Start+first), "unsupported %s: purr does not model them", what)
+	return source.Errorf(sec.Pos(sec.Start+first), "unsupported %s: purr does not model them", what)
 }
 
 // herdSystemSymbol describes a symbol herd7 reads as system state whatever

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -182,7 +183,7 @@ func TestRenameRegisters(t *testing.T) {
 	}
 	err = test.RenameRegisters(func(l Loc) (string, error) {
 		if l.Name == "b" {
-			return "", Errorf(l.Pos, "no register %s", l.Name)
+			return "", source.Errorf(l.Pos, "no register %s", l.Name)
 		}
 		return l.Name, nil
 	})

@@ -3,6 +3,8 @@ package litmus
 import (
 	"slices"
 	"strings"
+
+	"github.com/purr-mcm/purr/source"
 )
 
 // Parse reads a litmus test: it splits the file, parses the initial state
@@ -22,7 +24,7 @@ func ParseWith(filename string, src []byte, opts Options) (*Test, error) {
 	if !ok {
 		known := Dialects()
 		slices.Sort(known)
-		return nil, Errorf(s.ArchPos, "unsupported architecture %q (purr reads %s)", s.Arch, strings.Join(known, ", "))
+		return nil, source.Errorf(s.ArchPos, "unsupported architecture %q (purr reads %s)", s.Arch, strings.Join(known, ", "))
 	}
 	t := &Test{File: filename, Arch: s.Arch, Name: s.Name, Doc: s.Doc, Info: s.Info,
 		Quant: Forall, Cond: Bool{Value: true}, CondPos: s.Cond.StartPos()}
@@ -73,9 +75,9 @@ func checkConditionAtoms(t *Test) error {
 		case Eq:
 			return checkConditionValue(p)
 		case *Fault:
-			return Errorf(p.Pos, "unsupported fault(...) in a condition: purr does not model faults")
+			return source.Errorf(p.Pos, "unsupported fault(...) in a condition: purr does not model faults")
 		}
-		return Errorf(t.CondPos, "unsupported condition %s", FormatProp(p))
+		return source.Errorf(t.CondPos, "unsupported condition %s", FormatProp(p))
 	}
 	return firstErr(walk(t.Filter), walk(t.Cond))
 }
@@ -87,9 +89,9 @@ func checkConditionValue(p Eq) error {
 	v := p.Value
 	switch {
 	case v.Kind == InstrValue || v.Kind == TagValue || v.Kind == AddrValue && v.Tag != "":
-		return Errorf(v.Pos, "unsupported value %s in a condition", v)
+		return source.Errorf(v.Pos, "unsupported value %s in a condition", v)
 	case v.Kind == ArrayValue && p.Loc.Kind != GlobalLoc:
-		return Errorf(v.Pos, "unsupported list of values for %s, which is not an array", p.Loc)
+		return source.Errorf(v.Pos, "unsupported list of values for %s, which is not an array", p.Loc)
 	}
 	for _, e := range v.Elems {
 		if err := checkConditionValue(Eq{Loc: Loc{Kind: GlobalLoc}, Value: e}); err != nil {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/purr-mcm/purr/xcfa"
+	"github.com/purr-mcm/purr/source"
 )
 
 // Section is a byte range of a litmus file. Parsers of a section lex
@@ -44,13 +44,13 @@ func (s Section) Padded() string {
 }
 
 // Pos returns the position of a byte offset of the file.
-func (s Section) Pos(offset int) xcfa.Pos { return posOf(s.File, s.Src, offset) }
+func (s Section) Pos(offset int) source.Pos { return posOf(s.File, s.Src, offset) }
 
 // StartPos is the position where the section begins.
-func (s Section) StartPos() xcfa.Pos { return s.Pos(s.Start) }
+func (s Section) StartPos() source.Pos { return s.Pos(s.Start) }
 
 // posOf computes the line and column (in characters, from 1) of an offset.
-func posOf(file string, src []byte, offset int) xcfa.Pos {
+func posOf(file string, src []byte, offset int) source.Pos {
 	if offset > len(src) {
 		offset = len(src)
 	}
@@ -61,7 +61,7 @@ func posOf(file string, src []byte, offset int) xcfa.Pos {
 			lineStart = i + 1
 		}
 	}
-	return xcfa.Pos{File: file, Line: line, Col: utf8.RuneCount(src[lineStart:offset]) + 1}
+	return source.Pos{File: file, Line: line, Col: utf8.RuneCount(src[lineStart:offset]) + 1}
 }
 
 // Split is a litmus file cut into its parts, the way herd's splitter cuts
@@ -70,7 +70,7 @@ func posOf(file string, src []byte, offset int) xcfa.Pos {
 // final part (locations, filter, condition) up to the end or to "<<".
 type Split struct {
 	Arch, Name, Doc string
-	ArchPos         xcfa.Pos
+	ArchPos         source.Pos
 	Info            []KeyValue
 	Init            Section // between the braces
 	Prog            Section
@@ -266,10 +266,10 @@ type scanner struct {
 	i    int
 }
 
-func (s *scanner) pos(off int) xcfa.Pos { return posOf(s.file, s.src, off) }
+func (s *scanner) pos(off int) source.Pos { return posOf(s.file, s.src, off) }
 
 func (s *scanner) errorf(off int, format string, args ...any) error {
-	return Errorf(s.pos(off), format, args...)
+	return source.Errorf(s.pos(off), format, args...)
 }
 
 func (s *scanner) peek(c byte) bool { return s.i < len(s.src) && s.src[s.i] == c }

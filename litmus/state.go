@@ -7,14 +7,14 @@ import (
 	"github.com/antlr4-go/antlr/v4"
 	sp "github.com/purr-mcm/purr/litmus/internal/stateparser"
 	"github.com/purr-mcm/purr/litmus/internal/syntax"
-	"github.com/purr-mcm/purr/xcfa"
+	"github.com/purr-mcm/purr/source"
 )
 
 // stateBuilder turns parse trees of the State grammar into our types,
 // collecting errors with positions.
 type stateBuilder struct {
 	file string
-	errs syntax.List
+	errs source.ErrorList
 }
 
 func newStateParser(sec Section) (*sp.StateParser, *syntax.Listener) {
@@ -52,7 +52,7 @@ type Constraints struct {
 	Filter    Prop
 	Quant     Quantifier
 	Cond      Prop
-	Pos       xcfa.Pos
+	Pos       source.Pos
 }
 
 // ParseConstraints parses the final part: locations, filter, condition.
@@ -90,14 +90,14 @@ func ParseConstraints(sec Section) (*Constraints, error) {
 	return c, b.errs.Err()
 }
 
-func (b *stateBuilder) pos(c antlr.ParserRuleContext) xcfa.Pos { return syntax.CtxPos(b.file, c) }
+func (b *stateBuilder) pos(c antlr.ParserRuleContext) source.Pos { return syntax.CtxPos(b.file, c) }
 
-func (b *stateBuilder) tokPos(t antlr.TerminalNode) xcfa.Pos {
+func (b *stateBuilder) tokPos(t antlr.TerminalNode) source.Pos {
 	return syntax.TokenPos(b.file, t.GetSymbol())
 }
 
-func (b *stateBuilder) errorf(pos xcfa.Pos, format string, args ...any) {
-	b.errs = append(b.errs, syntax.Errorf(pos, format, args...))
+func (b *stateBuilder) errorf(pos source.Pos, format string, args ...any) {
+	b.errs = append(b.errs, source.Errorf(pos, format, args...))
 }
 
 func (b *stateBuilder) initItem(item sp.IInitItemContext) (InitEntry, bool) {
@@ -175,7 +175,7 @@ func (b *stateBuilder) initValue(c sp.IInitValueContext) Value {
 	return Value{Kind: LabelValue, Index: proc, Sym: c.NAME().GetText(), Pos: b.pos(c)}
 }
 
-func instrValue(tok string, pos xcfa.Pos) Value {
+func instrValue(tok string, pos source.Pos) Value {
 	text := strings.TrimSuffix(strings.TrimPrefix(tok, `instr:"`), `"`)
 	return Value{Kind: InstrValue, Sym: text, Pos: pos}
 }
@@ -230,7 +230,7 @@ func ParseInt(text string) (int64, error) {
 
 // checkSymbol refuses a location or address herd7 reads as a page-table
 // entry or a physical address (pte_x, phy_x).
-func (b *stateBuilder) checkSymbol(name string, pos xcfa.Pos) {
+func (b *stateBuilder) checkSymbol(name string, pos source.Pos) {
 	if msg := herdSystemSymbol(name); msg != "" {
 		b.errorf(pos, "%s", msg)
 	}

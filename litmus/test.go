@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -24,7 +25,7 @@ type Test struct {
 	Filter    Prop      // nil when there is no filter
 	Quant     Quantifier
 	Cond      Prop // never nil: a test without a condition is "forall true"
-	CondPos   xcfa.Pos
+	CondPos   source.Pos
 
 	// HashCode is the program as herd7 prints it to compute the test's
 	// hash: per thread, its lines in herd7's canonical syntax. The dialect
@@ -38,7 +39,7 @@ type Test struct {
 // KeyValue is one metadata line such as "Cycle=Rfe PodRR Fre".
 type KeyValue struct {
 	Key, Value string
-	Pos        xcfa.Pos
+	Pos        source.Pos
 }
 
 // InfoValue returns the value of the first metadata line with this key.
@@ -90,7 +91,7 @@ type Loc struct {
 	Name  string // the variable, register or array name
 	Index int    // IndexLoc: the cell
 	Tag   string // x:red (memory tagging); empty almost always
-	Pos   xcfa.Pos
+	Pos   source.Pos
 }
 
 // String prints the location as herd prints it in states and conditions.
@@ -111,7 +112,7 @@ func (l Loc) String() string {
 
 // Key identifies the location regardless of its position.
 func (l Loc) Key() Loc {
-	l.Pos = xcfa.Pos{}
+	l.Pos = source.Pos{}
 	return l
 }
 
@@ -138,7 +139,7 @@ type Value struct {
 	Index int    // AddrValue: x[Index]; LabelValue: the process
 	Tag   string // AddrValue: x:red
 	Elems []Value
-	Pos   xcfa.Pos
+	Pos   source.Pos
 }
 
 // String prints the value as herd prints it (decimal, signed 64-bit).
@@ -190,7 +191,7 @@ type InitEntry struct {
 	Atomic   bool   // declared _Atomic
 	ArrayLen int    // > 0: an array of this many cells
 	Value    *Value // nil: zero (or all zeros for an array)
-	Pos      xcfa.Pos
+	Pos      source.Pos
 }
 
 // LocItem is one entry of the locations [...] clause.
@@ -222,13 +223,13 @@ type Implies struct{ X, Y Prop }
 type Eq struct {
 	Loc   Loc
 	Value Value
-	Pos   xcfa.Pos
+	Pos   source.Pos
 }
 
 // LocEq says two locations hold the same final value (herd: loc == *loc).
 type LocEq struct {
 	X, Y Loc
-	Pos  xcfa.Pos
+	Pos  source.Pos
 }
 
 // Fault is herd's fault(P0:L0,Type): an instruction faulted.
@@ -236,7 +237,7 @@ type Fault struct {
 	Proc  int
 	Label string
 	Args  []string
-	Pos   xcfa.Pos
+	Pos   source.Pos
 }
 
 func (Bool) isProp()    {}

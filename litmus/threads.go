@@ -3,7 +3,7 @@ package litmus
 import (
 	"fmt"
 
-	"github.com/purr-mcm/purr/xcfa"
+	"github.com/purr-mcm/purr/source"
 )
 
 // CheckThreadOrder refuses a thread named P<id> in place column (0 for the
@@ -14,11 +14,11 @@ import (
 // P-number is the thread's identity in the initial state and the
 // condition, and a gap or a permutation would make them name another
 // thread than the reader meant.
-func CheckThreadOrder(pos xcfa.Pos, column, id int) error {
+func CheckThreadOrder(pos source.Pos, column, id int) error {
 	if id == column {
 		return nil
 	}
-	return Errorf(pos, "found P%d where P%d should be: herd7 requires the threads P0, P1, ... in this order (%q)",
+	return source.Errorf(pos, "found P%d where P%d should be: herd7 requires the threads P0, P1, ... in this order (%q)",
 		id, column, "Processes must be P0, P1, ...")
 }
 
@@ -31,11 +31,11 @@ func checkThreadRefs(t *Test) error {
 	for _, p := range t.Program.Procs {
 		threads[p.ID] = true
 	}
-	bad := func(proc int, pos xcfa.Pos) error {
+	bad := func(proc int, pos source.Pos) error {
 		if threads[proc] {
 			return nil
 		}
-		return Errorf(pos, "there is no thread P%d (herd7: %q)", proc, fmt.Sprintf("Bad process P%d", proc))
+		return source.Errorf(pos, "there is no thread P%d (herd7: %q)", proc, fmt.Sprintf("Bad process P%d", proc))
 	}
 	loc := func(l Loc) error {
 		if l.Kind != RegLoc {

@@ -1,26 +1,10 @@
 package xcfa
 
-import "fmt"
+import (
+	"fmt"
 
-// Pos is a position in a source file; Line and Col count from 1.
-type Pos struct {
-	File string
-	Line int
-	Col  int
-	// Step numbers the instructions herd makes of one source position:
-	// the statements of a C macro's body. Edges of one position and step
-	// are one instruction (events.Event.Instr: what reads can read from,
-	// iico against dependencies); program order among an instruction's
-	// events is Edge.Par's.
-	Step int
-}
-
-func (p Pos) String() string {
-	if p.Line == 0 {
-		return p.File
-	}
-	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
-}
+	"github.com/purr-mcm/purr/source"
+)
 
 // Program is a litmus test's code: one process per thread. The initial
 // state and the final condition belong to the test, not to the program.
@@ -28,9 +12,6 @@ type Program struct {
 	Name  string
 	Arch  string // "AArch64", "C", ...
 	Procs []*Process
-	// Source is the source text of each instruction by its position, for
-	// messages that quote it; front ends may leave it nil.
-	Source map[Pos]string
 	// OrderedInstrs: program order relates the events of one instruction
 	// along its edges, but for parallel parts (Edge.Par). herd7's po
 	// includes the dependencies inside an instruction (iico), which
@@ -53,6 +34,17 @@ type Process struct {
 	Init   *Location
 	Final  *Location
 	Params []string // C: the thread's parameters, which are registers holding addresses
+	// Instrs are the process's instructions; Edge.Instr numbers them
+	// from 1 (Instrs[n-1]).
+	Instrs []Instr
+}
+
+// Instr is one instruction of a process, as its front end delimits them:
+// an assembly instruction, a C statement's access or call, each statement
+// of a C macro's body. Two edges are one instruction exactly when the front
+// end gives them one number (Edge.Instr), whatever their positions.
+type Instr struct {
+	Text string // as written ("LDR W0,[X1]"), for messages that quote it; "" when the front end keeps none
 }
 
 // Location is a control point of a process.
@@ -66,7 +58,13 @@ type Location struct {
 type Edge struct {
 	From, To *Location
 	Op       Op
-	Pos      Pos
+	Pos      source.Pos // where the operation is written, for messages
+	// Instr is the instruction the edge belongs to (Process.Instrs), 0
+	// for none (a join between instructions, which does nothing).
+	// Consecutive edges of one instruction along a path are one instance
+	// of it (events.Event.Instr: what reads can read from, iico against
+	// dependencies); program order among an instance's events is Par's.
+	Instr int
 	// Par places the edge among the parallel parts of its instruction,
 	// outermost first (C: herd evaluates the operands of a binary
 	// operator, or the arguments of a call, in parallel: its e1 >>| e2).
@@ -284,9 +282,24 @@ func (p *Process) NewLoc(label string) *Location {
 	return l
 }
 
-// AddEdge adds an edge doing op from one location to another.
-func (p *Process) AddEdge(from, to *Location, op Op, pos Pos) *Edge {
-	e := &Edge{From: from, To: to, Op: op, Pos: pos}
+// NewInstr adds an instruction to p and returns its number.
+func (p *Process) NewInstr(text string) int {
+	p.Instrs = append(p.Instrs, Instr{Text: text})
+	return len(p.Instrs)
+}
+
+// Instr returns instruction n of p (Edge.Instr); the zero Instr for 0.
+func (p *Process) Instr(n int) Instr {
+	if n == 0 {
+		return Instr{}
+	}
+	return p.Instrs[n-1]
+}
+
+// AddEdge adds an edge doing op from one location to another, as a part
+// of instruction instr (0: none).
+func (p *Process) AddEdge(from, to *Location, op Op, pos source.Pos, instr int) *Edge {
+	e := &Edge{From: from, To: to, Op: op, Pos: pos, Instr: instr}
 	p.Edges = append(p.Edges, e)
 	from.Out = append(from.Out, e)
 	return e

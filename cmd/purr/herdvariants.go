@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/source"
 )
 
 // herd7's -variant names two things at once: variants of the Cat model
@@ -89,7 +90,7 @@ func testVariants(t *litmus.Test, run []string) ([]string, error) {
 		}
 		for _, v := range strings.FieldsFunc(kv.Value, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
 			if err := checkHerdVariant(v); err != nil {
-				return nil, litmus.Errorf(kv.Pos, "%v", err)
+				return nil, source.Errorf(kv.Pos, "%v", err)
 			}
 			if !slices.Contains(variants, v) {
 				variants = append(slices.Clip(variants), v)

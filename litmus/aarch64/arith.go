@@ -387,13 +387,13 @@ func (b *builder) selectOn(d reg, c, x, y xcfa.Expr) {
 		cond, val xcfa.Expr
 	}{{c, x}, {negate(c), y}} {
 		b.cur = b.p.NewLoc("")
-		b.p.AddEdge(from, b.cur, xcfa.Assume{Cond: alt.cond, Internal: true}, b.pos)
+		b.p.AddEdge(from, b.cur, xcfa.Assume{Cond: alt.cond, Internal: true}, b.pos, b.instr)
 		if d.zero {
 			b.emit(xcfa.Nop{})
 		} else {
 			b.assign(d, xcfa.Pick{Cond: c, X: alt.val})
 		}
-		b.p.AddEdge(b.cur, join, xcfa.Nop{}, b.pos)
+		b.p.AddEdge(b.cur, join, xcfa.Nop{}, b.pos, b.instr)
 	}
 	b.cur = join
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/purr-mcm/purr/litmus/aarch64/internal/parser"
 	"github.com/purr-mcm/purr/litmus/internal/asm"
 	"github.com/purr-mcm/purr/litmus/internal/syntax"
-	"github.com/purr-mcm/purr/xcfa"
+	"github.com/purr-mcm/purr/source"
 )
 
 // table is the parsed program: thread names and rows of cells.
@@ -19,7 +19,7 @@ type cell = asm.Cell[instr]
 type instr struct {
 	mnem string // upper case
 	ops  []operand
-	pos  xcfa.Pos
+	pos  source.Pos
 	text string // as written
 }
 
@@ -40,7 +40,7 @@ type operand struct {
 	name      string // as written
 	sub       []operand
 	writeback bool
-	pos       xcfa.Pos
+	pos       source.Pos
 	text      string
 }
 
@@ -66,10 +66,10 @@ func parseTable(sec litmus.Section) (*table, error) {
 
 type astBuilder struct {
 	file string
-	errs syntax.List
+	errs source.ErrorList
 }
 
-func (b *astBuilder) pos(c antlr.ParserRuleContext) xcfa.Pos { return syntax.CtxPos(b.file, c) }
+func (b *astBuilder) pos(c antlr.ParserRuleContext) source.Pos { return syntax.CtxPos(b.file, c) }
 
 func (b *astBuilder) instr(c parser.IInstructionContext) *instr {
 	in := &instr{mnem: strings.ToUpper(c.NAME().GetText()), pos: b.pos(c), text: sourceText(c)}
@@ -93,7 +93,7 @@ func sourceText(c antlr.ParserRuleContext) string {
 func (b *astBuilder) num(t antlr.TerminalNode) int64 {
 	n, err := litmus.ParseInt(t.GetText())
 	if err != nil {
-		b.errs = append(b.errs, syntax.Errorf(syntax.TokenPos(b.file, t.GetSymbol()), "%v", err))
+		b.errs = append(b.errs, source.Errorf(syntax.TokenPos(b.file, t.GetSymbol()), "%v", err))
 	}
 	return n
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -90,9 +91,10 @@ type program struct {
 // indirectJump is a BR, BLR or RET whose targets are added once the
 // thread's code is complete.
 type indirectJump struct {
-	from *xcfa.Location
-	reg  string
-	pos  xcfa.Pos
+	from  *xcfa.Location
+	reg   string
+	pos   source.Pos
+	instr int // the jump's instruction (xcfa.Edge.Instr)
 }
 
 // thread is one process under construction: its own code, and copies of
@@ -110,7 +112,7 @@ type thread struct {
 func (th *thread) newSegment(proc int) *builder {
 	pr := th.prog
 	b := &builder{file: pr.file, th: th, p: th.p, code: pr.codes[proc], labels: map[string]*xcfa.Location{},
-		defined: map[string]bool{}, refs: map[string]xcfa.Pos{}, rmw: &pr.rmw, syms: pr.syms}
+		defined: map[string]bool{}, refs: map[string]source.Pos{}, rmw: &pr.rmw, syms: pr.syms}
 	if proc == th.p.ID {
 		b.cur = th.p.Init
 	} else {
@@ -143,10 +145,10 @@ func (th *thread) addCopy(proc int) error {
 			}
 		}
 	}
-	b.pos = th.prog.tab.FinalPos
+	b.pos, b.instr = th.prog.tab.FinalPos, 0
 	b.markIndex()
 	// Running past the end of another thread's text ends this thread.
-	th.p.AddEdge(b.cur, th.p.Final, xcfa.Nop{}, b.pos)
+	th.p.AddEdge(b.cur, th.p.Final, xcfa.Nop{}, b.pos, b.instr)
 	return nil
 }
 
@@ -296,7 +298,7 @@ func (th *thread) linkJumps() error {
 		ts := th.targets(sets, j)
 		if len(ts) == 0 {
 			// No code address can reach the register: the path blocks.
-			th.p.AddEdge(j.from, th.p.NewLoc(""), xcfa.Assume{Cond: cnst(0)}, j.pos)
+			th.p.AddEdge(j.from, th.p.NewLoc(""), xcfa.Assume{Cond: cnst(0)}, j.pos, j.instr)
 			continue
 		}
 		for _, l := range ts {
@@ -305,11 +307,11 @@ func (th *thread) linkJumps() error {
 			if to.Label == "" {
 				to.Label = seg.prefix + l.Name // name return points in DOT output
 			}
-			th.p.AddEdge(j.from, to, xcfa.Assume{Cond: bin(xcfa.Eq, xcfa.Reg{Name: j.reg}, l)}, j.pos)
+			th.p.AddEdge(j.from, to, xcfa.Assume{Cond: bin(xcfa.Eq, xcfa.Reg{Name: j.reg}, l)}, j.pos, j.instr)
 		}
 	}
 	for _, x := range th.exits {
-		th.p.AddEdge(x.from, th.p.Final, xcfa.Nop{}, x.pos)
+		th.p.AddEdge(x.from, th.p.Final, xcfa.Nop{}, x.pos, x.instr)
 	}
 	return nil
 }
@@ -333,11 +335,11 @@ func (pr *program) canonicalLabels(t *litmus.Test) error {
 		}
 		c := pr.codes[v.Index]
 		if c == nil {
-			return litmus.Errorf(v.Pos, "label value %s: the program has no thread P%d", v, v.Index)
+			return source.Errorf(v.Pos, "label value %s: the program has no thread P%d", v, v.Index)
 		}
 		l, ok := c.label(v.Sym)
 		if !ok {
-			return litmus.Errorf(v.Pos, "label value %s: no label %s in P%d", v, v.Sym, v.Index)
+			return source.Errorf(v.Pos, "label value %s: no label %s in P%d", v, v.Sym, v.Index)
 		}
 		v.Sym = l.Name
 		pr.taken[l] = true

@@ -59,12 +59,12 @@
 //     Relative branches (B .+8) count instructions. Code after B is
 //     unreachable (a location without incoming edges). Loops stay loops.
 //   - Expressions are kept as written: EOR W2,W0,W0 is zext32(X0 ^ X0).
-//   - Program.Source gives each instruction's text (as written) by its
-//     position, so that the engine's messages can quote it.
+//   - Each instruction is one xcfa.Instr, its text as written, so that the
+//     engine's messages can quote it; its edges carry its number.
 //   - Exclusive pairs: LDXP/LDAXP are two Loads (addr, addr+size) tagged
 //     like LDXR/LDAXR; STXP/STLXP is the STXR choice whose success edge is
 //     two Stores (addr, addr+size) then Ws:=0. The accesses of one
-//     instruction share its Pos: the engine pairs the i-th store of an
+//     instruction share its Edge.Instr: the engine pairs the i-th store of an
 //     STXP with the i-th load of the latest load-exclusive.
 //   - MRS Xt,NZCV is (N<<31)|(Z<<30)|(C<<29)|(V<<28), each bit the
 //     condition expression (MI, EQ, CS, VS) over the last flag setter; 0

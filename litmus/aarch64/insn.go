@@ -8,7 +8,7 @@ import (
 
 // instruction translates one instruction at the current location.
 func (b *builder) instruction(in *instr) error {
-	b.pos = in.pos
+	b.pos, b.instr = in.pos, b.p.NewInstr(in.text)
 	b.markIndex()
 	b.index++
 	m := in.mnem
@@ -373,7 +373,7 @@ func (b *builder) branchReg(in *instr) error {
 	}
 	if in.mnem == "RET" && len(in.ops) == 0 && b.th.prog.telechat {
 		// herd's telechat variant: RET leaves the thread.
-		b.th.exits = append(b.th.exits, indirectJump{from: b.cur, pos: b.pos})
+		b.th.exits = append(b.th.exits, indirectJump{from: b.cur, pos: b.pos, instr: b.instr})
 		b.cur, b.dead = b.p.NewLoc(""), true
 		return nil
 	}
@@ -386,7 +386,7 @@ func (b *builder) branchReg(in *instr) error {
 		}
 		b.emit(xcfa.Assign{Dst: linkReg, Value: b.returnAddress()})
 	}
-	b.th.jumps = append(b.th.jumps, indirectJump{from: b.cur, reg: name, pos: b.pos})
+	b.th.jumps = append(b.th.jumps, indirectJump{from: b.cur, reg: name, pos: b.pos, instr: b.instr})
 	b.cur, b.dead = b.p.NewLoc(""), true
 	return nil
 }

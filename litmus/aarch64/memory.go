@@ -331,10 +331,10 @@ func (b *builder) store(in *instr, a access) error {
 		if i > 0 {
 			at = bin(xcfa.Add, addr, cnst(int64(size)))
 		}
-		b.p.AddEdge(locs[i], locs[i+1], xcfa.Store{Addr: at, Value: r.raw(), Size: size, Tags: tagsOf(a.tags)}, b.pos)
+		b.p.AddEdge(locs[i], locs[i+1], xcfa.Store{Addr: at, Value: r.raw(), Size: size, Tags: tagsOf(a.tags)}, b.pos, b.instr)
 	}
-	b.p.AddEdge(locs[len(rs)], join, statusAssign(status, 0), b.pos)
-	b.p.AddEdge(from, join, statusAssign(status, 1), b.pos)
+	b.p.AddEdge(locs[len(rs)], join, statusAssign(status, 0), b.pos, b.instr)
+	b.p.AddEdge(from, join, statusAssign(status, 1), b.pos, b.instr)
 	b.cur = join
 	return nil
 }
@@ -575,7 +575,7 @@ func (b *builder) casOutcomes(c casShape) {
 			ld := xcfa.Load{Dst: old, Addr: a, Size: c.size, Tags: loadTags(c.acq, c.dsts[i]), RMW: id}
 			if first {
 				// The first read leaves the choice point itself.
-				b.p.AddEdge(from, b.cur, ld, b.pos)
+				b.p.AddEdge(from, b.cur, ld, b.pos, b.instr)
 				first = false
 			} else {
 				b.emit(ld)
@@ -610,7 +610,7 @@ func (b *builder) casOutcomes(c casShape) {
 			}
 			b.emit(xcfa.Assign{Dst: dst.name, Value: v}) // reads zero-extend already
 		}
-		b.p.AddEdge(b.cur, join, xcfa.Nop{}, b.pos)
+		b.p.AddEdge(b.cur, join, xcfa.Nop{}, b.pos, b.instr)
 	}
 	b.cur = join
 }

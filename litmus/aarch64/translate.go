@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -25,7 +26,7 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 		return nil, err
 	}
 	t.HashCode = hashCode(tab)
-	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch, Source: map[xcfa.Pos]string{}}
+	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch}
 	pr := &program{file: sec.File, codes: map[int]*codeMap{}, columns: map[int]int{}, taken: map[xcfa.Label]bool{},
 		initRegs: map[int]map[string][]xcfa.Label{}, telechat: hasVariant(t, "telechat"), syms: symbols(t), tab: tab}
 	threads := make([]*thread, len(tab.Procs))
@@ -33,10 +34,10 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 	for i, ph := range tab.Procs {
 		id, ok := procNumber(ph.Name)
 		if !ok {
-			return nil, litmus.Errorf(ph.Pos, "expected a thread name P0, P1, ..., found %q", ph.Name)
+			return nil, source.Errorf(ph.Pos, "expected a thread name P0, P1, ..., found %q", ph.Name)
 		}
 		if _, dup := pr.codes[id]; dup {
-			return nil, litmus.Errorf(ph.Pos, "thread %s is named twice", ph.Name)
+			return nil, source.Errorf(ph.Pos, "thread %s is named twice", ph.Name)
 		}
 		if err := litmus.CheckThreadOrder(ph.Pos, i, id); err != nil {
 			return nil, err
@@ -50,7 +51,7 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 	}
 	for r, row := range tab.Rows {
 		if len(row) > len(tab.Procs) {
-			return nil, litmus.Errorf(tab.RowPos[r], "this row has %d cells but the program has %d threads", len(row), len(tab.Procs))
+			return nil, source.Errorf(tab.RowPos[r], "this row has %d cells but the program has %d threads", len(row), len(tab.Procs))
 		}
 	}
 	if err := pr.canonicalLabels(t); err != nil {
@@ -65,7 +66,6 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 				}
 			}
 			if c.Instr != nil {
-				prog.Source[c.Instr.pos] = c.Instr.text
 				if err := b.instruction(c.Instr); err != nil {
 					return nil, err
 				}
@@ -136,32 +136,33 @@ type builder struct {
 	dead    bool // cur is unreachable (after B)
 	labels  map[string]*xcfa.Location
 	defined map[string]bool
-	refs    map[string]xcfa.Pos // where a forward label was first used
-	index   int                 // instructions emitted so far
+	refs    map[string]source.Pos // where a forward label was first used
+	index   int                   // instructions emitted so far
 	rmw     *int
 	flags   *flagSetter
 	syms    map[string]bool
-	pos     xcfa.Pos // of the instruction being translated
+	pos     source.Pos // of the instruction being translated
+	instr   int        // the instruction being translated (xcfa.Edge.Instr)
 }
 
-func (b *builder) unsupported(pos xcfa.Pos, format string, args ...any) error {
-	return litmus.Errorf(pos, "unsupported "+format, args...)
+func (b *builder) unsupported(pos source.Pos, format string, args ...any) error {
+	return source.Errorf(pos, "unsupported "+format, args...)
 }
 
-func (b *builder) errorf(pos xcfa.Pos, format string, args ...any) error {
-	return litmus.Errorf(pos, format, args...)
+func (b *builder) errorf(pos source.Pos, format string, args ...any) error {
+	return source.Errorf(pos, format, args...)
 }
 
 // emit adds an edge doing op from the current location to a new one.
 func (b *builder) emit(op xcfa.Op) {
 	next := b.p.NewLoc("")
-	b.p.AddEdge(b.cur, next, op, b.pos)
+	b.p.AddEdge(b.cur, next, op, b.pos, b.instr)
 	b.cur = next
 }
 
 // target returns the location of a label, creating it when the label is
 // used before it is defined.
-func (b *builder) target(name string, pos xcfa.Pos) *xcfa.Location {
+func (b *builder) target(name string, pos source.Pos) *xcfa.Location {
 	if l, ok := b.labels[name]; ok {
 		return l
 	}
@@ -173,14 +174,14 @@ func (b *builder) target(name string, pos xcfa.Pos) *xcfa.Location {
 
 func relLabel(index int) string { return "." + strconv.Itoa(index) }
 
-func (b *builder) defineLabel(name string, pos xcfa.Pos) error {
+func (b *builder) defineLabel(name string, pos source.Pos) error {
 	if b.defined[name] {
 		return b.errorf(pos, "label %s is defined twice in %s", name, b.p.Name)
 	}
 	b.defined[name] = true
 	if l, ok := b.labels[name]; ok {
 		if !b.dead {
-			b.p.AddEdge(b.cur, l, xcfa.Nop{}, pos)
+			b.p.AddEdge(b.cur, l, xcfa.Nop{}, pos, 0) // a label is no instruction
 		}
 		b.cur, b.dead = l, false
 		return nil
@@ -199,7 +200,7 @@ func (b *builder) markIndex() {
 	name := relLabel(b.index)
 	if l, ok := b.labels[name]; ok {
 		if !b.dead {
-			b.p.AddEdge(b.cur, l, xcfa.Nop{}, b.pos)
+			b.p.AddEdge(b.cur, l, xcfa.Nop{}, b.pos, b.instr)
 		}
 		b.cur, b.dead = l, false
 	} else {
@@ -210,7 +211,7 @@ func (b *builder) markIndex() {
 
 // jump ends the current straight line with an unconditional branch.
 func (b *builder) jump(to *xcfa.Location) {
-	b.p.AddEdge(b.cur, to, xcfa.Nop{}, b.pos)
+	b.p.AddEdge(b.cur, to, xcfa.Nop{}, b.pos, b.instr)
 	b.cur = b.p.NewLoc("")
 	b.dead = true
 }
@@ -219,13 +220,13 @@ func (b *builder) jump(to *xcfa.Location) {
 // otherwise.
 func (b *builder) branch(cond xcfa.Expr, to *xcfa.Location) {
 	next := b.p.NewLoc("")
-	b.p.AddEdge(b.cur, to, xcfa.Assume{Cond: cond}, b.pos)
-	b.p.AddEdge(b.cur, next, xcfa.Assume{Cond: negate(cond)}, b.pos)
+	b.p.AddEdge(b.cur, to, xcfa.Assume{Cond: cond}, b.pos, b.instr)
+	b.p.AddEdge(b.cur, next, xcfa.Assume{Cond: negate(cond)}, b.pos, b.instr)
 	b.cur = next
 }
 
-func (b *builder) finish(end xcfa.Pos) error {
-	b.pos = end
+func (b *builder) finish(end source.Pos) error {
+	b.pos, b.instr = end, 0
 	b.markIndex()
 	for name, l := range b.labels {
 		if !b.defined[name] {

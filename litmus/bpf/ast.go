@@ -6,7 +6,7 @@ import (
 	"github.com/purr-mcm/purr/litmus/bpf/internal/parser"
 	"github.com/purr-mcm/purr/litmus/internal/asm"
 	"github.com/purr-mcm/purr/litmus/internal/syntax"
-	"github.com/purr-mcm/purr/xcfa"
+	"github.com/purr-mcm/purr/source"
 )
 
 // table is the parsed program: thread names and rows of cells.
@@ -43,17 +43,17 @@ type instr struct {
 	imm    int64     // the immediate of the ...Imm forms
 	op     string    // the ALU operator (+=, ...) or the condition (==, ...)
 	fn     string    // the function of the ...Func forms
-	fnPos  xcfa.Pos
+	fnPos  source.Pos
 	ptr    *pointer // the memory operand (uN *)(r + k), or (r + k) of xchg and cmpxchg
 	target operand  // goto's label
-	pos    xcfa.Pos
+	pos    source.Pos
 	text   string // as written
 }
 
 // operand is a register or label name as written.
 type operand struct {
 	name string
-	pos  xcfa.Pos
+	pos  source.Pos
 }
 
 // pointer is a memory operand: a width (8, 16, 32, 64; 0 when the form has
@@ -86,12 +86,12 @@ func parseTable(sec litmus.Section) (*table, error) {
 
 type astBuilder struct {
 	file string
-	errs syntax.List
+	errs source.ErrorList
 }
 
-func (b *astBuilder) pos(c antlr.ParserRuleContext) xcfa.Pos { return syntax.CtxPos(b.file, c) }
+func (b *astBuilder) pos(c antlr.ParserRuleContext) source.Pos { return syntax.CtxPos(b.file, c) }
 
-func (b *astBuilder) tokPos(t antlr.TerminalNode) xcfa.Pos {
+func (b *astBuilder) tokPos(t antlr.TerminalNode) source.Pos {
 	return syntax.TokenPos(b.file, t.GetSymbol())
 }
 
@@ -110,7 +110,7 @@ func (b *astBuilder) regs(cs ...parser.IRegContext) []operand {
 func (b *astBuilder) imm(c parser.IImmContext) int64 {
 	n, err := litmus.ParseInt(c.GetText())
 	if err != nil {
-		b.errs = append(b.errs, syntax.Errorf(b.pos(c), "%v", err))
+		b.errs = append(b.errs, source.Errorf(b.pos(c), "%v", err))
 	}
 	return n
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/litmus/internal/asm"
+	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -22,13 +23,13 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 	if err != nil {
 		return nil, err
 	}
-	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch, Source: map[xcfa.Pos]string{}, OrderedInstrs: true}
+	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch, OrderedInstrs: true}
 	builders := make([]*builder, len(tab.Procs))
 	rmw := 0
 	for i, ph := range tab.Procs {
 		id, ok := asm.ProcNumber(ph.Name)
 		if !ok {
-			return nil, litmus.Errorf(ph.Pos, "expected a thread name P0, P1, ..., found %q", ph.Name)
+			return nil, source.Errorf(ph.Pos, "expected a thread name P0, P1, ..., found %q", ph.Name)
 		}
 		if err := litmus.CheckThreadOrder(ph.Pos, i, id); err != nil {
 			return nil, err
@@ -39,7 +40,7 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 	}
 	for r, row := range tab.Rows {
 		if len(row) > len(tab.Procs) {
-			return nil, litmus.Errorf(tab.RowPos[r], "this row has %d cells but the program has %d threads", len(row), len(tab.Procs))
+			return nil, source.Errorf(tab.RowPos[r], "this row has %d cells but the program has %d threads", len(row), len(tab.Procs))
 		}
 		for i, c := range row {
 			b := builders[i]
@@ -49,7 +50,7 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 				}
 			}
 			if c.Instr != nil {
-				prog.Source[c.Instr.pos] = c.Instr.text
+				b.Instr = b.P.NewInstr(c.Instr.text)
 				b.pos = c.Instr.pos
 				if err := b.instruction(c.Instr); err != nil {
 					return nil, err
@@ -104,7 +105,7 @@ func normaliseRegisters(t *litmus.Test) error {
 // builder translates one thread's instructions, in order.
 type builder struct {
 	*asm.Flow
-	pos  xcfa.Pos
+	pos  source.Pos
 	tmps int
 	rmw  *int // the program's last RMW id
 }
@@ -123,7 +124,7 @@ func (b *builder) tmp() string {
 func reg(o operand) (string, error) {
 	n, ok := regNumber(o.name)
 	if !ok {
-		return "", litmus.Errorf(o.pos, "expected a register r0 ... r10 (or fp), found %s", o.name)
+		return "", source.Errorf(o.pos, "expected a register r0 ... r10 (or fp), found %s", o.name)
 	}
 	return canonicalReg(n), nil
 }
@@ -149,7 +150,7 @@ func (b *builder) address(p *pointer) (xcfa.Expr, error) {
 		return nil, err
 	}
 	if p.offset != 0 {
-		return nil, litmus.Errorf(p.base.pos, "unsupported offset %d: purr reads (r + 0) only, the whole location r points to", p.offset)
+		return nil, source.Errorf(p.base.pos, "unsupported offset %d: purr reads (r + 0) only, the whole location r points to", p.offset)
 	}
 	return xcfa.Reg{Name: base}, nil
 }
@@ -188,7 +189,7 @@ func (b *builder) instruction(in *instr) error {
 	case aluReg, aluImm:
 		op, ok := aluOps[in.op]
 		if !ok {
-			return litmus.Errorf(in.pos, "unsupported operator %s: herd7's BPF semantics does not implement it", in.op)
+			return source.Errorf(in.pos, "unsupported operator %s: herd7's BPF semantics does not implement it", in.op)
 		}
 		var y xcfa.Expr = xcfa.Const{Value: in.imm}
 		if in.form == aluReg {
@@ -203,7 +204,7 @@ func (b *builder) instruction(in *instr) error {
 		var tags []string
 		if in.form == loadFunc {
 			if in.fn != "load_acquire" {
-				return litmus.Errorf(in.fnPos, "unsupported function %s: herd7's BPF loads with load_acquire only", in.fn)
+				return source.Errorf(in.fnPos, "unsupported function %s: herd7's BPF loads with load_acquire only", in.fn)
 			}
 			tags = tagsAcquire
 		}
@@ -216,7 +217,7 @@ func (b *builder) instruction(in *instr) error {
 		var tags []string
 		if in.form == storeFunc {
 			if in.fn != "store_release" {
-				return litmus.Errorf(in.fnPos, "unsupported function %s: herd7's BPF stores with store_release only", in.fn)
+				return source.Errorf(in.fnPos, "unsupported function %s: herd7's BPF stores with store_release only", in.fn)
 			}
 			tags = tagsRelease
 		}
@@ -232,14 +233,14 @@ func (b *builder) instruction(in *instr) error {
 	case fetchFunc:
 		op, ok := fetchFuncs[in.fn]
 		if !ok {
-			return litmus.Errorf(in.fnPos, "unsupported function %s: herd7's BPF fetches with atomic_fetch_add, _and, _or and _xor", in.fn)
+			return source.Errorf(in.fnPos, "unsupported function %s: herd7's BPF fetches with atomic_fetch_add, _and, _or and _xor", in.fn)
 		}
 		return b.amo(in, tagsSC, rs[1], func(old xcfa.Expr) xcfa.Expr {
 			return xcfa.Binary{Op: op, X: old, Y: xcfa.Reg{Name: rs[1]}}
 		}, true)
 	case xchgFunc:
 		if in.fn != "xchg_64" && in.fn != "xchg_32_32" {
-			return litmus.Errorf(in.fnPos, "unsupported function %s: herd7's BPF exchanges with xchg_64 and xchg_32_32", in.fn)
+			return source.Errorf(in.fnPos, "unsupported function %s: herd7's BPF exchanges with xchg_64 and xchg_32_32", in.fn)
 		}
 		return b.amo(in, tagsSC, rs[1], func(xcfa.Expr) xcfa.Expr { return xcfa.Reg{Name: rs[1]} }, true)
 	case cmpxchgFunc:
@@ -247,7 +248,7 @@ func (b *builder) instruction(in *instr) error {
 	case lockOp:
 		op, ok := amoOps[in.op]
 		if !ok {
-			return litmus.Errorf(in.pos, "unsupported atomic operator %s: herd7's BPF atomics are +=, &=, |= and ^=", in.op)
+			return source.Errorf(in.pos, "unsupported atomic operator %s: herd7's BPF atomics are +=, &=, |= and ^=", in.op)
 		}
 		return b.amo(in, tagsAtomic, rs[0], func(old xcfa.Expr) xcfa.Expr {
 			return xcfa.Binary{Op: op, X: old, Y: xcfa.Reg{Name: rs[0]}}
@@ -257,7 +258,7 @@ func (b *builder) instruction(in *instr) error {
 	case ifReg, ifImm:
 		op, ok := conds[in.op]
 		if !ok {
-			return litmus.Errorf(in.pos, "unsupported condition %s", in.op)
+			return source.Errorf(in.pos, "unsupported condition %s", in.op)
 		}
 		var y xcfa.Expr = xcfa.Const{Value: in.imm}
 		if in.form == ifReg {
@@ -266,7 +267,7 @@ func (b *builder) instruction(in *instr) error {
 		taken := xcfa.Binary{Op: op, X: xcfa.Reg{Name: rs[0]}, Y: y}
 		b.Branch(in.target.name, taken, b.pos, in.target.pos)
 	default:
-		return litmus.Errorf(in.pos, "unsupported instruction %s", in.text)
+		return source.Errorf(in.pos, "unsupported instruction %s", in.text)
 	}
 	return nil
 }
@@ -299,7 +300,7 @@ func (b *builder) amo(in *instr, tags []string, dst string, newValue func(old xc
 // r0 whatever registers the instruction names there, and so does purr.
 func (b *builder) cmpxchg(in *instr, rs []string) error {
 	if in.fn != "cmpxchg_64" && in.fn != "cmpxchg32_32" {
-		return litmus.Errorf(in.fnPos, "unsupported function %s: herd7's BPF compares and exchanges with cmpxchg_64 and cmpxchg32_32", in.fn)
+		return source.Errorf(in.fnPos, "unsupported function %s: herd7's BPF compares and exchanges with cmpxchg_64 and cmpxchg32_32", in.fn)
 	}
 	addr, err := b.address(in.ptr)
 	if err != nil {
@@ -312,11 +313,11 @@ func (b *builder) cmpxchg(in *instr, rs []string) error {
 	b.emit(xcfa.Load{Dst: old, Addr: addr, Tags: tagsSC, RMW: *b.rmw})
 	b.emit(xcfa.Assume{Cond: xcfa.Binary{Op: xcfa.Eq, X: xcfa.Reg{Name: old}, Y: r0}, Internal: true})
 	b.emit(xcfa.Store{Addr: addr, Value: xcfa.Reg{Name: rs[2]}, Tags: tagsSC, RMW: *b.rmw})
-	b.P.AddEdge(b.Cur, join, xcfa.Nop{}, b.pos)
+	b.P.AddEdge(b.Cur, join, xcfa.Nop{}, b.pos, b.Instr)
 	b.Cur = start
 	b.emit(xcfa.Load{Dst: old, Addr: addr})
 	b.emit(xcfa.Assume{Cond: xcfa.Binary{Op: xcfa.Ne, X: xcfa.Reg{Name: old}, Y: r0}, Internal: true})
-	b.P.AddEdge(b.Cur, join, xcfa.Nop{}, b.pos)
+	b.P.AddEdge(b.Cur, join, xcfa.Nop{}, b.pos, b.Instr)
 	b.Cur = join
 	b.assign("r0", xcfa.Reg{Name: old})
 	return nil

@@ -4,15 +4,15 @@ import (
 	"maps"
 	"strings"
 
-	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/litmus/c/internal/cparser"
+	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
 // call is one call being translated.
 type call struct {
 	name   string
-	pos    xcfa.Pos
+	pos    source.Pos
 	args   []cparser.IExprContext
 	op     string   // the operator argument: __atomic_op(X,+,V)
 	annots []string // herd's internal forms: __load{once}(...)
@@ -113,30 +113,30 @@ func (t *translator) callPrimary(p cparser.IPrimaryContext, hint string, stmt bo
 	}
 	if m := t.lookupMacro(c.name); m != nil {
 		if c.op != "" {
-			return value{}, litmus.Errorf(c.pos, "macro %s: an operator is no argument", c.name)
+			return value{}, source.Errorf(c.pos, "macro %s: an operator is no argument", c.name)
 		}
 		return t.expand(m, c, stmt)
 	}
 	b, ok := builtins[c.name]
 	if !ok {
 		if t.macros == nil {
-			return value{}, litmus.Errorf(c.pos, "unsupported function %s (herd7 knows it only from a macro file: give -macros FILE.def, or -conf with a macros key)", c.name)
+			return value{}, source.Errorf(c.pos, "unsupported function %s (herd7 knows it only from a macro file: give -macros FILE.def, or -conf with a macros key)", c.name)
 		}
-		return value{}, litmus.Errorf(c.pos, "unsupported function %s: neither herd7 nor the macro file %s defines it", c.name, t.macros.file)
+		return value{}, source.Errorf(c.pos, "unsupported function %s: neither herd7 nor the macro file %s defines it", c.name, t.macros.file)
 	}
 	// lkmmv2 annotates the RMW herd 7.57 writes without: __atomic_op{noreturn}.
 	optional := t.lkmmv2 && c.name == "__atomic_op"
 	switch {
 	case b.annotated && c.annots == nil:
-		return value{}, litmus.Errorf(c.pos, "%s needs annotations: %s{...}(...)", c.name, c.name)
+		return value{}, source.Errorf(c.pos, "%s needs annotations: %s{...}(...)", c.name, c.name)
 	case !b.annotated && !optional && c.annots != nil:
-		return value{}, litmus.Errorf(c.pos, "unsupported annotations on %s", c.name)
+		return value{}, source.Errorf(c.pos, "unsupported annotations on %s", c.name)
 	case c.op != "" && !isAtomicOp(c.name):
-		return value{}, litmus.Errorf(c.pos, "%s takes no operator argument", c.name)
+		return value{}, source.Errorf(c.pos, "%s takes no operator argument", c.name)
 	case c.op == "" && isAtomicOp(c.name):
-		return value{}, litmus.Errorf(c.pos, "%s takes an operator: %s(X,+,V)", c.name, c.name)
+		return value{}, source.Errorf(c.pos, "%s takes an operator: %s(X,+,V)", c.name, c.name)
 	case b.nargs >= 0 && len(c.args) != b.nargs:
-		return value{}, litmus.Errorf(c.pos, "%s takes %d arguments, not %d", c.name, b.nargs, len(c.args))
+		return value{}, source.Errorf(c.pos, "%s takes %d arguments, not %d", c.name, b.nargs, len(c.args))
 	}
 	return b.fn(t, c)
 }
@@ -157,7 +157,7 @@ func (t *translator) checkAtomicOp(p cparser.IAtomicOpContext) error {
 			return nil
 		}
 	}
-	return litmus.Errorf(t.pos(p), "unsupported atomic operator %s (herd7 7.57 knows + and -; the variant lkmmv2 also &, |, ^ and &~)", p.GetText())
+	return source.Errorf(t.pos(p), "unsupported atomic operator %s (herd7 7.57 knows + and -; the variant lkmmv2 also &, |, ^ and &~)", p.GetText())
 }
 
 // applyOp is the value an atomic operator writes: old op v.
@@ -188,7 +188,7 @@ func (t *translator) memOrder(c *call, i int) (string, error) {
 			}
 		}
 	}
-	return "", litmus.Errorf(t.pos(arg), "%s: expected a memory order (memory_order_relaxed, ...), found %s", c.name, arg.GetText())
+	return "", source.Errorf(t.pos(arg), "%s: expected a memory order (memory_order_relaxed, ...), found %s", c.name, arg.GetText())
 }
 
 // derefAddr reads an argument that must be written *p (herd's
@@ -198,7 +198,7 @@ func (t *translator) derefAddr(c *call, i int) (value, error) {
 	if u, ok := arg.(*cparser.UnaryExprContext); ok && u.GetOp().GetTokenType() == cparser.CParserSTAR {
 		return t.in(f, func() (value, error) { return t.value(u.Expr()) })
 	}
-	return value{}, litmus.Errorf(c.pos, "bad %s argument %s: herd7 takes a location *p here", c.name, arg.GetText())
+	return value{}, source.Errorf(c.pos, "bad %s argument %s: herd7 takes a location *p here", c.name, arg.GetText())
 }
 
 // load emits a load of addr into a register for c's result.
@@ -459,7 +459,7 @@ func rmwOrder(t *translator, c *call) (r, w []string, mb bool, err error) {
 	case "once":
 		return once(), once(), false, nil
 	}
-	return nil, nil, false, litmus.Errorf(c.pos, "unsupported annotation {%s} on %s: purr reads once, acquire, release and mb (herd7 7.57's orders of an RMW)", a, c.name)
+	return nil, nil, false, source.Errorf(c.pos, "unsupported annotation {%s} on %s: purr reads once, acquire, release and mb (herd7 7.57's orders of an RMW)", a, c.name)
 }
 
 // mbFence emits an Mb fence around a read-modify-write, which program
@@ -621,7 +621,7 @@ func addUnless(retBool bool) func(t *translator, c *call) (value, error) {
 		if t.lkmmv2 {
 			// herd 7.57 has no lkmmv2; what a newer herd's
 			// __atomic_add_unless{MB} returns is not documented.
-			return value{}, litmus.Errorf(c.pos, "unsupported %s with the variant lkmmv2 (its result there is not herd7 7.57's)", c.name)
+			return value{}, source.Errorf(c.pos, "unsupported %s with the variant lkmmv2 (its result there is not herd7 7.57's)", c.name)
 		}
 		// The result is assigned last on each path: the arguments may
 		// read the register it goes to.

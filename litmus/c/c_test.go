@@ -15,6 +15,7 @@ import (
 	"github.com/purr-mcm/purr/internal/shared"
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/litmus/internal/xcfagolden"
+	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -319,7 +320,7 @@ func TestCorpus(t *testing.T) {
 					continue
 				}
 				failures = append(failures, err.Error())
-				var le *litmus.Error
+				var le *source.Error
 				if !errors.As(err, &le) || !errorLine.MatchString(err.Error()) || !strings.HasPrefix(le.Msg, "unsupported ") {
 					t.Errorf("%s: failure is not a positioned \"unsupported\" error: %v", rel, err)
 				}
@@ -430,18 +431,18 @@ func TestLKMMv2(t *testing.T) {
 }
 
 // TestInstructionSteps checks which edges herd makes one instruction
-// (same position and step): the statements of a macro's body are
-// instructions of their own; the Mb fences around an RMW share the RMW's
+// (xcfa.Edge.Instr): the statements of a macro's body are instructions of
+// their own, at the position of the call; the Mb fences around an RMW share the RMW's
 // (program order inside a statement: xcfa.Edge.Par, mcm/events' tests).
 func TestInstructionSteps(t *testing.T) {
 	p := translate(t, `P0(int *x, int *y) { smp_store_mb(*y, 1); int r = xchg(x, 2); }`)
 	var got []string
 	for _, e := range p.Procs[0].Edges {
-		got = append(got, fmt.Sprintf("%d:%d %s", e.Pos.Col, e.Pos.Step, xcfa.FormatOp(e.Op)))
+		got = append(got, fmt.Sprintf("%d #%d %s", e.Pos.Col, e.Instr, xcfa.FormatOp(e.Op)))
 	}
 	want := []string{
-		"22:1 store [y] <- 1 {Once,NA}", "22:2 fence {Mb,NA}",
-		"51:0 fence {Mb,NA}", "51:0 load r <- [x] {Once,NA,RMW} rmw1", "51:0 store [x] <- 2 {Once,NA,RMW} rmw1", "51:0 fence {Mb,NA}",
+		"22 #1 store [y] <- 1 {Once,NA}", "22 #2 fence {Mb,NA}",
+		"51 #3 fence {Mb,NA}", "51 #3 load r <- [x] {Once,NA,RMW} rmw1", "51 #3 store [x] <- 2 {Once,NA,RMW} rmw1", "51 #3 fence {Mb,NA}",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))

@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/litmus/c/internal/cparser"
+	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -41,7 +41,7 @@ func unparen(e cparser.IExprContext) cparser.IExprContext {
 func (t *translator) value(e cparser.IExprContext) (value, error) {
 	v, err := t.expr(e, "")
 	if err == nil && v.e == nil {
-		err = litmus.Errorf(t.pos(e), "%s has no value", e.GetText())
+		err = source.Errorf(t.pos(e), "%s has no value", e.GetText())
 	}
 	return v, err
 }
@@ -69,7 +69,7 @@ func (t *translator) expr(e cparser.IExprContext, hint string) (value, error) {
 		v.ptr = len(e.CastType().AllPointer())
 		return v, nil
 	}
-	return value{}, litmus.Errorf(t.pos(e), "unsupported expression %s", e.GetText())
+	return value{}, source.Errorf(t.pos(e), "unsupported expression %s", e.GetText())
 }
 
 func (t *translator) primary(p cparser.IPrimaryContext, hint string) (value, error) {
@@ -77,7 +77,7 @@ func (t *translator) primary(p cparser.IPrimaryContext, hint string) (value, err
 	case *cparser.NumberPrimaryContext:
 		n, err := parseNumber(p.NUMBER().GetText())
 		if err != nil {
-			return value{}, litmus.Errorf(t.pos(p), "bad number %s", p.NUMBER().GetText())
+			return value{}, source.Errorf(t.pos(p), "bad number %s", p.NUMBER().GetText())
 		}
 		return value{e: xcfa.Const{Value: n}}, nil
 	case *cparser.NamePrimaryContext:
@@ -91,7 +91,7 @@ func (t *translator) primary(p cparser.IPrimaryContext, hint string) (value, err
 			return value{e: xcfa.Const{Value: 0}, ptr: 1}, nil
 		}
 		if strings.HasPrefix(name, "memory_order_") {
-			return value{}, litmus.Errorf(t.pos(p), "unsupported use of %s outside an atomic operation", name)
+			return value{}, source.Errorf(t.pos(p), "unsupported use of %s outside an atomic operation", name)
 		}
 		return value{e: xcfa.Reg{Name: name}, ptr: t.ptr[name]}, nil
 	case *cparser.ParenPrimaryContext:
@@ -99,7 +99,7 @@ func (t *translator) primary(p cparser.IPrimaryContext, hint string) (value, err
 	case *cparser.CallPrimaryContext, *cparser.AnnotatedPrimaryContext, *cparser.AtomicOpPrimaryContext:
 		return t.callPrimary(p, hint, false)
 	}
-	return value{}, litmus.Errorf(t.pos(p), "unsupported expression %s", p.GetText())
+	return value{}, source.Errorf(t.pos(p), "unsupported expression %s", p.GetText())
 }
 
 func parseNumber(s string) (int64, error) {
@@ -127,7 +127,7 @@ func (t *translator) unary(e *cparser.UnaryExprContext, hint string) (value, err
 			v, err := t.value(in.Expr())
 			return v, err
 		}
-		return value{}, litmus.Errorf(t.pos(e), "unsupported address-of %s", e.GetText())
+		return value{}, source.Errorf(t.pos(e), "unsupported address-of %s", e.GetText())
 	case cparser.CParserMINUS:
 		if p, ok := unparen(e.Expr()).(*cparser.PrimaryExprContext); ok {
 			if n, ok := p.Primary().(*cparser.NumberPrimaryContext); ok {
@@ -136,7 +136,7 @@ func (t *translator) unary(e *cparser.UnaryExprContext, hint string) (value, err
 					// "-0x8000000000000000" and the like.
 					u, err2 := parseNumber(n.NUMBER().GetText())
 					if err2 != nil {
-						return value{}, litmus.Errorf(t.pos(e), "bad number %s", e.GetText())
+						return value{}, source.Errorf(t.pos(e), "bad number %s", e.GetText())
 					}
 					v = -u
 				}
@@ -158,7 +158,7 @@ func (t *translator) unary(e *cparser.UnaryExprContext, hint string) (value, err
 	case cparser.CParserTILDE:
 		return value{e: xcfa.Unary{Op: xcfa.BNot, X: x.e}}, nil
 	}
-	return value{}, litmus.Errorf(t.pos(e), "unsupported operator %s", e.GetOp().GetText())
+	return value{}, source.Errorf(t.pos(e), "unsupported operator %s", e.GetOp().GetText())
 }
 
 var binaryOps = map[int]xcfa.BinOp{
@@ -175,7 +175,7 @@ func (t *translator) binary(e *cparser.BinaryExprContext) (value, error) {
 	opTok := e.GetOp()
 	op, ok := binaryOps[opTok.GetTokenType()]
 	if !ok {
-		return value{}, litmus.Errorf(t.tokPos(opTok), "unsupported operator %s", opTok.GetText())
+		return value{}, source.Errorf(t.tokPos(opTok), "unsupported operator %s", opTok.GetText())
 	}
 	// herd evaluates the operands in parallel: no program order between
 	// their events.
@@ -195,14 +195,14 @@ func (t *translator) binary(e *cparser.BinaryExprContext) (value, error) {
 	if (op == xcfa.LAnd || op == xcfa.LOr) && len(t.proc.Edges) != before {
 		// C evaluates the right operand only when needed; herd has no such
 		// operator with side effects.
-		return value{}, litmus.Errorf(t.pos(e.Expr(1)), "unsupported memory access in the right operand of %s", opTok.GetText())
+		return value{}, source.Errorf(t.pos(e.Expr(1)), "unsupported memory access in the right operand of %s", opTok.GetText())
 	}
 	if (op == xcfa.Add || op == xcfa.Sub) && (x.ptr > 0 || y.ptr > 0) {
 		// herd adds the integer to the address's offset as it is, not
 		// scaled by the size of what it points to: y+1 is the byte after
 		// y's first one, and the mixed-size check refuses accesses there.
 		if x.ptr > 0 && y.ptr > 0 || op == xcfa.Sub && y.ptr > 0 {
-			return value{}, litmus.Errorf(t.tokPos(opTok), "unsupported pointer arithmetic %s (herd7 adds an integer to an address, or subtracts one from it)", e.GetText())
+			return value{}, source.Errorf(t.tokPos(opTok), "unsupported pointer arithmetic %s (herd7 adds an integer to an address, or subtracts one from it)", e.GetText())
 		}
 		return value{e: xcfa.Binary{Op: op, X: x.e, Y: y.e}, ptr: max(x.ptr, y.ptr)}, nil
 	}
@@ -224,7 +224,7 @@ func (t *translator) conditional(e *cparser.CondExprContext) (value, error) {
 		return value{}, err
 	}
 	if len(t.proc.Edges) != before {
-		return value{}, litmus.Errorf(t.pos(e), "unsupported memory access in a branch of ?:")
+		return value{}, source.Errorf(t.pos(e), "unsupported memory access in a branch of ?:")
 	}
 	return value{e: xcfa.Ite{Cond: c.e, X: x.e, Y: y.e}, ptr: max(x.ptr, y.ptr)}, nil
 }

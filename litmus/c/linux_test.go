@@ -9,6 +9,7 @@ import (
 
 	"github.com/purr-mcm/purr/internal/shared"
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/source"
 )
 
 // TestLinuxCorpus translates the Linux kernel's litmus tests and the Dat3M
@@ -54,7 +55,7 @@ func TestLinuxCorpus(t *testing.T) {
 					translated++
 					continue
 				}
-				var le *litmus.Error
+				var le *source.Error
 				if !errors.As(err, &le) || !errorLine.MatchString(err.Error()) {
 					t.Errorf("%s: not a positioned error: %v", rel, err)
 					continue

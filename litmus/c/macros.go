@@ -5,9 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/litmus/c/internal/cparser"
-	"github.com/purr-mcm/purr/xcfa"
+	"github.com/purr-mcm/purr/source"
 )
 
 // Macros are the definitions of a herd7 macro file (-macros FILE.def, the
@@ -24,7 +23,7 @@ type Macros struct {
 
 type macro struct {
 	name   string
-	pos    xcfa.Pos
+	pos    source.Pos
 	params []string
 	expr   cparser.IExprContext  // an expression macro's body
 	block  cparser.IBlockContext // a statement macro's body
@@ -50,7 +49,7 @@ func ParseMacros(file string, src []byte) (*Macros, error) {
 		m := &macro{name: ids[0].GetText(), pos: ctxPos(file, d), expr: d.Expr(), block: d.Block()}
 		for _, p := range ids[1:] {
 			if slices.Contains(m.params, p.GetText()) {
-				return nil, litmus.Errorf(tokPos(file, p.GetSymbol()), "macro %s has two parameters %s", m.name, p.GetText())
+				return nil, source.Errorf(tokPos(file, p.GetSymbol()), "macro %s has two parameters %s", m.name, p.GetText())
 			}
 			m.params = append(m.params, p.GetText())
 		}
@@ -90,15 +89,15 @@ func (t *translator) lookupMacro(name string) *macro {
 func (t *translator) expand(m *macro, c *call, stmt bool) (value, error) {
 	switch {
 	case stmt && m.block == nil:
-		return value{}, litmus.Errorf(c.pos, "macro %s (%s) is an expression: herd7 expands it only where a value is used, not as a statement", m.name, m.pos)
+		return value{}, source.Errorf(c.pos, "macro %s (%s) is an expression: herd7 expands it only where a value is used, not as a statement", m.name, m.pos)
 	case !stmt && m.block != nil:
-		return value{}, litmus.Errorf(c.pos, "macro %s (%s) is a statement: herd7 expands it only as a statement, not inside an expression", m.name, m.pos)
+		return value{}, source.Errorf(c.pos, "macro %s (%s) is a statement: herd7 expands it only as a statement, not inside an expression", m.name, m.pos)
 	case c.annots != nil:
-		return value{}, litmus.Errorf(c.pos, "unsupported annotations on macro %s", m.name)
+		return value{}, source.Errorf(c.pos, "unsupported annotations on macro %s", m.name)
 	case len(c.args) != len(m.params):
-		return value{}, litmus.Errorf(c.pos, "macro %s (%s) takes %d arguments, not %d", m.name, m.pos, len(m.params), len(c.args))
+		return value{}, source.Errorf(c.pos, "macro %s (%s) takes %d arguments, not %d", m.name, m.pos, len(m.params), len(c.args))
 	case len(t.expanding) >= maxExpansionDepth:
-		return value{}, litmus.Errorf(c.pos, "macro %s: expansions nested too deeply (%s)", m.name, strings.Join(t.expanding, " -> "))
+		return value{}, source.Errorf(c.pos, "macro %s: expansions nested too deeply (%s)", m.name, strings.Join(t.expanding, " -> "))
 	}
 	f := &frame{args: map[string]binding{}}
 	for i, p := range m.params {
@@ -122,8 +121,8 @@ func (t *translator) expand(m *macro, c *call, stmt bool) (value, error) {
 	} else {
 		v, err = t.expr(m.expr, c.hint)
 	}
-	if e, ok := err.(*litmus.Error); ok {
-		return value{}, litmus.Errorf(e.Pos, "%s (in macro %s, %s)", e.Msg, m.name, m.pos)
+	if e, ok := err.(*source.Error); ok {
+		return value{}, source.Errorf(e.Pos, "%s (in macro %s, %s)", e.Msg, m.name, m.pos)
 	}
 	return v, err
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/antlr4-go/antlr/v4"
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/litmus/c/internal/cparser"
+	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -118,14 +119,14 @@ var unsupportedKeywords = map[int]string{
 type errorListener struct {
 	*antlr.DefaultErrorListener
 	file string
-	errs litmus.ErrorList
+	errs source.ErrorList
 }
 
 func (l *errorListener) SyntaxError(_ antlr.Recognizer, offending any, line, column int, msg string, _ antlr.RecognitionException) {
 	if len(l.errs) >= maxSyntaxErrors {
 		return
 	}
-	pos := xcfa.Pos{File: l.file, Line: line, Col: column + 1}
+	pos := source.Pos{File: l.file, Line: line, Col: column + 1}
 	if tok, ok := offending.(antlr.Token); ok && tok != nil {
 		if what, ok := unsupportedKeywords[tok.GetTokenType()]; ok {
 			msg = "unsupported " + what
@@ -141,13 +142,13 @@ func (l *errorListener) SyntaxError(_ antlr.Recognizer, offending any, line, col
 	if len(l.errs) > 0 && strings.HasPrefix(l.errs[len(l.errs)-1].Msg, "unsupported ") {
 		return
 	}
-	l.errs = append(l.errs, litmus.Errorf(pos, "%s", msg))
+	l.errs = append(l.errs, source.Errorf(pos, "%s", msg))
 }
 
-func tokPos(file string, t antlr.Token) xcfa.Pos {
-	return xcfa.Pos{File: file, Line: t.GetLine(), Col: t.GetColumn() + 1}
+func tokPos(file string, t antlr.Token) source.Pos {
+	return source.Pos{File: file, Line: t.GetLine(), Col: t.GetColumn() + 1}
 }
 
-func ctxPos(file string, c antlr.ParserRuleContext) xcfa.Pos {
+func ctxPos(file string, c antlr.ParserRuleContext) source.Pos {
 	return tokPos(file, c.GetStart())
 }

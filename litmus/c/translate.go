@@ -8,6 +8,7 @@ import (
 	"github.com/antlr4-go/antlr/v4"
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/litmus/c/internal/cparser"
+	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -20,37 +21,37 @@ type translator struct {
 	ptr    map[string]int // pointer depth of the variables declared so far
 	ntemp  int
 	rmwIDs *int
-	source map[xcfa.Pos]string // the program's Source
-	text   string              // the statement being translated, as written
+	instrs map[instrKey]int // the instruction of each position and step (xcfa.Edge.Instr)
+	text   string           // the statement being translated, as written
 
-	step      int        // the instruction of the statement being translated (xcfa.Pos.Step)
-	par       []xcfa.Par // the parallel parts being translated (xcfa.Edge.Par)
-	parNodes  int        // the parallel compositions made so far
-	macros    *Macros    // herd's macro file, nil for none
-	lkmmv2    bool       // herd's variant lkmmv2: RMWs carry their annotations
-	frame     *frame     // the parameters of the macro being expanded
-	site      *xcfa.Pos  // the call in the thread's code being expanded
-	expanding []string   // the macros being expanded, outermost first
+	step      int         // the instruction of a macro's body being translated (instrKey)
+	par       []xcfa.Par  // the parallel parts being translated (xcfa.Edge.Par)
+	parNodes  int         // the parallel compositions made so far
+	macros    *Macros     // herd's macro file, nil for none
+	lkmmv2    bool        // herd's variant lkmmv2: RMWs carry their annotations
+	frame     *frame      // the parameters of the macro being expanded
+	site      *source.Pos // the call in the thread's code being expanded
+	expanding []string    // the macros being expanded, outermost first
 }
 
 func translateProgram(file string, tree cparser.IProgramContext, macros *Macros, lkmmv2 bool) (*xcfa.Program, error) {
-	prog := &xcfa.Program{Arch: "C", Source: map[xcfa.Pos]string{}, OrderedInstrs: true}
+	prog := &xcfa.Program{Arch: "C", OrderedInstrs: true}
 	seen := map[int]bool{}
 	rmwIDs := 0
 	for i, th := range tree.AllThread() {
 		tok := th.PROC().GetSymbol()
 		id, err := strconv.Atoi(tok.GetText()[1:])
 		if err != nil {
-			return nil, litmus.Errorf(tokPos(file, tok), "bad thread name %s", tok.GetText())
+			return nil, source.Errorf(tokPos(file, tok), "bad thread name %s", tok.GetText())
 		}
 		if seen[id] {
-			return nil, litmus.Errorf(tokPos(file, tok), "thread P%d is defined twice", id)
+			return nil, source.Errorf(tokPos(file, tok), "thread P%d is defined twice", id)
 		}
 		seen[id] = true
 		if err := litmus.CheckThreadOrder(tokPos(file, tok), i, id); err != nil {
 			return nil, err
 		}
-		t := &translator{file: file, proc: xcfa.NewProcess(id), ptr: map[string]int{}, rmwIDs: &rmwIDs, source: prog.Source, macros: macros, lkmmv2: lkmmv2}
+		t := &translator{file: file, proc: xcfa.NewProcess(id), ptr: map[string]int{}, rmwIDs: &rmwIDs, instrs: map[instrKey]int{}, macros: macros, lkmmv2: lkmmv2}
 		t.cur = t.proc.Init
 		for _, p := range th.AllParam() {
 			depth, err := t.typeOf(p.TypeSpec())
@@ -59,7 +60,7 @@ func translateProgram(file string, tree cparser.IProgramContext, macros *Macros,
 			}
 			name := p.IDENT().GetText()
 			if _, dup := t.ptr[name]; dup {
-				return nil, litmus.Errorf(tokPos(file, p.IDENT().GetSymbol()), "parameter %s is declared twice", name)
+				return nil, source.Errorf(tokPos(file, p.IDENT().GetSymbol()), "parameter %s is declared twice", name)
 			}
 			t.ptr[name] = depth
 			t.proc.Params = append(t.proc.Params, name)
@@ -71,7 +72,7 @@ func translateProgram(file string, tree cparser.IProgramContext, macros *Macros,
 		prog.Procs = append(prog.Procs, t.proc)
 	}
 	if len(prog.Procs) == 0 {
-		return nil, litmus.Errorf(xcfa.Pos{File: file, Line: 1, Col: 1}, "the program has no thread")
+		return nil, source.Errorf(source.Pos{File: file, Line: 1, Col: 1}, "the program has no thread")
 	}
 	return prog, nil
 }
@@ -86,52 +87,70 @@ func (t *translator) typeOf(ts cparser.ITypeSpecContext) (int, error) {
 		case w.STRUCT() != nil:
 			// herd knows one structure, the Linux kernel's srcu_struct.
 			if name := w.IDENT().GetText(); name != "srcu_struct" {
-				return 0, litmus.Errorf(t.pos(w), "unsupported type struct %s (herd7 knows struct srcu_struct only)", name)
+				return 0, source.Errorf(t.pos(w), "unsupported type struct %s (herd7 knows struct srcu_struct only)", name)
 			}
 			base = true
 		case w.IDENT() != nil:
-			return 0, litmus.Errorf(t.pos(w), "unsupported type %s", w.IDENT().GetText())
+			return 0, source.Errorf(t.pos(w), "unsupported type %s", w.IDENT().GetText())
 		}
 	}
 	if !base {
-		return 0, litmus.Errorf(t.pos(ts), "expected a type name")
+		return 0, source.Errorf(t.pos(ts), "expected a type name")
 	}
 	return len(ts.AllPointer()), nil
 }
 
 // pos is the position of c, or in a macro's body the call it expands:
 // the events and errors of an expansion belong to the call.
-func (t *translator) pos(c antlr.ParserRuleContext) xcfa.Pos {
+func (t *translator) pos(c antlr.ParserRuleContext) source.Pos {
 	if t.site != nil {
 		return *t.site
 	}
 	return ctxPos(t.file, c)
 }
 
-func (t *translator) tokPos(tok antlr.Token) xcfa.Pos {
+func (t *translator) tokPos(tok antlr.Token) source.Pos {
 	if t.site != nil {
 		return *t.site
 	}
 	return tokPos(t.file, tok)
 }
 
-// emit adds an edge from the current location to a new one; its position
-// quotes the statement it comes from.
-func (t *translator) emit(op xcfa.Op, pos xcfa.Pos) {
-	pos.Step = t.step
+// instrKey identifies an instruction: the edges of one source position
+// are one instruction, but for the statements of a macro's body, which
+// are one each (step counts them; 0 outside a body).
+type instrKey struct {
+	pos  source.Pos
+	step int
+}
+
+// instr returns the instruction of pos and step, adding it on first use.
+func (t *translator) instr(pos source.Pos, step int) int {
+	k := instrKey{pos, step}
+	n, ok := t.instrs[k]
+	if !ok {
+		n = t.proc.NewInstr("")
+		t.instrs[k] = n
+	}
+	return n
+}
+
+// emit adds an edge from the current location to a new one; its
+// instruction quotes the statement it comes from.
+func (t *translator) emit(op xcfa.Op, pos source.Pos) {
+	n := t.instr(pos, t.step)
 	if t.text != "" {
-		t.source[pos] = t.text
+		t.proc.Instrs[n-1].Text = t.text
 	}
 	to := t.proc.NewLoc("")
-	t.proc.AddEdge(t.cur, to, op, pos).Par = t.par
+	t.proc.AddEdge(t.cur, to, op, pos, n).Par = t.par
 	t.cur = to
 }
 
 // join ends the current path with an edge to the location to, where an
 // earlier path ended: the alternatives of a choice meet.
-func (t *translator) join(to *xcfa.Location, op xcfa.Op, pos xcfa.Pos) {
-	pos.Step = t.step
-	t.proc.AddEdge(t.cur, to, op, pos).Par = t.par
+func (t *translator) join(to *xcfa.Location, op xcfa.Op, pos source.Pos) {
+	t.proc.AddEdge(t.cur, to, op, pos, t.instr(pos, t.step)).Par = t.par
 	t.cur = to
 }
 
@@ -213,7 +232,7 @@ func (t *translator) statement(s cparser.IStatementContext) error {
 			return t.assign(s)
 		}
 		if name, ok := nameOf(unparen(s.Expr(0))); ok && (name == "break" || name == "continue") {
-			return litmus.Errorf(t.pos(s), "unsupported %s statement", name)
+			return source.Errorf(t.pos(s), "unsupported %s statement", name)
 		}
 		if p, ok := callOf(s.Expr(0)); ok {
 			_, err := t.callPrimary(p, "", true)
@@ -221,13 +240,13 @@ func (t *translator) statement(s cparser.IStatementContext) error {
 		}
 		// herd's statements are calls and assignments: smp_mb; or *x; is
 		// a syntax error there.
-		return litmus.Errorf(t.pos(s), "unsupported statement %s: herd7 takes a call or an assignment here", sourceText(s))
+		return source.Errorf(t.pos(s), "unsupported statement %s: herd7 takes a call or an assignment here", sourceText(s))
 	case *cparser.IfStmtContext:
 		return t.ifStmt(s)
 	case *cparser.WhileStmtContext:
 		return t.whileStmt(s)
 	}
-	return litmus.Errorf(t.pos(s), "unsupported statement")
+	return source.Errorf(t.pos(s), "unsupported statement")
 }
 
 // quote records the statement being translated, for the program's Source.
@@ -271,18 +290,18 @@ func (t *translator) assign(s *cparser.ExprStmtContext) error {
 			return nil
 		}
 	}
-	return litmus.Errorf(t.pos(lhs), "unsupported assignment target %s", lhs.GetText())
+	return source.Errorf(t.pos(lhs), "unsupported assignment target %s", lhs.GetText())
 }
 
 // assignRegister translates "name = e": the value goes straight into the
 // register when e ends with a load.
-func (t *translator) assignRegister(name string, e cparser.IExprContext, pos xcfa.Pos) error {
+func (t *translator) assignRegister(name string, e cparser.IExprContext, pos source.Pos) error {
 	v, err := t.expr(e, name)
 	if err != nil {
 		return err
 	}
 	if v.e == nil {
-		return litmus.Errorf(t.pos(e), "%s has no value", e.GetText())
+		return source.Errorf(t.pos(e), "%s has no value", e.GetText())
 	}
 	if _, declared := t.ptr[name]; !declared {
 		t.ptr[name] = v.ptr
@@ -314,24 +333,25 @@ func (t *translator) ifStmt(s *cparser.IfStmtContext) error {
 	pos := t.pos(s)
 	branch := t.cur
 	then := t.proc.NewLoc("")
-	t.proc.AddEdge(branch, then, xcfa.Assume{Cond: cond}, pos)
+	t.proc.AddEdge(branch, then, xcfa.Assume{Cond: cond}, pos, t.instr(pos, 0))
 	t.cur = then
 	if err := t.statement(s.Statement(0)); err != nil {
 		return err
 	}
 	thenEnd := t.cur
 	if s.ELSE() == nil {
-		t.proc.AddEdge(branch, thenEnd, xcfa.Assume{Cond: negate(cond)}, pos)
+		t.proc.AddEdge(branch, thenEnd, xcfa.Assume{Cond: negate(cond)}, pos, t.instr(pos, 0))
 		t.cur = thenEnd
 		return nil
 	}
 	els := t.proc.NewLoc("")
-	t.proc.AddEdge(branch, els, xcfa.Assume{Cond: negate(cond)}, pos)
+	t.proc.AddEdge(branch, els, xcfa.Assume{Cond: negate(cond)}, pos, t.instr(pos, 0))
 	t.cur = els
 	if err := t.statement(s.Statement(1)); err != nil {
 		return err
 	}
-	t.proc.AddEdge(t.cur, thenEnd, xcfa.Nop{}, t.pos(s.Statement(1)))
+	end := t.pos(s.Statement(1))
+	t.proc.AddEdge(t.cur, thenEnd, xcfa.Nop{}, end, t.instr(end, 0))
 	t.cur = thenEnd
 	return nil
 }
@@ -345,14 +365,15 @@ func (t *translator) whileStmt(s *cparser.WhileStmtContext) error {
 	}
 	test := t.cur
 	body := t.proc.NewLoc("")
-	t.proc.AddEdge(test, body, xcfa.Assume{Cond: cond}, pos)
+	t.proc.AddEdge(test, body, xcfa.Assume{Cond: cond}, pos, t.instr(pos, 0))
 	t.cur = body
 	if err := t.statement(s.Statement()); err != nil {
 		return err
 	}
-	t.proc.AddEdge(t.cur, head, xcfa.Nop{}, t.pos(s.Statement()))
+	end := t.pos(s.Statement())
+	t.proc.AddEdge(t.cur, head, xcfa.Nop{}, end, t.instr(end, 0))
 	exit := t.proc.NewLoc("")
-	t.proc.AddEdge(test, exit, xcfa.Assume{Cond: negate(cond)}, pos)
+	t.proc.AddEdge(test, exit, xcfa.Assume{Cond: negate(cond)}, pos, t.instr(pos, 0))
 	t.cur = exit
 	return nil
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/purr-mcm/purr/litmus/internal/asm"
 	"github.com/purr-mcm/purr/litmus/internal/syntax"
 	"github.com/purr-mcm/purr/litmus/x86/internal/parser"
-	"github.com/purr-mcm/purr/xcfa"
+	"github.com/purr-mcm/purr/source"
 )
 
 // table is the parsed program: thread names and rows of cells.
@@ -22,7 +22,7 @@ type instr struct {
 	mnem   string // upper case
 	ops    []operand
 	locked *instr // LOCK ; inner
-	pos    xcfa.Pos
+	pos    source.Pos
 	text   string // as written
 }
 
@@ -43,7 +43,7 @@ type operand struct {
 	paren   bool   // memOp written (R)
 	percent bool   // memOp whose name is written %r
 	disp    bool   // memOp written with a displacement: 8(%rax)
-	pos     xcfa.Pos
+	pos     source.Pos
 	text    string
 }
 
@@ -69,10 +69,10 @@ func parseTable(sec litmus.Section) (*table, error) {
 
 type astBuilder struct {
 	file string
-	errs syntax.List
+	errs source.ErrorList
 }
 
-func (b *astBuilder) pos(c antlr.ParserRuleContext) xcfa.Pos { return syntax.CtxPos(b.file, c) }
+func (b *astBuilder) pos(c antlr.ParserRuleContext) source.Pos { return syntax.CtxPos(b.file, c) }
 
 func (b *astBuilder) instr(c parser.IInstructionContext) *instr {
 	in := &instr{pos: b.pos(c), text: sourceText(c)}
@@ -101,7 +101,7 @@ func sourceText(c antlr.ParserRuleContext) string {
 func (b *astBuilder) num(t antlr.TerminalNode) int64 {
 	n, err := litmus.ParseInt(strings.TrimPrefix(t.GetText(), "$"))
 	if err != nil {
-		b.errs = append(b.errs, syntax.Errorf(syntax.TokenPos(b.file, t.GetSymbol()), "%v", err))
+		b.errs = append(b.errs, source.Errorf(syntax.TokenPos(b.file, t.GetSymbol()), "%v", err))
 	}
 	return n
 }

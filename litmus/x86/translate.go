@@ -5,6 +5,7 @@ import (
 
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/litmus/internal/asm"
+	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -38,13 +39,13 @@ func translateTable(t *litmus.Test, sec litmus.Section, instruction func(*builde
 	if err != nil {
 		return nil, nil, err
 	}
-	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch, Source: map[xcfa.Pos]string{}, OrderedInstrs: true}
+	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch, OrderedInstrs: true}
 	builders := make([]*builder, len(tab.Procs))
 	shared := &program{}
 	for i, ph := range tab.Procs {
 		id, ok := asm.ProcNumber(ph.Name)
 		if !ok {
-			return nil, nil, litmus.Errorf(ph.Pos, "expected a thread name P0, P1, ..., found %q", ph.Name)
+			return nil, nil, source.Errorf(ph.Pos, "expected a thread name P0, P1, ..., found %q", ph.Name)
 		}
 		if err := litmus.CheckThreadOrder(ph.Pos, i, id); err != nil {
 			return nil, nil, err
@@ -55,7 +56,7 @@ func translateTable(t *litmus.Test, sec litmus.Section, instruction func(*builde
 	}
 	for r, row := range tab.Rows {
 		if len(row) > len(tab.Procs) {
-			return nil, nil, litmus.Errorf(tab.RowPos[r], "this row has %d cells but the program has %d threads", len(row), len(tab.Procs))
+			return nil, nil, source.Errorf(tab.RowPos[r], "this row has %d cells but the program has %d threads", len(row), len(tab.Procs))
 		}
 		for i, c := range row {
 			b := builders[i]
@@ -65,7 +66,7 @@ func translateTable(t *litmus.Test, sec litmus.Section, instruction func(*builde
 				}
 			}
 			if c.Instr != nil {
-				prog.Source[c.Instr.pos] = c.Instr.text
+				b.Instr = b.P.NewInstr(c.Instr.text)
 				b.pos, b.text = c.Instr.pos, c.Instr.text
 				if err := instruction(b, c.Instr); err != nil {
 					return nil, nil, err
@@ -108,7 +109,7 @@ func checkAccessSizes(accs []memAccess) error {
 			if b.size == a.size {
 				b = *other
 			}
-			return litmus.Errorf(a.pos, "%s accesses %s at an address a register holds, while %s: %s accesses %s: purr cannot tell that no location is accessed with both sizes; %s",
+			return source.Errorf(a.pos, "%s accesses %s at an address a register holds, while %s: %s accesses %s: purr cannot tell that no location is accessed with both sizes; %s",
 				a.text, byteCount(a.size), b.pos, b.text, byteCount(b.size), unsupported)
 		}
 		f, seen := first[a.sym]
@@ -117,7 +118,7 @@ func checkAccessSizes(accs []memAccess) error {
 			continue
 		}
 		if f.size != a.size {
-			return litmus.Errorf(a.pos, "mixed-size accesses to %s: %s (%s) and %s: %s (%s); %s",
+			return source.Errorf(a.pos, "mixed-size accesses to %s: %s (%s) and %s: %s (%s); %s",
 				a.sym, a.text, byteCount(a.size), f.pos, f.text, byteCount(f.size), unsupported)
 		}
 	}
@@ -134,8 +135,8 @@ func byteCount(n int) string {
 // builder translates one thread's instructions, in order.
 type builder struct {
 	*asm.Flow
-	pos  xcfa.Pos // the instruction's
-	text string   // the instruction, as written
+	pos  source.Pos // the instruction's
+	text string     // the instruction, as written
 	tmps int
 	prog *program
 }
@@ -196,10 +197,10 @@ func (b *builder) result(v xcfa.Expr) xcfa.Expr {
 // herd7 would read two memory operands in parallel.
 func (b *builder) operands(in *instr, n int) error {
 	if len(in.ops) != n {
-		return litmus.Errorf(in.pos, "%s takes %d operand(s), found %d", in.mnem, n, len(in.ops))
+		return source.Errorf(in.pos, "%s takes %d operand(s), found %d", in.mnem, n, len(in.ops))
 	}
 	if n == 2 && in.ops[0].kind == memOp && in.ops[1].kind == memOp {
-		return litmus.Errorf(in.pos, "unsupported instruction with two memory operands: %s", in.text)
+		return source.Errorf(in.pos, "unsupported instruction with two memory operands: %s", in.text)
 	}
 	return nil
 }
@@ -231,7 +232,7 @@ func (b *builder) jump(in *instr, taken xcfa.Expr) error {
 	}
 	o := in.ops[0]
 	if o.kind != nameOp {
-		return litmus.Errorf(o.pos, "%s takes a label, found %s", in.mnem, o.text)
+		return source.Errorf(o.pos, "%s takes a label, found %s", in.mnem, o.text)
 	}
 	if taken == nil {
 		b.Jump(o.name, b.pos, o.pos)
@@ -250,8 +251,8 @@ func (b *builder) choose(cond xcfa.Expr, then func() error) error {
 	if err := then(); err != nil {
 		return err
 	}
-	b.P.AddEdge(b.Cur, join, xcfa.Nop{}, b.pos)
-	b.P.AddEdge(start, join, xcfa.Assume{Cond: xcfa.Unary{Op: xcfa.Not, X: cond}, Internal: true}, b.pos)
+	b.P.AddEdge(b.Cur, join, xcfa.Nop{}, b.pos, b.Instr)
+	b.P.AddEdge(start, join, xcfa.Assume{Cond: xcfa.Unary{Op: xcfa.Not, X: cond}, Internal: true}, b.pos, b.Instr)
 	b.Cur = join
 	return nil
 }

@@ -3,7 +3,7 @@ package x86
 import (
 	"strings"
 
-	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -13,20 +13,20 @@ var registers = map[string]bool{"EAX": true, "EBX": true, "ECX": true, "EDX": tr
 	"EBP": true, "ESP": true, "ZF": true, "SF": true, "CF": true}
 
 // checkRegister refuses a name that is not one of herd7's X86 registers.
-func checkRegister(name string, pos xcfa.Pos) error {
+func checkRegister(name string, pos source.Pos) error {
 	switch u := strings.ToUpper(name); {
 	case registers[name]:
 		return nil
 	case name == "EIP":
-		return litmus.Errorf(pos, "unsupported register EIP: it is herd7's X86 program counter")
+		return source.Errorf(pos, "unsupported register EIP: it is herd7's X86 program counter")
 	case registers[u] || u == "EIP":
-		return litmus.Errorf(pos, "unknown register %s: herd7's X86 registers are upper case (%s)", name, u)
+		return source.Errorf(pos, "unknown register %s: herd7's X86 registers are upper case (%s)", name, u)
 	case u == "RIP" || is64BitRegister(name):
 		// herd7's X86 lexes them as plain names: X86_64 is another of its
 		// architectures.
-		return litmus.Errorf(pos, "unsupported register %s: 64-bit registers belong to herd7's X86_64, not to X86", name)
+		return source.Errorf(pos, "unsupported register %s: 64-bit registers belong to herd7's X86_64, not to X86", name)
 	}
-	return litmus.Errorf(pos, "expected a register, [x], [REG] or $n, found %s", name)
+	return source.Errorf(pos, "expected a register, [x], [REG] or $n, found %s", name)
 }
 
 // lvalue resolves an operand that is written (or read and written).
@@ -40,9 +40,9 @@ func (b *builder) lvalue(o operand) (location, error) {
 	case memOp:
 		switch {
 		case o.percent:
-			return location{}, litmus.Errorf(o.pos, "unsupported symbolic register %%%s", o.name)
+			return location{}, source.Errorf(o.pos, "unsupported symbolic register %%%s", o.name)
 		case o.disp:
-			return location{}, litmus.Errorf(o.pos, "unsupported displacement in %s: herd7's X86 has none", o.text)
+			return location{}, source.Errorf(o.pos, "unsupported displacement in %s: herd7's X86 has none", o.text)
 		case registers[o.name]:
 			return location{addr: xcfa.Reg{Name: o.name}}, nil
 		case o.paren || o.name == "EIP":
@@ -53,11 +53,11 @@ func (b *builder) lvalue(o operand) (location, error) {
 		// herd7 reads any other name, eax included, as a location.
 		return location{addr: xcfa.Sym{Name: o.name}}, nil
 	case immOp:
-		return location{}, litmus.Errorf(o.pos, "an immediate cannot be written to: %s", o.text)
+		return location{}, source.Errorf(o.pos, "an immediate cannot be written to: %s", o.text)
 	case absOp:
-		return location{}, litmus.Errorf(o.pos, "unsupported absolute address %s: purr reads symbolic locations [x] only", o.text)
+		return location{}, source.Errorf(o.pos, "unsupported absolute address %s: purr reads symbolic locations [x] only", o.text)
 	}
-	return location{}, litmus.Errorf(o.pos, "unsupported symbolic register %%%s", o.name)
+	return location{}, source.Errorf(o.pos, "unsupported symbolic register %%%s", o.name)
 }
 
 // rvalue reads a source operand.
@@ -150,7 +150,7 @@ func (b *builder) instruction32(in *instr, locked bool) error {
 			return err
 		}
 		if in.ops[0].kind == immOp {
-			return litmus.Errorf(in.ops[0].pos, "CMP's first operand must be a register or memory, found %s", in.ops[0].text)
+			return source.Errorf(in.ops[0].pos, "CMP's first operand must be a register or memory, found %s", in.ops[0].text)
 		}
 		x, err := b.rvalue(in.ops[0])
 		if err != nil {
@@ -185,16 +185,16 @@ func (b *builder) instruction32(in *instr, locked bool) error {
 		case "XCHG": // locked anyway
 			return b.xchg(inner)
 		case "LOCK":
-			return litmus.Errorf(inner.pos, "LOCK prefix twice")
+			return source.Errorf(inner.pos, "LOCK prefix twice")
 		default:
-			return litmus.Errorf(in.pos, "unsupported LOCK prefix on %s: purr models LOCK before ADD, XOR, INC, DEC and XCHG", inner.mnem)
+			return source.Errorf(in.pos, "unsupported LOCK prefix on %s: purr models LOCK before ADD, XOR, INC, DEC and XCHG", inner.mnem)
 		}
 	case "CMPXCHG", "MOVSD":
-		return litmus.Errorf(in.pos, "unsupported instruction %s: herd7 does not implement it", in.mnem)
+		return source.Errorf(in.pos, "unsupported instruction %s: herd7 does not implement it", in.mnem)
 	case "OR", "MOVB", "MOVW", "MOVL", "MOVT":
-		return litmus.Errorf(in.pos, "unsupported instruction %s: herd7's X86 semantics has no case for it", in.mnem)
+		return source.Errorf(in.pos, "unsupported instruction %s: herd7's X86 semantics has no case for it", in.mnem)
 	default:
-		return litmus.Errorf(in.pos, "unsupported instruction %s", in.mnem)
+		return source.Errorf(in.pos, "unsupported instruction %s", in.mnem)
 	}
 	return nil
 }
@@ -214,14 +214,14 @@ func (b *builder) cmovc(in *instr) error {
 		return err
 	}
 	if in.ops[0].kind != nameOp {
-		return litmus.Errorf(in.ops[0].pos, "CMOVC's first operand must be a register, found %s", in.ops[0].text)
+		return source.Errorf(in.ops[0].pos, "CMOVC's first operand must be a register, found %s", in.ops[0].text)
 	}
 	dst, err := b.lvalue(in.ops[0])
 	if err != nil {
 		return err
 	}
 	if in.ops[1].kind == immOp {
-		return litmus.Errorf(in.ops[1].pos, "CMOVC's second operand must be a register or memory, found %s", in.ops[1].text)
+		return source.Errorf(in.ops[1].pos, "CMOVC's second operand must be a register or memory, found %s", in.ops[1].text)
 	}
 	return b.choose(cf, func() error {
 		v, err := b.rvalue(in.ops[1])
@@ -241,7 +241,7 @@ func (b *builder) xchg(in *instr) error {
 	}
 	for _, o := range in.ops {
 		if o.kind == immOp {
-			return litmus.Errorf(o.pos, "XCHG exchanges registers or memory, found %s", o.text)
+			return source.Errorf(o.pos, "XCHG exchanges registers or memory, found %s", o.text)
 		}
 	}
 	x, err := b.lvalue(in.ops[0])

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -87,9 +88,9 @@ func stateRegister64(l litmus.Loc) (string, error) {
 	case is64BitRegister(l.Name):
 		return r.base, nil
 	case r != nil:
-		return "", litmus.Errorf(l.Pos, "register %s in a state or condition: herd7's X86_64 names registers there by their 64-bit names (%s)", l.Name, r.base)
+		return "", source.Errorf(l.Pos, "register %s in a state or condition: herd7's X86_64 names registers there by their 64-bit names (%s)", l.Name, r.base)
 	}
-	return "", litmus.Errorf(l.Pos, "unsupported register %s: purr's X86_64 states and conditions name the general-purpose registers rax ... r15", l.Name)
+	return "", source.Errorf(l.Pos, "unsupported register %s: purr's X86_64 states and conditions name the general-purpose registers rax ... r15", l.Name)
 }
 
 // opSize is an instruction's operand size, from its mnemonic's suffix.
@@ -145,7 +146,7 @@ type loc64 struct {
 type memAccess struct {
 	sym  string // x of (x); "" for an address a register holds
 	size int    // bytes
-	pos  xcfa.Pos
+	pos  source.Pos
 	text string // the instruction
 }
 
@@ -159,37 +160,37 @@ func (b *builder) operand64(o operand, size opSize) (loc64, error) {
 		case r != nil:
 			return loc64{location: location{reg: r.base}, reg: r}, nil
 		case strings.EqualFold(o.name, "rip"):
-			return loc64{}, litmus.Errorf(o.pos, "unsupported register %s: it is herd7's X86_64 program counter", o.text)
+			return loc64{}, source.Errorf(o.pos, "unsupported register %s: it is herd7's X86_64 program counter", o.text)
 		case o.kind == symRegOp:
-			return loc64{}, litmus.Errorf(o.pos, "unsupported symbolic register %s", o.text)
+			return loc64{}, source.Errorf(o.pos, "unsupported symbolic register %s", o.text)
 		}
-		return loc64{}, litmus.Errorf(o.pos, "expected a register, (x), (%%reg) or $n, found %s", o.text)
+		return loc64{}, source.Errorf(o.pos, "expected a register, (x), (%%reg) or $n, found %s", o.text)
 	case memOp:
 		acc := memAccess{size: size.bytes, pos: o.pos, text: b.text}
 		var addr xcfa.Expr
 		switch r := x86_64Register(o.name); {
 		case r != nil && r.part != part64:
-			return loc64{}, litmus.Errorf(o.pos, "unsupported address register %%%s: purr reads addresses from 64-bit registers (%%%s)", r.name, r.base)
+			return loc64{}, source.Errorf(o.pos, "unsupported address register %%%s: purr reads addresses from 64-bit registers (%%%s)", r.name, r.base)
 		case r != nil:
 			addr = xcfa.Reg{Name: r.base}
 			if o.imm != 0 {
 				addr = bin(xcfa.Add, addr, xcfa.Const{Value: o.imm})
 			}
 		case strings.EqualFold(o.name, "rip"):
-			return loc64{}, litmus.Errorf(o.pos, "unsupported register %%%s: it is herd7's X86_64 program counter", o.name)
+			return loc64{}, source.Errorf(o.pos, "unsupported register %%%s: it is herd7's X86_64 program counter", o.name)
 		case o.percent:
-			return loc64{}, litmus.Errorf(o.pos, "unsupported symbolic register %%%s", o.name)
+			return loc64{}, source.Errorf(o.pos, "unsupported symbolic register %%%s", o.name)
 		case o.disp:
-			return loc64{}, litmus.Errorf(o.pos, "a displacement needs a register address, as in 8(%%rax), found %s", o.text)
+			return loc64{}, source.Errorf(o.pos, "a displacement needs a register address, as in 8(%%rax), found %s", o.text)
 		default:
 			addr, acc.sym = xcfa.Sym{Name: o.name}, o.name
 		}
 		b.prog.accesses = append(b.prog.accesses, acc)
 		return loc64{location: location{addr: addr}}, nil
 	case immOp:
-		return loc64{}, litmus.Errorf(o.pos, "an immediate cannot be written to: %s", o.text)
+		return loc64{}, source.Errorf(o.pos, "an immediate cannot be written to: %s", o.text)
 	}
-	return loc64{}, litmus.Errorf(o.pos, "unsupported absolute address %s: purr reads symbolic locations (x) only", o.text)
+	return loc64{}, source.Errorf(o.pos, "unsupported absolute address %s: purr reads symbolic locations (x) only", o.text)
 }
 
 // zextBits are the widths the zero-extensions keep.
@@ -289,9 +290,9 @@ func (b *builder) instruction64(in *instr, locked bool) error {
 		case "ADD", "XOR", "INC", "DEC", "XCHG", "CMPXCHG": // CMPXCHG: refused there
 			return b.instruction64(in.locked, true)
 		case "LOCK":
-			return litmus.Errorf(in.locked.pos, "LOCK prefix twice")
+			return source.Errorf(in.locked.pos, "LOCK prefix twice")
 		}
-		return litmus.Errorf(in.pos, "unsupported LOCK prefix on %s: herd7 refuses it", in.locked.mnem)
+		return source.Errorf(in.pos, "unsupported LOCK prefix on %s: herd7 refuses it", in.locked.mnem)
 	}
 	if cond, ok := jumpConditions[base]; ok {
 		return b.jump(in, cond)
@@ -328,7 +329,7 @@ func (b *builder) instruction64(in *instr, locked bool) error {
 			return err
 		}
 		if in.ops[1].kind == immOp {
-			return litmus.Errorf(in.ops[1].pos, "%s's second operand must be a register or memory, found %s", in.mnem, in.ops[1].text)
+			return source.Errorf(in.ops[1].pos, "%s's second operand must be a register or memory, found %s", in.mnem, in.ops[1].text)
 		}
 		x, err := b.value64(in.ops[1], size)
 		if err != nil {
@@ -354,11 +355,11 @@ func (b *builder) instruction64(in *instr, locked bool) error {
 	case "XCHG":
 		return b.xchg64(in, size)
 	case "CMPXCHG":
-		return litmus.Errorf(in.pos, "unsupported instruction %s: purr does not model herd7's compare-and-exchange", in.mnem)
+		return source.Errorf(in.pos, "unsupported instruction %s: purr does not model herd7's compare-and-exchange", in.mnem)
 	case "UXCH", "MOVNTI":
-		return litmus.Errorf(in.pos, "unsupported instruction %s: purr does not model herd7's unlocked exchange and non-temporal stores", in.mnem)
+		return source.Errorf(in.pos, "unsupported instruction %s: purr does not model herd7's unlocked exchange and non-temporal stores", in.mnem)
 	default:
-		return litmus.Errorf(in.pos, "unsupported instruction %s", in.mnem)
+		return source.Errorf(in.pos, "unsupported instruction %s", in.mnem)
 	}
 	return nil
 }
@@ -430,14 +431,14 @@ func (b *builder) cmovc64(in *instr, size opSize) error {
 		return err
 	}
 	if k := in.ops[0].kind; k != nameOp && k != symRegOp {
-		return litmus.Errorf(in.ops[0].pos, "%s's first operand must be a register, found %s", in.mnem, in.ops[0].text)
+		return source.Errorf(in.ops[0].pos, "%s's first operand must be a register, found %s", in.mnem, in.ops[0].text)
 	}
 	dst, err := b.operand64(in.ops[0], size)
 	if err != nil {
 		return err
 	}
 	if in.ops[1].kind == immOp {
-		return litmus.Errorf(in.ops[1].pos, "%s's second operand must be a register or memory, found %s", in.mnem, in.ops[1].text)
+		return source.Errorf(in.ops[1].pos, "%s's second operand must be a register or memory, found %s", in.mnem, in.ops[1].text)
 	}
 	return b.choose(cf, func() error {
 		v, err := b.value64(in.ops[1], size)
@@ -458,7 +459,7 @@ func (b *builder) xchg64(in *instr, size opSize) error {
 	}
 	for _, o := range in.ops {
 		if o.kind == immOp {
-			return litmus.Errorf(o.pos, "%s exchanges registers or memory, found %s", in.mnem, o.text)
+			return source.Errorf(o.pos, "%s exchanges registers or memory, found %s", in.mnem, o.text)
 		}
 	}
 	x, err := b.operand64(in.ops[0], size)

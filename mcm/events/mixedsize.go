@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/xcfa"
+	"github.com/purr-mcm/purr/source"
 )
 
 // purr's memory is a set of cells, each read and written whole: right
@@ -47,13 +47,13 @@ func byteCount(n int) string {
 
 // sizedAccess is a memory access, as a message names it.
 type sizedAccess struct {
-	pos  xcfa.Pos
+	pos  source.Pos
 	what string
 }
 
 // declaration is a location's declared type: cells of size bytes.
 type declaration struct {
-	pos         xcfa.Pos
+	pos         source.Pos
 	text        string // "uint8_t t[4]"
 	size, cells int
 }
@@ -85,7 +85,7 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 		if !e.IsMem() || e.Kind == KindInit || e.Seg.Dead || e.Seg.Cut {
 			continue
 		}
-		a := sizedAccess{e.Pos, t.Program.Source[e.Pos]}
+		a := sizedAccess{e.Pos, t.Program.Procs[e.Thread].Instr(e.Code).Text}
 		if a.what == "" {
 			a.what = map[bool]string{true: "a read", false: "a write"}[e.IsRead()]
 		}
@@ -163,7 +163,7 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 					return fmt.Errorf("%s: mixed-size accesses to %s: %s may access %s or %s; %s",
 						a.pos, sym, a.what, sa, sb, unsupported)
 				}
-				if before(b.pos, a.pos) {
+				if b.pos.Before(a.pos) {
 					a, b, sa, sb = b, a, sb, sa
 				}
 				return fmt.Errorf("%s: mixed-size accesses to %s: %s (%s) and %s: %s (%s); %s",
@@ -206,15 +206,4 @@ func outside(lay Layout, a Value) bool {
 // the cell as purr's whole-cell store does.
 func fits(v Value, size int) bool {
 	return !v.IsAddr() && uint64(v.Off)>>(8*size) == 0
-}
-
-// before orders positions by file, line and column.
-func before(a, b xcfa.Pos) bool {
-	if a.File != b.File {
-		return a.File < b.File
-	}
-	if a.Line != b.Line {
-		return a.Line < b.Line
-	}
-	return a.Col < b.Col
 }

@@ -66,13 +66,12 @@ func (r *instrRegs) clone() *instrRegs {
 	return q
 }
 
-// enter starts a new instruction instance when pos is another
-// instruction's: consecutive edges from one source position are one
-// instruction.
-func (st *pathState) enter(pos xcfa.Pos) {
-	if pos != st.lastPos || st.instr == 0 {
+// enter starts a new instruction instance when e is another
+// instruction's: consecutive edges of one instruction are one instance.
+func (st *pathState) enter(e *xcfa.Edge) {
+	if e.Instr != st.code || st.instr == 0 {
 		st.instr++
-		st.lastPos = pos
+		st.code, st.lastPos = e.Instr, e.Pos
 		if st.regWriter != nil {
 			st.cur = newInstrRegs()
 		}
@@ -136,7 +135,7 @@ func (f *unfolder) readReg(reg string, data bool, st *pathState) *Event {
 	if r, ok := st.cur.reads[k]; ok {
 		return r
 	}
-	r := f.newEvent(nil, KindRegRead, st.lastPos, st)
+	r := f.newEvent(nil, KindRegRead, st.lastPos, st.code, st)
 	r.Reg, r.RegFrom = reg, st.regWriter[reg]
 	r.Tags = []string{"Rreg"}
 	if data {
@@ -148,7 +147,7 @@ func (f *unfolder) readReg(reg string, data bool, st *pathState) *Event {
 
 // writeReg records that the current instruction sets dst from src: a
 // register write event unless dst is a temporary.
-func (f *unfolder) writeReg(proc *xcfa.Process, pos xcfa.Pos, dst string, src sources, st *pathState) {
+func (f *unfolder) writeReg(proc *xcfa.Process, edge *xcfa.Edge, dst string, src sources, st *pathState) {
 	st.cur.local[dst] = src
 	if isTemporary(dst) {
 		return
@@ -159,7 +158,7 @@ func (f *unfolder) writeReg(proc *xcfa.Process, pos xcfa.Pos, dst string, src so
 		w = nil
 	}
 	if w == nil {
-		w = f.newEvent(proc, KindRegWrite, pos, st)
+		w = f.newEvent(proc, KindRegWrite, edge.Pos, edge.Instr, st)
 		w.Reg = reg
 		st.cur.writes[reg] = w
 		st.regWriter[reg] = w

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -59,8 +60,11 @@ type Event struct {
 	// a loop repeats its statements' edges, and a later iteration's
 	// events are in program order after the earlier's, whatever their Par.
 	ParRun int
-	Pos    xcfa.Pos
-	Loc    string // init writes: the location
+	Pos    source.Pos
+	// Code is the instruction the event comes from, in its thread's
+	// process (xcfa.Edge.Instr): Program.Procs[Thread].Instr(Code).
+	Code int
+	Loc  string // init writes: the location
 
 	// RMW is the other half of an atomic read-modify-write pair, or of a
 	// load-exclusive / store-exclusive pair.
@@ -219,7 +223,8 @@ type pathState struct {
 	openRMW   map[int]*Event // xcfa RMW id → its read half on this path
 	lastX     *Event         // latest load-exclusive on this path
 	instr     int            // the current instruction instance
-	lastPos   xcfa.Pos       // the source of the previous edge
+	code      int            // the instruction of the current instance (xcfa.Edge.Instr)
+	lastPos   source.Pos     // where the current instance starts
 	par       []xcfa.Par     // the current edge's place among parallel parts
 	parRun    int            // counts the runs of edges of one outermost composition (Event.ParRun)
 	// With register events: the latest write of each register on this
@@ -231,7 +236,7 @@ type pathState struct {
 func (p *pathState) fork(seg *Segment) *pathState {
 	q := &pathState{thread: p.thread, seg: seg, depth: p.depth, regs: make(map[string]*Term, len(p.regs)),
 		visits: make(map[*xcfa.Location]int, len(p.visits)), ctrl: p.ctrl, ctrlPicks: p.ctrlPicks, scopes: p.scopes,
-		openRMW: make(map[int]*Event, len(p.openRMW)), lastX: p.lastX, instr: p.instr, lastPos: p.lastPos, par: p.par, parRun: p.parRun}
+		openRMW: make(map[int]*Event, len(p.openRMW)), lastX: p.lastX, instr: p.instr, code: p.code, lastPos: p.lastPos, par: p.par, parRun: p.parRun}
 	if p.regWriter != nil {
 		q.regWriter = make(map[string]*Event, len(p.regWriter))
 		for k, v := range p.regWriter {
@@ -350,10 +355,10 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 				}
 				var src sources
 				if f.regs {
-					st.enter(e.Pos)
+					st.enter(e)
 					f.exprSources(a.Cond, st, false, false, &src)
 				}
-				f.branch(proc, e.Pos, []*Term{t}, st, src, false)
+				f.branch(proc, e, []*Term{t}, st, src, false)
 			}
 			if err := f.apply(proc, e, st); err != nil {
 				return err
@@ -377,7 +382,7 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 				}
 				conds = append(conds, t)
 				if f.regs {
-					st.enter(e.Pos) // the branch is its own instruction's
+					st.enter(e) // the branch is its own instruction's
 					f.exprSources(a.Cond, st, false, false, &src)
 				}
 			}
@@ -386,7 +391,7 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 			if j := f.join[loc]; j != nil {
 				st.scopes = append(st.scopes[:len(st.scopes):len(st.scopes)], ctrlScope{join: j, ctrl: st.ctrl, ctrlPicks: st.ctrlPicks})
 			}
-			f.branch(proc, loc.Out[0].Pos, conds, st, src, true)
+			f.branch(proc, loc.Out[0], conds, st, src, true)
 		}
 		parent := st.seg
 		storeExclusive := false
@@ -419,7 +424,7 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 
 // branch adds a branch event testing conds: later events depend on the
 // reads the conditions depend on.
-func (f *unfolder) branch(proc *xcfa.Process, pos xcfa.Pos, conds []*Term, st *pathState, src sources, conditional bool) {
+func (f *unfolder) branch(proc *xcfa.Process, edge *xcfa.Edge, conds []*Term, st *pathState, src sources, conditional bool) {
 	var deps, picks []*Event
 	for _, t := range conds {
 		deps = mergeEvents(deps, t.Deps)
@@ -430,7 +435,7 @@ func (f *unfolder) branch(proc *xcfa.Process, pos xcfa.Pos, conds []*Term, st *p
 	if f.noBranches {
 		return
 	}
-	b := f.newEvent(proc, KindBranch, pos, st)
+	b := f.newEvent(proc, KindBranch, edge.Pos, edge.Instr, st)
 	b.DataDeps, b.DataPicks = deps, picks
 	if f.regs {
 		b.IicoData, b.IicoCtrl = src.data, src.ctrl
@@ -440,9 +445,9 @@ func (f *unfolder) branch(proc *xcfa.Process, pos xcfa.Pos, conds []*Term, st *p
 	}
 }
 
-func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos xcfa.Pos, st *pathState) *Event {
+func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos source.Pos, code int, st *pathState) *Event {
 	st.depth++
-	e := &Event{ID: len(f.u.Events), Thread: st.thread, Kind: kind, Seg: st.seg, Depth: st.depth, Pos: pos,
+	e := &Event{ID: len(f.u.Events), Thread: st.thread, Kind: kind, Seg: st.seg, Depth: st.depth, Pos: pos, Code: code,
 		Instr: st.instr, Par: st.par, ParRun: st.parRun, CtrlDeps: st.ctrl, CtrlPicks: st.ctrlPicks}
 	if f.unorderedInstrs {
 		// Parts of one composition per instruction instance (negative:
@@ -458,7 +463,7 @@ func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos xcfa.Pos, st
 
 // apply performs one edge's operation on the path state.
 func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) error {
-	st.enter(edge.Pos)
+	st.enter(edge)
 	if len(edge.Par) == 0 || len(st.par) == 0 || edge.Par[0].Node != st.par[0].Node {
 		// A composition's edges follow one another along a path: a new
 		// outermost one (or a new pass through the same) starts here.
@@ -476,7 +481,7 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 		if f.regs {
 			var src sources
 			f.exprSources(op.Value, st, false, false, &src)
-			f.writeReg(proc, edge.Pos, op.Dst, src, st)
+			f.writeReg(proc, edge, op.Dst, src, st)
 		}
 		st.regs[op.Dst] = t
 	case xcfa.Assume:
@@ -493,7 +498,7 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 		if op.Commit {
 			// herd's commit of a CAS that succeeds: a branch event of the
 			// instruction, in program order, deciding no later event.
-			b := f.newEvent(proc, KindBranch, edge.Pos, st)
+			b := f.newEvent(proc, KindBranch, edge.Pos, edge.Instr, st)
 			b.IicoData = mergeEvents(src.data, src.ctrl)
 		}
 		if v, ok := t.IsConst(); ok && !Truth(v) {
@@ -509,7 +514,7 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 		if f.regs {
 			f.exprSources(op.Addr, st, false, false, &src)
 		}
-		e := f.newEvent(proc, KindRead, edge.Pos, st)
+		e := f.newEvent(proc, KindRead, edge.Pos, edge.Instr, st)
 		e.Tags, e.Addr, e.Size, e.AddrDeps, e.AddrPicks = op.Tags, addr, op.Size, addr.Deps, addr.Picks
 		e.IicoData, e.IicoCtrl = src.data, src.ctrl
 		e.Val = f.readTerm(e)
@@ -528,7 +533,7 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 		}
 		if op.Dst != "" {
 			if f.regs {
-				f.writeReg(proc, edge.Pos, op.Dst, sources{data: []*Event{e}}, st)
+				f.writeReg(proc, edge, op.Dst, sources{data: []*Event{e}}, st)
 			}
 			st.regs[op.Dst] = v
 		}
@@ -552,7 +557,7 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 			f.exprSources(op.Addr, st, false, false, &src)
 			f.exprSources(op.Value, st, true, false, &src)
 		}
-		e := f.newEvent(proc, KindWrite, edge.Pos, st)
+		e := f.newEvent(proc, KindWrite, edge.Pos, edge.Instr, st)
 		e.Tags, e.Addr, e.Val, e.Size, e.OneEvent = op.Tags, addr, val, op.Size, op.OneEvent
 		e.IicoData, e.IicoCtrl = src.data, src.ctrl
 		e.AddrDeps, e.DataDeps = addr.Deps, val.Deps
@@ -584,7 +589,7 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 			e.RMW, partner.RMW = partner, e
 		}
 	case xcfa.Fence:
-		e := f.newEvent(proc, KindFence, edge.Pos, st)
+		e := f.newEvent(proc, KindFence, edge.Pos, edge.Instr, st)
 		e.Tags = op.Tags
 	case xcfa.Mark:
 		addr, err := f.term(op.Addr, st)
@@ -594,7 +599,7 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 		if op.NewInstr {
 			st.instr++
 		}
-		e := f.newEvent(proc, KindMark, edge.Pos, st)
+		e := f.newEvent(proc, KindMark, edge.Pos, edge.Instr, st)
 		e.Tags, e.Addr, e.AddrDeps, e.AddrPicks, e.InCo = op.Tags, addr, addr.Deps, addr.Picks, op.InCo
 		if op.Value != nil {
 			if e.Val, err = f.term(op.Value, st); err != nil {

@@ -122,7 +122,7 @@ func NewBuilder(t *litmus.Test, lay events.Layout, occ []Occurrence) *Builder {
 		ev := Event{ID: i, Label: Label(i), Thread: -1, Tags: append([]string(nil), e.Tags...)}
 		if e.Thread >= 0 {
 			ev.Thread = t.Program.Procs[e.Thread].ID
-			ev.Instr = t.Program.Source[e.Pos]
+			ev.Instr = t.Program.Procs[e.Thread].Instr(e.Code).Text
 			ev.Pos = e.Pos.String()
 		}
 		switch {

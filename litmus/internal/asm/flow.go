@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -25,27 +25,30 @@ type Flow struct {
 	P    *xcfa.Process
 	Cur  *xcfa.Location
 	Dead bool // Cur follows an unconditional jump: nothing reaches it
+	// Instr is the instruction being translated (xcfa.Edge.Instr): the
+	// edges Emit, Jump and Branch add belong to it.
+	Instr int
 
 	labels  map[string]*xcfa.Location
 	defined map[string]bool
-	refs    map[string]xcfa.Pos // the first use of each label
+	refs    map[string]source.Pos // the first use of each label
 }
 
 // NewFlow starts the flow of p at its initial location.
 func NewFlow(p *xcfa.Process) *Flow {
-	return &Flow{P: p, Cur: p.Init, labels: map[string]*xcfa.Location{}, defined: map[string]bool{}, refs: map[string]xcfa.Pos{}}
+	return &Flow{P: p, Cur: p.Init, labels: map[string]*xcfa.Location{}, defined: map[string]bool{}, refs: map[string]source.Pos{}}
 }
 
 // Emit adds an edge doing op from the current location to a new one.
-func (f *Flow) Emit(op xcfa.Op, pos xcfa.Pos) {
+func (f *Flow) Emit(op xcfa.Op, pos source.Pos) {
 	next := f.P.NewLoc("")
-	f.P.AddEdge(f.Cur, next, op, pos)
+	f.P.AddEdge(f.Cur, next, op, pos, f.Instr)
 	f.Cur = next
 }
 
 // Target returns the location of a label, creating it when the label is
 // used before it is defined.
-func (f *Flow) Target(name string, pos xcfa.Pos) *xcfa.Location {
+func (f *Flow) Target(name string, pos source.Pos) *xcfa.Location {
 	if l, ok := f.labels[name]; ok {
 		return l
 	}
@@ -56,29 +59,29 @@ func (f *Flow) Target(name string, pos xcfa.Pos) *xcfa.Location {
 }
 
 // Jump jumps to the label: the code after it is dead until a label.
-func (f *Flow) Jump(label string, pos, labelPos xcfa.Pos) {
-	f.P.AddEdge(f.Cur, f.Target(label, labelPos), xcfa.Nop{}, pos)
+func (f *Flow) Jump(label string, pos, labelPos source.Pos) {
+	f.P.AddEdge(f.Cur, f.Target(label, labelPos), xcfa.Nop{}, pos, f.Instr)
 	f.Cur, f.Dead = f.P.NewLoc(""), true
 }
 
 // Branch jumps to the label when taken is non-zero and goes on otherwise.
-func (f *Flow) Branch(label string, taken xcfa.Expr, pos, labelPos xcfa.Pos) {
+func (f *Flow) Branch(label string, taken xcfa.Expr, pos, labelPos source.Pos) {
 	to := f.Target(label, labelPos)
 	next := f.P.NewLoc("")
-	f.P.AddEdge(f.Cur, to, xcfa.Assume{Cond: taken}, pos)
-	f.P.AddEdge(f.Cur, next, xcfa.Assume{Cond: xcfa.Unary{Op: xcfa.Not, X: taken}}, pos)
+	f.P.AddEdge(f.Cur, to, xcfa.Assume{Cond: taken}, pos, f.Instr)
+	f.P.AddEdge(f.Cur, next, xcfa.Assume{Cond: xcfa.Unary{Op: xcfa.Not, X: taken}}, pos, f.Instr)
 	f.Cur = next
 }
 
 // Define defines a label at the current location.
-func (f *Flow) Define(name string, pos xcfa.Pos) error {
+func (f *Flow) Define(name string, pos source.Pos) error {
 	if f.defined[name] {
-		return litmus.Errorf(pos, "label %s is defined twice in %s", name, f.P.Name)
+		return source.Errorf(pos, "label %s is defined twice in %s", name, f.P.Name)
 	}
 	f.defined[name] = true
 	if l, ok := f.labels[name]; ok {
 		if !f.Dead {
-			f.P.AddEdge(f.Cur, l, xcfa.Nop{}, pos)
+			f.P.AddEdge(f.Cur, l, xcfa.Nop{}, pos, 0) // a label is no instruction
 		}
 		f.Cur, f.Dead = l, false
 		return nil
@@ -105,7 +108,7 @@ func (f *Flow) Finish() error {
 			pa, pb := f.refs[a], f.refs[b]
 			return cmp.Or(cmp.Compare(pa.Line, pb.Line), cmp.Compare(pa.Col, pb.Col))
 		})
-		return litmus.Errorf(f.refs[first], "label %s is not defined in %s", first, f.P.Name)
+		return source.Errorf(f.refs[first], "label %s is not defined in %s", first, f.P.Name)
 	}
 	f.P.Final = f.Cur
 	return nil

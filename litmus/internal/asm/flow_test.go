@@ -3,6 +3,7 @@ package asm
 import (
 	"testing"
 
+	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -11,9 +12,9 @@ import (
 func TestFlowUndefinedLabel(t *testing.T) {
 	for range 20 {
 		f := NewFlow(xcfa.NewProcess(0))
-		f.Jump("later", xcfa.Pos{File: "t", Line: 5, Col: 3}, xcfa.Pos{File: "t", Line: 5, Col: 7})
-		f.Branch("first", xcfa.Reg{Name: "r"}, xcfa.Pos{File: "t", Line: 4, Col: 3}, xcfa.Pos{File: "t", Line: 4, Col: 9})
-		if err := f.Define("defined", xcfa.Pos{File: "t", Line: 6, Col: 1}); err != nil {
+		f.Jump("later", source.Pos{File: "t", Line: 5, Col: 3}, source.Pos{File: "t", Line: 5, Col: 7})
+		f.Branch("first", xcfa.Reg{Name: "r"}, source.Pos{File: "t", Line: 4, Col: 3}, source.Pos{File: "t", Line: 4, Col: 9})
+		if err := f.Define("defined", source.Pos{File: "t", Line: 6, Col: 1}); err != nil {
 			t.Fatal(err)
 		}
 		err := f.Finish()
@@ -26,10 +27,10 @@ func TestFlowUndefinedLabel(t *testing.T) {
 // TestFlowLabelTwice: a label defined twice is refused at the second.
 func TestFlowLabelTwice(t *testing.T) {
 	f := NewFlow(xcfa.NewProcess(1))
-	if err := f.Define("L", xcfa.Pos{File: "t", Line: 1, Col: 1}); err != nil {
+	if err := f.Define("L", source.Pos{File: "t", Line: 1, Col: 1}); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Define("L", xcfa.Pos{File: "t", Line: 2, Col: 1}); err == nil || err.Error() != "t:2:1: label L is defined twice in P1" {
+	if err := f.Define("L", source.Pos{File: "t", Line: 2, Col: 1}); err == nil || err.Error() != "t:2:1: label L is defined twice in P1" {
 		t.Fatalf("got %v", err)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/purr-mcm/purr/xcfa"
+	"github.com/purr-mcm/purr/source"
 )
 
 // Table is a parsed program section: the threads' names and the rows of
@@ -12,14 +12,14 @@ import (
 type Table[I any] struct {
 	Procs    []Proc
 	Rows     [][]Cell[I]
-	RowPos   []xcfa.Pos
-	FinalPos xcfa.Pos // the end of the section, where the code ends
+	RowPos   []source.Pos
+	FinalPos source.Pos // the end of the section, where the code ends
 }
 
 // Proc is a thread's head: P0, P1, ...
 type Proc struct {
 	Name string
-	Pos  xcfa.Pos
+	Pos  source.Pos
 }
 
 // Cell is one thread's part of a row.
@@ -31,7 +31,7 @@ type Cell[I any] struct {
 // Label is a code label a cell defines.
 type Label struct {
 	Name string
-	Pos  xcfa.Pos
+	Pos  source.Pos
 }
 
 // HashCode prints every thread of t as herd7 does for the test's hash: a

@@ -3,7 +3,7 @@ package asm
 import (
 	"github.com/antlr4-go/antlr/v4"
 	"github.com/purr-mcm/purr/litmus/internal/syntax"
-	"github.com/purr-mcm/purr/xcfa"
+	"github.com/purr-mcm/purr/source"
 )
 
 // The assembly grammars share the shape of a program section (header of
@@ -33,7 +33,7 @@ type LabelNode interface {
 // instr reads a cell's instruction (and keeps its errors: the caller
 // reports them).
 func ReadTable[R RowNode[C], C CellNode[L, N], L LabelNode, N antlr.ParserRuleContext, P antlr.ParserRuleContext, I any](
-	file string, procs []P, rows []R, final xcfa.Pos, instr func(N) *I) *Table[I] {
+	file string, procs []P, rows []R, final source.Pos, instr func(N) *I) *Table[I] {
 	t := &Table[I]{FinalPos: final}
 	for _, pn := range procs {
 		t.Procs = append(t.Procs, Proc{Name: pn.GetText(), Pos: syntax.CtxPos(file, pn)})
