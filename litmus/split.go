@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/purr-mcm/purr/litmus/internal/syntax"
 	"github.com/purr-mcm/purr/source"
 )
 
@@ -24,23 +25,7 @@ func (s Section) Text() string { return string(s.Src[s.Start:s.End]) }
 // replaced by a space (newlines kept), so that line and column numbers of
 // the section's text are those of the file.
 func (s Section) Padded() string {
-	var b strings.Builder
-	b.Grow(len(s.Src))
-	blank := func(from, to int) {
-		for i := from; i < to; {
-			r, n := utf8.DecodeRune(s.Src[i:])
-			if r == '\n' {
-				b.WriteByte('\n')
-			} else {
-				b.WriteByte(' ')
-			}
-			i += n
-		}
-	}
-	blank(0, s.Start)
-	b.Write(s.Src[s.Start:s.End])
-	blank(s.End, len(s.Src))
-	return b.String()
+	return syntax.Padded(s.Src, s.Start, s.End)
 }
 
 // Pos returns the position of a byte offset of the file.

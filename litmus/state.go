@@ -4,41 +4,22 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/antlr4-go/antlr/v4"
-	sp "github.com/purr-mcm/purr/litmus/internal/stateparser"
-	"github.com/purr-mcm/purr/litmus/internal/syntax"
+	"github.com/purr-mcm/purr/litmus/internal/state"
 	"github.com/purr-mcm/purr/source"
 )
 
-// stateBuilder turns parse trees of the State grammar into our types,
-// collecting errors with positions.
-type stateBuilder struct {
-	file string
-	errs source.ErrorList
-}
-
-func newStateParser(sec Section) (*sp.StateParser, *syntax.Listener) {
-	l := syntax.NewListener(sec.File)
-	lexer := sp.NewStateLexer(nil)
-	sec.Feed(lexer.BaseLexer)
-	parser := sp.NewStateParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
-	l.Attach(lexer, parser)
-	return parser, l
-}
-
 // ParseInit parses the initial state (the text between the braces).
 func ParseInit(sec Section) ([]InitEntry, error) {
-	parser, l := newStateParser(sec)
-	tree := parser.InitBlock()
-	if len(l.Errs) > 0 {
+	items, err := state.ParseInit(sec.File, sec.Src, sec.Start, sec.End)
+	if err != nil {
 		if err := herdSystemStateError(sec); err != nil {
 			return nil, err
 		}
-		return nil, l.Errs.Err()
+		return nil, err
 	}
-	b := &stateBuilder{file: sec.File}
+	b := &stateBuilder{}
 	var out []InitEntry
-	for _, item := range tree.AllInitItem() {
+	for _, item := range items {
 		if e, ok := b.initItem(item); ok {
 			out = append(out, e)
 		}
@@ -57,122 +38,99 @@ type Constraints struct {
 
 // ParseConstraints parses the final part: locations, filter, condition.
 func ParseConstraints(sec Section) (*Constraints, error) {
-	parser, l := newStateParser(sec)
-	tree := parser.Constraints()
-	if len(l.Errs) > 0 {
+	tree, err := state.ParseConstraints(sec.File, sec.Src, sec.Start, sec.End)
+	if err != nil {
 		if err := herdSystemStateError(sec); err != nil {
 			return nil, err
 		}
-		return nil, l.Errs.Err()
+		return nil, err
 	}
-	b := &stateBuilder{file: sec.File}
+	b := &stateBuilder{}
 	c := &Constraints{Quant: Forall, Cond: Bool{Value: true}, Pos: sec.StartPos()}
-	if lc := tree.LocationsClause(); lc != nil {
-		for _, it := range lc.AllLocItem() {
-			c.Locations = append(c.Locations, b.locItem(it))
+	for _, it := range tree.Locations {
+		c.Locations = append(c.Locations, b.locItem(it))
+	}
+	if tree.Filter != nil {
+		c.Filter = b.prop(tree.Filter)
+	}
+	if tree.Quant != state.NoQuant {
+		c.Quant, c.Cond, c.Pos = Exists, b.prop(tree.Cond), tree.Pos
+		switch tree.Quant {
+		case state.Forall:
+			c.Quant = Forall
+		case state.NotExists:
+			c.Quant = NotExists
 		}
-	}
-	if fc := tree.FilterClause(); fc != nil {
-		c.Filter = b.prop(fc.Prop())
-	}
-	switch k := tree.Constr().(type) {
-	case *sp.ForallConstrContext:
-		c.Quant, c.Cond, c.Pos = Forall, b.prop(k.Prop()), b.pos(k)
-	case *sp.ExistsConstrContext:
-		c.Quant, c.Cond, c.Pos = Exists, b.prop(k.Prop()), b.pos(k)
-	case *sp.NotExistsConstrContext:
-		c.Quant, c.Cond, c.Pos = NotExists, b.prop(k.Prop()), b.pos(k)
-	case *sp.FinalConstrContext:
-		c.Quant, c.Cond, c.Pos = Exists, b.prop(k.Prop()), b.pos(k)
-	case *sp.BareConstrContext:
-		c.Quant, c.Cond, c.Pos = Exists, b.prop(k.Prop()), b.pos(k)
 	}
 	return c, b.errs.Err()
 }
 
-func (b *stateBuilder) pos(c antlr.ParserRuleContext) source.Pos { return syntax.CtxPos(b.file, c) }
-
-func (b *stateBuilder) tokPos(t antlr.TerminalNode) source.Pos {
-	return syntax.TokenPos(b.file, t.GetSymbol())
+// stateBuilder checks the syntax tree of the initial state or the final
+// part and builds our types from it, collecting errors with positions.
+type stateBuilder struct {
+	errs source.ErrorList
 }
 
 func (b *stateBuilder) errorf(pos source.Pos, format string, args ...any) {
-	b.errs = append(b.errs, source.Errorf(pos, format, args...))
+	b.errs.Add(pos, format, args...)
 }
 
-func (b *stateBuilder) initItem(item sp.IInitItemContext) (InitEntry, bool) {
-	e := InitEntry{Pos: b.pos(item)}
-	switch it := item.(type) {
-	case *sp.TypedInitContext:
-		e.Type = it.GetTypeName().GetText()
-		e.Atomic = it.ATOMIC() != nil
-		e.Pointer = it.GetStar() != nil
-		e.Loc = b.leftLoc(it.LeftLoc())
-		if v := it.InitValue(); v != nil {
-			val := b.initValue(v)
-			e.Value = &val
-		}
-	case *sp.UntypedPointerInitContext:
+func (b *stateBuilder) initItem(item state.InitItem) (InitEntry, bool) {
+	e := InitEntry{Pos: item.Pos}
+	switch item.Form {
+	case state.TypedInit:
+		e.Type, e.Atomic, e.Pointer = item.Type, item.Atomic, item.Star
+		e.Loc = b.location(item.Loc)
+		e.Value = b.initValue(item.Value)
+	case state.PointerInit:
 		e.Pointer = true
-		e.Loc = b.leftLoc(it.LeftLoc())
-		if v := it.InitValue(); v != nil {
-			val := b.initValue(v)
-			e.Value = &val
-		}
-	case *sp.ArrayInitContext:
-		e.Type = it.GetTypeName().GetText()
-		e.Loc = Loc{Kind: GlobalLoc, Name: it.GetArrayName().GetText(), Pos: syntax.TokenPos(b.file, it.GetArrayName())}
+		e.Loc = b.location(item.Loc)
+		e.Value = b.initValue(item.Value)
+	case state.ArrayInit:
+		e.Type = item.Type
+		e.Loc = Loc{Kind: GlobalLoc, Name: item.Loc.Name, Pos: item.Loc.Pos}
 		b.checkSymbol(e.Loc.Name, e.Loc.Pos)
-		n, ok := b.num(it.NUM())
+		n, ok := b.num(item.Size)
 		if !ok {
 			return e, false
 		}
 		if n <= 0 {
-			b.errorf(b.tokPos(it.NUM()), "array %s needs a positive size, not %d", e.Loc.Name, n)
+			b.errorf(item.Size.Pos, "array %s needs a positive size, not %d", e.Loc.Name, n)
 			return e, false
 		}
 		e.ArrayLen = int(n)
-		if vl := it.ValueList(); vl != nil {
-			arr := Value{Kind: ArrayValue, Pos: b.pos(vl)}
-			for _, v := range vl.AllValue() {
-				arr.Elems = append(arr.Elems, b.value(v))
-			}
+		if item.Value != nil {
+			arr := b.value(*item.Value)
 			if len(arr.Elems) != e.ArrayLen {
 				b.errorf(arr.Pos, "array %s is declared with %d cells but initialised with %d values", e.Loc.Name, e.ArrayLen, len(arr.Elems))
 				return e, false
 			}
 			e.Value = &arr
 		}
-	case *sp.ArrayCellInitContext:
-		b.errorf(e.Pos, "unsupported initialisation of a single array cell (herd rejects it too: write %s[N]={...} in its declaration)", it.GetArrayName().GetText())
+	case state.ArrayCellInit:
+		b.errorf(e.Pos, "unsupported initialisation of a single array cell (herd rejects it too: write %s[N]={...} in its declaration)", item.Loc.Name)
 		return e, false
-	case *sp.PlainInitContext:
-		e.Loc = b.leftLoc(it.LeftLoc())
-		if v := it.InitValue(); v != nil {
-			val := b.initValue(v)
-			e.Value = &val
-		}
+	case state.PlainInit:
+		e.Loc = b.location(item.Loc)
+		e.Value = b.initValue(item.Value)
 	}
 	return e, true
 }
 
-func (b *stateBuilder) initValue(c sp.IInitValueContext) Value {
-	switch {
-	case c.GetMacro() != nil:
-		// herd reads the Linux kernel's ATOMIC_INIT(v) as v.
-		if name := c.GetMacro().GetText(); name != "ATOMIC_INIT" {
-			b.errorf(b.pos(c), "unsupported initial value %s(...) (herd7 knows ATOMIC_INIT only)", name)
-		}
-		return b.value(c.Value())
-	case c.Value() != nil:
-		return b.value(c.Value())
-	case c.INSTR() != nil:
-		return instrValue(c.INSTR().GetText(), b.pos(c))
-	case c.NOP() != nil:
-		return Value{Kind: InstrValue, Sym: "NOP", Pos: b.pos(c)}
+// initValue builds an initial value; nil for none.
+func (b *stateBuilder) initValue(v *state.Value) *Value {
+	if v == nil {
+		return nil
 	}
-	proc, _ := strconv.Atoi(strings.TrimPrefix(c.PROC().GetText(), "P"))
-	return Value{Kind: LabelValue, Index: proc, Sym: c.NAME().GetText(), Pos: b.pos(c)}
+	if v.Kind == state.MacroValue {
+		// herd reads the Linux kernel's ATOMIC_INIT(v) as v.
+		if v.Name != "ATOMIC_INIT" {
+			b.errorf(v.Pos, "unsupported initial value %s(...) (herd7 knows ATOMIC_INIT only)", v.Name)
+		}
+		v = v.Arg
+	}
+	val := b.value(*v)
+	return &val
 }
 
 func instrValue(tok string, pos source.Pos) Value {
@@ -180,35 +138,45 @@ func instrValue(tok string, pos source.Pos) Value {
 	return Value{Kind: InstrValue, Sym: text, Pos: pos}
 }
 
-func (b *stateBuilder) value(c sp.IValueContext) Value {
-	pos := b.pos(c)
-	switch v := c.(type) {
-	case *sp.NumValueContext:
-		n, _ := b.num(v.NUM())
-		text := v.NUM().GetText()
-		return Value{Kind: IntValue, Int: n, Hex: strings.HasPrefix(text, "0x") || strings.HasPrefix(text, "0X"), Text: text, Pos: pos}
-	case *sp.SymValueContext:
-		val := Value{Kind: AddrValue, Sym: v.NAME(0).GetText(), Pos: pos}
-		b.checkSymbol(val.Sym, pos)
-		if v.GetTag() != nil {
-			val.Tag = v.GetTag().GetText()
+// value builds a value of the initial state or the condition; a location
+// as a value (RegRefValue, DerefValue) is atom's.
+func (b *stateBuilder) value(v state.Value) Value {
+	switch v.Kind {
+	case state.NumValue:
+		n, _ := b.num(v.Num)
+		text := v.Num.Text
+		return Value{Kind: IntValue, Int: n, Hex: strings.HasPrefix(text, "0x") || strings.HasPrefix(text, "0X"), Text: text, Pos: v.Pos}
+	case state.SymValue:
+		b.checkSymbol(v.Name, v.Pos)
+		return Value{Kind: AddrValue, Sym: v.Name, Tag: v.Tag, Pos: v.Pos}
+	case state.IndexedSymValue:
+		n, _ := b.num(v.Num)
+		b.checkSymbol(v.Name, v.Pos)
+		return Value{Kind: AddrValue, Sym: v.Name, Index: int(n), Pos: v.Pos}
+	case state.TagValue:
+		return Value{Kind: TagValue, Sym: v.Name, Pos: v.Pos}
+	case state.InstrValue:
+		return instrValue(v.Text, v.Pos)
+	case state.NopValue:
+		return Value{Kind: InstrValue, Sym: "NOP", Pos: v.Pos}
+	case state.LabelValue:
+		proc, _ := strconv.Atoi(strings.TrimPrefix(v.Proc, "P"))
+		return Value{Kind: LabelValue, Index: proc, Sym: v.Name, Pos: v.Pos}
+	case state.ListValue:
+		arr := Value{Kind: ArrayValue, Pos: v.Pos}
+		for _, e := range v.Elems {
+			arr.Elems = append(arr.Elems, b.value(e))
 		}
-		return val
-	case *sp.IndexedSymValueContext:
-		n, _ := b.num(v.NUM())
-		b.checkSymbol(v.NAME().GetText(), pos)
-		return Value{Kind: AddrValue, Sym: v.NAME().GetText(), Index: int(n), Pos: pos}
-	case *sp.TagValueContext:
-		return Value{Kind: TagValue, Sym: v.NAME().GetText(), Pos: pos}
+		return arr
 	}
-	return Value{Pos: pos}
+	return Value{Pos: v.Pos}
 }
 
 // num reads a decimal or hexadecimal literal as a 64-bit pattern.
-func (b *stateBuilder) num(t antlr.TerminalNode) (int64, bool) {
-	n, err := ParseInt(t.GetText())
+func (b *stateBuilder) num(t state.Token) (int64, bool) {
+	n, err := ParseInt(t.Text)
 	if err != nil {
-		b.errorf(b.tokPos(t), "%v", err)
+		b.errorf(t.Pos, "%v", err)
 		return 0, false
 	}
 	return n, true
@@ -236,145 +204,83 @@ func (b *stateBuilder) checkSymbol(name string, pos source.Pos) {
 	}
 }
 
-func (b *stateBuilder) leftLoc(c sp.ILeftLocContext) Loc {
-	if g := c.GlobalLoc(); g != nil {
-		return b.globalLoc(g)
-	}
-	return b.location(c.Location())
-}
-
-func (b *stateBuilder) globalLoc(c sp.IGlobalLocContext) Loc {
-	l := Loc{Kind: GlobalLoc, Name: c.NAME(0).GetText(), Pos: b.pos(c)}
-	b.checkSymbol(l.Name, l.Pos)
-	if c.GetTag() != nil {
-		l.Tag = c.GetTag().GetText()
-	}
-	return l
-}
-
-func (b *stateBuilder) location(c sp.ILocationContext) Loc {
-	switch l := c.(type) {
-	case *sp.RegLocationContext:
-		p := strings.TrimPrefix(l.GetProc().GetText(), "P")
-		proc, err := strconv.Atoi(p)
+func (b *stateBuilder) location(l state.Loc) Loc {
+	switch l.Kind {
+	case state.GlobalLoc:
+		b.checkSymbol(l.Name, l.Pos)
+		return Loc{Kind: GlobalLoc, Name: l.Name, Tag: l.Tag, Pos: l.Pos}
+	case state.RegLoc:
+		proc, err := strconv.Atoi(strings.TrimPrefix(l.Proc, "P"))
 		if err != nil || proc < 0 {
-			b.errorf(b.pos(l), "bad process number %q", l.GetProc().GetText())
+			b.errorf(l.Pos, "bad process number %q", l.Proc)
 		}
-		name := ""
-		if l.NAME() != nil {
-			name = l.NAME().GetText()
-		} else {
-			name = l.SYMREG().GetText()
-		}
-		return Loc{Kind: RegLoc, Proc: proc, Name: name, Pos: b.pos(l)}
-	case *sp.SymbolicRegLocationContext:
-		return Loc{Kind: SymRegLoc, Name: strings.TrimPrefix(l.SYMREG().GetText(), "%"), Pos: b.pos(l)}
-	case *sp.GlobalLocationContext:
-		return b.globalLoc(l.GlobalLoc())
+		return Loc{Kind: RegLoc, Proc: proc, Name: l.Name, Pos: l.Pos}
+	case state.SymRegLoc:
+		return Loc{Kind: SymRegLoc, Name: strings.TrimPrefix(l.Name, "%"), Pos: l.Pos}
+	case state.CellLoc:
+		n, _ := b.num(l.Index)
+		out := Loc{Kind: IndexLoc, Name: l.Name, Index: int(n), Pos: l.Pos}
+		b.checkSymbol(out.Name, out.Pos)
+		return out
 	}
-	return Loc{Pos: b.pos(c)}
+	return Loc{Pos: l.Pos}
 }
 
-func (b *stateBuilder) condLoc(c sp.ICondLocContext) Loc {
-	if ll := c.LeftLoc(); ll != nil {
-		return b.leftLoc(ll)
+func (b *stateBuilder) locItem(it state.LocItem) LocItem {
+	if it.Fault != nil {
+		return LocItem{Fault: b.fault(it.Fault)}
 	}
-	n, _ := b.num(c.NUM())
-	l := Loc{Kind: IndexLoc, Name: c.GetArrayName().GetText(), Index: int(n), Pos: b.pos(c)}
-	b.checkSymbol(l.Name, l.Pos)
-	return l
+	out := LocItem{Loc: b.location(it.Loc), Type: it.Type}
+	if it.Star {
+		out.Type += "*"
+	}
+	return out
 }
 
-func (b *stateBuilder) locItem(c sp.ILocItemContext) LocItem {
-	if f := c.Fault(); f != nil {
-		return LocItem{Fault: b.fault(f)}
-	}
-	it := LocItem{Loc: b.condLoc(c.CondLoc())}
-	if c.GetTypeName() != nil {
-		it.Type = c.GetTypeName().GetText()
-	}
-	if c.STAR() != nil {
-		it.Type += "*"
-	}
-	return it
+func (b *stateBuilder) fault(f *state.Fault) *Fault {
+	proc, _ := strconv.Atoi(strings.TrimPrefix(f.Proc, "P"))
+	return &Fault{Proc: proc, Label: f.Label, Args: f.Args, Pos: f.Pos}
 }
 
-func (b *stateBuilder) fault(c sp.IFaultContext) *Fault {
-	proc, _ := strconv.Atoi(strings.TrimPrefix(c.PROC().GetText(), "P"))
-	f := &Fault{Proc: proc, Pos: b.pos(c)}
-	if c.NAME() != nil {
-		f.Label = c.NAME().GetText()
+func (b *stateBuilder) prop(p state.Prop) Prop {
+	switch p := p.(type) {
+	case state.Not:
+		return Not{X: b.prop(p.X)}
+	case state.Implies:
+		return Implies{X: b.prop(p.X), Y: b.prop(p.Y)}
+	case state.And:
+		return And{X: b.prop(p.X), Y: b.prop(p.Y)}
+	case state.Or:
+		return Or{X: b.prop(p.X), Y: b.prop(p.Y)}
+	case state.Bool:
+		return Bool{Value: p.Value}
+	case *state.Fault:
+		return b.fault(p)
+	case state.Atom:
+		return b.atom(p)
 	}
-	for _, a := range c.AllFaultArg() {
-		f.Args = append(f.Args, a.GetText())
-	}
-	return f
-}
-
-func (b *stateBuilder) prop(c sp.IPropContext) Prop {
-	switch p := c.(type) {
-	case *sp.NotPropContext:
-		return Not{X: b.prop(p.Prop())}
-	case *sp.ImpliesPropContext:
-		return Implies{X: b.prop(p.Prop(0)), Y: b.prop(p.Prop(1))}
-	case *sp.AndPropContext:
-		return And{X: b.prop(p.Prop(0)), Y: b.prop(p.Prop(1))}
-	case *sp.OrPropContext:
-		return Or{X: b.prop(p.Prop(0)), Y: b.prop(p.Prop(1))}
-	case *sp.ParenPropContext:
-		return b.prop(p.Prop())
-	case *sp.TruePropContext:
-		return Bool{Value: true}
-	case *sp.FalsePropContext:
-		return Bool{Value: false}
-	case *sp.AtomPropContext:
-		return b.atom(p.Atom())
-	}
-	b.errorf(b.pos(c), "unexpected proposition %q", c.GetText())
 	return Bool{Value: false}
 }
 
-func (b *stateBuilder) atom(c sp.IAtomContext) Prop {
-	switch a := c.(type) {
-	case *sp.FaultAtomContext:
-		return b.fault(a.Fault())
-	case *sp.ValueAtomContext:
-		loc := b.condLoc(a.CondLoc())
-		pos := b.pos(a)
-		cv := a.CondValue()
-		var p Prop
-		switch {
-		case cv.STAR() != nil:
-			p = LocEq{X: loc, Y: b.location(cv.Location()), Pos: pos}
-		case cv.NUM() != nil && cv.NAME() != nil:
-			proc, _ := ParseInt(cv.NUM().GetText())
-			p = LocEq{X: loc, Y: Loc{Kind: RegLoc, Proc: int(proc), Name: cv.NAME().GetText(), Pos: b.pos(cv)}, Pos: pos}
-		case cv.PROC() != nil:
-			proc, _ := strconv.Atoi(strings.TrimPrefix(cv.PROC().GetText(), "P"))
-			p = Eq{Loc: loc, Value: Value{Kind: LabelValue, Index: proc, Sym: cv.NAME().GetText(), Pos: b.pos(cv)}, Pos: pos}
-		case cv.INSTR() != nil:
-			p = Eq{Loc: loc, Value: instrValue(cv.INSTR().GetText(), b.pos(cv)), Pos: pos}
-		case cv.NOP() != nil:
-			p = Eq{Loc: loc, Value: Value{Kind: InstrValue, Sym: "NOP", Pos: b.pos(cv)}, Pos: pos}
-		case cv.ValueList() != nil:
-			arr := Value{Kind: ArrayValue, Pos: b.pos(cv)}
-			for _, v := range cv.ValueList().AllValue() {
-				arr.Elems = append(arr.Elems, b.value(v))
-			}
-			p = Eq{Loc: loc, Value: arr, Pos: pos}
-		default:
-			p = Eq{Loc: loc, Value: b.value(cv.Value()), Pos: pos}
-		}
-		if a.GetCmp().GetTokenType() == sp.StateParserNEQ {
-			if _, ok := p.(LocEq); ok {
-				// herd's grammar compares two locations with = and == only.
-				b.errorf(b.tokPos(a.NEQ()), "unsupported %s between two locations (herd7 compares locations with = or ==: write not (%s))", a.GetCmp().GetText(), FormatProp(p))
-				return Bool{Value: false}
-			}
-			p = Not{X: p}
-		}
-		return p
+func (b *stateBuilder) atom(a state.Atom) Prop {
+	loc := b.location(a.Loc)
+	var p Prop
+	switch v := a.Value; v.Kind {
+	case state.DerefValue:
+		p = LocEq{X: loc, Y: b.location(*v.Loc), Pos: a.Pos}
+	case state.RegRefValue:
+		proc, _ := ParseInt(v.Proc)
+		p = LocEq{X: loc, Y: Loc{Kind: RegLoc, Proc: int(proc), Name: v.Name, Pos: v.Pos}, Pos: a.Pos}
+	default:
+		p = Eq{Loc: loc, Value: b.value(v), Pos: a.Pos}
 	}
-	b.errorf(b.pos(c), "unexpected atom %q", c.GetText())
-	return Bool{Value: false}
+	if a.Negated {
+		if _, ok := p.(LocEq); ok {
+			// herd's grammar compares two locations with = and == only.
+			b.errorf(a.Cmp.Pos, "unsupported %s between two locations (herd7 compares locations with = or ==: write not (%s))", a.Cmp.Text, FormatProp(p))
+			return Bool{Value: false}
+		}
+		p = Not{X: p}
+	}
+	return p
 }

@@ -48,7 +48,7 @@ type operand struct {
 func parseTable(sec litmus.Section) (*table, error) {
 	l := syntax.NewListener(sec.File)
 	lexer := parser.NewAArch64Lexer(nil)
-	sec.Feed(lexer.BaseLexer)
+	syntax.Feed(lexer.BaseLexer, sec.Src, sec.Start, sec.End)
 	p := parser.NewAArch64Parser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
 	l.Attach(lexer, p)
 	tree := p.Program()

@@ -68,7 +68,7 @@ type pointer struct {
 func parseTable(sec litmus.Section) (*table, error) {
 	l := syntax.NewListener(sec.File)
 	lexer := parser.NewBPFLexer(nil)
-	sec.Feed(lexer.BaseLexer)
+	syntax.Feed(lexer.BaseLexer, sec.Src, sec.Start, sec.End)
 	p := parser.NewBPFParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
 	l.Attach(lexer, p)
 	tree := p.Program()

@@ -51,7 +51,7 @@ type operand struct {
 func parseTable(sec litmus.Section) (*table, error) {
 	l := syntax.NewListener(sec.File)
 	lexer := parser.NewX86Lexer(nil)
-	sec.Feed(lexer.BaseLexer)
+	syntax.Feed(lexer.BaseLexer, sec.Src, sec.Start, sec.End)
 	p := parser.NewX86Parser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
 	l.Attach(lexer, p)
 	tree := p.Program()

@@ -1,33 +1,58 @@
-package litmus
+package syntax
 
 import (
 	"bytes"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/antlr4-go/antlr/v4"
 )
 
-// Feed gives the section to a lexer as if it lexed Padded(): tokens,
-// their lines and columns, and the end of the input, are those of the
-// whole file. A file of ASCII characters, as litmus tests are, is read
-// in place, without the blanks around the section: the lexer starts at
-// the section's line and column, and the blanks after it, which only
-// place the end of the input, shrink to its lines and last columns.
-// Lexing Padded() itself cost most of the time of parsing a test.
-func (s Section) Feed(l *antlr.BaseLexer) {
-	for _, c := range s.Src {
+// Feed gives the section src[start:end] of a file to a lexer as if it
+// lexed Padded(src, start, end): tokens, their lines and columns, and the
+// end of the input, are those of the whole file. A file of ASCII
+// characters, as litmus tests are, is read in place, without the blanks
+// around the section: the lexer starts at the section's line and column,
+// and the blanks after it, which only place the end of the input, shrink
+// to its lines and last columns. Lexing the padded text itself cost most
+// of the time of parsing a test.
+func Feed(l *antlr.BaseLexer, src []byte, start, end int) {
+	for _, c := range src {
 		if c >= 0x80 {
-			l.SetInputStream(antlr.NewInputStream(s.Padded()))
+			l.SetInputStream(antlr.NewInputStream(Padded(src, start, end)))
 			return
 		}
 	}
-	before, after := s.Src[:s.Start], s.Src[s.End:]
-	st := &sectionStream{text: s.Src[s.Start:s.End], newlines: bytes.Count(after, []byte{'\n'})}
+	before, after := src[:start], src[end:]
+	st := &sectionStream{text: src[start:end], newlines: bytes.Count(after, []byte{'\n'})}
 	st.spaces = len(after) - (bytes.LastIndexByte(after, '\n') + 1)
 	l.SetInputStream(st)
 	sim := l.Interpreter.(*antlr.LexerATNSimulator)
 	sim.Line = 1 + bytes.Count(before, []byte{'\n'})
 	sim.CharPositionInLine = len(before) - (bytes.LastIndexByte(before, '\n') + 1)
+}
+
+// Padded returns src with every character outside src[start:end]
+// replaced by a space (newlines kept), so that line and column numbers of
+// the section's text are those of the file.
+func Padded(src []byte, start, end int) string {
+	var b strings.Builder
+	b.Grow(len(src))
+	blank := func(from, to int) {
+		for i := from; i < to; {
+			r, n := utf8.DecodeRune(src[i:])
+			if r == '\n' {
+				b.WriteByte('\n')
+			} else {
+				b.WriteByte(' ')
+			}
+			i += n
+		}
+	}
+	blank(0, start)
+	b.Write(src[start:end])
+	blank(end, len(src))
+	return b.String()
 }
 
 // sectionStream is antlr.InputStream over a section's text followed by
