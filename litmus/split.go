@@ -10,8 +10,9 @@ import (
 )
 
 // Section is a byte range of a litmus file. Parsers of a section lex
-// Padded(), the whole file with everything outside the section blanked, so
-// that the positions they report are positions in the original file.
+// Padded(), the whole file with everything outside the section blanked, or
+// read the section in place as if they did (internal/syntax.Feed), so that
+// the positions they report are positions in the original file.
 type Section struct {
 	File       string
 	Src        []byte // the whole file

@@ -1,6 +1,10 @@
 package xcfa
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/purr-mcm/purr/source"
+)
 
 func TestParallel(t *testing.T) {
 	p := func(node, branch int) Par { return Par{Node: node, Branch: branch} }
@@ -25,5 +29,23 @@ func TestParallel(t *testing.T) {
 		if got := Parallel(tt.b, tt.a); got != tt.want {
 			t.Errorf("%s: Parallel(%v, %v) = %v, want %v (symmetric)", tt.name, tt.b, tt.a, got, tt.want)
 		}
+	}
+}
+
+// TestInstrs checks the numbering of instructions: from 1, 0 for none.
+func TestInstrs(t *testing.T) {
+	p := NewProcess(0)
+	ldr, str := p.NewInstr("LDR W0,[X1]"), p.NewInstr("STR W0,[X2]")
+	mid := p.NewLoc("")
+	p.AddEdge(p.Init, mid, Nop{}, source.Pos{File: "t", Line: 1, Col: 1}, 0)
+	e := p.AddEdge(mid, p.NewLoc(""), Load{Dst: "W0", Addr: Reg{Name: "X1"}}, source.Pos{File: "t", Line: 2, Col: 1}, ldr)
+	if ldr != 1 || str != 2 || e.Instr != ldr {
+		t.Errorf("numbers %d %d, edge %d", ldr, str, e.Instr)
+	}
+	if got := p.Instr(e.Instr).Text; got != "LDR W0,[X1]" {
+		t.Errorf("text %q", got)
+	}
+	if got := p.Instr(0); got != (Instr{}) {
+		t.Errorf("no instruction: %+v", got)
 	}
 }
