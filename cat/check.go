@@ -1,6 +1,10 @@
 package cat
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/purr-mcm/purr/source"
+)
 
 // Kind is what a predefined name denotes, as far as the resolver cares.
 type Kind int
@@ -27,8 +31,8 @@ func (k Kind) String() string {
 // directly or through other reachable bodies.
 type body struct {
 	reachable bool
-	errs      ErrorList // found in it, waiting for it to be reachable
-	uses      []*body   // the bodies it uses
+	errs      source.ErrorList // found in it, waiting for it to be reachable
+	uses      []*body          // the bodies it uses
 }
 
 // symbol is what a name is bound to in a checker scope.
@@ -71,12 +75,12 @@ type checker struct {
 	predefined map[string]Kind
 	variants   map[string]bool
 	native     func(*With) bool
-	errs       ErrorList
+	errs       source.ErrorList
 	cur        *body // the body being checked; nil at the top level
 	inTry      int
 }
 
-func checkModel(m *Model, l *Loader) ErrorList {
+func checkModel(m *Model, l *Loader) source.ErrorList {
 	c := &checker{predefined: l.Predefined, variants: map[string]bool{}, native: l.NativeWith}
 	for _, v := range l.Variants {
 		c.variants[v] = true
@@ -84,7 +88,7 @@ func checkModel(m *Model, l *Loader) ErrorList {
 	sc := newScope(nil)
 	c.stmts(l.Prelude, sc)
 	c.stmts(m.Stmts, sc)
-	c.errs = c.errs.unique()
+	c.errs = c.errs.Unique()
 	const maxErrors = 20
 	if len(c.errs) > maxErrors {
 		c.errs.Sort()
@@ -95,12 +99,12 @@ func checkModel(m *Model, l *Loader) ErrorList {
 
 // report records an error of the code being checked: at once, or when
 // its body becomes reachable.
-func (c *checker) report(pos Pos, format string, args ...any) {
+func (c *checker) report(pos source.Pos, format string, args ...any) {
 	if c.predefined == nil || c.cur == nil || c.cur.reachable {
-		c.errs.add(pos, format, args...)
+		c.errs.Add(pos, format, args...)
 		return
 	}
-	c.cur.errs.add(pos, format, args...)
+	c.cur.errs.Add(pos, format, args...)
 }
 
 // use records that the code being checked uses (calls, applies or passes

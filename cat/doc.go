@@ -21,8 +21,9 @@
 // caller predefines (with their Kind) and a prelude, every name the model
 // uses where herd would evaluate it is resolved (see Loader.Predefined).
 //
-// Errors are an ErrorList of "file:line:col: message"; a syntax error is the
-// first one of its file, naming what was expected.
+// Errors are source errors, "file:line:col: message" (a source.ErrorList
+// when there are several, in the order of their positions); a syntax error
+// is the first one of its file, naming what was expected.
 //
 // Fprint prints any node back as Cat that parses to the same tree.
 package cat

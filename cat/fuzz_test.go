@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/purr-mcm/purr/source"
 )
 
 // FuzzParse checks that parsing never panics and that whatever parses
@@ -22,7 +24,9 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		first, err := Parse("fuzz.cat", src)
 		if err != nil {
-			if _, ok := err.(ErrorList); !ok {
+			switch err.(type) {
+			case *source.Error, source.ErrorList:
+			default:
 				t.Fatalf("error of type %T", err)
 			}
 			return

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/purr-mcm/purr/source"
 )
 
 // stripPos returns a deep copy of v's tree with every Pos zeroed, for
@@ -15,7 +17,7 @@ func stripPos(v any) any {
 	return out.Interface()
 }
 
-var posType = reflect.TypeOf(Pos{})
+var posType = reflect.TypeOf(source.Pos{})
 
 func copyNoPos(dst, src reflect.Value) {
 	if src.Type() == posType {

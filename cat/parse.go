@@ -6,12 +6,24 @@ import (
 	"github.com/antlr4-go/antlr/v4"
 
 	"github.com/purr-mcm/purr/cat/internal/parser"
+	"github.com/purr-mcm/purr/source"
 )
 
 // Parse parses one Cat file (includes are not followed). On error it returns
-// an ErrorList holding the first syntax error, or the errors found while
-// building the syntax tree.
+// the first syntax error, or the errors found while building the syntax
+// tree (a source.ErrorList when there are several), in the order of their
+// positions.
 func Parse(filename string, src []byte) (*File, error) {
+	f, errs := parse(filename, src)
+	if errs != nil {
+		errs.Sort()
+		return nil, errs.Err()
+	}
+	return f, nil
+}
+
+// parse is Parse with its errors unsorted, in a list.
+func parse(filename string, src []byte) (*File, source.ErrorList) {
 	text, commentErr := blankComments(filename, string(src))
 	// Stage 1: SLL prediction, fast and nearly always enough. Stage 2 (full
 	// LL, with error reporting) runs only when stage 1 fails, as ANTLR's
@@ -19,15 +31,13 @@ func Parse(filename string, src []byte) (*File, error) {
 	tree, failed := parseText(text, antlr.PredictionModeSLL, nil)
 	if failed || commentErr != nil {
 		rep := &syntaxReporter{file: filename, src: text, commentErr: commentErr}
-		tree, _ = parseText(text, antlr.PredictionModeLL, rep)
-		if err := rep.result(); err != nil {
-			return nil, err
-		}
+		parseText(text, antlr.PredictionModeLL, rep)
+		return nil, source.ErrorList{rep.result()}
 	}
 	b := &builder{file: filename}
 	f := b.model(tree)
-	if err := b.errs.Err(); err != nil {
-		return nil, err
+	if b.errs != nil {
+		return nil, b.errs
 	}
 	return f, nil
 }
@@ -70,16 +80,16 @@ func (f *failureFlag) SyntaxError(antlr.Recognizer, any, int, int, string, antlr
 // without syntax errors.
 type builder struct {
 	file string
-	errs ErrorList
+	errs source.ErrorList
 }
 
-func (b *builder) pos(t antlr.Token) Pos {
-	return Pos{File: b.file, Line: t.GetLine(), Col: t.GetColumn() + 1}
+func (b *builder) pos(t antlr.Token) source.Pos {
+	return source.Pos{File: b.file, Line: t.GetLine(), Col: t.GetColumn() + 1}
 }
 
-func (b *builder) posT(n antlr.TerminalNode) Pos { return b.pos(n.GetSymbol()) }
+func (b *builder) posT(n antlr.TerminalNode) source.Pos { return b.pos(n.GetSymbol()) }
 
-func (b *builder) posC(c antlr.ParserRuleContext) Pos { return b.pos(c.GetStart()) }
+func (b *builder) posC(c antlr.ParserRuleContext) source.Pos { return b.pos(c.GetStart()) }
 
 func unquote(s string) string { return strings.TrimSuffix(strings.TrimPrefix(s, `"`), `"`) }
 
@@ -105,7 +115,7 @@ func (b *builder) model(c *parser.ModelContext) *File {
 	// coherence order and tells executions apart by all final writes,
 	// which purr's counting does not do.
 	for _, t := range opts.AllWITHCO() {
-		b.errs.add(b.posT(t), "unsupported model option withco: herd7 then enumerates every coherence order, whatever the model reads, and counts executions by them")
+		b.errs.Add(b.posT(t), "unsupported model option withco: herd7 then enumerates every coherence order, whatever the model reads, and counts executions by them")
 	}
 	for _, t := range c.AllTopInstruction() {
 		if e := t.EnumDecl(); e != nil {
@@ -150,7 +160,7 @@ func (b *builder) instr(ic parser.IInstructionContext) Stmt {
 		s := &Let{Pos: pos, Rec: l.REC() != nil, Bindings: b.bindings(l.Bindings())}
 		if l.WHEN() != nil {
 			if !s.Rec {
-				b.errs.add(b.posT(l.WHEN()), "'when' is only allowed after 'let rec'")
+				b.errs.Add(b.posT(l.WHEN()), "'when' is only allowed after 'let rec'")
 			}
 			s.When = b.checkTest(l.CheckTest().(*parser.CheckTestContext), Require, b.posC(l.CheckTest()))
 		}
@@ -242,11 +252,11 @@ func (b *builder) instr(ic parser.IInstructionContext) Stmt {
 		}
 		return s
 	}
-	b.errs.add(pos, "internal error: unknown instruction")
+	b.errs.Add(pos, "internal error: unknown instruction")
 	return &Debug{Pos: pos}
 }
 
-func (b *builder) checkTest(c *parser.CheckTestContext, mode CheckMode, pos Pos) *Check {
+func (b *builder) checkTest(c *parser.CheckTestContext, mode CheckMode, pos source.Pos) *Check {
 	s := &Check{Pos: pos, Mode: mode, Negated: c.COMP() != nil, X: b.expr(c.Expr())}
 	switch {
 	case c.ACYCLIC() != nil:
@@ -354,7 +364,7 @@ func (b *builder) expr(ic parser.IExprContext) Expr {
 		}
 		return t
 	}
-	b.errs.add(pos, "internal error: unknown expression")
+	b.errs.Add(pos, "internal error: unknown expression")
 	return &Empty{Pos: pos}
 }
 
@@ -475,7 +485,7 @@ func (b *builder) prodExpr(c *parser.ProdExprContext) Expr {
 			for _, s := range operand.AllSuffix() {
 				s := s.(*parser.SuffixContext)
 				if s.HAT() == nil {
-					b.errs.add(b.posC(s), "ambiguous: '~' and postfix or cartesian '%s' are at the same level, add parentheses: (~a)%s or ~(a%s)",
+					b.errs.Add(b.posC(s), "ambiguous: '~' and postfix or cartesian '%s' are at the same level, add parentheses: (~a)%s or ~(a%s)",
 						s.GetStart().GetText(), s.GetStart().GetText(), s.GetStart().GetText())
 					break
 				}
@@ -504,7 +514,7 @@ func (b *builder) prodExpr(c *parser.ProdExprContext) Expr {
 			continue
 		}
 		if cart != nil {
-			b.errs.add(pos, "ambiguous: cartesian '*' is not associative with '%s', add parentheses", s.GetStart().GetText())
+			b.errs.Add(pos, "ambiguous: cartesian '*' is not associative with '%s', add parentheses", s.GetStart().GetText())
 			return x
 		}
 		switch {
@@ -568,6 +578,6 @@ func (b *builder) simple(ic parser.ISimpleContext) Expr {
 	case *parser.IdSimpleContext:
 		return &Unary{Pos: pos, Op: ToID, X: b.expr(c.Expr())}
 	}
-	b.errs.add(pos, "internal error: unknown atom")
+	b.errs.Add(pos, "internal error: unknown atom")
 	return &Empty{Pos: pos}
 }

@@ -7,15 +7,16 @@ import (
 	"github.com/antlr4-go/antlr/v4"
 
 	"github.com/purr-mcm/purr/cat/internal/parser"
+	"github.com/purr-mcm/purr/source"
 )
 
 // syntaxReporter turns ANTLR's error callbacks into one precise message:
 // the first error of the file (ANTLR's recovery produces cascades).
 type syntaxReporter struct {
 	file, src  string
-	parseErr   *Error
-	lexErr     *Error
-	commentErr *Error
+	parseErr   *source.Error
+	lexErr     *source.Error
+	commentErr *source.Error
 	// The token where the decision that failed started: for a
 	// NoViableAltException the parser is still there (prediction does not
 	// consume), so the expected set it gives is only right when the
@@ -23,9 +24,10 @@ type syntaxReporter struct {
 	decisionStart antlr.Token
 }
 
-func (r *syntaxReporter) result() error {
-	var best *Error
-	for _, e := range []*Error{r.lexErr, r.parseErr, r.commentErr} {
+// result is the first error of the file.
+func (r *syntaxReporter) result() *source.Error {
+	var best *source.Error
+	for _, e := range []*source.Error{r.lexErr, r.parseErr, r.commentErr} {
 		if e != nil && (best == nil || e.Pos.Before(best.Pos)) {
 			best = e
 		}
@@ -33,9 +35,9 @@ func (r *syntaxReporter) result() error {
 	if best == nil {
 		// ANTLR reported nothing in LL mode after SLL failed: cannot happen
 		// in practice, but never accept a tree built during recovery.
-		best = &Error{Pos: Pos{File: r.file, Line: 1, Col: 1}, Msg: "syntax error"}
+		best = &source.Error{Pos: source.Pos{File: r.file, Line: 1, Col: 1}, Msg: "syntax error"}
 	}
-	return ErrorList{best}
+	return best
 }
 
 type lexerListener struct {
@@ -47,13 +49,13 @@ func (l *lexerListener) SyntaxError(_ antlr.Recognizer, _ any, line, column int,
 	if l.rep.lexErr != nil {
 		return
 	}
-	pos := Pos{File: l.rep.file, Line: line, Col: column + 1}
+	pos := source.Pos{File: l.rep.file, Line: line, Col: column + 1}
 	c := charAt(l.rep.src, line, column)
 	msg := fmt.Sprintf("unexpected character %q", c)
 	if c == '"' {
 		msg = "unterminated string: '\"' without a closing '\"'"
 	}
-	l.rep.lexErr = &Error{Pos: pos, Msg: msg}
+	l.rep.lexErr = &source.Error{Pos: pos, Msg: msg}
 }
 
 // charAt returns the rune at a 1-based line and 0-based rune column.
@@ -96,7 +98,7 @@ func (l *parserListener) SyntaxError(rec antlr.Recognizer, offending any, line, 
 	}
 	p := rec.(antlr.Parser)
 	tok, _ := offending.(antlr.Token)
-	pos := Pos{File: l.rep.file, Line: line, Col: column + 1}
+	pos := source.Pos{File: l.rep.file, Line: line, Col: column + 1}
 	msg := "unexpected " + tokenDisplay(tok)
 	_, noViable := e.(*antlr.NoViableAltException)
 	if !noViable || l.rep.decisionStart == nil || tok == nil || l.rep.decisionStart.GetTokenIndex() == tok.GetTokenIndex() {
@@ -108,7 +110,7 @@ func (l *parserListener) SyntaxError(rec antlr.Recognizer, offending any, line, 
 			msg += ", expected " + d
 		}
 	}
-	l.rep.parseErr = &Error{Pos: pos, Msg: msg}
+	l.rep.parseErr = &source.Error{Pos: pos, Msg: msg}
 }
 
 func quote(s string) string { return "'" + s + "'" }

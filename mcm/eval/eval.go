@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/source"
 )
 
 // The evaluator runs a resolved Cat model over the algebra. Values are
@@ -28,7 +29,7 @@ type (
 	}
 	builtin[L comparable] struct {
 		name string
-		fn   func(ev *evaluator[L], pos cat.Pos, arg value) (value, error)
+		fn   func(ev *evaluator[L], pos source.Pos, arg value) (value, error)
 	}
 	procedure struct {
 		def *cat.Procedure
@@ -133,7 +134,7 @@ type Check[L comparable] struct {
 	Mode    cat.CheckMode
 	Lit     L
 	Acyclic Rel[L]
-	Pos     cat.Pos
+	Pos     source.Pos
 }
 
 // Literal returns the check's literal, encoding a lazy check exactly.
@@ -253,7 +254,7 @@ func valueID[L comparable](v value) uintptr {
 const maxCallDepth = 10000
 
 // enter counts one more nested call at pos; the caller defers ev.leave.
-func (ev *evaluator[L]) enter(pos cat.Pos, name string) error {
+func (ev *evaluator[L]) enter(pos source.Pos, name string) error {
 	if ev.depth >= maxCallDepth {
 		return errAt(pos, "calls of %s nest deeper than %d: unbounded recursion?", name, maxCallDepth)
 	}
@@ -267,7 +268,7 @@ func (ev *evaluator[L]) leave() { ev.depth-- }
 // (map, fold, cross, ...) to the model's call of that function: the
 // prelude is purr's file, not the model's, and its lines tell the model's
 // author nothing.
-func atCallSite(pos cat.Pos, err error) error {
+func atCallSite(pos source.Pos, err error) error {
 	var e *evalError
 	if !errors.As(err, &e) || e.pos.File != preludeFile || pos.File == preludeFile {
 		return err
@@ -298,7 +299,7 @@ func (ev *evaluator[L]) done() error {
 // refusals of an engine that keeps executions symbolic: the model needs a
 // member-by-member walk of a set that differs between executions.
 type evalError struct {
-	pos    cat.Pos
+	pos    source.Pos
 	msg    string
 	varies bool
 }
@@ -313,11 +314,11 @@ func NeedsConcreteExecutions(err error) bool {
 	return errors.As(err, &e) && e.varies
 }
 
-func errVaries(pos cat.Pos, format string, args ...any) error {
+func errVaries(pos source.Pos, format string, args ...any) error {
 	return &evalError{pos: pos, msg: fmt.Sprintf(format, args...), varies: true}
 }
 
-func errAt(pos cat.Pos, format string, args ...any) error {
+func errAt(pos source.Pos, format string, args ...any) error {
 	return &evalError{pos: pos, msg: fmt.Sprintf(format, args...)}
 }
 
@@ -1001,7 +1002,7 @@ func (al *Algebra[L]) sameValue(a, b value) bool {
 }
 
 // bindParams binds a pattern (one name, or a tuple of names) to a value.
-func (ev *evaluator[L]) bindParams(pos cat.Pos, names []string, v value, sc *env) error {
+func (ev *evaluator[L]) bindParams(pos source.Pos, names []string, v value, sc *env) error {
 	if len(names) == 1 {
 		if names[0] != "_" {
 			sc.set(names[0], v)
@@ -1096,7 +1097,7 @@ func kindOf(v value) string {
 // elements lists the members of a set of values. A set of events or a
 // relation is a set of values only when it is empty in every execution:
 // purr does not enumerate the members of sets that vary.
-func (ev *evaluator[L]) elements(pos cat.Pos, v value) ([]value, error) {
+func (ev *evaluator[L]) elements(pos source.Pos, v value) ([]value, error) {
 	switch v := v.(type) {
 	case emptyVal:
 		return nil, nil
@@ -1117,7 +1118,7 @@ func (ev *evaluator[L]) elements(pos cat.Pos, v value) ([]value, error) {
 }
 
 // rel coerces a value to a relation.
-func (ev *evaluator[L]) rel(pos cat.Pos, v value) (Rel[L], error) {
+func (ev *evaluator[L]) rel(pos source.Pos, v value) (Rel[L], error) {
 	switch v := v.(type) {
 	case emptyVal:
 		return Rel[L]{}, nil
@@ -1128,7 +1129,7 @@ func (ev *evaluator[L]) rel(pos cat.Pos, v value) (Rel[L], error) {
 }
 
 // set coerces a value to an event set.
-func (ev *evaluator[L]) set(pos cat.Pos, v value) (Set[L], error) {
+func (ev *evaluator[L]) set(pos source.Pos, v value) (Set[L], error) {
 	switch v := v.(type) {
 	case emptyVal:
 		return ev.al.EmptySet(), nil
@@ -1295,7 +1296,7 @@ func (ev *evaluator[L]) sameElem(a, b value) bool {
 	return ev.al.sameValue(a, b)
 }
 
-func (ev *evaluator[L]) apply(pos cat.Pos, f, arg value) (value, error) {
+func (ev *evaluator[L]) apply(pos source.Pos, f, arg value) (value, error) {
 	if err := ev.done(); err != nil {
 		return nil, err
 	}
@@ -1523,17 +1524,17 @@ func (ev *evaluator[L]) unary(x *cat.Unary, a value) (value, error) {
 }
 
 // builtins are the functions herd7 predefines.
-func builtins[L comparable]() map[string]func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
+func builtins[L comparable]() map[string]func(ev *evaluator[L], pos source.Pos, arg value) (value, error) {
 	fns := herdSetBuiltins[L]()
-	for name, fn := range map[string]func(ev *evaluator[L], pos cat.Pos, arg value) (value, error){
-		"domain": func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
+	for name, fn := range map[string]func(ev *evaluator[L], pos source.Pos, arg value) (value, error){
+		"domain": func(ev *evaluator[L], pos source.Pos, arg value) (value, error) {
 			r, err := ev.rel(pos, arg)
 			if err != nil {
 				return nil, err
 			}
 			return ev.al.domain(r), nil
 		},
-		"range": func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
+		"range": func(ev *evaluator[L], pos source.Pos, arg value) (value, error) {
 			r, err := ev.rel(pos, arg)
 			if err != nil {
 				return nil, err
@@ -1543,7 +1544,7 @@ func builtins[L comparable]() map[string]func(ev *evaluator[L], pos cat.Pos, arg
 		// different-values r: the pairs of r whose events carry different
 		// values (the bell of the Linux kernel matches SRCU locks and
 		// unlocks by the value the lock returned).
-		"different-values": func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
+		"different-values": func(ev *evaluator[L], pos source.Pos, arg value) (value, error) {
 			r, err := ev.rel(pos, arg)
 			if err != nil {
 				return nil, err
@@ -1557,7 +1558,7 @@ func builtins[L comparable]() map[string]func(ev *evaluator[L], pos cat.Pos, arg
 			}
 			return out, nil
 		},
-		"fail": func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
+		"fail": func(ev *evaluator[L], pos source.Pos, arg value) (value, error) {
 			return nil, errAt(pos, "fail")
 		},
 		// Page-table functions of herd's virtual-memory models: purr's tests
@@ -1571,7 +1572,7 @@ func builtins[L comparable]() map[string]func(ev *evaluator[L], pos cat.Pos, arg
 	return fns
 }
 
-func noPageTables[L comparable](ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
+func noPageTables[L comparable](ev *evaluator[L], pos source.Pos, arg value) (value, error) {
 	return emptyVal{}, nil
 }
 
