@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/purr-mcm/purr/cat/ast"
 	"github.com/purr-mcm/purr/source"
 )
 
@@ -33,7 +34,7 @@ func FuzzParse(f *testing.F) {
 		}
 		checkModel(&Model{Stmts: first.Stmts}, &Loader{Predefined: map[string]Kind{"po": KindRelation, "W": KindSet, "domain": KindFunction}})
 		var out bytes.Buffer
-		if err := Fprint(&out, first); err != nil {
+		if err := ast.Fprint(&out, first); err != nil {
 			t.Fatal(err)
 		}
 		second, err := Parse("fuzz.cat", out.Bytes())

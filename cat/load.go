@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/purr-mcm/purr/cat/ast"
+	"github.com/purr-mcm/purr/cat/internal/parser"
 	"github.com/purr-mcm/purr/source"
 )
 
@@ -42,13 +44,13 @@ type Loader struct {
 	Predefined map[string]Kind
 	// Prelude is what every model runs after (purr's prelude): the names
 	// it binds are in scope for the model. It is checked with the model.
-	Prelude []Stmt
+	Prelude []ast.Stmt
 	// Variants are the enabled variants (herd's -variant) for the check.
 	Variants []string
 	// NativeWith, when not nil, tells the with x from f(arg) statements
 	// that the evaluator carries out itself without applying f (purr's
 	// "with co from generate_cos(...)"): only arg is checked.
-	NativeWith func(*With) bool
+	NativeWith func(*ast.With) bool
 }
 
 // LoadFile parses the model in the file at path, follows its includes and
@@ -82,13 +84,13 @@ type loader struct {
 	*Loader
 	errs   source.ErrorList
 	files  []string
-	parsed map[string]*File
+	parsed map[string]*ast.File
 	stack  []origin // files being expanded, for include cycles
 }
 
 func (l *Loader) load(main origin, src []byte) (*Model, error) {
-	ld := &loader{Loader: l, parsed: map[string]*File{}}
-	f, errs := parse(main.name, src)
+	ld := &loader{Loader: l, parsed: map[string]*ast.File{}}
+	f, errs := parser.Parse(main.name, src)
 	ld.files = append(ld.files, main.name)
 	if errs != nil {
 		errs.Sort()
@@ -112,20 +114,20 @@ func (l *Loader) load(main origin, src []byte) (*Model, error) {
 
 // expand copies stmts with their includes followed. included holds the
 // files certainly included on every path to here; it is updated.
-func (ld *loader) expand(stmts []Stmt, from origin, included map[string]bool) []Stmt {
-	out := make([]Stmt, 0, len(stmts))
+func (ld *loader) expand(stmts []ast.Stmt, from origin, included map[string]bool) []ast.Stmt {
+	out := make([]ast.Stmt, 0, len(stmts))
 	for _, s := range stmts {
 		switch s := s.(type) {
-		case *Include:
+		case *ast.Include:
 			out = append(out, ld.include(s, from, included))
-		case *IfVariant:
+		case *ast.IfVariant:
 			thenSet, elseSet := copySet(included), copySet(included)
 			c := *s
 			c.Then = ld.expand(s.Then, from, thenSet)
 			c.Else = ld.expand(s.Else, from, elseSet)
 			intersectInto(included, thenSet, elseSet)
 			out = append(out, &c)
-		case *MatchStmt:
+		case *ast.MatchStmt:
 			c := *s
 			c.Clauses = nil
 			var sets []map[string]bool
@@ -141,11 +143,11 @@ func (ld *loader) expand(stmts []Stmt, from origin, included map[string]bool) []
 			sets = append(sets, set)
 			intersectInto(included, sets...)
 			out = append(out, &c)
-		case *Procedure:
+		case *ast.Procedure:
 			c := *s
 			c.Body = ld.expand(s.Body, from, copySet(included))
 			out = append(out, &c)
-		case *Forall:
+		case *ast.Forall:
 			c := *s
 			c.Body = ld.expand(s.Body, from, copySet(included))
 			out = append(out, &c)
@@ -183,7 +185,7 @@ func intersectInto(dst map[string]bool, sets ...map[string]bool) {
 	}
 }
 
-func (ld *loader) include(inc *Include, from origin, included map[string]bool) *Include {
+func (ld *loader) include(inc *ast.Include, from origin, included map[string]bool) *ast.Include {
 	out := *inc
 	src, data, searched := ld.find(inc.Path, from)
 	if data == nil {
@@ -210,7 +212,7 @@ func (ld *loader) include(inc *Include, from origin, included map[string]bool) *
 	if !ok {
 		ld.files = append(ld.files, src.name)
 		var errs source.ErrorList
-		f, errs = parse(src.name, data)
+		f, errs = parser.Parse(src.name, data)
 		if errs != nil {
 			ld.errs = append(ld.errs, errs...)
 			return &out

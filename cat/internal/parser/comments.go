@@ -1,4 +1,4 @@
-package cat
+package parser
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package cat
+package ast
 
 import (
 	"strings"
@@ -329,9 +329,10 @@ type Unshow struct {
 	Names []string
 }
 
-// Include is include "Path". In a File from Parse only Path is set. In a
-// Model, Resolved is the file found and Stmts its resolved statements, or nil
-// when that file was certainly included before on every path to here.
+// Include is include "Path". In a File from cat.Parse only Path is set. In
+// a cat.Model, Resolved is the file found and Stmts its resolved
+// statements, or nil when that file was certainly included before on every
+// path to here.
 // herd includes a file at most once per run: an evaluator keeps the set of
 // files already included and skips an Include whose Resolved is in it (an
 // include under an if may be expanded at several places).
@@ -453,19 +454,10 @@ func (*Debug) stmtNode()        {}
 
 // File is one parsed source file, includes not followed.
 type File struct {
-	Name string // file name as given to Parse
+	Name string // file name as given to cat.Parse
 	// Header: herd's optional first line, an architecture name and/or a
 	// quoted title. A single name sets both Arch and Title to it.
 	Arch, Title string
 	CatDep      bool // the catdep option: the model defines dependencies
 	Stmts       []Stmt
-}
-
-// Model is a file with its includes followed and its procedures checked.
-type Model struct {
-	Name        string // file name of the main file
-	Arch, Title string
-	CatDep      bool
-	Stmts       []Stmt
-	Files       []string // every file read, main file first, in order of reading
 }
