@@ -249,7 +249,8 @@ func (t *translator) statement(s cparser.IStatementContext) error {
 	return source.Errorf(t.pos(s), "unsupported statement")
 }
 
-// quote records the statement being translated, for the program's Source.
+// quote records the statement being translated, the text of its
+// instructions (xcfa.Instr).
 func (t *translator) quote(s cparser.IStatementContext) {
 	switch s := s.(type) {
 	case *cparser.DeclStmtContext, *cparser.ExprStmtContext:
