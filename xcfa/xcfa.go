@@ -39,6 +39,10 @@ type Program struct {
 	// instruction are in program order, as herd7 builds AArch64's
 	// read-modify-writes (SWP, LDADD, CAS: no iico between the accesses).
 	OrderedInstrs bool
+	// NoBranchEvents: a conditional branch makes no branch (commit) event,
+	// and a control dependency ends where the branches join, as in herd7's
+	// C semantics.
+	NoBranchEvents bool
 }
 
 // Process is one thread: a control-flow automaton from Init to Final.
