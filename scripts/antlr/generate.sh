@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Regenerates one ANTLR grammar's Go parser with the pinned antlr-ng.
-# Usage (from go:generate): generate.sh GRAMMAR.g4 OUTDIR PACKAGE
+# Usage (from go:generate): generate.sh GRAMMAR.g4 OUTDIR PACKAGE [LIBDIR]
+# LIBDIR is where the grammars GRAMMAR imports live, if not beside it.
 # Installs antlr-ng from package-lock.json on first use.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-grammar="$1" out="$2" pkg="$3"
+grammar="$1" out="$2" pkg="$3" lib="${4:-$(dirname "$1")}"
 if [ ! -x "$here/node_modules/.bin/antlr-ng" ]; then
   (cd "$here" && npm ci --no-fund --no-audit --silent)
 fi
 rm -f "$out"/*.go "$out"/*.interp "$out"/*.tokens
 "$here/node_modules/.bin/antlr-ng" -Dlanguage=Go --package "$pkg" \
   --generate-visitor false --generate-listener false \
-  --exact-output-dir -o "$out" "$grammar"
+  --exact-output-dir -o "$out" --lib "$lib" "$grammar"
 # Keep only the Go sources: the .interp and .tokens files are generator debris.
 rm -f "$out"/*.interp "$out"/*.tokens
 # antlr-ng writes no generated-code header; add Go's standard one so that

@@ -6,7 +6,7 @@ import (
 	"github.com/purr-mcm/purr/xcfa"
 )
 
-// The assembly grammars share the shape of a program section (header of
+// The assembly grammars import the program section of Table.g4 (header of
 // procName, rows of cells, a cell's labels and instruction); each
 // generates its own types for it, which these interfaces name.
 
