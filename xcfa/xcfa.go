@@ -198,7 +198,7 @@ type Ite struct{ Cond, X, Y Expr }
 // name. Front ends use it for code addresses as values (AArch64 ADR of a
 // code label, the return address BL writes into X30); an indirect jump on
 // such a value is a set of Assume edges "R == Label", one per possible
-// target (see the AArch64 dialect's documentation).
+// target (the package documentation has the contract).
 type Label struct {
 	Proc int
 	Name string
