@@ -4,7 +4,7 @@
 // mnemonic is reported as unsupported rather than as a syntax error.
 grammar AArch64;
 
-import Table; // the program table: litmus/internal/asm/Table.g4
+import Table; // the program table: litmus/internal/asmtable/Table.g4
 
 instruction
     : NAME (operand (COMMA operand)*)?

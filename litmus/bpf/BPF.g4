@@ -7,7 +7,7 @@
 // lexer reads them: write r1 - 2, not r1-2.
 grammar BPF;
 
-import Table; // the program table: litmus/internal/asm/Table.g4
+import Table; // the program table: litmus/internal/asmtable/Table.g4
 
 instruction
     : reg ALUOP reg                                             # aluReg

@@ -1,7 +1,8 @@
-package asm
+package asmtable
 
 import (
 	"github.com/antlr4-go/antlr/v4"
+	"github.com/purr-mcm/purr/litmus/internal/asm"
 	"github.com/purr-mcm/purr/litmus/internal/syntax"
 	"github.com/purr-mcm/purr/xcfa"
 )
@@ -33,17 +34,17 @@ type LabelNode interface {
 // instr reads a cell's instruction (and keeps its errors: the caller
 // reports them).
 func ReadTable[R RowNode[C], C CellNode[L, N], L LabelNode, N antlr.ParserRuleContext, P antlr.ParserRuleContext, I any](
-	file string, procs []P, rows []R, final xcfa.Pos, instr func(N) *I) *Table[I] {
-	t := &Table[I]{FinalPos: final}
+	file string, procs []P, rows []R, final xcfa.Pos, instr func(N) *I) *asm.Table[I] {
+	t := &asm.Table[I]{FinalPos: final}
 	for _, pn := range procs {
-		t.Procs = append(t.Procs, Proc{Name: pn.GetText(), Pos: syntax.CtxPos(file, pn)})
+		t.Procs = append(t.Procs, asm.Proc{Name: pn.GetText(), Pos: syntax.CtxPos(file, pn)})
 	}
 	for _, r := range rows {
-		var cells []Cell[I]
+		var cells []asm.Cell[I]
 		for _, c := range r.AllCell() {
-			var cl Cell[I]
+			var cl asm.Cell[I]
 			for _, lab := range c.AllLabel() {
-				cl.Labels = append(cl.Labels, Label{Name: lab.NAME().GetText(), Pos: syntax.CtxPos(file, lab)})
+				cl.Labels = append(cl.Labels, asm.Label{Name: lab.NAME().GetText(), Pos: syntax.CtxPos(file, lab)})
 			}
 			if in := c.Instruction(); any(in) != nil {
 				cl.Instr = instr(in)
