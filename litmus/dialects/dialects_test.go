@@ -131,6 +131,51 @@ func TestArchNamedOnlyByItsDialect(t *testing.T) {
 	}
 }
 
+// TestNoANTLROutsideInternal: a dialect's parse tree stays beside its
+// generated parser (under an internal/ folder); the rest of its package
+// works on the syntax tree the converter there produces.
+func TestNoANTLROutsideInternal(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs := map[string]bool{}
+	for _, arch := range litmus.Dialects() {
+		d, _ := litmus.LookupDialect(arch)
+		dirs[filepath.Join(root, strings.TrimPrefix(dialectPackage(d), module))] = true
+	}
+	fset := token.NewFileSet()
+	for dir := range dirs {
+		err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if e.IsDir() {
+				if e.Name() == "internal" || e.Name() == "testdata" {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !strings.HasSuffix(p, ".go") {
+				return nil
+			}
+			f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
+			if err != nil {
+				return err
+			}
+			for _, imp := range f.Imports {
+				if strings.Contains(imp.Path.Value, "antlr") {
+					t.Errorf("%s imports %s outside an internal/ folder", fset.Position(imp.Pos()), imp.Path.Value)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func within(file, dir string) bool {
 	rel, err := filepath.Rel(dir, file)
 	return err == nil && !strings.HasPrefix(rel, "..")
