@@ -56,3 +56,12 @@ func ReadTable[R RowNode[C], C CellNode[L, N], L LabelNode, N antlr.ParserRuleCo
 	}
 	return t
 }
+
+// SourceText is the text of c as written, spaces included.
+func SourceText(c antlr.ParserRuleContext) string {
+	start, stop := c.GetStart(), c.GetStop()
+	if start == nil || stop == nil {
+		return c.GetText()
+	}
+	return start.GetInputStream().GetTextFromInterval(antlr.NewInterval(start.GetStart(), stop.GetStop()))
+}

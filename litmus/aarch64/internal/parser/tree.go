@@ -71,22 +71,13 @@ type astBuilder struct {
 func (b *astBuilder) pos(c antlr.ParserRuleContext) xcfa.Pos { return syntax.CtxPos(b.file, c) }
 
 func (b *astBuilder) instr(c IInstructionContext) *Instr {
-	in := &Instr{Mnem: strings.ToUpper(c.NAME().GetText()), Pos: b.pos(c), Text: sourceText(c)}
+	in := &Instr{Mnem: strings.ToUpper(c.NAME().GetText()), Pos: b.pos(c), Text: asmtable.SourceText(c)}
 	ops := c.AllOperand()
 	in.Ops = make([]Operand, 0, len(ops))
 	for _, o := range ops {
 		in.Ops = append(in.Ops, b.operand(o))
 	}
 	return in
-}
-
-// sourceText is the text of c as written, spaces included.
-func sourceText(c antlr.ParserRuleContext) string {
-	start, stop := c.GetStart(), c.GetStop()
-	if start == nil || stop == nil {
-		return c.GetText()
-	}
-	return start.GetInputStream().GetTextFromInterval(antlr.NewInterval(start.GetStart(), stop.GetStop()))
 }
 
 func (b *astBuilder) num(t antlr.TerminalNode) int64 {

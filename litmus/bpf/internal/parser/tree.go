@@ -118,7 +118,7 @@ func (b *astBuilder) pointer(c IPointerContext) *Pointer {
 }
 
 func (b *astBuilder) instr(c IInstructionContext) *Instr {
-	in := &Instr{Pos: b.pos(c), Text: sourceText(c)}
+	in := &Instr{Pos: b.pos(c), Text: asmtable.SourceText(c)}
 	fn := func(t antlr.TerminalNode) {
 		in.Fn, in.FnPos = t.GetText(), b.tokPos(t)
 	}
@@ -168,13 +168,4 @@ func (b *astBuilder) instr(c IInstructionContext) *Instr {
 		in.Target = Operand{Name: c.NAME().GetText(), Pos: b.tokPos(c.NAME())}
 	}
 	return in
-}
-
-// sourceText is the text of c as written, spaces included.
-func sourceText(c antlr.ParserRuleContext) string {
-	start, stop := c.GetStart(), c.GetStop()
-	if start == nil || stop == nil {
-		return c.GetText()
-	}
-	return start.GetInputStream().GetTextFromInterval(antlr.NewInterval(start.GetStart(), stop.GetStop()))
 }

@@ -72,7 +72,7 @@ type astBuilder struct {
 func (b *astBuilder) pos(c antlr.ParserRuleContext) xcfa.Pos { return syntax.CtxPos(b.file, c) }
 
 func (b *astBuilder) instr(c IInstructionContext) *Instr {
-	in := &Instr{Pos: b.pos(c), Text: sourceText(c)}
+	in := &Instr{Pos: b.pos(c), Text: asmtable.SourceText(c)}
 	switch c := c.(type) {
 	case *LockedInstructionContext:
 		in.Mnem = "LOCK"
@@ -84,15 +84,6 @@ func (b *astBuilder) instr(c IInstructionContext) *Instr {
 		}
 	}
 	return in
-}
-
-// sourceText is the text of c as written, spaces included.
-func sourceText(c antlr.ParserRuleContext) string {
-	start, stop := c.GetStart(), c.GetStop()
-	if start == nil || stop == nil {
-		return c.GetText()
-	}
-	return start.GetInputStream().GetTextFromInterval(antlr.NewInterval(start.GetStart(), stop.GetStop()))
 }
 
 func (b *astBuilder) num(t antlr.TerminalNode) int64 {
