@@ -11,6 +11,7 @@ import (
 
 	"github.com/purr-mcm/purr/herd"
 	"github.com/purr-mcm/purr/internal/shared"
+	"github.com/purr-mcm/purr/mcm/outcome"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -50,7 +51,7 @@ func TestHerdSpellings(t *testing.T) {
 	}
 	want := herd.Default()
 	want.Model, want.Includes, want.Variants = "x.cat", []string{"d1", "d2"}, []string{"a", "b"}
-	want.Unroll, want.Timeout, want.Speedcheck = 3, 1500000000, true
+	want.Unroll, want.Timeout, want.Speedcheck, want.Show = 3, 1500000000, true, outcome.ShowNone
 	if !reflect.DeepEqual(o.cfg, want) {
 		t.Errorf("configuration: got %+v, want %+v", o.cfg, want)
 	}
