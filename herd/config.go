@@ -50,12 +50,10 @@ type Config struct {
 	Lines map[string]source.Pos
 }
 
-// DefaultUnroll is herd7's -unroll when not given.
-const DefaultUnroll = 2
-
-// Default returns the configuration of a run given no option.
+// Default returns the configuration of a run given no option: herd7's
+// (loops unrolled twice, -through none) and purr's bounds on formulas.
 func Default() Config {
-	return Config{Unroll: DefaultUnroll, Through: "none", MaxVars: mcm.DefaultMaxVars, MaxClauses: mcm.DefaultMaxClauses}
+	return Config{Unroll: 2, Through: "none", MaxVars: mcm.DefaultMaxVars, MaxClauses: mcm.DefaultMaxClauses}
 }
 
 // ParseTimeout reads a timeout as herd7 does: a number of seconds ("10",
