@@ -9,16 +9,16 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/herd"
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/litmus/c"
+	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
 // printErr prints an error, one line per problem.
 func printErr(w io.Writer, err error) {
-	var list cat.ErrorList
+	var list source.ErrorList
 	if errors.As(err, &list) {
 		for _, e := range list {
 			fmt.Fprintln(w, e)
