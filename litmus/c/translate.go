@@ -35,7 +35,7 @@ type translator struct {
 }
 
 func translateProgram(file string, tree cparser.IProgramContext, macros *Macros, lkmmv2 bool) (*xcfa.Program, error) {
-	prog := &xcfa.Program{Arch: "C", OrderedInstrs: true}
+	prog := &xcfa.Program{Arch: "C", OrderedInstrs: true, NoBranchEvents: true}
 	seen := map[int]bool{}
 	rmwIDs := 0
 	for i, th := range tree.AllThread() {
