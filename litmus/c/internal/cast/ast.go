@@ -146,8 +146,8 @@ type Number struct {
 // "__load{once}(*x)" and "__fence{mb}" (no parentheses), and the operator
 // form "__atomic_op(x, +, v)".
 type CallExpr struct {
-	source.Pos          // of the name
-	Name       string   //
+	source.Pos // of the name
+	Name       string
 	Annots     []string // the annotations as written, "srcu-lock"; nil for none
 	Args       []Expr
 	Op         string     // the operator argument of the operator form, else ""
@@ -208,8 +208,8 @@ type MacroFile struct {
 // MacroDef is "NAME(PARAMS) body": an expression macro (Expr) or a
 // statement macro (Block).
 type MacroDef struct {
-	source.Pos        // of the name
-	Name       string //
+	source.Pos // of the name
+	Name       string
 	Params     []*Ident
 	Expr       Expr
 	Block      *BlockStmt
