@@ -76,8 +76,8 @@ func linuxTags(annots []string, rmw bool) []string {
 
 func once() []string { return []string{"once"} }
 
-// call translates a call; stmt tells whether it is a statement.
-func (t *translator) call(e *cast.CallExpr, hint string, stmt bool) (value, error) {
+// callExpr translates a call; stmt tells whether it is a statement.
+func (t *translator) callExpr(e *cast.CallExpr, hint string, stmt bool) (value, error) {
 	c := &call{name: e.Name, pos: t.pos(e.Pos), args: e.Args, annots: e.Annots, hint: hint}
 	if e.Op != "" {
 		if err := t.checkAtomicOp(e); err != nil {

@@ -67,7 +67,7 @@ func (t *translator) expr(e cast.Expr, hint string) (value, error) {
 	case *cast.ParenExpr:
 		return t.expr(e.X, hint)
 	case *cast.CallExpr:
-		return t.call(e, hint, false)
+		return t.callExpr(e, hint, false)
 	case *cast.UnaryExpr:
 		return t.unary(e, hint)
 	case *cast.BinaryExpr:

@@ -200,8 +200,8 @@ func (t *translator) statement(s cast.Stmt) error {
 		if name, ok := nameOf(unparen(s.X)); ok && (name == "break" || name == "continue") {
 			return errorf(t.pos(s.Pos), "unsupported %s statement", name)
 		}
-		if call, ok := unparen(s.X).(*cast.CallExpr); ok {
-			_, err := t.call(call, "", true)
+		if e, ok := unparen(s.X).(*cast.CallExpr); ok {
+			_, err := t.callExpr(e, "", true)
 			return err
 		}
 		// herd's statements are calls and assignments: smp_mb; or *x; is
