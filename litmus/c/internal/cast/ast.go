@@ -78,7 +78,7 @@ type DeclStmt struct {
 	Type *TypeSpec
 	Name string
 	Init Expr
-	Text string // the statement as written, see SourceText
+	Text string // as written, spaces collapsed, no final ";"
 }
 
 // IfStmt is "if (Cond) Then else Else" (Else nil without else).
@@ -86,7 +86,7 @@ type IfStmt struct {
 	source.Pos
 	Cond       Expr
 	Then, Else Stmt
-	CondText   string // the condition as written, see SourceText
+	CondText   string // as written, spaces collapsed
 }
 
 // WhileStmt is "while (Cond) Body".
@@ -94,21 +94,21 @@ type WhileStmt struct {
 	source.Pos
 	Cond     Expr
 	Body     Stmt
-	CondText string // the condition as written, see SourceText
+	CondText string // as written, spaces collapsed
 }
 
 // ExprStmt is an expression as a statement, "f(x);".
 type ExprStmt struct {
 	source.Pos
 	X    Expr
-	Text string // the statement as written, see SourceText
+	Text string // as written, spaces collapsed, no final ";"
 }
 
 // AssignStmt is "LHS = RHS;".
 type AssignStmt struct {
 	source.Pos
 	LHS, RHS Expr
-	Text     string // the statement as written, see SourceText
+	Text     string // as written, spaces collapsed, no final ";"
 }
 
 // EmptyStmt is ";".
