@@ -7,6 +7,7 @@ import (
 
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/litmus/c/internal/cast"
+	"github.com/purr-mcm/purr/litmus/c/internal/cparser"
 	"github.com/purr-mcm/purr/source"
 )
 
@@ -39,7 +40,7 @@ func (m *Macros) Names() []string { return slices.Sorted(maps.Keys(m.defs)) }
 // ParseMacros reads a herd7 macro file. A later definition of a name
 // replaces an earlier one, as in herd.
 func ParseMacros(file string, src []byte) (*Macros, error) {
-	tree, err := cast.ParseMacroFile(file, string(src))
+	tree, err := cparser.ParseMacroFile(file, string(src))
 	if err != nil {
 		return nil, litmusError(err)
 	}

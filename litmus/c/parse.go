@@ -6,6 +6,7 @@ import (
 
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/litmus/c/internal/cast"
+	"github.com/purr-mcm/purr/litmus/c/internal/cparser"
 	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
@@ -50,11 +51,11 @@ func TranslateSource(file string, src []byte, macros *Macros) (*xcfa.Program, er
 }
 
 func parseProgram(file, text string) (*cast.Program, error) {
-	tree, err := cast.Parse(file, text)
+	tree, err := cparser.Parse(file, text)
 	return tree, litmusError(err)
 }
 
-// litmusError is a syntax error of package cast as package litmus reports
+// litmusError is a syntax error of package cparser as package litmus reports
 // errors.
 func litmusError(err error) error {
 	switch err := err.(type) {

@@ -1,5 +1,5 @@
-// Package cast reads the program part of a C litmus test, or a herd7
-// macro file, into a syntax tree: the C front end's nodes, which it
-// translates, hashes and expands macros on, and the converter from the
-// ANTLR parse tree, so that no ANTLR type leaves this package.
+// Package cast is the syntax tree of the C dialect: the nodes of a C
+// litmus test's program part and of a herd7 macro file, with positions,
+// which the C front end translates, hashes and expands macros on.
+// Package cparser builds it.
 package cast

@@ -1,4 +1,4 @@
-package cast
+package cparser
 
 import (
 	"os"
@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/antlr4-go/antlr/v4"
-	"github.com/purr-mcm/purr/litmus/c/internal/cparser"
+	"github.com/purr-mcm/purr/litmus/c/internal/cast"
 )
 
 // TestTreeMatchesParseTree converts the C programs and macro files of
@@ -85,7 +85,7 @@ func blank(s string) string {
 	}, s)
 }
 
-func compareBlock(t *testing.T, file string, b *BlockStmt, c cparser.IBlockContext) {
+func compareBlock(t *testing.T, file string, b *cast.BlockStmt, c IBlockContext) {
 	t.Helper()
 	stmts := c.AllStatement()
 	if len(b.Stmts) != len(stmts) {
@@ -96,74 +96,74 @@ func compareBlock(t *testing.T, file string, b *BlockStmt, c cparser.IBlockConte
 	}
 }
 
-func compareStmt(t *testing.T, file string, s Stmt, c cparser.IStatementContext) {
+func compareStmt(t *testing.T, file string, s cast.Stmt, c IStatementContext) {
 	t.Helper()
 	checkPos(t, file, s, c)
 	switch c := c.(type) {
-	case *cparser.BlockStmtContext:
-		compareBlock(t, file, s.(*BlockStmt), c.Block())
-	case *cparser.DeclStmtContext:
-		if d := s.(*DeclStmt); d.Init != nil {
+	case *BlockStmtContext:
+		compareBlock(t, file, s.(*cast.BlockStmt), c.Block())
+	case *DeclStmtContext:
+		if d := s.(*cast.DeclStmt); d.Init != nil {
 			compareExpr(t, file, d.Init, c.Expr())
 		}
-	case *cparser.IfStmtContext:
-		st := s.(*IfStmt)
+	case *IfStmtContext:
+		st := s.(*cast.IfStmt)
 		compareExpr(t, file, st.Cond, c.Expr())
 		compareStmt(t, file, st.Then, c.Statement(0))
 		if st.Else != nil {
 			compareStmt(t, file, st.Else, c.Statement(1))
 		}
-	case *cparser.WhileStmtContext:
-		st := s.(*WhileStmt)
+	case *WhileStmtContext:
+		st := s.(*cast.WhileStmt)
 		compareExpr(t, file, st.Cond, c.Expr())
 		compareStmt(t, file, st.Body, c.Statement())
-	case *cparser.ExprStmtContext:
-		if a, ok := s.(*AssignStmt); ok {
+	case *ExprStmtContext:
+		if a, ok := s.(*cast.AssignStmt); ok {
 			compareExpr(t, file, a.LHS, c.Expr(0))
 			compareExpr(t, file, a.RHS, c.Expr(1))
 		} else {
-			compareExpr(t, file, s.(*ExprStmt).X, c.Expr(0))
+			compareExpr(t, file, s.(*cast.ExprStmt).X, c.Expr(0))
 		}
 	}
 }
 
-func compareExpr(t *testing.T, file string, e Expr, c antlr.ParserRuleContext) {
+func compareExpr(t *testing.T, file string, e cast.Expr, c antlr.ParserRuleContext) {
 	t.Helper()
 	checkPos(t, file, e, c)
-	if got, want := Text(e), c.GetText(); got != want {
+	if got, want := cast.Text(e), c.GetText(); got != want {
 		t.Errorf("%s: Text %q, want %q", file, got, want)
 	}
-	var subs []cparser.IExprContext
+	var subs []IExprContext
 	switch c := c.(type) {
-	case *cparser.PrimaryExprContext:
+	case *PrimaryExprContext:
 		compareExpr(t, file, e, c.Primary())
 		return
-	case *cparser.ParenPrimaryContext:
-		compareExpr(t, file, e.(*ParenExpr).X, c.Expr())
+	case *ParenPrimaryContext:
+		compareExpr(t, file, e.(*cast.ParenExpr).X, c.Expr())
 		return
-	case *cparser.CallPrimaryContext:
+	case *CallPrimaryContext:
 		subs = c.AllExpr()
-	case *cparser.AtomicOpPrimaryContext:
+	case *AtomicOpPrimaryContext:
 		subs = c.AllExpr()
-	case *cparser.UnaryExprContext:
-		compareExpr(t, file, e.(*UnaryExpr).X, c.Expr())
-	case *cparser.CastExprContext:
-		compareExpr(t, file, e.(*CastExpr).X, c.Expr())
-	case *cparser.BinaryExprContext:
-		compareExpr(t, file, e.(*BinaryExpr).X, c.Expr(0))
-		compareExpr(t, file, e.(*BinaryExpr).Y, c.Expr(1))
-	case *cparser.CondExprContext:
-		ce := e.(*CondExpr)
+	case *UnaryExprContext:
+		compareExpr(t, file, e.(*cast.UnaryExpr).X, c.Expr())
+	case *CastExprContext:
+		compareExpr(t, file, e.(*cast.CastExpr).X, c.Expr())
+	case *BinaryExprContext:
+		compareExpr(t, file, e.(*cast.BinaryExpr).X, c.Expr(0))
+		compareExpr(t, file, e.(*cast.BinaryExpr).Y, c.Expr(1))
+	case *CondExprContext:
+		ce := e.(*cast.CondExpr)
 		compareExpr(t, file, ce.Cond, c.Expr(0))
 		compareExpr(t, file, ce.X, c.Expr(1))
 		compareExpr(t, file, ce.Y, c.Expr(2))
 	}
 	for i, s := range subs {
-		compareExpr(t, file, e.(*CallExpr).Args[i], s)
+		compareExpr(t, file, e.(*cast.CallExpr).Args[i], s)
 	}
 }
 
-func checkPos(t *testing.T, file string, n Node, c antlr.ParserRuleContext) {
+func checkPos(t *testing.T, file string, n cast.Node, c antlr.ParserRuleContext) {
 	t.Helper()
 	p, tok := n.Position(), c.GetStart()
 	if p.File != file || p.Line != tok.GetLine() || p.Col != tok.GetColumn()+1 {

@@ -1,24 +1,24 @@
-package cast
+package cparser
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/antlr4-go/antlr/v4"
-	"github.com/purr-mcm/purr/litmus/c/internal/cparser"
+	"github.com/purr-mcm/purr/litmus/c/internal/cast"
 	"github.com/purr-mcm/purr/source"
 )
 
 // Parse reads text, the program part of a test, into its syntax tree.
 // Positions name file; syntax errors stop at the first.
-func Parse(file, text string) (*Program, error) {
+func Parse(file, text string) (*cast.Program, error) {
 	p, l := newParser(file, text)
 	tree := p.Program()
 	if len(l.errs) > 0 {
 		return nil, l.errs.Err()
 	}
 	b := &builder{file: file}
-	prog := &Program{}
+	prog := &cast.Program{}
 	for _, th := range tree.AllThread() {
 		prog.Threads = append(prog.Threads, b.thread(th))
 	}
@@ -26,17 +26,17 @@ func Parse(file, text string) (*Program, error) {
 }
 
 // ParseMacroFile reads text, a herd7 macro file, into its syntax tree.
-func ParseMacroFile(file, text string) (*MacroFile, error) {
+func ParseMacroFile(file, text string) (*cast.MacroFile, error) {
 	p, l := newParser(file, text)
 	tree := p.MacroFile()
 	if len(l.errs) > 0 {
 		return nil, l.errs.Err()
 	}
 	b := &builder{file: file}
-	mf := &MacroFile{}
+	mf := &cast.MacroFile{}
 	for _, d := range tree.AllMacroDef() {
 		ids := d.AllIDENT()
-		m := &MacroDef{Pos: b.pos(d), Name: ids[0].GetText()}
+		m := &cast.MacroDef{Pos: b.pos(d), Name: ids[0].GetText()}
 		for _, id := range ids[1:] {
 			m.Params = append(m.Params, b.ident(id))
 		}
@@ -52,9 +52,9 @@ func ParseMacroFile(file, text string) (*MacroFile, error) {
 
 // newParser is a parser of text whose syntax errors, positioned in file,
 // collect in the listener it returns; it stops at the first.
-func newParser(file, text string) (*cparser.CParser, *errorListener) {
-	lexer := cparser.NewCLexer(antlr.NewInputStream(text))
-	parser := cparser.NewCParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
+func newParser(file, text string) (*CParser, *errorListener) {
+	lexer := NewCLexer(antlr.NewInputStream(text))
+	parser := NewCParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
 	l := &errorListener{DefaultErrorListener: antlr.NewDefaultErrorListener(), file: file}
 	lexer.RemoveErrorListeners()
 	lexer.AddErrorListener(l)
@@ -94,14 +94,14 @@ const maxSyntaxErrors = 5
 
 // unsupportedKeywords are C statements herd7's C dialect does not have.
 var unsupportedKeywords = map[int]string{
-	cparser.CLexerFOR:    "for statement",
-	cparser.CLexerDO:     "do statement",
-	cparser.CLexerSWITCH: "switch statement",
-	cparser.CLexerRETURN: "return statement",
-	cparser.CLexerGOTO:   "goto statement",
-	cparser.CLexerLBRK:   "array subscript",
-	cparser.CLexerDOT:    "structure member",
-	cparser.CLexerARROW:  "structure member",
+	CLexerFOR:    "for statement",
+	CLexerDO:     "do statement",
+	CLexerSWITCH: "switch statement",
+	CLexerRETURN: "return statement",
+	CLexerGOTO:   "goto statement",
+	CLexerLBRK:   "array subscript",
+	CLexerDOT:    "structure member",
+	CLexerARROW:  "structure member",
 }
 
 type errorListener struct {
@@ -145,8 +145,8 @@ func (b *builder) tokPos(t antlr.Token) source.Pos {
 
 func (b *builder) pos(c antlr.ParserRuleContext) source.Pos { return b.tokPos(c.GetStart()) }
 
-func (b *builder) ident(n antlr.TerminalNode) *Ident {
-	return &Ident{Pos: b.tokPos(n.GetSymbol()), Name: n.GetText()}
+func (b *builder) ident(n antlr.TerminalNode) *cast.Ident {
+	return &cast.Ident{Pos: b.tokPos(n.GetSymbol()), Name: n.GetText()}
 }
 
 // sourceText is a piece of the program as written, its spaces collapsed
@@ -160,10 +160,10 @@ func sourceText(c antlr.ParserRuleContext) string {
 	return strings.TrimSuffix(strings.Join(strings.Fields(text), " "), ";")
 }
 
-func (b *builder) thread(c cparser.IThreadContext) *Thread {
-	th := &Thread{Pos: b.tokPos(c.PROC().GetSymbol()), Name: c.PROC().GetText(), Body: b.block(c.Block())}
+func (b *builder) thread(c IThreadContext) *cast.Thread {
+	th := &cast.Thread{Pos: b.tokPos(c.PROC().GetSymbol()), Name: c.PROC().GetText(), Body: b.block(c.Block())}
 	for _, p := range c.AllParam() {
-		th.Params = append(th.Params, &Param{Type: b.typeSpec(p.TypeSpec()), Name: b.ident(p.IDENT())})
+		th.Params = append(th.Params, &cast.Param{Type: b.typeSpec(p.TypeSpec()), Name: b.ident(p.IDENT())})
 	}
 	// The text between the braces, exactly as written.
 	open, end := c.Block().GetStart(), c.Block().GetStop()
@@ -173,108 +173,108 @@ func (b *builder) thread(c cparser.IThreadContext) *Thread {
 	return th
 }
 
-func (b *builder) typeSpec(c cparser.ITypeSpecContext) *TypeSpec {
-	ts := &TypeSpec{Pos: b.pos(c), Pointers: len(c.AllPointer())}
+func (b *builder) typeSpec(c ITypeSpecContext) *cast.TypeSpec {
+	ts := &cast.TypeSpec{Pos: b.pos(c), Pointers: len(c.AllPointer())}
 	for _, w := range c.AllTypeWord() {
-		tw := &TypeWord{Pos: b.pos(w), Name: w.GetText()}
+		tw := &cast.TypeWord{Pos: b.pos(w), Name: w.GetText()}
 		switch {
 		case w.CONST() != nil:
-			tw.Kind = Const
+			tw.Kind = cast.Const
 		case w.VOLATILE() != nil:
-			tw.Kind = Volatile
+			tw.Kind = cast.Volatile
 		case w.ATOMIC() != nil:
-			tw.Kind = Atomic
+			tw.Kind = cast.Atomic
 		case w.VOID() != nil:
-			tw.Kind = Void
+			tw.Kind = cast.Void
 		case w.TYPE() != nil:
-			tw.Kind = BaseType
+			tw.Kind = cast.BaseType
 		case w.STRUCT() != nil:
-			tw.Kind, tw.Name = Struct, w.IDENT().GetText()
+			tw.Kind, tw.Name = cast.Struct, w.IDENT().GetText()
 		default:
-			tw.Kind = Unknown
+			tw.Kind = cast.Unknown
 		}
 		ts.Words = append(ts.Words, tw)
 	}
 	return ts
 }
 
-func (b *builder) block(c cparser.IBlockContext) *BlockStmt {
-	blk := &BlockStmt{Pos: b.pos(c)}
+func (b *builder) block(c IBlockContext) *cast.BlockStmt {
+	blk := &cast.BlockStmt{Pos: b.pos(c)}
 	for _, s := range c.AllStatement() {
 		blk.Stmts = append(blk.Stmts, b.stmt(s))
 	}
 	return blk
 }
 
-func (b *builder) stmt(c cparser.IStatementContext) Stmt {
+func (b *builder) stmt(c IStatementContext) cast.Stmt {
 	pos := b.pos(c)
 	switch c := c.(type) {
-	case *cparser.BlockStmtContext:
+	case *BlockStmtContext:
 		return b.block(c.Block())
-	case *cparser.DeclStmtContext:
-		s := &DeclStmt{Pos: pos, Type: b.typeSpec(c.TypeSpec()), Name: c.IDENT().GetText(), Text: sourceText(c)}
+	case *DeclStmtContext:
+		s := &cast.DeclStmt{Pos: pos, Type: b.typeSpec(c.TypeSpec()), Name: c.IDENT().GetText(), Text: sourceText(c)}
 		if c.Expr() != nil {
 			s.Init = b.expr(c.Expr())
 		}
 		return s
-	case *cparser.IfStmtContext:
-		s := &IfStmt{Pos: pos, Cond: b.expr(c.Expr()), CondText: sourceText(c.Expr()), Then: b.stmt(c.Statement(0))}
+	case *IfStmtContext:
+		s := &cast.IfStmt{Pos: pos, Cond: b.expr(c.Expr()), CondText: sourceText(c.Expr()), Then: b.stmt(c.Statement(0))}
 		if c.ELSE() != nil {
 			s.Else = b.stmt(c.Statement(1))
 		}
 		return s
-	case *cparser.WhileStmtContext:
-		return &WhileStmt{Pos: pos, Cond: b.expr(c.Expr()), CondText: sourceText(c.Expr()), Body: b.stmt(c.Statement())}
-	case *cparser.ExprStmtContext:
+	case *WhileStmtContext:
+		return &cast.WhileStmt{Pos: pos, Cond: b.expr(c.Expr()), CondText: sourceText(c.Expr()), Body: b.stmt(c.Statement())}
+	case *ExprStmtContext:
 		if c.ASSIGN() != nil {
-			return &AssignStmt{Pos: pos, LHS: b.expr(c.Expr(0)), RHS: b.expr(c.Expr(1)), Text: sourceText(c)}
+			return &cast.AssignStmt{Pos: pos, LHS: b.expr(c.Expr(0)), RHS: b.expr(c.Expr(1)), Text: sourceText(c)}
 		}
-		return &ExprStmt{Pos: pos, X: b.expr(c.Expr(0)), Text: sourceText(c)}
+		return &cast.ExprStmt{Pos: pos, X: b.expr(c.Expr(0)), Text: sourceText(c)}
 	}
-	return &EmptyStmt{Pos: pos} // SkipStmtContext, the only other form
+	return &cast.EmptyStmt{Pos: pos} // SkipStmtContext, the only other form
 }
 
-func (b *builder) expr(c cparser.IExprContext) Expr {
+func (b *builder) expr(c IExprContext) cast.Expr {
 	pos := b.pos(c)
 	switch c := c.(type) {
-	case *cparser.PrimaryExprContext:
+	case *PrimaryExprContext:
 		return b.primary(c.Primary())
-	case *cparser.UnaryExprContext:
-		return &UnaryExpr{Pos: pos, Op: c.GetOp().GetText(), X: b.expr(c.Expr())}
-	case *cparser.CastExprContext:
-		return &CastExpr{Pos: pos, Type: c.CastType().GetText(), Pointers: len(c.CastType().AllPointer()), X: b.expr(c.Expr())}
-	case *cparser.BinaryExprContext:
+	case *UnaryExprContext:
+		return &cast.UnaryExpr{Pos: pos, Op: c.GetOp().GetText(), X: b.expr(c.Expr())}
+	case *CastExprContext:
+		return &cast.CastExpr{Pos: pos, Type: c.CastType().GetText(), Pointers: len(c.CastType().AllPointer()), X: b.expr(c.Expr())}
+	case *BinaryExprContext:
 		op := c.GetOp()
-		return &BinaryExpr{Pos: pos, X: b.expr(c.Expr(0)), Op: op.GetText(), OpPos: b.tokPos(op), Y: b.expr(c.Expr(1))}
-	case *cparser.CondExprContext:
-		return &CondExpr{Pos: pos, Cond: b.expr(c.Expr(0)), X: b.expr(c.Expr(1)), Y: b.expr(c.Expr(2))}
+		return &cast.BinaryExpr{Pos: pos, X: b.expr(c.Expr(0)), Op: op.GetText(), OpPos: b.tokPos(op), Y: b.expr(c.Expr(1))}
+	case *CondExprContext:
+		return &cast.CondExpr{Pos: pos, Cond: b.expr(c.Expr(0)), X: b.expr(c.Expr(1)), Y: b.expr(c.Expr(2))}
 	}
-	panic(fmt.Sprintf("cast: unknown expression %T", c))
+	panic(fmt.Sprintf("cparser: unknown expression %T", c))
 }
 
-func (b *builder) primary(c cparser.IPrimaryContext) Expr {
+func (b *builder) primary(c IPrimaryContext) cast.Expr {
 	pos := b.pos(c)
 	switch c := c.(type) {
-	case *cparser.NumberPrimaryContext:
-		return &Number{Pos: pos, Text: c.NUMBER().GetText()}
-	case *cparser.NamePrimaryContext:
-		return &Ident{Pos: pos, Name: c.IDENT().GetText()}
-	case *cparser.ParenPrimaryContext:
-		return &ParenExpr{Pos: pos, X: b.expr(c.Expr())}
-	case *cparser.CallPrimaryContext:
-		return &CallExpr{Pos: pos, Name: c.IDENT().GetText(), Annots: annotations(c.Annotations()), Args: b.exprs(c.AllExpr()), Parens: true}
-	case *cparser.AnnotatedPrimaryContext:
-		return &CallExpr{Pos: pos, Name: c.IDENT().GetText(), Annots: annotations(c.Annotations())}
-	case *cparser.AtomicOpPrimaryContext:
+	case *NumberPrimaryContext:
+		return &cast.Number{Pos: pos, Text: c.NUMBER().GetText()}
+	case *NamePrimaryContext:
+		return &cast.Ident{Pos: pos, Name: c.IDENT().GetText()}
+	case *ParenPrimaryContext:
+		return &cast.ParenExpr{Pos: pos, X: b.expr(c.Expr())}
+	case *CallPrimaryContext:
+		return &cast.CallExpr{Pos: pos, Name: c.IDENT().GetText(), Annots: annotations(c.Annotations()), Args: b.exprs(c.AllExpr()), Parens: true}
+	case *AnnotatedPrimaryContext:
+		return &cast.CallExpr{Pos: pos, Name: c.IDENT().GetText(), Annots: annotations(c.Annotations())}
+	case *AtomicOpPrimaryContext:
 		op := c.AtomicOp()
-		return &CallExpr{Pos: pos, Name: c.IDENT().GetText(), Annots: annotations(c.Annotations()), Args: b.exprs(c.AllExpr()),
+		return &cast.CallExpr{Pos: pos, Name: c.IDENT().GetText(), Annots: annotations(c.Annotations()), Args: b.exprs(c.AllExpr()),
 			Op: op.GetText(), OpPos: b.pos(op), Parens: true}
 	}
-	panic(fmt.Sprintf("cast: unknown primary %T", c))
+	panic(fmt.Sprintf("cparser: unknown primary %T", c))
 }
 
-func (b *builder) exprs(cs []cparser.IExprContext) []Expr {
-	var out []Expr
+func (b *builder) exprs(cs []IExprContext) []cast.Expr {
+	var out []cast.Expr
 	for _, c := range cs {
 		out = append(out, b.expr(c))
 	}
@@ -283,7 +283,7 @@ func (b *builder) exprs(cs []cparser.IExprContext) []Expr {
 
 // annotations are the words of {a,b-c}, each as written without spaces;
 // nil when there are none.
-func annotations(c cparser.IAnnotationsContext) []string {
+func annotations(c IAnnotationsContext) []string {
 	if c == nil {
 		return nil
 	}
