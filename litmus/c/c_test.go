@@ -432,8 +432,9 @@ func TestLKMMv2(t *testing.T) {
 
 // TestInstructionSteps checks which edges herd makes one instruction
 // (xcfa.Edge.Instr): the statements of a macro's body are instructions of
-// their own, at the position of the call; the Mb fences around an RMW share the RMW's
-// (program order inside a statement: xcfa.Edge.Par, mcm/events' tests).
+// their own, at the position of the call; the Mb fences around an RMW
+// share the RMW's (program order inside a statement: xcfa.Edge.Par,
+// mcm/events' tests).
 func TestInstructionSteps(t *testing.T) {
 	p := translate(t, `P0(int *x, int *y) { smp_store_mb(*y, 1); int r = xchg(x, 2); }`)
 	var got []string
