@@ -45,9 +45,11 @@
 //     an instruction's own choices). An unconditional jump is a Nop edge;
 //     the code after it is a location nothing reaches. Loops stay loops:
 //     the engine unrolls them.
-//   - Instructions: the edges of one instruction share its Pos, and
-//     Program.Source gives its text as written by that Pos, so that
-//     messages quote it. Program.OrderedInstrs and Edge.Par say how
+//   - Instructions: the dialect numbers them (Process.NewInstr, which
+//     keeps the text as written, so that messages quote it) and gives
+//     each edge its instruction's number (Edge.Instr): two edges are one
+//     instruction exactly when their numbers are equal, whatever their
+//     Pos. Program.OrderedInstrs and Edge.Par say how
 //     program order relates the events of one instruction;
 //     Program.NoBranchEvents says that branches make no events (C).
 //   - Code addresses as values are Label constants, one canonical name per
