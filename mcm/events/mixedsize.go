@@ -66,8 +66,9 @@ type declaration struct {
 // no such access: herd7 without -variant mixed takes the address for a
 // location of its own, and so do the engines (a cell with no initial
 // write, which no read can see).
-// It also refuses an access that may touch code (instruction fetch) and a
-// read that can read no value (its address is never a location).
+// It also refuses an access that may touch code (instruction fetch) or
+// a number (an address that is no location's), and a read that can read
+// no value (its address is never a location).
 // It runs on the events after the value analysis: an access counts at
 // every address it may use.
 func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
@@ -92,6 +93,9 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 		for _, v := range e.Addr.Dom {
 			if v.IsCode() {
 				return fmt.Errorf("%s: %s may access the code at %s: purr has no semantics for instruction fetch or self-modifying code", a.pos, a.what, v)
+			}
+			if !v.IsAddr() {
+				return nonSymbolic(a, v)
 			}
 		}
 		if e.IsRead() && len(e.Val.Dom) == 0 && noValue == nil {
@@ -193,6 +197,15 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 		}
 	}
 	return noValue
+}
+
+// nonSymbolic refuses an access whose address may be a number rather
+// than the address of a location: a register never given a location
+// (its line of the initial state lost) holds 0, and herd7 stops on such
+// an access rather than take the number for a location of its own.
+func nonSymbolic(a sizedAccess, addr Value) error {
+	return fmt.Errorf("%s: %s may access memory at %s, a number and not the address of a location (herd7: %q)",
+		a.pos, a.what, addr, fmt.Sprintf("Non-symbolic memory access found on '[%s]'", addr))
 }
 
 // outside tells whether address a lies off its location's storage: before
