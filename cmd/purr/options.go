@@ -90,7 +90,7 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SetOutput(out)
 	fs.SortFlags = false
-	fs.StringVarP(&o.model, "model", "m", "", "Cat model: a file, or the name of an embedded model (sc, tso, pso, ...)")
+	fs.StringVarP(&o.model, "model", "m", "", "Cat model: a file, or the name of an embedded model (sc, tso, pso, ...); default: the architecture's, as herd7 chooses it, except for C tests: purr's rc11 where herd7 7.57 runs c11_partialSC.cat (give -m to compare)")
 	fs.StringArrayVarP(&o.includes, "include", "I", nil, "add `DIR` to the Cat include path (repeatable)")
 	fs.StringSliceVar(&o.variants, "variant", nil, "enable model variants `a,b,...`")
 	fs.IntVar(&o.unroll, "unroll", 2, "unroll loops `N` times")

@@ -1,0 +1,97 @@
+package mutants
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm"
+)
+
+// TestNonSymbolicAccessRefused checks, with both engines, that an access
+// through a register that holds a number rather than an address (its
+// line of the initial state deleted, a pointer that may be null) is
+// refused at the access with herd7's reason, in each dialect.
+func TestNonSymbolicAccessRefused(t *testing.T) {
+	const reason = `"Non-symbolic memory access found on '[0]'"`
+	for _, c := range []struct{ name, src, at string }{
+		{"aarch64-store", `AArch64 MP
+{
+0:X3=y;
+1:X1=y; 1:X3=x;
+}
+ P0          | P1          ;
+ MOV W0,#1   | LDR W0,[X1] ;
+ STR W0,[X1] | LDR W2,[X3] ;
+ MOV W2,#1   |             ;
+ STR W2,[X3] |             ;
+exists (1:X0=1 /\ 1:X2=0)
+`, "8:2"},
+		{"aarch64-load", `AArch64 MP
+{
+0:X1=x; 0:X3=y;
+1:X3=x;
+}
+ P0          | P1          ;
+ MOV W0,#1   | LDR W0,[X1] ;
+ STR W0,[X1] | LDR W2,[X3] ;
+ MOV W2,#1   |             ;
+ STR W2,[X3] |             ;
+exists (1:X0=1 /\ 1:X2=0)
+`, "7:16"},
+		{"x86-store", `X86 deref
+{ 0:ESI=y; }
+ P0             ;
+ MOV [EBX],$1   ;
+ MOV EAX,(EBX)  ;
+ XCHG [ESI],EAX ;
+forall (0:EAX=0 /\ y=1)
+`, "4:2"},
+		{"bpf-store", `BPF MP
+{ 0:r2=flag; 0:r4=1; 1:r1=data; 1:r2=flag; }
+ P0                    | P1                    ;
+ *(u32 *)(r1 + 0) = 1  | r5 = *(u32 *)(r2 + 0) ;
+ *(u32 *)(r2 + 0) = r4 | r6 = *(u32 *)(r1 + 0) ;
+exists (1:r5=1 /\ 1:r6=0)
+`, "4:2"},
+		{"c-null-pointer", `C P
+{ int *p; }
+P0 (int **p) {
+  int *r1 = *p;
+  *r1 = 1;
+}
+exists (0:r1=0)
+`, "5:3"},
+		{"c-pointer-that-may-be-null", `C P
+{ int *p = &x; }
+P0 (int **p, int *x) {
+  int *r1 = *p;
+  *r1 = 1;
+}
+P1 (int **p) {
+  *p = 0;
+}
+exists (0:r1=0)
+`, "5:3"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			lt, err := litmus.Parse("mutant.litmus", []byte(c.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := defaultModel(lt.Arch)
+			if err != nil || m == nil {
+				t.Fatalf("no model for %s: %v", lt.Arch, err)
+			}
+			for _, engine := range []string{mcm.EngineSAT, mcm.EngineExplicit} {
+				_, err := mcm.Check(m, lt, mcm.Options{Engine: engine})
+				if err == nil {
+					t.Fatalf("%s: answered", engine)
+				}
+				if want := "mutant.litmus:" + c.at + ": "; !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), reason) {
+					t.Fatalf("%s: got %v\nwant it at %s with %s", engine, err, want, reason)
+				}
+			}
+		})
+	}
+}
