@@ -299,8 +299,9 @@ func (b *builder) adr(in *instr) error {
 	}
 	o := in.ops[1]
 	if o.kind == nameOp && b.syms[o.name] {
-		b.assign(d, xcfa.Sym{Name: o.name})
-		return nil
+		// herd7 7.57 reads ADR's operand as a code label only.
+		return b.errorf(o.pos, "ADR of the data location %s: ADR takes the address of a code label (herd7: \"Label %s not found on %s, although used in the instruction ADR %s,%s\")", o.name,
+			o.name, b.code.name(), in.ops[0].text, o.name)
 	}
 	l, ok := b.codeAddress(o)
 	if !ok {
