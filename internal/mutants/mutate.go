@@ -3,7 +3,6 @@ package mutants
 import (
 	"bytes"
 	"regexp"
-	"strconv"
 )
 
 // OpSize is the number of bytes one mutation reads from its recipe.
@@ -66,7 +65,7 @@ func mutateOnce(src []byte, kind byte, a, b int) []byte {
 		}
 		m := found[a%len(found)]
 		c := Constants[b%len(Constants)]
-		if strconv.Itoa(a) == string(src[m[0]:m[1]]) {
+		if c == string(src[m[0]:m[1]]) { // a change, not the same constant
 			c = Constants[(b+1)%len(Constants)]
 		}
 		return append(append(bytes.Clone(src[:m[0]]), c...), src[m[1]:]...)
