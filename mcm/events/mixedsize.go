@@ -94,7 +94,7 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 			if v.IsCode() {
 				return fmt.Errorf("%s: %s may access the code at %s: purr has no semantics for instruction fetch or self-modifying code", a.pos, a.what, v)
 			}
-			if !v.IsAddr() {
+			if !v.IsAddr() && withoutReads(e.Addr, map[*Term]bool{}) {
 				return nonSymbolic(a, v)
 			}
 		}
@@ -211,10 +211,32 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 // nonSymbolic refuses an access whose address may be a number rather
 // than the address of a location: a register never given a location
 // (its line of the initial state lost) holds 0, and herd7 stops on such
-// an access rather than take the number for a location of its own.
+// an access rather than take the number for a location of its own. herd7
+// checks the addresses it knows before it pairs reads with writes (those
+// withoutReads computes); an address read from memory that may be a
+// number in some pairing is no refusal: herd7 drops such pairings.
 func nonSymbolic(a sizedAccess, addr Value) error {
 	return fmt.Errorf("%s: %s may access memory at %s, a number and not the address of a location (herd7: %q)",
 		a.pos, a.what, addr, fmt.Sprintf("Non-symbolic memory access found on '[%s]'", addr))
+}
+
+// withoutReads tells whether a term's value is known without the value of
+// any read: from constants and the initial registers only, or x^x (herd7
+// makes it zero before x is known). seen marks the terms visited.
+func withoutReads(t *Term, seen map[*Term]bool) bool {
+	if t == nil || seen[t] || t.Op == TermConst || t.Cancels() {
+		return true
+	}
+	seen[t] = true
+	if t.Op == TermRead {
+		return false
+	}
+	for _, a := range t.Args {
+		if !withoutReads(a, seen) {
+			return false
+		}
+	}
+	return true
 }
 
 // narrowAddress refuses an AArch64 read narrower than 64 bits that may
