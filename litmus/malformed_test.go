@@ -77,6 +77,8 @@ func TestMalformedRefused(t *testing.T) {
 		{"x86-not-a-register", sbX86, "{ 0:EAX=0; }", "{ 1:EXX=2; }", "2:3", `"EXX is not a register"`},
 		{"x86-lower-case", sbX86, "{ 0:EAX=0; }", "{ 0:eax=2; }", "2:3", `"eax is not a register"`},
 		{"bpf-not-a-register", mpBPF, "1:r2=flag; }", "1:r2=flag; 0:r255=1; }", "2:55", `"r255 is not a register"`},
+		// ADR of a data location: herd7 takes ADR's operand for a label.
+		{"aarch64-adr-of-data", mpAArch64, " MOV W2,#1   |             ;", " ADR X5,y    |             ;", "9:9", `"Label y not found on P0, although used in the instruction ADR X5,y"`},
 		// A program row cut short or run together with the next.
 		{"aarch64-short-row", mpAArch64, " STR W0,[X1] | LDR W2,[X3] ;", " STR W0,[X1] ;", "8:2", `"mismatch in instruction lines"`},
 		{"aarch64-long-row", mpAArch64, " STR W0,[X1] | LDR W2,[X3] ;", " STR W0,[X1] | LDR W2,[X3] | NOP ;", "8:2", `"mismatch in instruction lines"`},

@@ -127,3 +127,50 @@ exists (1:r1=x /\ 1:r2=x /\ 1:r3=0)
 		}
 	}
 }
+
+// TestHerdRegressionRefusalsRefused checks, with both engines, the shapes
+// of herd7's regression tests that herd7 is expected to refuse (A134,
+// A177) and the store of a 32-bit view of an address: each is refused at
+// the access with herd7's reason.
+func TestHerdRegressionRefusalsRefused(t *testing.T) {
+	for _, c := range []struct{ name, src, at, reason string }{
+		{"array-out-of-bounds", `AArch64 A134
+{ int64_t 0:X0=42; 0:X2 = v; int64_t v[2] = {1, 2} }
+ P0                ;
+ STR X0, [X2, #16] ;
+exists (v[1] = 42)
+`, "4:2", `"Out of bounds access on array v"`},
+		{"read-32-bits-of-an-address", `AArch64 A177
+{ int *p = &x; int x=1; 0:X2=p; }
+ P0          ;
+ LDR W0,[X2] ;
+locations [0:X0;]
+`, "4:2", `"Illegal operation mask32 on x"`},
+		{"write-32-bits-of-an-address", `AArch64 W
+{ 0:X1=x; 0:X0=y; }
+ P0          ;
+ STR W0,[X1] ;
+exists (x=0)
+`, "4:2", `"Illegal operation mask32 on y"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			lt, err := litmus.Parse("mutant.litmus", []byte(c.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := defaultModel(lt.Arch)
+			if err != nil || m == nil {
+				t.Fatalf("no model for %s: %v", lt.Arch, err)
+			}
+			for _, engine := range []string{mcm.EngineSAT, mcm.EngineExplicit} {
+				_, err := mcm.Check(m, lt, mcm.Options{Engine: engine})
+				if err == nil {
+					t.Fatalf("%s: answered", engine)
+				}
+				if want := "mutant.litmus:" + c.at + ": "; !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), c.reason) {
+					t.Fatalf("%s: got %v\nwant it at %s with %s", engine, err, want, c.reason)
+				}
+			}
+		})
+	}
+}

@@ -239,17 +239,22 @@ func withoutReads(t *Term, seen map[*Term]bool) bool {
 	return true
 }
 
-// narrowAddress refuses an AArch64 read narrower than 64 bits that may
-// read an address: herd7 cannot cut an address to 32 bits and stops
-// ("Illegal operation mask32 on x") rather than make a number of it.
+// narrowAddress refuses an AArch64 access narrower than 64 bits that may
+// read or write an address (LDR W0 of a pointer, STR W0 of X0 = &y):
+// herd7 cannot cut an address to 32 bits and stops ("Illegal operation
+// mask32 on x") rather than make a number of it.
 func narrowAddress(t *litmus.Test, e *Event, a sizedAccess) error {
-	if t.Arch != "AArch64" || !e.IsRead() || e.Size == 0 || e.Size >= 8 {
+	if t.Arch != "AArch64" || e.Size == 0 || e.Size >= 8 {
 		return nil
+	}
+	verb := "writes"
+	if e.IsRead() {
+		verb = "reads"
 	}
 	for _, v := range e.Val.Dom {
 		if v.IsAddr() && !v.IsCode() {
-			return fmt.Errorf("%s: %s reads %d bits of a location that may hold the address %s (herd7: %q)",
-				a.pos, a.what, 8*e.Size, v, fmt.Sprintf("Illegal operation mask%d on %s", 8*e.Size, v))
+			return fmt.Errorf("%s: %s %s %d bits of the address %s (herd7: %q)",
+				a.pos, a.what, verb, 8*e.Size, v, fmt.Sprintf("Illegal operation mask%d on %s", 8*e.Size, v))
 		}
 	}
 	return nil
