@@ -239,12 +239,14 @@ func withoutReads(t *Term, seen map[*Term]bool) bool {
 	return true
 }
 
-// narrowAddress refuses an AArch64 access narrower than 64 bits that may
-// read or write an address (LDR W0 of a pointer, STR W0 of X0 = &y):
-// herd7 cannot cut an address to 32 bits and stops ("Illegal operation
-// mask32 on x") rather than make a number of it.
+// narrowAddress refuses an access narrower than an address that may read
+// or write one (AArch64's LDR W0 of a pointer, STR W0 of X0 = &y), in a
+// dialect whose addresses herd7 cannot cut (litmus.Dialect.AddressBytes):
+// herd7 stops ("Illegal operation mask32 on x") rather than make a number
+// of the address.
 func narrowAddress(t *litmus.Test, e *Event, a sizedAccess) error {
-	if t.Arch != "AArch64" || e.Size == 0 || e.Size >= 8 {
+	d, _ := litmus.LookupDialect(t.Arch)
+	if e.Size == 0 || e.Size >= d.AddressBytes {
 		return nil
 	}
 	verb := "writes"
