@@ -3,6 +3,7 @@ package x86
 import (
 	"strings"
 
+	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/litmus/x86/internal/parser"
 	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
@@ -28,6 +29,16 @@ func checkRegister(name string, pos source.Pos) error {
 		return source.Errorf(pos, "unsupported register %s: 64-bit registers belong to herd7's X86_64, not to X86", name)
 	}
 	return source.Errorf(pos, "expected a register, [x], [REG] or $n, found %s", name)
+}
+
+// stateRegister checks a register of the test's state, locations, filter
+// or condition: herd7 refuses a name that is none of its X86 registers
+// (EIP included: herd7 reads it there), as it does 1:EXX.
+func stateRegister(l litmus.Loc) (string, error) {
+	if registers[l.Name] || l.Name == "EIP" {
+		return l.Name, nil
+	}
+	return "", source.Errorf(l.Pos, "%s is not a register of herd7's X86 (herd7: %q)", l.Name, l.Name+" is not a register")
 }
 
 // lvalue resolves an operand that is written (or read and written).
