@@ -7,12 +7,12 @@ import (
 
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/mcm/eval"
-	"github.com/purr-mcm/purr/mcm/events"
-	"github.com/purr-mcm/purr/mcm/explicit"
+	"github.com/purr-mcm/purr/mcm/internal/eval"
+	"github.com/purr-mcm/purr/mcm/internal/events"
+	"github.com/purr-mcm/purr/mcm/internal/explicit"
+	"github.com/purr-mcm/purr/mcm/internal/sat"
+	"github.com/purr-mcm/purr/mcm/internal/satengine"
 	"github.com/purr-mcm/purr/mcm/outcome"
-	"github.com/purr-mcm/purr/mcm/sat"
-	"github.com/purr-mcm/purr/mcm/satengine"
 )
 
 // Outcome is what a model says of a test.
@@ -25,7 +25,7 @@ type Options struct {
 	Speedcheck    bool     // stop at the first execution that decides the condition
 	MaxExecutions int      // stop enumerating after this many executions (0: all)
 	// MaxVars and MaxClauses bound the SAT formula of a test, which is
-	// refused with a *sat.LimitError past them, before it exhausts memory
+	// refused with a *LimitError past them, before it exhausts memory
 	// (0: no bound, as for the command line's --max-sat-vars and
 	// --max-sat-clauses, whose defaults are DefaultMaxVars and
 	// DefaultMaxClauses).
@@ -62,6 +62,17 @@ type Options struct {
 	wellFormedInFull bool
 }
 
+// LimitError says that a test's formula outgrew Options.MaxVars or
+// Options.MaxClauses: the test is refused.
+type LimitError struct {
+	What  string // "variables" or "clauses"
+	Limit int
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("the formula needs more than %d SAT %s", e.Limit, e.What)
+}
+
 // The default bounds of a test's formula: about ten times what the
 // largest test of purr's corpora needs (dat3m-c11's TSan: 51,660
 // variables, 202,373 clauses), and a few hundred MB of memory at most.
@@ -91,7 +102,7 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 		out = nil
 		var limit *sat.LimitError
 		if errors.As(err, &limit) && err == error(limit) {
-			err = fmt.Errorf("%s: test refused: %w", t.File, err)
+			err = fmt.Errorf("%s: test refused: %w", t.File, &LimitError{What: limit.What, Limit: limit.Limit})
 		} else if err == ctx.Err() {
 			err = fmt.Errorf("%s: %w", t.File, err)
 		}

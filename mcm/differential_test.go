@@ -12,9 +12,9 @@ import (
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/internal/shared"
 	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/mcm/events"
-	"github.com/purr-mcm/purr/mcm/explicit"
 	"github.com/purr-mcm/purr/mcm/herdout"
+	"github.com/purr-mcm/purr/mcm/internal/events"
+	"github.com/purr-mcm/purr/mcm/internal/explicit"
 	"github.com/purr-mcm/purr/models"
 )
 

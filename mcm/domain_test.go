@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/mcm/events"
 	"github.com/purr-mcm/purr/mcm/herdout"
+	"github.com/purr-mcm/purr/mcm/internal/events"
 )
 
 // casCasIncrement is the shape the value analysis used to refuse ("the

@@ -10,9 +10,9 @@ import (
 // and what it shares with the SAT engine depend on nothing of the SAT
 // side: the differential tests compare two independent meanings.
 func TestIndependence(t *testing.T) {
-	const module = "github.com/purr-mcm/purr/mcm/"
+	const module = "github.com/purr-mcm/purr/mcm/internal/"
 	forbidden := []string{module + "sat", module + "satengine", "github.com/crillab/gophersat"}
-	for _, pkg := range []string{"explicit", "eval", "events", "outcome"} {
+	for _, pkg := range []string{"internal/explicit", "internal/eval", "internal/events", "outcome"} {
 		out, err := exec.Command("go", "list", "-deps", "./"+pkg).Output()
 		if err != nil {
 			t.Fatalf("go list -deps ./%s: %v", pkg, err)

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/mcm/events"
+	"github.com/purr-mcm/purr/mcm/internal/events"
 	"github.com/purr-mcm/purr/mcm/outcome"
 )
 

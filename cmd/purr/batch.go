@@ -14,7 +14,6 @@ import (
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/mcm"
 	"github.com/purr-mcm/purr/mcm/outcome"
-	"github.com/purr-mcm/purr/mcm/sat"
 )
 
 // testStatus is what became of one test of a batch.
@@ -104,7 +103,7 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 	case errors.Is(err, context.DeadlineExceeded):
 		return timedOut
 	default:
-		var limit *sat.LimitError
+		var limit *mcm.LimitError
 		if errors.As(err, &limit) {
 			flag := "--max-sat-clauses"
 			if limit.What == "variables" {

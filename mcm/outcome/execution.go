@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/mcm/events"
+	"github.com/purr-mcm/purr/mcm/internal/events"
 )
 
 // Show selects the executions a check keeps for people to read, with

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/mcm/events"
+	"github.com/purr-mcm/purr/mcm/internal/events"
 )
 
 // Binding is one location's final value in a state.

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/purr-mcm/purr/mcm/events"
+	"github.com/purr-mcm/purr/mcm/internal/events"
 	"github.com/purr-mcm/purr/mcm/outcome"
 )
 

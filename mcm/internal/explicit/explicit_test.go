@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/mcm/events"
+	"github.com/purr-mcm/purr/mcm/internal/events"
 
 	_ "github.com/purr-mcm/purr/litmus/aarch64"
 )
@@ -23,7 +23,7 @@ func TestCandidates(t *testing.T) {
 		{"IRIW.litmus", 16},    // four reads, two values each
 		{"SB+swps.litmus", 16}, // two rf choices and two co orders per location
 	} {
-		path := filepath.Join("..", "..", "testdata", "classic", c.path)
+		path := filepath.Join("..", "..", "..", "testdata", "classic", c.path)
 		src, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)

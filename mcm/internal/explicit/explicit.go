@@ -11,11 +11,11 @@ import (
 
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/mcm/eval"
-	"github.com/purr-mcm/purr/mcm/events"
 	"github.com/purr-mcm/purr/mcm/herdout"
+	"github.com/purr-mcm/purr/mcm/internal/eval"
+	"github.com/purr-mcm/purr/mcm/internal/events"
+	"github.com/purr-mcm/purr/mcm/internal/predef"
 	"github.com/purr-mcm/purr/mcm/outcome"
-	"github.com/purr-mcm/purr/mcm/predef"
 )
 
 // Set and Rel are the algebra's sets and relations of one execution.

@@ -3,9 +3,9 @@ package satengine
 import (
 	"slices"
 
-	"github.com/purr-mcm/purr/mcm/eval"
-	"github.com/purr-mcm/purr/mcm/events"
-	"github.com/purr-mcm/purr/mcm/sat"
+	"github.com/purr-mcm/purr/mcm/internal/eval"
+	"github.com/purr-mcm/purr/mcm/internal/events"
+	"github.com/purr-mcm/purr/mcm/internal/sat"
 )
 
 // encoding is one formula for every candidate execution of an unfolding:

@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"github.com/purr-mcm/purr/cat"
-	"github.com/purr-mcm/purr/mcm/predef"
+	"github.com/purr-mcm/purr/mcm/internal/predef"
 	"github.com/purr-mcm/purr/stdlib"
 )
 

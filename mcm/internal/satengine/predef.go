@@ -5,9 +5,9 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/purr-mcm/purr/mcm/eval"
-	"github.com/purr-mcm/purr/mcm/events"
-	"github.com/purr-mcm/purr/mcm/sat"
+	"github.com/purr-mcm/purr/mcm/internal/eval"
+	"github.com/purr-mcm/purr/mcm/internal/events"
+	"github.com/purr-mcm/purr/mcm/internal/sat"
 )
 
 // predefined computes the sets and relations herd7 predefines for a test,

@@ -10,7 +10,7 @@ import (
 	_ "github.com/purr-mcm/purr/litmus/aarch64"
 	"github.com/purr-mcm/purr/litmus/c"
 	_ "github.com/purr-mcm/purr/litmus/x86"
-	"github.com/purr-mcm/purr/mcm/events"
+	"github.com/purr-mcm/purr/mcm/internal/events"
 )
 
 // TestCStatementOrder checks program order inside C statements against

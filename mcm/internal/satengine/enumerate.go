@@ -4,9 +4,9 @@ import (
 	"math/bits"
 	"slices"
 
-	"github.com/purr-mcm/purr/mcm/eval"
+	"github.com/purr-mcm/purr/mcm/internal/eval"
 
-	"github.com/purr-mcm/purr/mcm/sat"
+	"github.com/purr-mcm/purr/mcm/internal/sat"
 )
 
 // enumerate calls visit once per consistent execution: once per model of

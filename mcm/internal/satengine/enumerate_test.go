@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/purr-mcm/purr/mcm/eval"
-	"github.com/purr-mcm/purr/mcm/sat"
+	"github.com/purr-mcm/purr/mcm/internal/eval"
+	"github.com/purr-mcm/purr/mcm/internal/sat"
 )
 
 func pairs(ps ...[2]int32) []eval.Pair {

@@ -1,8 +1,8 @@
 package satengine
 
 import (
-	"github.com/purr-mcm/purr/mcm/eval"
-	"github.com/purr-mcm/purr/mcm/sat"
+	"github.com/purr-mcm/purr/mcm/internal/eval"
+	"github.com/purr-mcm/purr/mcm/internal/sat"
 )
 
 // Set and Rel are the algebra's sets and relations over the formula's
