@@ -1,4 +1,4 @@
-package herdout
+package herdtest
 
 import (
 	"bufio"
@@ -7,6 +7,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/purr-mcm/purr/mcm/herdout"
 )
 
 // Block is one entry of a herd7 output: a result block, or the TIMEOUT or
@@ -17,7 +19,7 @@ type Block struct {
 	Path string
 	// Line is the line number of the block's first line.
 	Line    int
-	Result  *Result // nil for TIMEOUT and ERROR
+	Result  *herdout.Result // nil for TIMEOUT and ERROR
 	Timeout bool
 	Error   string // the text after "ERROR "
 	// Text is the result block as read, one "\n"-terminated line each,
@@ -118,11 +120,11 @@ func (p *parser) expect(what string) error {
 }
 
 // result parses a block whose Test line is the current line.
-func (p *parser) result() (*Result, string, error) {
+func (p *parser) result() (*herdout.Result, string, error) {
 	p.text.Reset()
 	p.text.WriteString(p.line)
 	p.text.WriteByte('\n')
-	r := &Result{}
+	r := &herdout.Result{}
 	head := strings.TrimPrefix(p.line, "Test ")
 	sp := strings.LastIndexByte(head, ' ')
 	if sp <= 0 {
@@ -161,11 +163,11 @@ func (p *parser) result() (*Result, string, error) {
 	}
 	switch v {
 	case "Ok":
-		r.Verdict = Ok
+		r.Verdict = herdout.Ok
 	case "No":
-		r.Verdict = No
+		r.Verdict = herdout.No
 	case "Undef":
-		r.Verdict = Undef
+		r.Verdict = herdout.Undef
 	default:
 		return nil, "", p.errorf(1, "expected Ok, No or Undef (after %d states), found %q", count, p.line)
 	}
@@ -203,11 +205,11 @@ func (p *parser) result() (*Result, string, error) {
 	quant, rest, _ := strings.Cut(cond, " ")
 	switch quant {
 	case "exists":
-		r.Quantifier = Exists
+		r.Quantifier = herdout.Exists
 	case "~exists":
-		r.Quantifier = NotExists
+		r.Quantifier = herdout.NotExists
 	case "forall":
-		r.Quantifier = Forall
+		r.Quantifier = herdout.Forall
 	default:
 		return nil, "", p.errorf(len("Condition ")+1, "expected exists, ~exists or forall, found %q", quant)
 	}
@@ -230,11 +232,11 @@ func (p *parser) result() (*Result, string, error) {
 	}
 	switch word {
 	case "Never":
-		r.Observation = Never
+		r.Observation = herdout.Never
 	case "Sometimes":
-		r.Observation = Sometimes
+		r.Observation = herdout.Sometimes
 	case "Always":
-		r.Observation = Always
+		r.Observation = herdout.Always
 	default:
 		return nil, "", p.errorf(1, "expected Never, Sometimes or Always, found %q", word)
 	}
@@ -277,21 +279,21 @@ func (p *parser) intAfter(prefix string) (int, error) {
 	return n, nil
 }
 
-func parseKind(s string) (Kind, bool) {
+func parseKind(s string) (herdout.Kind, bool) {
 	switch s {
 	case "Allowed":
-		return Allowed, true
+		return herdout.Allowed, true
 	case "Forbidden":
-		return Forbidden, true
+		return herdout.Forbidden, true
 	case "Required":
-		return Required, true
+		return herdout.Required, true
 	}
 	return 0, false
 }
 
 // ParseState parses a final-state line as herd7 prints it.
-func ParseState(line string) (State, error) {
-	var s State
+func ParseState(line string) (herdout.State, error) {
+	var s herdout.State
 	i := 0
 	for i < len(line) {
 		if line[i] == ' ' {
@@ -316,7 +318,7 @@ func ParseState(line string) (State, error) {
 		if end < 0 {
 			return s, fmt.Errorf("col %d: expected ';' after the value of %s in state %q", i+eq+2, rest[:eq], line)
 		}
-		s.Bindings = append(s.Bindings, Binding{Loc: rest[:eq], Value: rest[eq+1 : end]})
+		s.Bindings = append(s.Bindings, herdout.Binding{Loc: rest[:eq], Value: rest[eq+1 : end]})
 		i += end + 1
 	}
 	if s.String() != line {

@@ -1,9 +1,12 @@
-package herdout
+package herdtest
 
 import (
 	"fmt"
+	"math/big"
 	"slices"
 	"strings"
+
+	"github.com/purr-mcm/purr/mcm/herdout"
 )
 
 // Compare lists the differences between a reference block and ours that
@@ -65,7 +68,7 @@ func status(b Block) string {
 
 // stateSet maps each state's normal form (bindings sorted by location,
 // integers in decimal) to its line.
-func stateSet(states []State) map[string]string {
+func stateSet(states []herdout.State) map[string]string {
 	set := make(map[string]string, len(states))
 	for _, s := range states {
 		set[normalState(s)] = s.String()
@@ -73,12 +76,12 @@ func stateSet(states []State) map[string]string {
 	return set
 }
 
-func normalState(s State) string {
+func normalState(s herdout.State) string {
 	parts := make([]string, 0, len(s.Bindings)+len(s.Faults))
 	for _, b := range s.Bindings {
 		v := b.Value
-		if n, ok := parseInt(v); ok {
-			v = n.String()
+		if n, ok := decimal(v); ok {
+			v = n
 		}
 		parts = append(parts, b.Loc+"="+v+";")
 	}
@@ -107,4 +110,26 @@ func CompareFlags(ref, got Block) []string {
 		}
 	}
 	return diffs
+}
+
+// decimal spells a decimal or 0x-prefixed hexadecimal integer, possibly
+// negative, in decimal; anything else is not an integer.
+func decimal(s string) (string, bool) {
+	neg := strings.HasPrefix(s, "-")
+	digits := strings.TrimPrefix(s, "-")
+	base := 10
+	if h, found := strings.CutPrefix(digits, "0x"); found {
+		digits, base = h, 16
+	}
+	if digits == "" {
+		return "", false
+	}
+	n, ok := new(big.Int).SetString(digits, base)
+	if !ok {
+		return "", false
+	}
+	if neg {
+		n.Neg(n)
+	}
+	return n.String(), true
 }

@@ -1,4 +1,4 @@
-package herdout
+package herdtest
 
 import (
 	"path/filepath"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/purr-mcm/purr/internal/shared"
+	"github.com/purr-mcm/purr/mcm/herdout"
 )
 
 // corpusFiles returns every herd7 reference output of ../shared/corpus.
@@ -27,10 +28,10 @@ func corpusFiles(t *testing.T) []string {
 	return files
 }
 
-func cloneStates(states []State) []State {
-	out := make([]State, len(states))
+func cloneStates(states []herdout.State) []herdout.State {
+	out := make([]herdout.State, len(states))
 	for i, s := range states {
-		out[i] = State{Bindings: slices.Clone(s.Bindings), Faults: slices.Clone(s.Faults)}
+		out[i] = herdout.State{Bindings: slices.Clone(s.Bindings), Faults: slices.Clone(s.Faults)}
 	}
 	return out
 }
@@ -69,7 +70,7 @@ func TestCorpusRoundTrip(t *testing.T) {
 				t.Errorf("%s: block differs from itself: %q", where, d)
 			}
 			holds, fails := r.Counts()
-			derived := NewResult(r.Name, r.Quantifier, r.Condition, cloneStates(r.States), holds, fails, r.Flags, r.Loop)
+			derived := herdout.NewResult(r.Name, r.Quantifier, r.Condition, cloneStates(r.States), holds, fails, r.Flags, r.Loop)
 			derived.Hash, derived.Time, derived.HasTime = r.Hash, r.Time, r.HasTime
 			if got, want := derived.String(), r.String(); got != want {
 				mismatches++
