@@ -7,6 +7,7 @@ import (
 
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/internal/engine"
 	"github.com/purr-mcm/purr/mcm/internal/eval"
 	"github.com/purr-mcm/purr/mcm/internal/events"
 	"github.com/purr-mcm/purr/mcm/internal/explicit"
@@ -131,18 +132,18 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 	if err := events.CheckAccessSizes(t, u, lay); err != nil {
 		return nil, err
 	}
+	eopt := engine.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions, Distinct: opt.Distinct,
+		Show: opt.Show, Capture: opt.Capture, MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses}
 	if explicitly, err := useExplicit(opt); err != nil || explicitly {
 		if err != nil {
 			return nil, err
 		}
-		return explicit.Check(ctx, model, t, u, lay, explicit.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions,
-			Distinct: opt.Distinct, Show: opt.Show, Capture: opt.Capture})
+		return explicit.Check(ctx, model, t, u, lay, eopt)
 	}
-	sopt := satengine.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions, Distinct: opt.Distinct, Show: opt.Show, Capture: opt.Capture,
-		Limits: sat.Limits{MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses, Context: ctx}}
+	var recheck func(satengine.Accepted) error
 	if opt.CheckModels {
 		c := explicit.NewChecker(ctx, model, t, u, lay)
-		sopt.Recheck = func(a satengine.Accepted) error {
+		recheck = func(a satengine.Accepted) error {
 			leaves, err := a.Paths()
 			if err != nil {
 				return fmt.Errorf("%s: check-models: %v", t.File, err)
@@ -154,13 +155,12 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 	if !opt.wellFormedInFull {
 		satModel.ByConstruction = satengine.WellFormedByConstruction
 	}
-	res, err := satengine.Check(satModel, t, u, lay, sopt)
+	res, err := satengine.Check(ctx, satModel, t, u, lay, eopt, recheck)
 	if err != nil && opt.Engine == "" && eval.NeedsConcreteExecutions(err) && explicit.Candidates(u) <= maxFallbackCandidates {
 		// The model walks sets that differ between executions (lock.cat's
 		// choices for a spin_is_locked or a failed spin_trylock): the
 		// explicit engine has each execution concretely.
-		return explicit.Check(ctx, model, t, u, lay, explicit.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions,
-			Distinct: opt.Distinct, Show: opt.Show, Capture: opt.Capture})
+		return explicit.Check(ctx, model, t, u, lay, eopt)
 	}
 	return res, err
 }

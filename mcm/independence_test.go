@@ -12,7 +12,7 @@ import (
 func TestIndependence(t *testing.T) {
 	const module = "github.com/purr-mcm/purr/mcm/internal/"
 	forbidden := []string{module + "sat", module + "satengine", "github.com/crillab/gophersat"}
-	for _, pkg := range []string{"internal/explicit", "internal/eval", "internal/events", "outcome"} {
+	for _, pkg := range []string{"internal/explicit", "internal/engine", "internal/eval", "internal/events", "outcome"} {
 		out, err := exec.Command("go", "list", "-deps", "./"+pkg).Output()
 		if err != nil {
 			t.Fatalf("go list -deps ./%s: %v", pkg, err)

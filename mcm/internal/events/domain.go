@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+
+	"github.com/purr-mcm/purr/mcm/outcome"
 )
 
 // maxDomain bounds the values one term may take: a test whose value
@@ -132,7 +134,7 @@ func (s readSet) size() int {
 // derived is one value of a term with the reads its derivation passes
 // through.
 type derived struct {
-	v   Value
+	v   outcome.Value
 	via readSet
 }
 
@@ -176,7 +178,7 @@ func newValueAnalysis(u *Unfolding) *valueAnalysis {
 	for _, t := range u.Terms {
 		t.Dom = nil
 		if t.Op == TermConst {
-			t.Dom = []Value{t.Val}
+			t.Dom = []outcome.Value{t.Val}
 			a.vals[t.ID] = []derived{{t.Val, a.empty}}
 		}
 	}
@@ -209,7 +211,7 @@ func (a *valueAnalysis) derive(t *Term) []derived {
 		x, y := a.vals[t.Args[0].ID], a.vals[t.Args[1].ID]
 		if t.Cancels() {
 			if len(x) > 0 {
-				out = append(out, derived{Int(0), a.empty}) // x^x needs no value of x
+				out = append(out, derived{outcome.Int(0), a.empty}) // x^x needs no value of x
 			}
 			break
 		}
@@ -328,7 +330,7 @@ func MayAlias(a, b *Term) bool {
 	return false
 }
 
-func containsValue(sorted []Value, v Value) bool {
+func containsValue(sorted []outcome.Value, v outcome.Value) bool {
 	lo, hi := 0, len(sorted)
 	for lo < hi {
 		m := (lo + hi) / 2

@@ -2,10 +2,9 @@ package events
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/outcome"
 )
 
 // Layout says how a test's memory is laid out: the element size of each
@@ -29,69 +28,6 @@ func (l Layout) TypeOf(loc litmus.Loc) string {
 	return l.types[loc.Key()]
 }
 
-// Cast is a value as a location of type typ holds it: integers wrap to
-// the type's width and signedness; addresses are left alone.
-func Cast(typ string, v Value) Value {
-	if v.IsAddr() {
-		return v
-	}
-	x := v.Off
-	switch strings.TrimPrefix(typ, "signed ") {
-	case "char", "int8_t":
-		x = int64(int8(x))
-	case "uint8_t", "unsigned char":
-		x = int64(uint8(x))
-	case "short", "int16_t":
-		x = int64(int16(x))
-	case "uint16_t", "unsigned short":
-		x = int64(uint16(x))
-	case "", "int", "int32_t":
-		x = int64(int32(x))
-	case "uint32_t", "unsigned", "unsigned int":
-		x = int64(uint32(x))
-	}
-	return Int(x)
-}
-
-// Format prints a value of a location as herd7 does: unsigned 64-bit
-// types in full, everything else signed; with hex (herd7's -hexa), an
-// integer prints as its bits at the type's width.
-func Format(typ string, v Value, hex bool) string {
-	v = Cast(typ, v)
-	if v.IsAddr() {
-		return v.String()
-	}
-	if hex {
-		bits := uint64(v.Off)
-		if w := typeSize(typ); w < 8 && typ != "" || typ == "" {
-			if typ == "" {
-				w = 4
-			}
-			bits &= 1<<(8*uint(w)) - 1
-		}
-		return "0x" + strconv.FormatUint(bits, 16)
-	}
-	if typ == "uint64_t" || typ == "unsigned long" {
-		return strconv.FormatUint(uint64(v.Off), 10)
-	}
-	return v.String()
-}
-
-// typeSize is the size in bytes of a litmus type; types herd7 does not
-// size default to a 32-bit int, as herd7's do.
-func typeSize(t string) int {
-	t = strings.TrimPrefix(strings.TrimPrefix(t, "unsigned "), "signed ")
-	switch t {
-	case "char", "int8_t", "uint8_t":
-		return 1
-	case "short", "int16_t", "uint16_t":
-		return 2
-	case "int64_t", "uint64_t", "long", "intptr_t", "uintptr_t", "long long":
-		return 8
-	}
-	return 4
-}
-
 func (l Layout) size(sym string) int {
 	if n, ok := l.elemSize[sym]; ok {
 		return n
@@ -100,13 +36,13 @@ func (l Layout) size(sym string) int {
 }
 
 // Cell is the address of element index of sym.
-func (l Layout) Cell(sym string, index int) Value {
-	return Value{Sym: sym, Off: int64(index * l.size(sym))}
+func (l Layout) Cell(sym string, index int) outcome.Value {
+	return outcome.Value{Sym: sym, Off: int64(index * l.size(sym))}
 }
 
 // CellName names the cell at address a as herd7 does: x, or y[1] for an
 // element of an array; other addresses print as values.
-func (l Layout) CellName(a Value) string {
+func (l Layout) CellName(a outcome.Value) string {
 	if _, isArray := l.Length[a.Sym]; isArray && a.Off%int64(l.size(a.Sym)) == 0 {
 		return fmt.Sprintf("%s[%d]", a.Sym, a.Off/int64(l.size(a.Sym)))
 	}
@@ -114,38 +50,38 @@ func (l Layout) CellName(a Value) string {
 }
 
 // ValueOf converts a scalar value of a test's text.
-func (l Layout) ValueOf(v litmus.Value) (Value, error) {
+func (l Layout) ValueOf(v litmus.Value) (outcome.Value, error) {
 	switch v.Kind {
 	case litmus.IntValue:
-		return Int(v.Int), nil
+		return outcome.Int(v.Int), nil
 	case litmus.AddrValue:
 		if v.Tag != "" {
 			// herd7 keeps the tag in its symbolic address; purr has no
 			// tags to keep, so two tagged pointers could compare otherwise.
-			return Value{}, fmt.Errorf("%s: unsupported tagged address %s: memory tags are herd7's Memory Tagging Extension, which purr does not model", v.Pos, v)
+			return outcome.Value{}, fmt.Errorf("%s: unsupported tagged address %s: memory tags are herd7's Memory Tagging Extension, which purr does not model", v.Pos, v)
 		}
 		return l.Cell(v.Sym, v.Index), nil
 	case litmus.LabelValue:
 		return CodeAddr(v.Index, v.Sym), nil
 	}
-	return Value{}, fmt.Errorf("%s: unsupported value %s", v.Pos, v)
+	return outcome.Value{}, fmt.Errorf("%s: unsupported value %s", v.Pos, v)
 }
 
 // InitialState collects the registers' and memory cells' initial values.
 // Every location the test names exists, initially zero unless the test
 // says otherwise; an array has one cell per element.
-func InitialState(t *litmus.Test) (Layout, map[int]map[string]Value, map[Value]Value, error) {
+func InitialState(t *litmus.Test) (Layout, map[int]map[string]outcome.Value, map[outcome.Value]outcome.Value, error) {
 	lay := Layout{elemSize: map[string]int{}, Length: map[string]int{}, types: map[litmus.Loc]string{}}
-	regs := map[int]map[string]Value{}
-	mem := map[Value]Value{}
-	touch := func(a Value) {
+	regs := map[int]map[string]outcome.Value{}
+	mem := map[outcome.Value]outcome.Value{}
+	touch := func(a outcome.Value) {
 		if _, ok := mem[a]; !ok {
-			mem[a] = Int(0)
+			mem[a] = outcome.Int(0)
 		}
 	}
 	for _, in := range t.Init {
 		if in.Loc.Kind == litmus.GlobalLoc && in.Type != "" && !in.Pointer {
-			lay.elemSize[in.Loc.Name] = typeSize(in.Type)
+			lay.elemSize[in.Loc.Name] = outcome.TypeSize(in.Type)
 		}
 		if in.ArrayLen > 0 {
 			lay.Length[in.Loc.Name] = in.ArrayLen
@@ -155,10 +91,10 @@ func InitialState(t *litmus.Test) (Layout, map[int]map[string]Value, map[Value]V
 		}
 	}
 	for _, p := range t.Program.Procs {
-		regs[p.ID] = map[string]Value{}
+		regs[p.ID] = map[string]outcome.Value{}
 		for _, name := range p.Params {
-			regs[p.ID][name] = Addr(name)
-			touch(Addr(name))
+			regs[p.ID][name] = outcome.Addr(name)
+			touch(outcome.Addr(name))
 		}
 	}
 	for _, in := range t.Init {
@@ -174,38 +110,38 @@ func InitialState(t *litmus.Test) (Layout, map[int]map[string]Value, map[Value]V
 				elems = in.Value.Elems
 			}
 			for i := 0; i < in.ArrayLen; i++ {
-				v := Int(0)
+				v := outcome.Int(0)
 				if i < len(elems) {
 					var err error
 					if v, err = lay.ValueOf(elems[i]); err != nil {
 						return lay, nil, nil, err
 					}
 				}
-				mem[lay.Cell(in.Loc.Name, i)] = Cast(in.Type, v)
+				mem[lay.Cell(in.Loc.Name, i)] = outcome.Cast(in.Type, v)
 			}
 			continue
 		}
-		v := Int(0)
+		v := outcome.Int(0)
 		if in.Value != nil {
 			var err error
 			if v, err = lay.ValueOf(*in.Value); err != nil {
 				return lay, nil, nil, err
 			}
-			if v.IsAddr() && !v.IsCode() {
-				touch(Addr(v.Sym))
+			if v.IsAddr() && !IsCode(v) {
+				touch(outcome.Addr(v.Sym))
 			}
 			if in.Type != "" && !in.Pointer {
-				v = Cast(in.Type, v)
+				v = outcome.Cast(in.Type, v)
 			}
 		}
 		switch in.Loc.Kind {
 		case litmus.RegLoc:
 			if regs[in.Loc.Proc] == nil {
-				regs[in.Loc.Proc] = map[string]Value{}
+				regs[in.Loc.Proc] = map[string]outcome.Value{}
 			}
 			regs[in.Loc.Proc][in.Loc.Name] = v
 		case litmus.GlobalLoc:
-			mem[Addr(in.Loc.Name)] = v
+			mem[outcome.Addr(in.Loc.Name)] = v
 		case litmus.IndexLoc:
 			mem[lay.Cell(in.Loc.Name, in.Loc.Index)] = v
 		default:
@@ -214,14 +150,14 @@ func InitialState(t *litmus.Test) (Layout, map[int]map[string]Value, map[Value]V
 	}
 	for _, p := range t.Program.Procs {
 		for _, e := range p.Edges {
-			forEachSym(e.Op, func(name string) { touch(Addr(name)) })
+			forEachSym(e.Op, func(name string) { touch(outcome.Addr(name)) })
 		}
 	}
 	for _, loc := range ObservedLocations(t) {
 		switch loc.Kind {
 		case litmus.GlobalLoc:
 			if _, isArray := lay.Length[loc.Name]; !isArray {
-				touch(Addr(loc.Name))
+				touch(outcome.Addr(loc.Name))
 			}
 		case litmus.IndexLoc:
 			touch(lay.Cell(loc.Name, loc.Index))

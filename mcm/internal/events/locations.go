@@ -2,6 +2,7 @@ package events
 
 import (
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -67,10 +68,10 @@ func forEachSym(op xcfa.Op, f func(string)) {
 // ObservedAddrs are the memory addresses of the observed locations
 // (ObservedLocations), every cell of an array named whole: those whose
 // final write herd7 tells executions apart by.
-func ObservedAddrs(t *litmus.Test, lay Layout) []Value {
-	var out []Value
-	seen := map[Value]bool{}
-	add := func(a Value) {
+func ObservedAddrs(t *litmus.Test, lay Layout) []outcome.Value {
+	var out []outcome.Value
+	seen := map[outcome.Value]bool{}
+	add := func(a outcome.Value) {
 		if !seen[a] {
 			seen[a] = true
 			out = append(out, a)
@@ -84,7 +85,7 @@ func ObservedAddrs(t *litmus.Test, lay Layout) []Value {
 					add(lay.Cell(loc.Name, i))
 				}
 			} else {
-				add(Addr(loc.Name))
+				add(outcome.Addr(loc.Name))
 			}
 		case litmus.IndexLoc:
 			add(lay.Cell(loc.Name, loc.Index))

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -75,7 +76,7 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 	// of the unfolding; shapes[sym] lists them in that order.
 	first := map[string]map[shape]sizedAccess{}
 	shapes := map[string][]shape{}
-	initial := map[Value]Value{}                 // each cell's initial value
+	initial := map[outcome.Value]outcome.Value{} // each cell's initial value
 	stored := map[string]map[shape]sizedAccess{} // the first store of each shape
 	var noValue error                            // the first read that can read nothing
 	for _, e := range u.Events {
@@ -90,7 +91,7 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 			a.what = map[bool]string{true: "a read", false: "a write"}[e.IsRead()]
 		}
 		for _, v := range e.Addr.Dom {
-			if v.IsCode() {
+			if IsCode(v) {
 				return fmt.Errorf("%s: %s may access the code at %s: purr has no semantics for instruction fetch or self-modifying code", a.pos, a.what, v)
 			}
 		}
@@ -103,7 +104,7 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 			noValue = fmt.Errorf("%s: %s can read no value: its address %v is never a location of the test", a.pos, a.what, e.Addr.Dom)
 		}
 		for _, v := range e.Addr.Dom {
-			if !v.IsAddr() || v.IsCode() {
+			if !v.IsAddr() || IsCode(v) {
 				continue
 			}
 			if e.IsWrite() && !e.IsRead() && outside(lay, v) {
@@ -138,7 +139,7 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 	decls := map[string]declaration{}
 	for _, in := range t.Init {
 		if in.Loc.Kind == litmus.GlobalLoc && in.Type != "" && !in.Pointer {
-			d := declaration{pos: in.Pos, text: in.Type + " " + in.Loc.Name, size: typeSize(in.Type), cells: max(in.ArrayLen, 1)}
+			d := declaration{pos: in.Pos, text: in.Type + " " + in.Loc.Name, size: outcome.TypeSize(in.Type), cells: max(in.ArrayLen, 1)}
 			if in.ArrayLen > 0 {
 				d.text += fmt.Sprintf("[%d]", in.ArrayLen)
 			}
@@ -177,7 +178,7 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 				return fmt.Errorf("%s: mixed-size accesses to %s: %s (%s) and %s: the declaration %s (cells of %s); %s",
 					a.pos, sym, a.what, s, d.pos, d.text, byteCount(d.size), unsupported)
 			}
-			init, isCell := initial[Value{Sym: sym, Off: s.off}]
+			init, isCell := initial[outcome.Value{Sym: sym, Off: s.off}]
 			if !isCell {
 				return fmt.Errorf("%s: %s may access %s at offset %d, where no cell of %s starts; %s",
 					a.pos, a.what, sym, s.off, sym, unsupported)
@@ -197,14 +198,14 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 
 // outside tells whether address a lies off its location's storage: before
 // it or past its last cell.
-func outside(lay Layout, a Value) bool {
+func outside(lay Layout, a outcome.Value) bool {
 	return a.Off < 0 || a.Off >= int64(lay.size(a.Sym)*max(lay.Length[a.Sym], 1))
 }
 
 // fits tells whether an integer's bits, past the low size bytes, are all
 // zero: a store of size bytes over a cell holding it leaves the rest of
 // the cell as purr's whole-cell store does.
-func fits(v Value, size int) bool {
+func fits(v outcome.Value, size int) bool {
 	return !v.IsAddr() && uint64(v.Off)>>(8*size) == 0
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/purr-mcm/purr/litmus/c"
 	_ "github.com/purr-mcm/purr/litmus/x86"
 	"github.com/purr-mcm/purr/mcm/internal/events"
+	"github.com/purr-mcm/purr/mcm/outcome"
 )
 
 // TestCStatementOrder checks program order inside C statements against
@@ -71,11 +72,11 @@ func TestCStatementOrder(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			regs := map[int]map[string]events.Value{0: {}}
-			mem := map[events.Value]events.Value{}
+			regs := map[int]map[string]outcome.Value{0: {}}
+			mem := map[outcome.Value]outcome.Value{}
 			for _, v := range []string{"x", "y", "z"} {
-				regs[0][v] = events.Addr(v)
-				mem[events.Addr(v)] = events.Int(0)
+				regs[0][v] = outcome.Addr(v)
+				mem[outcome.Addr(v)] = outcome.Int(0)
 			}
 			u, err := events.Unfold(prog, 1, regs, mem)
 			if err != nil {
@@ -122,8 +123,8 @@ exists (0:EAX=0)
 			if err != nil {
 				t.Fatal(err)
 			}
-			regs := map[int]map[string]events.Value{0: {"X1": events.Addr("x"), "X3": events.Addr("y"), "X5": events.Addr("z")}}
-			mem := map[events.Value]events.Value{events.Addr("x"): events.Int(0), events.Addr("y"): events.Int(0), events.Addr("z"): events.Int(0)}
+			regs := map[int]map[string]outcome.Value{0: {"X1": outcome.Addr("x"), "X3": outcome.Addr("y"), "X5": outcome.Addr("z")}}
+			mem := map[outcome.Value]outcome.Value{outcome.Addr("x"): outcome.Int(0), outcome.Addr("y"): outcome.Int(0), outcome.Addr("z"): outcome.Int(0)}
 			u, err := events.Unfold(test.Program, 1, regs, mem)
 			if err != nil {
 				t.Fatal(err)

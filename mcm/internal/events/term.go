@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -24,8 +25,8 @@ const (
 type Term struct {
 	ID   int
 	Op   TermOp
-	Val  Value  // TermConst
-	Read *Event // TermRead
+	Val  outcome.Value // TermConst
+	Read *Event        // TermRead
 	Bin  xcfa.BinOp
 	Un   xcfa.UnOp
 	Args []*Term
@@ -33,11 +34,11 @@ type Term struct {
 	// Picks are the reads the term depends on only through a choice (the
 	// condition of a conditional select): herd7's pick dependencies.
 	Picks []*Event
-	Dom   []Value // every value the term may take, sorted (after the value analysis)
+	Dom   []outcome.Value // every value the term may take, sorted (after the value analysis)
 }
 
 // Position returns the index of v in t.Dom, and whether it is there.
-func (t *Term) Position(v Value) (int, bool) {
+func (t *Term) Position(v outcome.Value) (int, bool) {
 	return slices.BinarySearchFunc(t.Dom, v, compareValues)
 }
 
@@ -48,7 +49,7 @@ func (t *Term) Cancels() bool {
 }
 
 // IsConst tells whether the term is a constant, and which.
-func (t *Term) IsConst() (Value, bool) { return t.Val, t.Op == TermConst }
+func (t *Term) IsConst() (outcome.Value, bool) { return t.Val, t.Op == TermConst }
 
 func (t *Term) String() string {
 	switch t.Op {
@@ -96,7 +97,7 @@ func (f *unfolder) addTerm(t *Term) *Term {
 	return t
 }
 
-func (f *unfolder) constTerm(v Value) *Term {
+func (f *unfolder) constTerm(v outcome.Value) *Term {
 	return f.addTerm(&Term{Op: TermConst, Val: v})
 }
 
@@ -116,16 +117,16 @@ func (f *unfolder) readTerm(e *Event) *Term {
 func (f *unfolder) term(x xcfa.Expr, st *pathState) (*Term, error) {
 	switch x := x.(type) {
 	case xcfa.Const:
-		return f.constTerm(Int(x.Value)), nil
+		return f.constTerm(outcome.Int(x.Value)), nil
 	case xcfa.Sym:
-		return f.constTerm(Value{Sym: x.Name, Off: x.Offset}), nil
+		return f.constTerm(outcome.Value{Sym: x.Name, Off: x.Offset}), nil
 	case xcfa.Label:
 		return f.constTerm(CodeAddr(x.Proc, x.Name)), nil
 	case xcfa.Reg:
 		if t, ok := st.regs[x.Name]; ok {
 			return t, nil
 		}
-		t := f.constTerm(Int(0)) // herd: registers start at zero
+		t := f.constTerm(outcome.Int(0)) // herd: registers start at zero
 		st.regs[x.Name] = t
 		return t, nil
 	case xcfa.Binary:

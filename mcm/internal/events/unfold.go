@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -131,7 +132,7 @@ func (e *Event) IsReceive() bool { return e.Kind == KindRead && e.HasTag("RECV")
 // Nothing is the value of a receive that got no message. Whether a receive
 // may get nothing is the model's to say (stdlib/msg.cat); the engines offer
 // the choice to every receive.
-var Nothing = Int(-1)
+var Nothing = outcome.Int(-1)
 
 func (e *Event) String() string {
 	if e.Kind == KindInit {
@@ -254,12 +255,12 @@ func (p *pathState) fork(seg *Segment) *pathState {
 // Unfold unrolls every process of prog up to unroll iterations of each loop.
 // initRegs gives the registers' initial values (unlisted registers hold 0);
 // initMem lists every location with its initial value.
-func Unfold(prog *xcfa.Program, unroll int, initRegs map[int]map[string]Value, initMem map[Value]Value) (*Unfolding, error) {
+func Unfold(prog *xcfa.Program, unroll int, initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value) (*Unfolding, error) {
 	return UnfoldContext(context.Background(), prog, unroll, initRegs, initMem)
 }
 
 // UnfoldContext is Unfold that gives up, returning ctx.Err(), when ctx is done.
-func UnfoldContext(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[int]map[string]Value, initMem map[Value]Value) (*Unfolding, error) {
+func UnfoldContext(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value) (*Unfolding, error) {
 	return unfold(ctx, prog, unroll, initRegs, initMem, false)
 }
 
@@ -267,14 +268,14 @@ func UnfoldContext(ctx context.Context, prog *xcfa.Program, unroll int, initRegs
 // instruction reads and writes registers through events of its own, related
 // by iico_data, iico_ctrl and rf-reg, so that a model can compute
 // dependencies as herd's catdep models do. They are in no memory set.
-func UnfoldRegisterEvents(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[int]map[string]Value, initMem map[Value]Value) (*Unfolding, error) {
+func UnfoldRegisterEvents(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value) (*Unfolding, error) {
 	return unfold(ctx, prog, unroll, initRegs, initMem, true)
 }
 
-func unfold(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[int]map[string]Value, initMem map[Value]Value, regs bool) (*Unfolding, error) {
+func unfold(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value, regs bool) (*Unfolding, error) {
 	f := &unfolder{ctx: ctx, u: &Unfolding{Threads: len(prog.Procs), RegisterEvents: regs}, unroll: unroll,
 		terms: map[termKey]*Term{}, regs: regs, noBranches: prog.Arch == "C", unorderedInstrs: !prog.OrderedInstrs}
-	cells := make([]Value, 0, len(initMem))
+	cells := make([]outcome.Value, 0, len(initMem))
 	for a := range initMem {
 		cells = append(cells, a)
 	}

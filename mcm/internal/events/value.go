@@ -4,48 +4,23 @@ import (
 	"cmp"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
+	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/xcfa"
 )
-
-// Value is what a register or memory cell holds: an integer, or the
-// address of a named location plus a byte offset.
-type Value struct {
-	Sym string // "" for an integer
-	Off int64  // the integer, or the offset from Sym's address
-}
-
-// Int returns the integer value v.
-func Int(v int64) Value { return Value{Off: v} }
-
-// Addr returns the address of a location.
-func Addr(sym string) Value { return Value{Sym: sym} }
 
 // CodeAddr is the address of a code position: label name of thread proc.
 // It prints as herd7 prints it (0:L0); the colon keeps it apart from every
 // data location, so it is never a memory cell.
-func CodeAddr(proc int, name string) Value { return Value{Sym: fmt.Sprintf("%d:%s", proc, name)} }
-
-// IsCode tells whether v is the address of a code position.
-func (v Value) IsCode() bool { return strings.Contains(v.Sym, ":") }
-
-// IsAddr tells whether v is an address.
-func (v Value) IsAddr() bool { return v.Sym != "" }
-
-func (v Value) String() string {
-	switch {
-	case v.Sym == "":
-		return strconv.FormatInt(v.Off, 10)
-	case v.Off == 0:
-		return v.Sym
-	default:
-		return v.Sym + "+" + strconv.FormatInt(v.Off, 10)
-	}
+func CodeAddr(proc int, name string) outcome.Value {
+	return outcome.Value{Sym: fmt.Sprintf("%d:%s", proc, name)}
 }
 
-func lessValue(a, b Value) bool {
+// IsCode tells whether v is the address of a code position.
+func IsCode(v outcome.Value) bool { return strings.Contains(v.Sym, ":") }
+
+func lessValue(a, b outcome.Value) bool {
 	if a.Sym != b.Sym {
 		return a.Sym < b.Sym
 	}
@@ -53,26 +28,26 @@ func lessValue(a, b Value) bool {
 }
 
 // compareValues orders values as lessValue does, for binary searches.
-func compareValues(a, b Value) int {
+func compareValues(a, b outcome.Value) int {
 	if c := strings.Compare(a.Sym, b.Sym); c != 0 {
 		return c
 	}
 	return cmp.Compare(a.Off, b.Off)
 }
 
-func sortValues(vs []Value) {
+func sortValues(vs []outcome.Value) {
 	sort.Slice(vs, func(i, j int) bool { return lessValue(vs[i], vs[j]) })
 }
 
 // Truth is the Boolean reading of a value, as branches take it: every
 // address and every non-zero integer is true.
-func Truth(v Value) bool { return v.Sym != "" || v.Off != 0 }
+func Truth(v outcome.Value) bool { return v.Sym != "" || v.Off != 0 }
 
-func boolValue(b bool) Value {
+func boolValue(b bool) outcome.Value {
 	if b {
-		return Int(1)
+		return outcome.Int(1)
 	}
-	return Int(0)
+	return outcome.Int(0)
 }
 
 // errUndefinedOp marks arithmetic that has no value (division by zero,
@@ -84,40 +59,40 @@ func (e errUndefinedOp) Error() string { return e.msg }
 
 // ApplyBinary computes x op y. Addresses support adding and subtracting
 // integers, subtracting addresses of the same location, and comparisons.
-func ApplyBinary(op xcfa.BinOp, x, y Value) (Value, error) {
+func ApplyBinary(op xcfa.BinOp, x, y outcome.Value) (outcome.Value, error) {
 	if x.IsAddr() || y.IsAddr() {
 		return applyAddrBinary(op, x, y)
 	}
 	a, b := x.Off, y.Off
 	switch op {
 	case xcfa.Add:
-		return Int(a + b), nil
+		return outcome.Int(a + b), nil
 	case xcfa.Sub:
-		return Int(a - b), nil
+		return outcome.Int(a - b), nil
 	case xcfa.Mul:
-		return Int(a * b), nil
+		return outcome.Int(a * b), nil
 	case xcfa.Div:
 		if b == 0 {
-			return Value{}, errUndefinedOp{"division by zero"}
+			return outcome.Value{}, errUndefinedOp{"division by zero"}
 		}
-		return Int(a / b), nil
+		return outcome.Int(a / b), nil
 	case xcfa.Mod:
 		if b == 0 {
-			return Value{}, errUndefinedOp{"division by zero"}
+			return outcome.Value{}, errUndefinedOp{"division by zero"}
 		}
-		return Int(a % b), nil
+		return outcome.Int(a % b), nil
 	case xcfa.And:
-		return Int(a & b), nil
+		return outcome.Int(a & b), nil
 	case xcfa.Or:
-		return Int(a | b), nil
+		return outcome.Int(a | b), nil
 	case xcfa.Xor:
-		return Int(a ^ b), nil
+		return outcome.Int(a ^ b), nil
 	case xcfa.Shl:
-		return Int(a << uint64(b&63)), nil
+		return outcome.Int(a << uint64(b&63)), nil
 	case xcfa.Shr:
-		return Int(int64(uint64(a) >> uint64(b&63))), nil
+		return outcome.Int(int64(uint64(a) >> uint64(b&63))), nil
 	case xcfa.Ashr:
-		return Int(a >> uint64(b&63)), nil
+		return outcome.Int(a >> uint64(b&63)), nil
 	case xcfa.Eq:
 		return boolValue(a == b), nil
 	case xcfa.Ne:
@@ -143,24 +118,24 @@ func ApplyBinary(op xcfa.BinOp, x, y Value) (Value, error) {
 	case xcfa.LOr:
 		return boolValue(a != 0 || b != 0), nil
 	}
-	return Value{}, fmt.Errorf("unknown operator %v", op)
+	return outcome.Value{}, fmt.Errorf("unknown operator %v", op)
 }
 
-func applyAddrBinary(op xcfa.BinOp, x, y Value) (Value, error) {
+func applyAddrBinary(op xcfa.BinOp, x, y outcome.Value) (outcome.Value, error) {
 	switch op {
 	case xcfa.Add:
 		if x.IsAddr() && !y.IsAddr() {
-			return Value{x.Sym, x.Off + y.Off}, nil
+			return outcome.Value{Sym: x.Sym, Off: x.Off + y.Off}, nil
 		}
 		if y.IsAddr() && !x.IsAddr() {
-			return Value{y.Sym, y.Off + x.Off}, nil
+			return outcome.Value{Sym: y.Sym, Off: y.Off + x.Off}, nil
 		}
 	case xcfa.Sub:
 		if x.IsAddr() && !y.IsAddr() {
-			return Value{x.Sym, x.Off - y.Off}, nil
+			return outcome.Value{Sym: x.Sym, Off: x.Off - y.Off}, nil
 		}
 		if x.Sym == y.Sym {
-			return Int(x.Off - y.Off), nil
+			return outcome.Int(x.Off - y.Off), nil
 		}
 	case xcfa.Eq:
 		return boolValue(x == y), nil
@@ -175,68 +150,68 @@ func applyAddrBinary(op xcfa.BinOp, x, y Value) (Value, error) {
 		if x == y {
 			switch op {
 			case xcfa.Xor:
-				return Int(0), nil
+				return outcome.Int(0), nil
 			default:
 				return x, nil
 			}
 		}
 		// Masking an address with zero, as in AND X2,X1,#0.
-		if op == xcfa.And && (x == Int(0) || y == Int(0)) {
-			return Int(0), nil
+		if op == xcfa.And && (x == outcome.Int(0) || y == outcome.Int(0)) {
+			return outcome.Int(0), nil
 		}
-		if op != xcfa.And && (x == Int(0) || y == Int(0)) {
+		if op != xcfa.And && (x == outcome.Int(0) || y == outcome.Int(0)) {
 			if x.IsAddr() {
 				return x, nil
 			}
 			return y, nil
 		}
 	case xcfa.Mul:
-		if y == Int(1) {
+		if y == outcome.Int(1) {
 			return x, nil
 		}
-		if x == Int(1) {
+		if x == outcome.Int(1) {
 			return y, nil
 		}
-		if x == Int(0) || y == Int(0) {
-			return Int(0), nil
+		if x == outcome.Int(0) || y == outcome.Int(0) {
+			return outcome.Int(0), nil
 		}
 	}
-	return Value{}, errUndefinedOp{fmt.Sprintf("%v %v %v is not defined on addresses", x, op, y)}
+	return outcome.Value{}, errUndefinedOp{fmt.Sprintf("%v %v %v is not defined on addresses", x, op, y)}
 }
 
 // ApplyUnary computes op x.
-func ApplyUnary(op xcfa.UnOp, x Value) (Value, error) {
+func ApplyUnary(op xcfa.UnOp, x outcome.Value) (outcome.Value, error) {
 	if x.IsAddr() {
 		switch op {
 		case xcfa.Not:
-			return Int(0), nil
+			return outcome.Int(0), nil
 		case xcfa.Zext32, xcfa.Sext32:
 			// Addresses are small offsets in litmus tests: the 32-bit view of an
 			// address register is the address itself.
 			return x, nil
 		}
-		return Value{}, errUndefinedOp{fmt.Sprintf("%v %v is not defined on an address", op, x)}
+		return outcome.Value{}, errUndefinedOp{fmt.Sprintf("%v %v is not defined on an address", op, x)}
 	}
 	a := x.Off
 	switch op {
 	case xcfa.Neg:
-		return Int(-a), nil
+		return outcome.Int(-a), nil
 	case xcfa.Not:
 		return boolValue(a == 0), nil
 	case xcfa.BNot:
-		return Int(^a), nil
+		return outcome.Int(^a), nil
 	case xcfa.Zext8:
-		return Int(int64(uint8(a))), nil
+		return outcome.Int(int64(uint8(a))), nil
 	case xcfa.Zext16:
-		return Int(int64(uint16(a))), nil
+		return outcome.Int(int64(uint16(a))), nil
 	case xcfa.Zext32:
-		return Int(int64(uint32(a))), nil
+		return outcome.Int(int64(uint32(a))), nil
 	case xcfa.Sext8:
-		return Int(int64(int8(a))), nil
+		return outcome.Int(int64(int8(a))), nil
 	case xcfa.Sext16:
-		return Int(int64(int16(a))), nil
+		return outcome.Int(int64(int16(a))), nil
 	case xcfa.Sext32:
-		return Int(int64(int32(a))), nil
+		return outcome.Int(int64(int32(a))), nil
 	}
-	return Value{}, fmt.Errorf("unknown operator %v", op)
+	return outcome.Value{}, fmt.Errorf("unknown operator %v", op)
 }

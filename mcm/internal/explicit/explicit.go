@@ -12,6 +12,7 @@ import (
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/mcm/herdout"
+	"github.com/purr-mcm/purr/mcm/internal/engine"
 	"github.com/purr-mcm/purr/mcm/internal/eval"
 	"github.com/purr-mcm/purr/mcm/internal/events"
 	"github.com/purr-mcm/purr/mcm/internal/predef"
@@ -79,7 +80,7 @@ func Candidates(u *events.Unfolding) float64 {
 		}
 		n *= math.Max(1, float64(k))
 	}
-	perLoc := map[events.Value]int{}
+	perLoc := map[outcome.Value]int{}
 	for _, w := range writes {
 		if w.Kind == events.KindInit {
 			continue
@@ -119,19 +120,19 @@ func livePaths(u *events.Unfolding) [][]*events.Segment {
 // execution is one candidate execution of an unfolding.
 type execution struct {
 	u        *events.Unfolding
-	leaves   []*events.Segment                // per thread, where its path ends
-	executed []bool                           // per event
-	order    []int                            // per executed thread event: its position along its path
-	reads    []*events.Event                  // the executed reads, thread by thread in program order
-	writes   []*events.Event                  // the executed writes, initial writes first
-	marks    []*events.Event                  // the executed marks (lock and SRCU events)
-	rf       []*events.Event                  // per event: the write a read reads from
-	nothing  []bool                           // per event: a receive that got no message
-	co       map[events.Value][]*events.Event // per address, its writes in coherence order
-	locs     []events.Value                   // the addresses of co, in a fixed order
+	leaves   []*events.Segment                 // per thread, where its path ends
+	executed []bool                            // per event
+	order    []int                             // per executed thread event: its position along its path
+	reads    []*events.Event                   // the executed reads, thread by thread in program order
+	writes   []*events.Event                   // the executed writes, initial writes first
+	marks    []*events.Event                   // the executed marks (lock and SRCU events)
+	rf       []*events.Event                   // per event: the write a read reads from
+	nothing  []bool                            // per event: a receive that got no message
+	co       map[outcome.Value][]*events.Event // per address, its writes in coherence order
+	locs     []outcome.Value                   // the addresses of co, in a fixed order
 
-	val   []events.Value // per term, memoised
-	state []uint8        // per term: one of the term states below
+	val   []outcome.Value // per term, memoised
+	state []uint8         // per term: one of the term states below
 }
 
 const (
@@ -146,7 +147,7 @@ const (
 // thread), with no rf or co yet.
 func newExecution(u *events.Unfolding, leaves []*events.Segment) *execution {
 	x := &execution{u: u, leaves: leaves, executed: make([]bool, len(u.Events)), order: make([]int, len(u.Events)),
-		rf: make([]*events.Event, len(u.Events)), nothing: make([]bool, len(u.Events)), val: make([]events.Value, len(u.Terms)), state: make([]uint8, len(u.Terms))}
+		rf: make([]*events.Event, len(u.Events)), nothing: make([]bool, len(u.Events)), val: make([]outcome.Value, len(u.Terms)), state: make([]uint8, len(u.Terms))}
 	for _, e := range u.Events {
 		if e.Kind == events.KindInit {
 			x.executed[e.ID] = true
@@ -206,14 +207,14 @@ func (x *execution) forget() {
 }
 
 // value computes a term's value under the reads-from chosen so far.
-func (x *execution) value(t *events.Term) (events.Value, uint8) {
+func (x *execution) value(t *events.Term) (outcome.Value, uint8) {
 	switch x.state[t.ID] {
 	case termKnown:
 		return x.val[t.ID], termKnown
 	case termBusy:
-		return events.Value{}, termUndefined
+		return outcome.Value{}, termUndefined
 	case termPending, termUndefined:
-		return events.Value{}, x.state[t.ID]
+		return outcome.Value{}, x.state[t.ID]
 	}
 	x.state[t.ID] = termBusy
 	v, st := x.compute(t)
@@ -221,7 +222,7 @@ func (x *execution) value(t *events.Term) (events.Value, uint8) {
 	return v, st
 }
 
-func (x *execution) compute(t *events.Term) (events.Value, uint8) {
+func (x *execution) compute(t *events.Term) (outcome.Value, uint8) {
 	switch t.Op {
 	case events.TermConst:
 		return t.Val, termKnown
@@ -231,7 +232,7 @@ func (x *execution) compute(t *events.Term) (events.Value, uint8) {
 			return events.Nothing, termKnown
 		}
 		if w == nil {
-			return events.Value{}, termPending
+			return outcome.Value{}, termPending
 		}
 		return x.value(w.Val)
 	case events.TermPick:
@@ -239,7 +240,7 @@ func (x *execution) compute(t *events.Term) (events.Value, uint8) {
 	case events.TermIte:
 		c, st := x.value(t.Args[0])
 		if st != termKnown {
-			return events.Value{}, st
+			return outcome.Value{}, st
 		}
 		if events.Truth(c) {
 			return x.value(t.Args[1])
@@ -248,32 +249,32 @@ func (x *execution) compute(t *events.Term) (events.Value, uint8) {
 	case events.TermUnary:
 		a, st := x.value(t.Args[0])
 		if st != termKnown {
-			return events.Value{}, st
+			return outcome.Value{}, st
 		}
 		v, err := events.ApplyUnary(t.Un, a)
 		if err != nil {
-			return events.Value{}, termUndefined
+			return outcome.Value{}, termUndefined
 		}
 		return v, termKnown
 	case events.TermBinary:
 		if t.Cancels() {
-			return events.Int(0), termKnown
+			return outcome.Int(0), termKnown
 		}
 		a, sa := x.value(t.Args[0])
 		b, sb := x.value(t.Args[1])
 		switch {
 		case sa == termUndefined || sb == termUndefined:
-			return events.Value{}, termUndefined
+			return outcome.Value{}, termUndefined
 		case sa != termKnown || sb != termKnown:
-			return events.Value{}, termPending
+			return outcome.Value{}, termPending
 		}
 		v, err := events.ApplyBinary(t.Bin, a, b)
 		if err != nil {
-			return events.Value{}, termUndefined
+			return outcome.Value{}, termUndefined
 		}
 		return v, termKnown
 	}
-	return events.Value{}, termUndefined
+	return outcome.Value{}, termUndefined
 }
 
 // refuted tells whether the reads-from chosen so far (for reads[:n])
@@ -335,7 +336,7 @@ func (x *execution) determined() bool {
 	if !ok {
 		return false
 	}
-	x.co, x.locs = map[events.Value][]*events.Event{}, nil
+	x.co, x.locs = map[outcome.Value][]*events.Event{}, nil
 	ordered := x.writes // initial writes come first
 	for _, m := range x.marks {
 		if m.InCoherence() {
@@ -477,7 +478,7 @@ type Checker struct {
 	observed []litmus.Loc
 	// observedAddrs are the addresses of the observed locations, whose
 	// final writes herd7 tells executions apart by (FW).
-	observedAddrs []events.Value
+	observedAddrs []outcome.Value
 	capture       bool // keep what the model binds and shows in judgements
 	// chooses says that the model made a choice (with x from S) on an
 	// execution judged: Verify then keeps what it found right in verified.
@@ -655,7 +656,7 @@ func (c *Checker) judgeOnce(x *execution, lg eval.Logic[bool]) (Judgement, error
 
 // predefined computes herd's predefined sets and relations of one
 // execution, as constant sets and relations.
-func (x *execution) predefined(al *eval.Algebra[bool], observed []events.Value) (map[string]Set, map[string]Rel) {
+func (x *execution) predefined(al *eval.Algebra[bool], observed []outcome.Value) (map[string]Set, map[string]Rel) {
 	u := x.u
 	sets := map[string]Set{}
 	set := func(name string, member func(e *events.Event) bool) {
@@ -838,21 +839,21 @@ func (x *execution) predefined(al *eval.Algebra[bool], observed []events.Value) 
 
 // final is a location's final value: a register's at the end of its
 // thread's path, a memory cell's as its co-last write wrote it.
-func (c *Checker) final(x *execution, loc litmus.Loc) (events.Value, bool) {
+func (c *Checker) final(x *execution, loc litmus.Loc) (outcome.Value, bool) {
 	switch loc.Kind {
 	case litmus.RegLoc:
 		th, ok := c.procs[loc.Proc]
 		if !ok {
-			return events.Value{}, false
+			return outcome.Value{}, false
 		}
 		t, ok := x.leaves[th].Regs[loc.Name]
 		if !ok {
-			return events.Int(0), true
+			return outcome.Int(0), true
 		}
 		v, st := x.value(t)
 		return v, st == termKnown
 	case litmus.GlobalLoc, litmus.IndexLoc:
-		a := events.Addr(loc.Name)
+		a := outcome.Addr(loc.Name)
 		if loc.Kind == litmus.IndexLoc {
 			a = c.lay.Cell(loc.Name, loc.Index)
 		}
@@ -862,9 +863,9 @@ func (c *Checker) final(x *execution, loc litmus.Loc) (events.Value, bool) {
 				return x.val[ws[i].Val.ID], true
 			}
 		}
-		return events.Value{}, false
+		return outcome.Value{}, false
 	}
-	return events.Value{}, false
+	return outcome.Value{}, false
 }
 
 // state reads the observed locations' final values.
@@ -873,7 +874,7 @@ func (c *Checker) state(x *execution) outcome.State {
 	for i := range c.observed {
 		loc := &c.observed[i]
 		if n, isArray := c.lay.Length[loc.Name]; isArray && loc.Kind == litmus.GlobalLoc {
-			b := outcome.Binding{Loc: loc, Type: c.lay.TypeOf(*loc), Array: make([]events.Value, n)}
+			b := outcome.Binding{Loc: loc, Type: c.lay.TypeOf(*loc), Array: make([]outcome.Value, n)}
 			for i := range b.Array {
 				b.Array[i], _ = c.final(x, litmus.Loc{Kind: litmus.IndexLoc, Name: loc.Name, Index: i})
 			}
@@ -924,7 +925,7 @@ func (c *Checker) prop(x *execution, p litmus.Prop) (bool, error) {
 					return false, err
 				}
 				got, ok := c.final(x, litmus.Loc{Kind: litmus.IndexLoc, Name: p.Loc.Name, Index: i})
-				if !ok || events.Cast(typ, got) != events.Cast(typ, want) {
+				if !ok || outcome.Cast(typ, got) != outcome.Cast(typ, want) {
 					return false, nil
 				}
 			}
@@ -940,7 +941,7 @@ func (c *Checker) prop(x *execution, p litmus.Prop) (bool, error) {
 			}
 		}
 		got, ok := c.final(x, p.Loc)
-		return ok && events.Cast(typ, got) == events.Cast(typ, want), nil
+		return ok && outcome.Cast(typ, got) == outcome.Cast(typ, want), nil
 	case litmus.LocEq:
 		// herd compares the two final values (0:r1=0:r4), each read as
 		// its own type.
@@ -949,7 +950,7 @@ func (c *Checker) prop(x *execution, p litmus.Prop) (bool, error) {
 		}
 		vx, okX := c.final(x, p.X)
 		vy, okY := c.final(x, p.Y)
-		return okX && okY && events.Cast(c.lay.TypeOf(p.X), vx) == events.Cast(c.lay.TypeOf(p.Y), vy), nil
+		return okX && okY && outcome.Cast(c.lay.TypeOf(p.X), vx) == outcome.Cast(c.lay.TypeOf(p.Y), vy), nil
 	}
 	return false, fmt.Errorf("unsupported condition %s", litmus.FormatProp(p))
 }
@@ -999,27 +1000,11 @@ func (c *Checker) validateBoth(x, y litmus.Prop) error {
 	return c.validate(y)
 }
 
-// Options tune the explicit engine.
-type Options struct {
-	Speedcheck    bool // stop at the first execution that decides the condition
-	MaxExecutions int  // stop enumerating after this many executions (0: all)
-	// Distinct, when not nil, counts executions up to these relations
-	// (rf, co) and the paths: the first consistent execution of each class
-	// stands for it. A model that raises flags is then refused (a class's
-	// executions may raise different flags).
-	Distinct []string
-	// Show selects the executions Outcome.Executions keeps; Capture names
-	// predefined relations and sets to keep in them besides rf, co, fr,
-	// po and what the model binds and shows.
-	Show    outcome.Show
-	Capture []string
-}
-
 // Check decides test t, unfolded into u (after its value analysis), under
 // the model m.
-func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout, opt Options) (*outcome.Outcome, error) {
+func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout, opt engine.Options) (*outcome.Outcome, error) {
 	c := NewChecker(ctx, m, t, u, lay)
-	c.capture = opt.Show != "" && opt.Show != outcome.ShowNone
+	c.capture = opt.Showing()
 	// Refuse a condition purr cannot evaluate even when no execution
 	// would evaluate it.
 	for _, p := range []litmus.Prop{t.Filter, t.Cond} {
@@ -1027,17 +1012,13 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 			return nil, err
 		}
 	}
-	out := &outcome.Outcome{Loop: u.Cut}
-	seen := map[string]bool{}
-	raised := map[string]bool{}
+	tally := engine.NewTally(t, opt, u.Cut)
 	var failure error
-	count := 0
 	classes := map[string]bool{}
 	// With marks among the events co orders, the final writes do not
 	// determine the final values: co tells executions apart.
-	numbered := 0 // the executions counted, one per passing choice
 	marksInCo := slices.ContainsFunc(u.Events, func(e *events.Event) bool { return e.InCoherence() && !e.IsWrite() })
-	out.Complete = candidates(u, func(x *execution) bool {
+	complete := candidates(u, func(x *execution) bool {
 		if err := ctx.Err(); err != nil {
 			failure = err
 			return false
@@ -1047,8 +1028,7 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 			failure = err
 			return false
 		}
-		if opt.Distinct != nil && j.HasFlags {
-			failure = fmt.Errorf("%s: --distinct: the model has flags, which executions counted as one may raise differently", t.File)
+		if failure = tally.RefuseFlags(j.HasFlags); failure != nil {
 			return false
 		}
 		if !j.Consistent {
@@ -1070,45 +1050,29 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 			}
 			classes[key] = true
 		}
-		if opt.MaxExecutions > 0 && count == opt.MaxExecutions {
+		if tally.Full() {
 			return false
 		}
-		count++
 		if opt.Distinct != nil {
 			// --distinct counts classes of executions, whatever the choices.
 			j.Choices, j.perChoice = 1, j.perChoice[:min(len(j.perChoice), 1)]
 		}
-		if j.Holds {
-			out.Positive += j.Choices
-		} else {
-			out.Negative += j.Choices
-		}
-		if key := outcome.StateKey(j.State); !seen[key] {
-			seen[key] = true
-			out.States = append(out.States, j.State)
-		}
-		for _, f := range j.Flags {
-			if !raised[f] {
-				raised[f] = true
-				out.Flags = append(out.Flags, f)
-			}
-		}
+		state := func() outcome.State { return j.State }
+		first := tally.Count(j.Choices, j.Holds, []byte(outcome.StateKey(j.State)), state, j.Flags)
 		if c.capture {
-			out.Shown = j.captured.Shown
-			if opt.Show.Selects(t.Quant, j.Holds) {
+			tally.Shown(j.captured.Shown)
+			if tally.Selects(j.Holds) {
 				for i, one := range j.perChoice {
-					out.Executions = append(out.Executions, c.execution(x, one, numbered+i+1, opt.Capture))
+					tally.Keep(c.execution(x, one, first+i, opt.Capture))
 				}
 			}
 		}
-		numbered += j.Choices
-		return !(opt.Speedcheck && outcome.Decisive(t.Quant, j.Holds))
+		return !tally.Decided(j.Holds)
 	})
 	if failure != nil {
 		return nil, failure
 	}
-	sort.Strings(out.Flags)
-	return out, nil
+	return tally.Outcome(complete), nil
 }
 
 // classKey identifies the class of executions that agree with x on its
@@ -1179,17 +1143,17 @@ func PredefinedNames(u *events.Unfolding) (sets, rels []string, ok bool) {
 
 // execution describes a consistent candidate for people to read.
 func (c *Checker) execution(x *execution, j Judgement, index int, capture []string) outcome.Execution {
-	var occ []outcome.Occurrence
+	var occ []engine.Occurrence
 	for _, e := range c.u.Events {
 		if x.executed[e.ID] {
-			o := outcome.Occurrence{Event: e}
+			o := engine.Occurrence{Event: e}
 			if e.IsMem() {
 				o.Addr, o.Val = x.val[e.Addr.ID], x.val[e.Val.ID]
 			}
 			occ = append(occ, o)
 		}
 	}
-	b := outcome.NewBuilder(c.test, c.lay, occ)
+	b := engine.NewBuilder(c.test, c.lay, occ)
 	rel := func(name string, r Rel) {
 		b.Relation(name)
 		for k, in := range r {

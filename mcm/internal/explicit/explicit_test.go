@@ -6,9 +6,8 @@ import (
 	"testing"
 
 	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/mcm/internal/events"
-
 	_ "github.com/purr-mcm/purr/litmus/aarch64"
+	"github.com/purr-mcm/purr/mcm/internal/events"
 )
 
 // TestCandidates counts the candidate executions the explicit engine

@@ -1,6 +1,7 @@
 package satengine
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"slices"
@@ -9,32 +10,13 @@ import (
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/mcm/herdout"
+	"github.com/purr-mcm/purr/mcm/internal/engine"
 	"github.com/purr-mcm/purr/mcm/internal/eval"
 	"github.com/purr-mcm/purr/mcm/internal/events"
 	"github.com/purr-mcm/purr/mcm/internal/predef"
 	"github.com/purr-mcm/purr/mcm/internal/sat"
 	"github.com/purr-mcm/purr/mcm/outcome"
 )
-
-// Options tune the SAT engine.
-type Options struct {
-	Limits        sat.Limits // the formula's bounds, and the context its solver polls
-	Speedcheck    bool       // stop at the first execution that decides the condition
-	MaxExecutions int        // stop enumerating after this many executions (0: all)
-	// Recheck, when set, re-checks every execution the engine accepts; an
-	// error stops the enumeration, and Check returns it.
-	Recheck func(Accepted) error
-	// Distinct, when not nil, counts executions up to these relations (rf,
-	// co) and the paths: the enumeration projects onto their variables, so
-	// one execution of each class is met. A model that raises flags is then
-	// refused (a class's executions may raise different flags).
-	Distinct []string
-	// Show selects the executions Outcome.Executions keeps; Capture names
-	// predefined relations and sets to keep in them besides rf, co, fr,
-	// po and what the model binds and shows.
-	Show    outcome.Show
-	Capture []string
-}
 
 // WellFormedByConstruction are the rules of stdlib/wellformed.cat that the
 // formula's rf and co meet by construction (encodeRF, encodeCO): rf
@@ -45,7 +27,7 @@ var WellFormedByConstruction = []string{"rf-shape", "rf-functional",
 	"co-shape", "co-irreflexive", "co-transitive", "co-total", "co-init-first"}
 
 // Accepted is an execution the engine accepts: the solver's current model,
-// as Options.Recheck sees it.
+// as Check's recheck sees it.
 type Accepted struct {
 	en    *encoding
 	Holds bool          // the condition
@@ -90,19 +72,21 @@ func (a Accepted) pairs(r Rel) [][2]*events.Event {
 }
 
 // Check decides test t, unfolded into u (after its value analysis), under
-// the model m, and enumerates its consistent executions. The formula's
-// bounds and the context of opt.Limits stop it with an error (a
+// the model m, and enumerates its consistent executions; recheck, when
+// not nil, re-checks every execution the engine accepts (an error stops
+// the enumeration, and Check returns it). The formula's bounds
+// (opt.MaxVars, opt.MaxClauses) and ctx stop it with an error (a
 // *sat.LimitError, or one that wraps the context's).
-func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout, opt Options) (out *outcome.Outcome, err error) {
+func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout, opt engine.Options,
+	recheck func(Accepted) error) (out *outcome.Outcome, err error) {
 	defer sat.Catch(&err) // the formula's bounds and ctx abort by panicking
-	ctx := opt.Limits.Context
-	en := encodeLimited(u, opt.Limits)
+	en := encodeLimited(u, sat.Limits{MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses, Context: ctx})
 	sets, rels := en.predefined(events.ObservedAddrs(t, lay))
 	al := en.al
 	if pairs := en.u.OneEventPairs(); pairs != nil {
 		al, sets, rels = al.Fuse(pairs, sets, rels, predef.Reflexive)
 	}
-	showing := opt.Show != "" && opt.Show != outcome.ShowNone
+	showing := opt.Showing()
 	var checks []eval.Check[sat.Lit]
 	var captured *eval.Captured[sat.Lit]
 	if showing {
@@ -133,8 +117,9 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 			flags[herdout.UndefFlag] = append(flags[herdout.UndefFlag], -c.Lit)
 		}
 	}
-	if opt.Distinct != nil && len(flags) > 0 {
-		return nil, fmt.Errorf("%s: --distinct: the model has flags, which executions counted as one may raise differently", t.File)
+	tally := engine.NewTally(t, opt, u.Cut)
+	if err := tally.RefuseFlags(len(flags) > 0); err != nil {
+		return nil, err
 	}
 	s.AddClause(s.And(consistent...))
 	lazy = append(lazy, en.derivation())
@@ -166,14 +151,11 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 	}
 
 	var failure error
-	out = &outcome.Outcome{Loop: u.Cut}
 	if showing {
-		out.Shown = captured.Shown
+		tally.Shown(captured.Shown)
 	}
-	count := 0
-	seen := map[string]bool{} // the states met, by their values (raw)
 	var raw []byte
-	var vals []events.Value
+	var vals []outcome.Value
 	var slab []outcome.Binding
 	slabStates := 2 // states in the last slab
 	types := make([]string, len(observed))
@@ -185,7 +167,6 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 			arrayLen[i] = n
 		}
 	}
-	raised := map[string]bool{}
 	// herd7 tells executions apart by paths, rf and co, or, for a model
 	// that builds no co of its own from the engine's, by the final writes
 	// of the observed locations instead of co; and by the choices of the
@@ -206,18 +187,12 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 		// --distinct counts classes of executions, whatever the choices.
 		projection = append(projection[:len(projection):len(projection)], al.Choices()...)
 	}
-	out.Complete = enumerate(s, projection, lazy, opt.MaxExecutions, func() bool {
+	complete := enumerate(s, projection, lazy, opt.MaxExecutions, func() bool {
 		holds := s.Value(cond)
-		count++
-		if holds {
-			out.Positive++
-		} else {
-			out.Negative++
-		}
-		// Printing a state costs more than the rest of an execution: key
-		// the states by their values, cast to their locations' types, and
-		// build one only when it is new (or an execution needs it). Format
-		// prints cast values injectively, so equal keys are equal states.
+		// Key the states by their values, cast to their locations' types,
+		// and build one only when it is new (or an execution needs it).
+		// Format prints cast values injectively, so equal keys are equal
+		// states.
 		vals = vals[:0]
 		raw = raw[:0]
 		for i, loc := range observed {
@@ -225,13 +200,13 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 				for j := range n {
 					v, _ := fs.valueOf(litmus.Loc{Kind: litmus.IndexLoc, Name: loc.Name, Index: j})
 					vals = append(vals, v)
-					raw = appendValue(raw, events.Cast(types[i], v))
+					raw = appendValue(raw, outcome.Cast(types[i], v))
 				}
 				continue
 			}
 			v, _ := fs.valueOf(loc)
 			vals = append(vals, v)
-			raw = appendValue(raw, events.Cast(types[i], v))
+			raw = appendValue(raw, outcome.Cast(types[i], v))
 		}
 		var st outcome.State
 		state := func() outcome.State {
@@ -258,39 +233,27 @@ func Check(m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 			}
 			return st
 		}
-		if !seen[string(raw)] {
-			seen[string(raw)] = true
-			out.States = append(out.States, state())
-		}
 		var these []string
 		for _, name := range flagNames {
 			if s.Value(flagLits[name]) {
-				raised[name] = true
 				these = append(these, name)
 			}
 		}
-		if showing && opt.Show.Selects(t.Quant, holds) {
-			out.Executions = append(out.Executions, en.execution(t, lay, sets, rels, captured, opt.Capture, count, state(), holds, these))
+		index := tally.Count(1, holds, raw, state, these)
+		if tally.Selects(holds) {
+			tally.Keep(en.execution(t, lay, sets, rels, captured, opt.Capture, index, state(), holds, these))
 		}
-		if opt.Recheck != nil {
-			if failure = opt.Recheck(Accepted{en: en, Holds: holds, State: state(), Flags: these}); failure != nil {
+		if recheck != nil {
+			if failure = recheck(Accepted{en: en, Holds: holds, State: state(), Flags: these}); failure != nil {
 				return false
 			}
 		}
-		if opt.Speedcheck && outcome.Decisive(t.Quant, holds) {
-			return false
-		}
-		return true
+		return !tally.Decided(holds)
 	})
 	if failure != nil {
 		return nil, failure
 	}
-	for _, name := range flagNames {
-		if raised[name] {
-			out.Flags = append(out.Flags, name)
-		}
-	}
-	return out, nil
+	return tally.Outcome(complete), nil
 }
 
 // marksInCo tells whether co orders marks too: then the final writes do
@@ -306,7 +269,7 @@ func (en *encoding) marksInCo() bool {
 
 // appendValue appends an encoding of v that tells it from every other
 // value.
-func appendValue(b []byte, v events.Value) []byte {
+func appendValue(b []byte, v outcome.Value) []byte {
 	b = binary.AppendUvarint(b, uint64(len(v.Sym)))
 	b = append(b, v.Sym...)
 	return binary.AppendVarint(b, v.Off)
@@ -316,19 +279,19 @@ func appendValue(b []byte, v events.Value) []byte {
 func (en *encoding) execution(t *litmus.Test, lay events.Layout, sets map[string]Set, rels map[string]Rel,
 	captured *eval.Captured[sat.Lit], capture []string, index int, st outcome.State, holds bool, flags []string) outcome.Execution {
 	s := en.s
-	var occ []outcome.Occurrence
+	var occ []engine.Occurrence
 	for _, e := range en.u.Events {
 		if !s.Value(en.al.Exec[e.ID]) {
 			continue
 		}
-		o := outcome.Occurrence{Event: e}
+		o := engine.Occurrence{Event: e}
 		if e.IsMem() {
 			o.Addr, _ = en.termValue(e.Addr)
 			o.Val, _ = en.termValue(e.Val)
 		}
 		occ = append(occ, o)
 	}
-	b := outcome.NewBuilder(t, lay, occ)
+	b := engine.NewBuilder(t, lay, occ)
 	rel := func(name string, r Rel) {
 		b.Relation(name)
 		for _, k := range eval.SortedPairs(r) {

@@ -6,6 +6,7 @@ import (
 	"github.com/purr-mcm/purr/mcm/internal/eval"
 	"github.com/purr-mcm/purr/mcm/internal/events"
 	"github.com/purr-mcm/purr/mcm/internal/sat"
+	"github.com/purr-mcm/purr/mcm/outcome"
 )
 
 // encoding is one formula for every candidate execution of an unfolding:
@@ -207,7 +208,7 @@ func (en *encoding) truthLits(t *events.Term) (isTrue, isFalse sat.Lit) {
 }
 
 // valueIs is the literal "term t has value v".
-func (en *encoding) valueIs(t *events.Term, v events.Value) sat.Lit {
+func (en *encoding) valueIs(t *events.Term, v outcome.Value) sat.Lit {
 	if i, ok := t.Position(v); ok {
 		return en.val[t.ID][i]
 	}

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/purr-mcm/purr/mcm/internal/eval"
-
 	"github.com/purr-mcm/purr/mcm/internal/sat"
 )
 

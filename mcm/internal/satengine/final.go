@@ -3,11 +3,11 @@ package satengine
 import (
 	"fmt"
 
+	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/mcm/internal/eval"
 	"github.com/purr-mcm/purr/mcm/internal/events"
-
-	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/mcm/internal/sat"
+	"github.com/purr-mcm/purr/mcm/outcome"
 )
 
 // finalState reads the final values of a test's locations off the
@@ -44,10 +44,10 @@ func (fs *finalState) regTerm(leaf *events.Segment, reg string) *events.Term {
 
 // valueLit is the literal "loc's final value is v", compared as loc's
 // type (herd7 compares 0:X0=-1 and 0xffffffff equal in an int register).
-func (fs *finalState) valueLit(loc litmus.Loc, v events.Value) (sat.Lit, error) {
+func (fs *finalState) valueLit(loc litmus.Loc, v outcome.Value) (sat.Lit, error) {
 	s := fs.en.s
 	typ := fs.lay.TypeOf(loc)
-	v = events.Cast(typ, v)
+	v = outcome.Cast(typ, v)
 	switch loc.Kind {
 	case litmus.RegLoc:
 		th, ok := fs.threads[loc.Proc]
@@ -60,7 +60,7 @@ func (fs *finalState) valueLit(loc litmus.Loc, v events.Value) (sat.Lit, error) 
 			var is sat.Lit
 			if t == nil {
 				is = sat.False
-				if v == events.Int(0) {
+				if v == outcome.Int(0) {
 					is = sat.True
 				}
 			} else {
@@ -70,7 +70,7 @@ func (fs *finalState) valueLit(loc litmus.Loc, v events.Value) (sat.Lit, error) 
 		}
 		return s.Or(lits...), nil
 	case litmus.GlobalLoc:
-		return fs.memLit(events.Addr(loc.Name), typ, v), nil
+		return fs.memLit(outcome.Addr(loc.Name), typ, v), nil
 	case litmus.IndexLoc:
 		return fs.memLit(fs.lay.Cell(loc.Name, loc.Index), typ, v), nil
 	}
@@ -78,7 +78,7 @@ func (fs *finalState) valueLit(loc litmus.Loc, v events.Value) (sat.Lit, error) 
 }
 
 // memLit is "the co-last write to address a writes v" (as type typ).
-func (fs *finalState) memLit(a events.Value, typ string, v events.Value) sat.Lit {
+func (fs *finalState) memLit(a outcome.Value, typ string, v outcome.Value) sat.Lit {
 	s := fs.en.s
 	var lits []sat.Lit
 	for _, w := range fs.writes {
@@ -143,7 +143,7 @@ func (fs *finalState) propLit(p litmus.Prop) (sat.Lit, error) {
 				if err != nil {
 					return 0, err
 				}
-				lits = append(lits, fs.memLit(fs.lay.Cell(p.Loc.Name, i), fs.lay.TypeOf(p.Loc), events.Cast(fs.lay.TypeOf(p.Loc), v)))
+				lits = append(lits, fs.memLit(fs.lay.Cell(p.Loc.Name, i), fs.lay.TypeOf(p.Loc), outcome.Cast(fs.lay.TypeOf(p.Loc), v)))
 			}
 			return s.And(lits...), nil
 		}
@@ -167,11 +167,11 @@ func (fs *finalState) locEqLit(p litmus.LocEq) (sat.Lit, error) {
 		return sat.False, err
 	}
 	typX, typY := fs.lay.TypeOf(p.X), fs.lay.TypeOf(p.Y)
-	seen := map[events.Value]bool{}
+	seen := map[outcome.Value]bool{}
 	var lits []sat.Lit
 	for _, d := range dom {
-		v := events.Cast(typX, d)
-		if seen[v] || events.Cast(typY, v) != v { // Y, as its type, never holds v
+		v := outcome.Cast(typX, d)
+		if seen[v] || outcome.Cast(typY, v) != v { // Y, as its type, never holds v
 			continue
 		}
 		seen[v] = true
@@ -189,8 +189,8 @@ func (fs *finalState) locEqLit(p litmus.LocEq) (sat.Lit, error) {
 }
 
 // finalDomain lists the values loc may hold at the end (a superset).
-func (fs *finalState) finalDomain(loc litmus.Loc) ([]events.Value, error) {
-	var out []events.Value
+func (fs *finalState) finalDomain(loc litmus.Loc) ([]outcome.Value, error) {
+	var out []outcome.Value
 	switch loc.Kind {
 	case litmus.RegLoc:
 		th, ok := fs.threads[loc.Proc]
@@ -201,11 +201,11 @@ func (fs *finalState) finalDomain(loc litmus.Loc) ([]events.Value, error) {
 			if t := fs.regTerm(leaf, loc.Name); t != nil {
 				out = append(out, t.Dom...)
 			} else {
-				out = append(out, events.Int(0))
+				out = append(out, outcome.Int(0))
 			}
 		}
 	case litmus.GlobalLoc, litmus.IndexLoc:
-		a := events.Addr(loc.Name)
+		a := outcome.Addr(loc.Name)
 		if loc.Kind == litmus.IndexLoc {
 			a = fs.lay.Cell(loc.Name, loc.Index)
 		}
@@ -221,13 +221,13 @@ func (fs *finalState) finalDomain(loc litmus.Loc) ([]events.Value, error) {
 }
 
 // valueOf reads loc's final value in the solver's current model.
-func (fs *finalState) valueOf(loc litmus.Loc) (events.Value, bool) {
+func (fs *finalState) valueOf(loc litmus.Loc) (outcome.Value, bool) {
 	en := fs.en
 	switch loc.Kind {
 	case litmus.RegLoc:
 		th, ok := fs.threads[loc.Proc]
 		if !ok {
-			return events.Value{}, false
+			return outcome.Value{}, false
 		}
 		for _, leaf := range en.u.Leaves[th] {
 			if !en.s.Value(en.seg[leaf.ID]) {
@@ -235,12 +235,12 @@ func (fs *finalState) valueOf(loc litmus.Loc) (events.Value, bool) {
 			}
 			t := fs.regTerm(leaf, loc.Name)
 			if t == nil {
-				return events.Int(0), true
+				return outcome.Int(0), true
 			}
 			return en.termValue(t)
 		}
 	case litmus.GlobalLoc, litmus.IndexLoc:
-		a := events.Addr(loc.Name)
+		a := outcome.Addr(loc.Name)
 		if loc.Kind == litmus.IndexLoc {
 			a = fs.lay.Cell(loc.Name, loc.Index)
 		}
@@ -260,24 +260,24 @@ func (fs *finalState) valueOf(loc litmus.Loc) (events.Value, bool) {
 			}
 		}
 	}
-	return events.Value{}, false
+	return outcome.Value{}, false
 }
 
 // termValue reads a term's value in the solver's current model.
-func (en *encoding) termValue(t *events.Term) (events.Value, bool) {
+func (en *encoding) termValue(t *events.Term) (outcome.Value, bool) {
 	for i, v := range t.Dom {
 		if en.s.Value(en.val[t.ID][i]) {
 			return v, true
 		}
 	}
-	return events.Value{}, false
+	return outcome.Value{}, false
 }
 
 // valueIsAs is "term t's value, as type typ, is v" (v already of typ).
-func (en *encoding) valueIsAs(t *events.Term, typ string, v events.Value) sat.Lit {
+func (en *encoding) valueIsAs(t *events.Term, typ string, v outcome.Value) sat.Lit {
 	var lits []sat.Lit
 	for i, d := range t.Dom {
-		if events.Cast(typ, d) == v {
+		if outcome.Cast(typ, d) == v {
 			lits = append(lits, en.val[t.ID][i])
 		}
 	}

@@ -8,12 +8,13 @@ import (
 	"github.com/purr-mcm/purr/mcm/internal/eval"
 	"github.com/purr-mcm/purr/mcm/internal/events"
 	"github.com/purr-mcm/purr/mcm/internal/sat"
+	"github.com/purr-mcm/purr/mcm/outcome"
 )
 
 // predefined computes the sets and relations herd7 predefines for a test,
 // named as herd names them; observed are the addresses whose final write
 // herd tells executions apart by (FW).
-func (en *encoding) predefined(observed []events.Value) (sets map[string]Set, rels map[string]Rel) {
+func (en *encoding) predefined(observed []outcome.Value) (sets map[string]Set, rels map[string]Rel) {
 	al, u := en.al, en.u
 	s := en.s
 	sets = map[string]Set{}

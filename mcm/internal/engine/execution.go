@@ -1,0 +1,162 @@
+package engine
+
+import (
+	"sort"
+
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/internal/events"
+	"github.com/purr-mcm/purr/mcm/outcome"
+)
+
+// Occurrence is an event as one execution has it: its address and value
+// there.
+type Occurrence struct {
+	Event     *events.Event
+	Addr, Val outcome.Value
+}
+
+// Builder assembles one execution from an engine's events, whatever the
+// engine: it numbers and labels the events in herd7's order, and maps the
+// unfolding's event IDs onto the execution's.
+type Builder struct {
+	x   *outcome.Execution
+	ids map[int]int // unfolding event ID → execution event ID
+}
+
+// NewBuilder lays out the executed events of t (herd's branches are left
+// out): init writes first, then thread by thread in program order.
+func NewBuilder(t *litmus.Test, lay events.Layout, occ []Occurrence) *Builder {
+	var keep []Occurrence
+	for _, o := range occ {
+		if o.Event.IsMem() || o.Event.Kind == events.KindFence {
+			keep = append(keep, o)
+		}
+	}
+	sort.SliceStable(keep, func(i, j int) bool {
+		a, b := keep[i].Event, keep[j].Event
+		if a.Thread != b.Thread {
+			return a.Thread < b.Thread // init writes (-1) first
+		}
+		if a.Depth != b.Depth {
+			return a.Depth < b.Depth
+		}
+		return a.ID < b.ID
+	})
+	b := &Builder{x: &outcome.Execution{Relations: map[string][]outcome.Edge{}, Sets: map[string][]int{}}, ids: map[int]int{}}
+	for i, o := range keep {
+		e := o.Event
+		ev := outcome.Event{ID: i, Label: outcome.Label(i), Thread: -1, Tags: append([]string(nil), e.Tags...)}
+		if e.Thread >= 0 {
+			ev.Thread = t.Program.Procs[e.Thread].ID
+			ev.Instr = t.Program.Source[e.Pos]
+			ev.Pos = e.Pos.String()
+		}
+		switch {
+		case e.IsRead():
+			ev.Kind = "R"
+		case e.IsWrite():
+			ev.Kind = "W"
+		default:
+			ev.Kind = "F"
+		}
+		if e.IsMem() {
+			ev.Loc = lay.CellName(o.Addr)
+			ev.Value = outcome.Format(lay.TypeOf(litmus.Loc{Kind: litmus.GlobalLoc, Name: o.Addr.Sym}), o.Val, false)
+		}
+		b.ids[e.ID] = i
+		b.x.Events = append(b.x.Events, ev)
+	}
+	// Immediate program order: po (events.POOrdered) with no kept event
+	// between. The events of one instruction instance, or of parallel
+	// parts of a C statement, are not ordered among themselves.
+	for i, o := range keep {
+		a := o.Event
+		if a.Thread < 0 {
+			continue
+		}
+		for j, p := range keep[i+1:] {
+			c := p.Event
+			if c.Thread != a.Thread {
+				break
+			}
+			if !events.POOrdered(a, c) {
+				continue
+			}
+			between := false
+			for _, q := range keep[i+1 : i+1+j] {
+				if events.POOrdered(a, q.Event) && events.POOrdered(q.Event, c) {
+					between = true
+					break
+				}
+			}
+			if !between {
+				b.Add("po", a.ID, c.ID)
+			}
+		}
+	}
+	return b
+}
+
+// Add puts the pair (from, to), by unfolding event IDs, in a relation; a
+// pair with an event the execution does not list is left out.
+func (b *Builder) Add(rel string, from, to int) {
+	f, ok1 := b.ids[from]
+	t, ok2 := b.ids[to]
+	if ok1 && ok2 {
+		b.x.Relations[rel] = append(b.x.Relations[rel], outcome.Edge{From: f, To: t})
+	}
+}
+
+// Relation makes sure a relation exists, even empty.
+func (b *Builder) Relation(rel string) {
+	if _, ok := b.x.Relations[rel]; !ok {
+		b.x.Relations[rel] = []outcome.Edge{}
+	}
+}
+
+// Member puts an event, by unfolding event ID, in a set.
+func (b *Builder) Member(set string, id int) {
+	if i, ok := b.ids[id]; ok {
+		b.x.Sets[set] = append(b.x.Sets[set], i)
+	}
+}
+
+// Set makes sure a set exists, even empty.
+func (b *Builder) Set(set string) {
+	if _, ok := b.x.Sets[set]; !ok {
+		b.x.Sets[set] = []int{}
+	}
+}
+
+// Finish sorts the edges and members and returns the execution.
+func (b *Builder) Finish(index int, st outcome.State, holds bool, flags []string) outcome.Execution {
+	x := b.x
+	for _, rel := range outcome.BaseRelations {
+		b.Relation(rel)
+	}
+	for name, edges := range x.Relations {
+		sort.Slice(edges, func(i, j int) bool {
+			if edges[i].From != edges[j].From {
+				return edges[i].From < edges[j].From
+			}
+			return edges[i].To < edges[j].To
+		})
+		x.Relations[name] = dedupEdges(edges)
+	}
+	for name, ids := range x.Sets {
+		sort.Ints(ids)
+		x.Sets[name] = ids
+	}
+	x.Index, x.State, x.Holds, x.Flags = index, st, holds, flags
+	return *x
+}
+
+func dedupEdges(edges []outcome.Edge) []outcome.Edge {
+	out := edges[:0]
+	for i, e := range edges {
+		if i == 0 || e != edges[i-1] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
