@@ -1446,7 +1446,7 @@ func (ev *evaluator[L]) binary(x *cat.Binary, a, b value) (value, error) {
 	case cat.Diff:
 		return al.Diff(ra, rb), nil
 	case cat.Seq:
-		return al.Seq(ra, rb), nil
+		return al.seq(ra, rb), nil
 	}
 	return nil, errAt(x.Pos, "unsupported operator %s", x.Op)
 }
@@ -1511,7 +1511,7 @@ func (ev *evaluator[L]) unary(x *cat.Unary, a value) (value, error) {
 	}
 	switch x.Op {
 	case cat.Inverse:
-		return al.Inverse(r), nil
+		return al.inverse(r), nil
 	case cat.Plus:
 		return al.closure(r), nil
 	case cat.Star:

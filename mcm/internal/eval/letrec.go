@@ -55,7 +55,7 @@ func monotoneRecs(stmts ...[]cat.Stmt) map[*cat.Binding]bool {
 		a.stmts(list)
 	}
 	// The well-formedness rules see this name of the model's.
-	a.reject(a.taint[MessageReceives])
+	a.reject(a.taint[messageReceives])
 	out := map[*cat.Binding]bool{}
 	for b, ok := range a.ok {
 		if ok {

@@ -105,9 +105,9 @@ func run[L comparable](ctx context.Context, m Model, al *Algebra[L], sets map[st
 		// exception: the receives that follow the message rules, which a
 		// model selects by including msg.cat.
 		wfScope := sc
-		if v, ok := modelScope.lookup(MessageReceives); ok {
+		if v, ok := modelScope.lookup(messageReceives); ok {
 			wfScope = sc.child()
-			wfScope.set(MessageReceives, v)
+			wfScope.set(messageReceives, v)
 		}
 		rules := slices.DeleteFunc(slices.Clone(wf.Stmts), func(st cat.Stmt) bool {
 			c, ok := st.(*cat.Check)
@@ -195,11 +195,11 @@ func (ev *evaluator[L]) show(st cat.Stmt, sc *env) error {
 	return nil
 }
 
-// MessageReceives names the set of receives to which the message rules
+// messageReceives names the set of receives to which the message rules
 // of well-formedness apply instead of the memory ones (a receive may get
 // nothing, and never gets an initial value): empty in the prelude,
 // RECV once a model includes msg.cat.
-const MessageReceives = "message-receives"
+const messageReceives = "message-receives"
 
 // preludeFile names purr's prelude (stdlib/prelude.cat) in positions.
 const preludeFile = "prelude.cat"

@@ -275,8 +275,8 @@ func (al *Algebra[L]) Diff(x, y Rel[L]) Rel[L] {
 	return out
 }
 
-// Inverse is x^-1.
-func (al *Algebra[L]) Inverse(x Rel[L]) Rel[L] {
+// inverse is x^-1.
+func (al *Algebra[L]) inverse(x Rel[L]) Rel[L] {
 	out := make(Rel[L], len(x))
 	for k, l := range x {
 		out[Pair{k.B, k.A}] = l
@@ -332,8 +332,8 @@ func SortedPairs[L comparable](x Rel[L]) []Pair {
 	return ks
 }
 
-// Seq composes: (x;y)(a,c) when x(a,b) and y(b,c) for some b.
-func (al *Algebra[L]) Seq(x, y Rel[L]) Rel[L] {
+// seq composes: (x;y)(a,c) when x(a,b) and y(b,c) for some b.
+func (al *Algebra[L]) seq(x, y Rel[L]) Rel[L] {
 	ys := al.sorted(1, y)
 	yStarts := al.rowStarts(ys)
 	found := al.found[:0]
@@ -472,7 +472,7 @@ func (al *Algebra[L]) domain(x Rel[L]) Set[L] {
 	return out
 }
 
-func (al *Algebra[L]) rng(x Rel[L]) Set[L] { return al.domain(al.Inverse(x)) }
+func (al *Algebra[L]) rng(x Rel[L]) Set[L] { return al.domain(al.inverse(x)) }
 
 // closure is the transitive closure x⁺, encoded exactly (it may be used
 // under negation) by Floyd–Warshall over the events that have both a

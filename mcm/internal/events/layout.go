@@ -62,7 +62,7 @@ func (l Layout) ValueOf(v litmus.Value) (outcome.Value, error) {
 		}
 		return l.Cell(v.Sym, v.Index), nil
 	case litmus.LabelValue:
-		return CodeAddr(v.Index, v.Sym), nil
+		return codeAddr(v.Index, v.Sym), nil
 	}
 	return outcome.Value{}, fmt.Errorf("%s: unsupported value %s", v.Pos, v)
 }
@@ -127,7 +127,7 @@ func InitialState(t *litmus.Test) (Layout, map[int]map[string]outcome.Value, map
 			if v, err = lay.ValueOf(*in.Value); err != nil {
 				return lay, nil, nil, err
 			}
-			if v.IsAddr() && !IsCode(v) {
+			if v.IsAddr() && !isCode(v) {
 				touch(outcome.Addr(v.Sym))
 			}
 			if in.Type != "" && !in.Pointer {

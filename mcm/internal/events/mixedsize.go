@@ -91,7 +91,7 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 			a.what = map[bool]string{true: "a read", false: "a write"}[e.IsRead()]
 		}
 		for _, v := range e.Addr.Dom {
-			if IsCode(v) {
+			if isCode(v) {
 				return fmt.Errorf("%s: %s may access the code at %s: purr has no semantics for instruction fetch or self-modifying code", a.pos, a.what, v)
 			}
 		}
@@ -104,7 +104,7 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 			noValue = fmt.Errorf("%s: %s can read no value: its address %v is never a location of the test", a.pos, a.what, e.Addr.Dom)
 		}
 		for _, v := range e.Addr.Dom {
-			if !v.IsAddr() || IsCode(v) {
+			if !v.IsAddr() || isCode(v) {
 				continue
 			}
 			if e.IsWrite() && !e.IsRead() && outside(lay, v) {

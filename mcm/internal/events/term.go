@@ -121,7 +121,7 @@ func (f *unfolder) term(x xcfa.Expr, st *pathState) (*Term, error) {
 	case xcfa.Sym:
 		return f.constTerm(outcome.Value{Sym: x.Name, Off: x.Offset}), nil
 	case xcfa.Label:
-		return f.constTerm(CodeAddr(x.Proc, x.Name)), nil
+		return f.constTerm(codeAddr(x.Proc, x.Name)), nil
 	case xcfa.Reg:
 		if t, ok := st.regs[x.Name]; ok {
 			return t, nil

@@ -122,8 +122,8 @@ func (u *Unfolding) Writes() []*Event {
 	return writes
 }
 
-// IsReg tells whether e is a register event.
-func (e *Event) IsReg() bool { return e.Kind == KindRegRead || e.Kind == KindRegWrite }
+// isReg tells whether e is a register event.
+func (e *Event) isReg() bool { return e.Kind == KindRegRead || e.Kind == KindRegWrite }
 
 // IsReceive tells whether the event receives a message (C's recv): a read
 // that may read from no write at all, and then holds Nothing.
@@ -164,8 +164,8 @@ type Segment struct {
 	Dead bool
 }
 
-// Leaf tells whether the segment ends its thread's path.
-func (s *Segment) Leaf() bool { return len(s.Children) == 0 }
+// leaf tells whether the segment ends its thread's path.
+func (s *Segment) leaf() bool { return len(s.Children) == 0 }
 
 // Unfolding is a program unfolded into events.
 type Unfolding struct {

@@ -10,15 +10,15 @@ import (
 	"github.com/purr-mcm/purr/xcfa"
 )
 
-// CodeAddr is the address of a code position: label name of thread proc.
+// codeAddr is the address of a code position: label name of thread proc.
 // It prints as herd7 prints it (0:L0); the colon keeps it apart from every
 // data location, so it is never a memory cell.
-func CodeAddr(proc int, name string) outcome.Value {
+func codeAddr(proc int, name string) outcome.Value {
 	return outcome.Value{Sym: fmt.Sprintf("%d:%s", proc, name)}
 }
 
-// IsCode tells whether v is the address of a code position.
-func IsCode(v outcome.Value) bool { return strings.Contains(v.Sym, ":") }
+// isCode tells whether v is the address of a code position.
+func isCode(v outcome.Value) bool { return strings.Contains(v.Sym, ":") }
 
 func lessValue(a, b outcome.Value) bool {
 	if a.Sym != b.Sym {

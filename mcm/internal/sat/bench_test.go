@@ -21,7 +21,7 @@ func pigeonhole(s *Solver, pigeons, holes int) {
 		for p := range col {
 			col[p] = in[p][h]
 		}
-		s.AtMostOne(col...)
+		s.atMostOne(col...)
 	}
 }
 

@@ -77,8 +77,8 @@ func (s *Solver) Or(lits ...Lit) Lit {
 // Implies returns a literal equivalent to a → b.
 func (s *Solver) Implies(a, b Lit) Lit { return s.Or(-a, b) }
 
-// Iff returns a literal equivalent to a ↔ b.
-func (s *Solver) Iff(a, b Lit) Lit { return -s.Xor(a, b) }
+// iff returns a literal equivalent to a ↔ b.
+func (s *Solver) iff(a, b Lit) Lit { return -s.Xor(a, b) }
 
 // Xor returns a literal equivalent to a ⊕ b.
 func (s *Solver) Xor(a, b Lit) Lit {
@@ -139,7 +139,7 @@ func (s *Solver) Ite(c, t, e Lit) Lit {
 	case t == e:
 		return t
 	case t == -e:
-		return s.Iff(c, t)
+		return s.iff(c, t)
 	case t == c:
 		return s.Or(c, e)
 	case t == -c:
@@ -184,10 +184,10 @@ func (s *Solver) Ite(c, t, e Lit) Lit {
 	return out
 }
 
-// AtMostOne constrains at most one of lits to be true. Repeated literals
+// atMostOne constrains at most one of lits to be true. Repeated literals
 // count once each (so a repeated literal is forced false) and constants
 // count as usual.
-func (s *Solver) AtMostOne(lits ...Lit) {
+func (s *Solver) atMostOne(lits ...Lit) {
 	in := make([]Lit, 0, len(lits))
 	for _, l := range lits {
 		if v, known := s.fixed(l); !known || v {
@@ -224,5 +224,5 @@ const pairwiseLimit = 6
 // ExactlyOne constrains exactly one of lits to be true.
 func (s *Solver) ExactlyOne(lits ...Lit) {
 	s.AddClause(lits...)
-	s.AtMostOne(lits...)
+	s.atMostOne(lits...)
 }

@@ -173,17 +173,9 @@ func (s *Solver) PreferFalse(l Lit) {
 	s.falseFirst[int32(l.Var())] = l > 0
 }
 
-// NumVars returns the number of variables allocated, the constant included.
-func (s *Solver) NumVars() int { return s.numVars }
-
-// NumClauses returns the number of clauses kept (units included; clauses
+// numClauses returns the number of clauses kept (units included; clauses
 // satisfied at addition and tautologies are not counted).
-func (s *Solver) NumClauses() int { return s.nClauses + len(s.units) - 1 }
-
-// Unsat reports whether the formula is known to be unsatisfiable without
-// assumptions (an empty clause was added or a Solve without assumptions
-// failed).
-func (s *Solver) Unsat() bool { return s.unsat }
+func (s *Solver) numClauses() int { return s.nClauses + len(s.units) - 1 }
 
 func (s *Solver) check(l Lit) {
 	if l == 0 || l.Var() > s.numVars {
@@ -251,7 +243,7 @@ func (s *Solver) AddClause(lits ...Lit) {
 	case len(c) == 1:
 		s.addUnit(c[0])
 	default:
-		if s.limits.MaxClauses > 0 && s.NumClauses() >= s.limits.MaxClauses {
+		if s.limits.MaxClauses > 0 && s.numClauses() >= s.limits.MaxClauses {
 			panic(abort{&LimitError{What: "clauses", Limit: s.limits.MaxClauses}})
 		}
 		s.poll()

@@ -299,7 +299,7 @@ func (e *expr) build(s *Solver) Lit {
 	case "xor":
 		return s.Xor(in[0], in[1])
 	case "iff":
-		return s.Iff(in[0], in[1])
+		return s.iff(in[0], in[1])
 	case "implies":
 		return s.Implies(in[0], in[1])
 	case "ite":
@@ -351,14 +351,14 @@ func TestGatesTruthTables(t *testing.T) {
 			outs = append(outs, e.build(s))
 		}
 		// Building the same expression again must reuse the gates.
-		before := s.NumVars()
+		before := s.numVars
 		for i, e := range exprs {
 			if again := e.build(s); again != outs[i] {
 				t.Fatalf("seed %d: rebuilt gate %d is %d, was %d", seed, i, again, outs[i])
 			}
 		}
-		if s.NumVars() != before {
-			t.Fatalf("seed %d: rebuilding allocated %d variables", seed, s.NumVars()-before)
+		if s.numVars != before {
+			t.Fatalf("seed %d: rebuilding allocated %d variables", seed, s.numVars-before)
 		}
 		for bits := uint(0); bits < 1<<n; bits++ {
 			var inputs []Lit
@@ -414,8 +414,8 @@ func TestGateFolding(t *testing.T) {
 		{"Xor(False,a)", s.Xor(False, a), a},
 		{"Xor sign", s.Xor(-a, b), -s.Xor(a, b)},
 		{"Xor order", s.Xor(b, a), s.Xor(a, b)},
-		{"Iff", s.Iff(a, b), -s.Xor(a, b)},
-		{"Iff(a,a)", s.Iff(a, a), True},
+		{"Iff", s.iff(a, b), -s.Xor(a, b)},
+		{"iff(a,a)", s.iff(a, a), True},
 		{"Implies(False,a)", s.Implies(False, a), True},
 		{"Implies(a,b)", s.Implies(a, b), s.Or(-a, b)},
 		{"Ite(True,a,b)", s.Ite(True, a, b), a},
@@ -453,7 +453,7 @@ func TestCardinalityAgainstExhaustive(t *testing.T) {
 			if exactly {
 				s.ExactlyOne(lits...)
 			} else {
-				s.AtMostOne(lits...)
+				s.atMostOne(lits...)
 			}
 			var base []Lit
 			for v := 2; v < 2+n; v++ {
@@ -506,11 +506,11 @@ func TestTriviallyUnsat(t *testing.T) {
 	if s.Solve(b, -b) {
 		t.Fatal("assuming b and ¬b: want UNSAT")
 	}
-	if !s.Solve() || s.Unsat() {
+	if !s.Solve() || s.unsat {
 		t.Fatal("failed assumptions must not make the formula UNSAT")
 	}
 	s.AddClause(-a)
-	if !s.Unsat() || s.Solve() || s.Solve(b) {
+	if !s.unsat || s.Solve() || s.Solve(b) {
 		t.Fatal("units a and ¬a: want permanently UNSAT")
 	}
 	s.AddClause(b) // adding after UNSAT is harmless
@@ -520,7 +520,7 @@ func TestTriviallyUnsat(t *testing.T) {
 
 	s = New()
 	s.AddClause()
-	if s.Solve() || s.Solve(True) || !s.Unsat() {
+	if s.Solve() || s.Solve(True) || !s.unsat {
 		t.Fatal("empty clause: want UNSAT")
 	}
 	s = New()
@@ -534,8 +534,8 @@ func TestTriviallyUnsat(t *testing.T) {
 	}
 	s.AddClause(True)
 	s.AddClause(s.NewVar(), True)
-	if !s.Solve() || s.NumClauses() != 0 {
-		t.Fatalf("clauses with True: want SAT and none kept, have %d", s.NumClauses())
+	if !s.Solve() || s.numClauses() != 0 {
+		t.Fatalf("clauses with True: want SAT and none kept, have %d", s.numClauses())
 	}
 }
 
