@@ -5,6 +5,7 @@ import (
 
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/mcm/outcome"
+	"github.com/purr-mcm/purr/source"
 )
 
 // Layout says how a test's memory is laid out: the element size of each
@@ -58,13 +59,13 @@ func (l Layout) ValueOf(v litmus.Value) (outcome.Value, error) {
 		if v.Tag != "" {
 			// herd7 keeps the tag in its symbolic address; purr has no
 			// tags to keep, so two tagged pointers could compare otherwise.
-			return outcome.Value{}, fmt.Errorf("%s: unsupported tagged address %s: memory tags are herd7's Memory Tagging Extension, which purr does not model", v.Pos, v)
+			return outcome.Value{}, source.Errorf(SourcePos(v.Pos), "unsupported tagged address %s: memory tags are herd7's Memory Tagging Extension, which purr does not model", v)
 		}
 		return l.Cell(v.Sym, v.Index), nil
 	case litmus.LabelValue:
 		return codeAddr(v.Index, v.Sym), nil
 	}
-	return outcome.Value{}, fmt.Errorf("%s: unsupported value %s", v.Pos, v)
+	return outcome.Value{}, source.Errorf(SourcePos(v.Pos), "unsupported value %s", v)
 }
 
 // InitialState collects the registers' and memory cells' initial values.
@@ -100,12 +101,12 @@ func InitialState(t *litmus.Test) (Layout, map[int]map[string]outcome.Value, map
 	for _, in := range t.Init {
 		if in.ArrayLen > 0 {
 			if in.Loc.Kind != litmus.GlobalLoc {
-				return lay, nil, nil, fmt.Errorf("%s: unsupported array %s", in.Pos, in.Loc)
+				return lay, nil, nil, source.Errorf(SourcePos(in.Pos), "unsupported array %s", in.Loc)
 			}
 			var elems []litmus.Value
 			if in.Value != nil {
 				if in.Value.Kind != litmus.ArrayValue || len(in.Value.Elems) > in.ArrayLen {
-					return lay, nil, nil, fmt.Errorf("%s: %s does not fit %s[%d]", in.Pos, in.Value, in.Loc.Name, in.ArrayLen)
+					return lay, nil, nil, source.Errorf(SourcePos(in.Pos), "%s does not fit %s[%d]", in.Value, in.Loc.Name, in.ArrayLen)
 				}
 				elems = in.Value.Elems
 			}
@@ -145,7 +146,7 @@ func InitialState(t *litmus.Test) (Layout, map[int]map[string]outcome.Value, map
 		case litmus.IndexLoc:
 			mem[lay.Cell(in.Loc.Name, in.Loc.Index)] = v
 		default:
-			return lay, nil, nil, fmt.Errorf("%s: unsupported initial location %s", in.Pos, in.Loc)
+			return lay, nil, nil, source.Errorf(SourcePos(in.Pos), "unsupported initial location %s", in.Loc)
 		}
 	}
 	for _, p := range t.Program.Procs {

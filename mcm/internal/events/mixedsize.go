@@ -6,6 +6,7 @@ import (
 
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/mcm/outcome"
+	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -92,7 +93,7 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 		}
 		for _, v := range e.Addr.Dom {
 			if isCode(v) {
-				return fmt.Errorf("%s: %s may access the code at %s: purr has no semantics for instruction fetch or self-modifying code", a.pos, a.what, v)
+				return source.Errorf(SourcePos(a.pos), "%s may access the code at %s: purr has no semantics for instruction fetch or self-modifying code", a.what, v)
 			}
 		}
 		if e.IsRead() && len(e.Val.Dom) == 0 && noValue == nil {
@@ -101,7 +102,7 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 			// an answer about something purr does not model. Reported
 			// after the shapes: a read inside a location, where no cell
 			// starts, is mixed-size (herd7: "mixed-size test rejected").
-			noValue = fmt.Errorf("%s: %s can read no value: its address %v is never a location of the test", a.pos, a.what, e.Addr.Dom)
+			noValue = source.Errorf(SourcePos(a.pos), "%s can read no value: its address %v is never a location of the test", a.what, e.Addr.Dom)
 		}
 		for _, v := range e.Addr.Dom {
 			if !v.IsAddr() || isCode(v) {
@@ -161,35 +162,35 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 				}
 				a, b, sa, sb := first[sym][ss[i]], first[sym][ss[j]], ss[i], ss[j]
 				if a.pos == b.pos {
-					return fmt.Errorf("%s: mixed-size accesses to %s: %s may access %s or %s; %s",
-						a.pos, sym, a.what, sa, sb, unsupported)
+					return source.Errorf(SourcePos(a.pos), "mixed-size accesses to %s: %s may access %s or %s; %s",
+						sym, a.what, sa, sb, unsupported)
 				}
 				if before(b.pos, a.pos) {
 					a, b, sa, sb = b, a, sb, sa
 				}
-				return fmt.Errorf("%s: mixed-size accesses to %s: %s (%s) and %s: %s (%s); %s",
-					a.pos, sym, a.what, sa, b.pos, b.what, sb, unsupported)
+				return source.Errorf(SourcePos(a.pos), "mixed-size accesses to %s: %s (%s) and %s: %s (%s); %s",
+					sym, a.what, sa, b.pos, b.what, sb, unsupported)
 			}
 		}
 		d, declared := decls[sym]
 		for _, s := range ss {
 			a := first[sym][s]
 			if declared && s.overlaps(shape{0, d.size * d.cells}) && (s.off%int64(d.size) != 0 || s.size > d.size) {
-				return fmt.Errorf("%s: mixed-size accesses to %s: %s (%s) and %s: the declaration %s (cells of %s); %s",
-					a.pos, sym, a.what, s, d.pos, d.text, byteCount(d.size), unsupported)
+				return source.Errorf(SourcePos(a.pos), "mixed-size accesses to %s: %s (%s) and %s: the declaration %s (cells of %s); %s",
+					sym, a.what, s, d.pos, d.text, byteCount(d.size), unsupported)
 			}
 			init, isCell := initial[outcome.Value{Sym: sym, Off: s.off}]
 			if !isCell {
-				return fmt.Errorf("%s: %s may access %s at offset %d, where no cell of %s starts; %s",
-					a.pos, a.what, sym, s.off, sym, unsupported)
+				return source.Errorf(SourcePos(a.pos), "%s may access %s at offset %d, where no cell of %s starts; %s",
+					a.what, sym, s.off, sym, unsupported)
 			}
 			if w, ok := stored[sym][s]; ok && declared && s.size < d.size && !fits(init, s.size) {
 				cell := sym
 				if lay.Length[sym] > 0 {
 					cell = fmt.Sprintf("%s[%d]", sym, s.off/int64(d.size))
 				}
-				return fmt.Errorf("%s: mixed-size accesses to %s: %s (%s) and %s: the initial value %s of %s, wider than %s; %s",
-					w.pos, sym, w.what, s, d.pos, init, cell, byteCount(s.size), unsupported)
+				return source.Errorf(SourcePos(w.pos), "mixed-size accesses to %s: %s (%s) and %s: the initial value %s of %s, wider than %s; %s",
+					sym, w.what, s, d.pos, init, cell, byteCount(s.size), unsupported)
 			}
 		}
 	}

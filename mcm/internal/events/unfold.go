@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/purr-mcm/purr/mcm/outcome"
+	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -347,7 +348,7 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 				// branch: it makes a branch event and control dependencies.
 				t, err := f.term(a.Cond, st)
 				if err != nil {
-					return fmt.Errorf("%s: %v", e.Pos, err)
+					return source.Errorf(SourcePos(e.Pos), "%v", err)
 				}
 				var src sources
 				if f.regs {
@@ -374,7 +375,7 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 				isBranch = true
 				t, err := f.term(a.Cond, st)
 				if err != nil {
-					return fmt.Errorf("%s: %v", e.Pos, err)
+					return source.Errorf(SourcePos(e.Pos), "%v", err)
 				}
 				conds = append(conds, t)
 				if f.regs {
@@ -466,7 +467,7 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 		st.parRun++
 	}
 	st.par = edge.Par
-	wrap := func(err error) error { return fmt.Errorf("%s: %v", edge.Pos, err) }
+	wrap := func(err error) error { return source.Errorf(SourcePos(edge.Pos), "%v", err) }
 	switch op := edge.Op.(type) {
 	case xcfa.Nop:
 	case xcfa.Assign:

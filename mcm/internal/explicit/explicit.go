@@ -17,6 +17,7 @@ import (
 	"github.com/purr-mcm/purr/mcm/internal/events"
 	"github.com/purr-mcm/purr/mcm/internal/predef"
 	"github.com/purr-mcm/purr/mcm/outcome"
+	"github.com/purr-mcm/purr/source"
 )
 
 // Set and Rel are the algebra's sets and relations of one execution.
@@ -937,7 +938,7 @@ func (c *Checker) prop(x *execution, p litmus.Prop) (bool, error) {
 		}
 		if p.Loc.Kind == litmus.RegLoc {
 			if _, ok := c.procs[p.Loc.Proc]; !ok {
-				return false, fmt.Errorf("%s: there is no thread P%d", p.Loc.Pos, p.Loc.Proc)
+				return false, source.Errorf(events.SourcePos(p.Loc.Pos), "there is no thread P%d", p.Loc.Proc)
 			}
 		}
 		got, ok := c.final(x, p.Loc)
@@ -979,13 +980,13 @@ func (c *Checker) validate(p litmus.Prop) error {
 			}
 		}
 		if _, ok := c.procs[p.Loc.Proc]; p.Loc.Kind == litmus.RegLoc && !ok {
-			return fmt.Errorf("%s: there is no thread P%d", p.Loc.Pos, p.Loc.Proc)
+			return source.Errorf(events.SourcePos(p.Loc.Pos), "there is no thread P%d", p.Loc.Proc)
 		}
 		return nil
 	case litmus.LocEq:
 		for _, l := range []litmus.Loc{p.X, p.Y} {
 			if _, ok := c.procs[l.Proc]; l.Kind == litmus.RegLoc && !ok {
-				return fmt.Errorf("%s: there is no thread P%d", l.Pos, l.Proc)
+				return source.Errorf(events.SourcePos(l.Pos), "there is no thread P%d", l.Proc)
 			}
 		}
 		return nil

@@ -8,6 +8,7 @@ import (
 	"github.com/purr-mcm/purr/mcm/internal/events"
 	"github.com/purr-mcm/purr/mcm/internal/sat"
 	"github.com/purr-mcm/purr/mcm/outcome"
+	"github.com/purr-mcm/purr/source"
 )
 
 // finalState reads the final values of a test's locations off the
@@ -52,7 +53,7 @@ func (fs *finalState) valueLit(loc litmus.Loc, v outcome.Value) (sat.Lit, error)
 	case litmus.RegLoc:
 		th, ok := fs.threads[loc.Proc]
 		if !ok {
-			return sat.False, fmt.Errorf("%s: there is no thread P%d", loc.Pos, loc.Proc)
+			return sat.False, source.Errorf(events.SourcePos(loc.Pos), "there is no thread P%d", loc.Proc)
 		}
 		var lits []sat.Lit
 		for _, leaf := range fs.en.u.Leaves[th] {
@@ -74,7 +75,7 @@ func (fs *finalState) valueLit(loc litmus.Loc, v outcome.Value) (sat.Lit, error)
 	case litmus.IndexLoc:
 		return fs.memLit(fs.lay.Cell(loc.Name, loc.Index), typ, v), nil
 	}
-	return sat.False, fmt.Errorf("%s: unsupported location %s in a condition", loc.Pos, loc)
+	return sat.False, source.Errorf(events.SourcePos(loc.Pos), "unsupported location %s in a condition", loc)
 }
 
 // memLit is "the co-last write to address a writes v" (as type typ).
@@ -195,7 +196,7 @@ func (fs *finalState) finalDomain(loc litmus.Loc) ([]outcome.Value, error) {
 	case litmus.RegLoc:
 		th, ok := fs.threads[loc.Proc]
 		if !ok {
-			return nil, fmt.Errorf("%s: there is no thread P%d", loc.Pos, loc.Proc)
+			return nil, source.Errorf(events.SourcePos(loc.Pos), "there is no thread P%d", loc.Proc)
 		}
 		for _, leaf := range fs.en.u.Leaves[th] {
 			if t := fs.regTerm(leaf, loc.Name); t != nil {
@@ -215,7 +216,7 @@ func (fs *finalState) finalDomain(loc litmus.Loc) ([]outcome.Value, error) {
 			}
 		}
 	default:
-		return nil, fmt.Errorf("%s: unsupported location %s in a condition", loc.Pos, loc)
+		return nil, source.Errorf(events.SourcePos(loc.Pos), "unsupported location %s in a condition", loc)
 	}
 	return out, nil
 }
