@@ -1,6 +1,7 @@
 // Package docs holds purr's documents that programs read: the JSON Schema
-// of purr --json's lines. The folder also keeps notes for people
-// (protocols.md, herd-catalogue.md), which no program reads.
+// of purr --json's lines. The folder also keeps the documents for people
+// that the README links (design.md, herd7.md, lkmm.md, ...), which no
+// program reads; TestLinks checks their links.
 package docs
 
 import _ "embed"
