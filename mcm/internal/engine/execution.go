@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/internal/eval"
 	"github.com/purr-mcm/purr/mcm/internal/events"
 	"github.com/purr-mcm/purr/mcm/outcome"
 )
@@ -159,4 +161,48 @@ func dedupEdges(edges []outcome.Edge) []outcome.Edge {
 		}
 	}
 	return out
+}
+
+// AddRelations puts in b rf, co and fr, the relations and sets the model
+// captured, and the predefined ones capture names, whichever engine holds
+// them: holds tells whether a literal holds in the execution.
+func AddRelations[L comparable](b *Builder, rels map[string]eval.Rel[L], sets map[string]eval.Set[L],
+	captured *eval.Captured[L], capture []string, holds func(L) bool) {
+	rel := func(name string, r eval.Rel[L]) {
+		b.Relation(name)
+		for k, in := range r {
+			if holds(in) {
+				b.Add(name, int(k.A), int(k.B))
+			}
+		}
+	}
+	set := func(name string, x eval.Set[L]) {
+		b.Set(name)
+		for id, in := range x {
+			if holds(in) {
+				b.Member(name, id)
+			}
+		}
+	}
+	for _, name := range []string{"rf", "co", "fr"} {
+		rel(name, rels[name])
+	}
+	for name, r := range captured.Rels {
+		if !slices.Contains(outcome.BaseRelations, name) {
+			rel(name, r)
+		}
+	}
+	for name, x := range captured.Sets {
+		set(name, x)
+	}
+	for _, name := range capture {
+		if slices.Contains(outcome.BaseRelations, name) {
+			continue
+		}
+		if r, ok := rels[name]; ok {
+			rel(name, r)
+		} else if x, ok := sets[name]; ok {
+			set(name, x)
+		}
+	}
 }

@@ -1155,42 +1155,6 @@ func (c *Checker) execution(x *execution, j Judgement, index int, capture []stri
 		}
 	}
 	b := engine.NewBuilder(c.test, c.lay, occ)
-	rel := func(name string, r Rel) {
-		b.Relation(name)
-		for k, in := range r {
-			if in {
-				b.Add(name, int(k.A), int(k.B))
-			}
-		}
-	}
-	set := func(name string, s Set) {
-		b.Set(name)
-		for id, in := range s {
-			if in {
-				b.Member(name, id)
-			}
-		}
-	}
-	for _, name := range []string{"rf", "co", "fr"} {
-		rel(name, j.rels[name])
-	}
-	for name, r := range j.captured.Rels {
-		if !slices.Contains(outcome.BaseRelations, name) {
-			rel(name, r)
-		}
-	}
-	for name, s := range j.captured.Sets {
-		set(name, s)
-	}
-	for _, name := range capture {
-		if slices.Contains(outcome.BaseRelations, name) {
-			continue
-		}
-		if r, ok := j.rels[name]; ok {
-			rel(name, r)
-		} else if s, ok := j.sets[name]; ok {
-			set(name, s)
-		}
-	}
+	engine.AddRelations(b, j.rels, j.sets, j.captured, capture, func(in bool) bool { return in })
 	return b.Finish(index, j.State, j.Holds, j.Flags)
 }

@@ -292,42 +292,6 @@ func (en *encoding) execution(t *litmus.Test, lay events.Layout, sets map[string
 		occ = append(occ, o)
 	}
 	b := engine.NewBuilder(t, lay, occ)
-	rel := func(name string, r Rel) {
-		b.Relation(name)
-		for _, k := range eval.SortedPairs(r) {
-			if s.Value(r[k]) {
-				b.Add(name, int(k.A), int(k.B))
-			}
-		}
-	}
-	set := func(name string, x Set) {
-		b.Set(name)
-		for id, in := range x {
-			if s.Value(in) {
-				b.Member(name, id)
-			}
-		}
-	}
-	for _, name := range []string{"rf", "co", "fr"} {
-		rel(name, rels[name])
-	}
-	for name, r := range captured.Rels {
-		if !slices.Contains(outcome.BaseRelations, name) {
-			rel(name, r)
-		}
-	}
-	for name, x := range captured.Sets {
-		set(name, x)
-	}
-	for _, name := range capture {
-		if slices.Contains(outcome.BaseRelations, name) {
-			continue
-		}
-		if r, ok := rels[name]; ok {
-			rel(name, r)
-		} else if x, ok := sets[name]; ok {
-			set(name, x)
-		}
-	}
+	engine.AddRelations(b, rels, sets, captured, capture, s.Value)
 	return b.Finish(index, st, holds, flags)
 }
