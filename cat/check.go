@@ -1,6 +1,11 @@
 package cat
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/purr-mcm/purr/cat/ast"
+	"github.com/purr-mcm/purr/source"
+)
 
 // Kind is what a predefined name denotes, as far as the resolver cares.
 type Kind int
@@ -27,14 +32,14 @@ func (k Kind) String() string {
 // directly or through other reachable bodies.
 type body struct {
 	reachable bool
-	errs      ErrorList // found in it, waiting for it to be reachable
-	uses      []*body   // the bodies it uses
+	errs      source.ErrorList // found in it, waiting for it to be reachable
+	uses      []*body          // the bodies it uses
 }
 
 // symbol is what a name is bound to in a checker scope.
 type symbol struct {
-	proc *Procedure // nil for a value
-	body *body      // a procedure's, or a function's bound by let; else nil
+	proc *ast.Procedure // nil for a value
+	body *body          // a procedure's, or a function's bound by let; else nil
 }
 
 type scope struct {
@@ -70,13 +75,13 @@ func (s *scope) defineValue(name string) { s.define(name, symbol{}) }
 type checker struct {
 	predefined map[string]Kind
 	variants   map[string]bool
-	native     func(*With) bool
-	errs       ErrorList
+	native     func(*ast.With) bool
+	errs       source.ErrorList
 	cur        *body // the body being checked; nil at the top level
 	inTry      int
 }
 
-func checkModel(m *Model, l *Loader) ErrorList {
+func checkModel(m *Model, l *Loader) source.ErrorList {
 	c := &checker{predefined: l.Predefined, variants: map[string]bool{}, native: l.NativeWith}
 	for _, v := range l.Variants {
 		c.variants[v] = true
@@ -84,7 +89,7 @@ func checkModel(m *Model, l *Loader) ErrorList {
 	sc := newScope(nil)
 	c.stmts(l.Prelude, sc)
 	c.stmts(m.Stmts, sc)
-	c.errs = c.errs.unique()
+	c.errs = c.errs.Unique()
 	const maxErrors = 20
 	if len(c.errs) > maxErrors {
 		c.errs.Sort()
@@ -95,12 +100,12 @@ func checkModel(m *Model, l *Loader) ErrorList {
 
 // report records an error of the code being checked: at once, or when
 // its body becomes reachable.
-func (c *checker) report(pos Pos, format string, args ...any) {
+func (c *checker) report(pos source.Pos, format string, args ...any) {
 	if c.predefined == nil || c.cur == nil || c.cur.reachable {
-		c.errs.add(pos, format, args...)
+		c.errs.Add(pos, format, args...)
 		return
 	}
-	c.cur.errs.add(pos, format, args...)
+	c.cur.errs.Add(pos, format, args...)
 }
 
 // use records that the code being checked uses (calls, applies or passes
@@ -137,28 +142,28 @@ func (c *checker) in(b *body, check func()) {
 }
 
 // stmts checks a list of statements, defining names in sc as it goes.
-func (c *checker) stmts(list []Stmt, sc *scope) {
+func (c *checker) stmts(list []ast.Stmt, sc *scope) {
 	for _, s := range list {
 		c.stmt(s, sc)
 	}
 }
 
-func (c *checker) stmt(s Stmt, sc *scope) {
+func (c *checker) stmt(s ast.Stmt, sc *scope) {
 	switch s := s.(type) {
-	case *Let:
+	case *ast.Let:
 		c.bind(s.Bindings, s.Rec, sc, sc)
 		if s.When != nil {
 			c.expr(s.When.X, sc)
 		}
-	case *Check:
+	case *ast.Check:
 		c.expr(s.X, sc)
-	case *ShowAs:
+	case *ast.ShowAs:
 		c.expr(s.X, sc)
-	case *Show, *Unshow:
+	case *ast.Show, *ast.Unshow:
 		// Names shown need not be defined: herd ignores unknown ones.
-	case *Include:
+	case *ast.Include:
 		c.stmts(s.Stmts, sc)
-	case *Procedure:
+	case *ast.Procedure:
 		sym := symbol{proc: s, body: &body{}}
 		if s.Rec {
 			sc.define(s.Name, sym)
@@ -169,15 +174,15 @@ func (c *checker) stmt(s Stmt, sc *scope) {
 		}
 		c.in(sym.body, func() { c.stmts(s.Body, inner) })
 		sc.define(s.Name, sym)
-	case *Call:
+	case *ast.Call:
 		c.call(s, sc)
-	case *Forall:
+	case *ast.Forall:
 		c.expr(s.Set, sc)
 		inner := newScope(sc)
 		inner.defineValue(s.Var)
 		// Names bound in the body are gone after it, as in herd.
 		c.stmts(s.Body, inner)
-	case *IfVariant:
+	case *ast.IfVariant:
 		if c.predefined != nil {
 			if v, known := c.variantCond(s.Cond); known {
 				// Only this branch runs: its names are bound after the if.
@@ -194,7 +199,7 @@ func (c *checker) stmt(s Stmt, sc *scope) {
 		c.stmts(s.Else, e)
 		// A name defined in either branch may be used after the if.
 		mergeInto(sc, t, e)
-	case *MatchStmt:
+	case *ast.MatchStmt:
 		c.expr(s.X, sc)
 		var branches []*scope
 		for _, k := range s.Clauses {
@@ -205,24 +210,24 @@ func (c *checker) stmt(s Stmt, sc *scope) {
 		b := newScope(sc)
 		c.stmts(s.Default, b)
 		mergeInto(sc, append(branches, b)...)
-	case *With:
-		app, isApp := s.Set.(*App)
+	case *ast.With:
+		app, isApp := s.Set.(*ast.App)
 		if isApp && c.native != nil && c.native(s) {
 			c.expr(app.Arg, sc) // the engine does not apply the function
 		} else {
 			c.expr(s.Set, sc)
 		}
 		sc.defineValue(s.Var)
-	case *Enum:
+	case *ast.Enum:
 		sc.defineValue(s.Name)
 		for _, t := range s.Tags {
-			sc.defineValue(TagSet(t))
+			sc.defineValue(ast.TagSet(t))
 		}
-	case *Instructions:
+	case *ast.Instructions:
 		for _, a := range s.Args {
 			c.expr(a, sc)
 		}
-	case *Debug:
+	case *ast.Debug:
 		c.expr(s.X, sc)
 	}
 }
@@ -230,7 +235,7 @@ func (c *checker) stmt(s Stmt, sc *scope) {
 // bind checks let bindings whose values are in scope in (into itself when
 // rec) and defines their names in into. A function bound to a single
 // name gets a body: its errors count only once it is used.
-func (c *checker) bind(bs []*Binding, rec bool, in, into *scope) {
+func (c *checker) bind(bs []*ast.Binding, rec bool, in, into *scope) {
 	syms := make([]symbol, len(bs))
 	for i, b := range bs {
 		if len(b.Names) == 1 && isFunction(b.Value) {
@@ -261,11 +266,11 @@ func (c *checker) bind(bs []*Binding, rec bool, in, into *scope) {
 }
 
 // isFunction tells whether an expression is a function by its syntax.
-func isFunction(e Expr) bool {
+func isFunction(e ast.Expr) bool {
 	switch e := e.(type) {
-	case *Fun:
+	case *ast.Fun:
 		return true
-	case *LetIn:
+	case *ast.LetIn:
 		return isFunction(e.Body)
 	}
 	return false
@@ -279,7 +284,7 @@ func mergeInto(dst *scope, branches ...*scope) {
 	}
 }
 
-func (c *checker) call(s *Call, sc *scope) {
+func (c *checker) call(s *ast.Call, sc *scope) {
 	c.expr(s.Arg, sc)
 	sym, ok := sc.lookup(s.Name)
 	switch {
@@ -299,9 +304,9 @@ func (c *checker) call(s *Call, sc *scope) {
 		return // a single parameter takes any value, a tuple included
 	}
 	got := -1
-	if t, ok := s.Arg.(*Tuple); ok {
+	if t, ok := s.Arg.(*ast.Tuple); ok {
 		got = len(t.Elems)
-	} else if _, isVar := s.Arg.(*Var); !isVar {
+	} else if _, isVar := s.Arg.(*ast.Var); !isVar {
 		got = 1 // not a tuple, and not a name that could hold one
 	}
 	if got >= 0 && got != want {
@@ -323,7 +328,7 @@ func (c *checker) isPredefined(name string) bool {
 }
 
 // name checks a use of a name; applied says it is applied as a function.
-func (c *checker) name(v *Var, sc *scope, applied bool) {
+func (c *checker) name(v *ast.Var, sc *scope, applied bool) {
 	if c.predefined == nil || c.inTry > 0 {
 		return
 	}
@@ -344,21 +349,21 @@ func (c *checker) name(v *Var, sc *scope, applied bool) {
 
 // variantCond evaluates a condition on variants as herd does with the
 // enabled ones; known is false when it compares values.
-func (c *checker) variantCond(k Cond) (value, known bool) {
+func (c *checker) variantCond(k ast.Cond) (value, known bool) {
 	switch k := k.(type) {
-	case *Variant:
+	case *ast.Variant:
 		return c.variants[k.Name], true
-	case *Not:
+	case *ast.Not:
 		v, known := c.variantCond(k.X)
 		return !v, known
-	case *And:
+	case *ast.And:
 		x, kx := c.variantCond(k.X)
 		y, ky := c.variantCond(k.Y)
 		if (kx && !x) || (ky && !y) {
 			return false, true
 		}
 		return x && y, kx && ky
-	case *Or:
+	case *ast.Or:
 		x, kx := c.variantCond(k.X)
 		y, ky := c.variantCond(k.Y)
 		if (kx && x) || (ky && y) {
@@ -370,57 +375,57 @@ func (c *checker) variantCond(k Cond) (value, known bool) {
 }
 
 // cond checks the expressions of an expression-level if's condition.
-func (c *checker) cond(k Cond, sc *scope) {
+func (c *checker) cond(k ast.Cond, sc *scope) {
 	switch k := k.(type) {
-	case *Compare:
+	case *ast.Compare:
 		c.expr(k.X, sc)
 		c.expr(k.Y, sc)
-	case *Not:
+	case *ast.Not:
 		c.cond(k.X, sc)
-	case *And:
+	case *ast.And:
 		c.cond(k.X, sc)
 		c.cond(k.Y, sc)
-	case *Or:
+	case *ast.Or:
 		c.cond(k.X, sc)
 		c.cond(k.Y, sc)
 	}
 }
 
-func (c *checker) expr(e Expr, sc *scope) {
+func (c *checker) expr(e ast.Expr, sc *scope) {
 	switch e := e.(type) {
-	case *Var:
+	case *ast.Var:
 		c.name(e, sc, false)
-	case *SetLit:
+	case *ast.SetLit:
 		for _, x := range e.Elems {
 			c.expr(x, sc)
 		}
-	case *Tuple:
+	case *ast.Tuple:
 		for _, x := range e.Elems {
 			c.expr(x, sc)
 		}
-	case *Binary:
+	case *ast.Binary:
 		c.expr(e.X, sc)
 		c.expr(e.Y, sc)
-	case *Unary:
+	case *ast.Unary:
 		c.expr(e.X, sc)
-	case *App:
-		if v, ok := e.Fun.(*Var); ok {
+	case *ast.App:
+		if v, ok := e.Fun.(*ast.Var); ok {
 			c.name(v, sc, true)
 		} else {
 			c.expr(e.Fun, sc)
 		}
 		c.expr(e.Arg, sc)
-	case *Fun:
+	case *ast.Fun:
 		inner := newScope(sc)
 		for _, p := range e.Params {
 			inner.defineValue(p)
 		}
 		c.expr(e.Body, inner)
-	case *LetIn:
+	case *ast.LetIn:
 		inner := newScope(sc)
 		c.bind(e.Bindings, e.Rec, sc, inner)
 		c.expr(e.Body, inner)
-	case *Match:
+	case *ast.Match:
 		c.expr(e.X, sc)
 		for _, k := range e.Clauses {
 			c.expr(k.Body, sc)
@@ -428,7 +433,7 @@ func (c *checker) expr(e Expr, sc *scope) {
 		if e.Default != nil {
 			c.expr(e.Default, sc)
 		}
-	case *MatchSet:
+	case *ast.MatchSet:
 		c.expr(e.X, sc)
 		c.expr(e.Empty, sc)
 		inner := newScope(sc)
@@ -438,7 +443,7 @@ func (c *checker) expr(e Expr, sc *scope) {
 			}
 		}
 		c.expr(e.NonEmpty, inner)
-	case *IfExpr:
+	case *ast.IfExpr:
 		if v, known := c.variantCond(e.Cond); known && c.predefined != nil {
 			// herd evaluates the branch the variants select only.
 			if v {
@@ -451,7 +456,7 @@ func (c *checker) expr(e Expr, sc *scope) {
 		c.cond(e.Cond, sc)
 		c.expr(e.Then, sc)
 		c.expr(e.Else, sc)
-	case *Try:
+	case *ast.Try:
 		c.inTry++
 		c.expr(e.X, sc)
 		c.inTry--

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/purr-mcm/purr/cat/ast"
+	"github.com/purr-mcm/purr/source"
 )
 
 // FuzzParse checks that parsing never panics and that whatever parses
@@ -22,14 +25,16 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		first, err := Parse("fuzz.cat", src)
 		if err != nil {
-			if _, ok := err.(ErrorList); !ok {
+			switch err.(type) {
+			case *source.Error, source.ErrorList:
+			default:
 				t.Fatalf("error of type %T", err)
 			}
 			return
 		}
 		checkModel(&Model{Stmts: first.Stmts}, &Loader{Predefined: map[string]Kind{"po": KindRelation, "W": KindSet, "domain": KindFunction}})
 		var out bytes.Buffer
-		if err := Fprint(&out, first); err != nil {
+		if err := ast.Fprint(&out, first); err != nil {
 			t.Fatal(err)
 		}
 		second, err := Parse("fuzz.cat", out.Bytes())

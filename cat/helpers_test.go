@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/purr-mcm/purr/cat/ast"
+	"github.com/purr-mcm/purr/source"
 )
 
 // stripPos returns a deep copy of v's tree with every Pos zeroed, for
@@ -15,7 +18,7 @@ func stripPos(v any) any {
 	return out.Interface()
 }
 
-var posType = reflect.TypeOf(Pos{})
+var posType = reflect.TypeOf(source.Pos{})
 
 func copyNoPos(dst, src reflect.Value) {
 	if src.Type() == posType {
@@ -57,39 +60,39 @@ func copyNoPos(dst, src reflect.Value) {
 }
 
 // sexpr shows an expression's tree shape, for precedence tests.
-func sexpr(e Expr) string {
+func sexpr(e ast.Expr) string {
 	switch e := e.(type) {
-	case *Var:
+	case *ast.Var:
 		return e.Name
-	case *Empty:
+	case *ast.Empty:
 		return "0"
-	case *Universe:
+	case *ast.Universe:
 		return "_"
-	case *Tag:
+	case *ast.Tag:
 		return "'" + e.Name
-	case *SetLit:
+	case *ast.SetLit:
 		return "{" + list(e.Elems) + "}"
-	case *Tuple:
+	case *ast.Tuple:
 		return "(tuple " + list(e.Elems) + ")"
-	case *Binary:
+	case *ast.Binary:
 		return fmt.Sprintf("(%s %s %s)", e.Op, sexpr(e.X), sexpr(e.Y))
-	case *Unary:
+	case *ast.Unary:
 		return fmt.Sprintf("(%s %s)", e.Op, sexpr(e.X))
-	case *App:
+	case *ast.App:
 		return fmt.Sprintf("(app %s %s)", sexpr(e.Fun), sexpr(e.Arg))
-	case *Fun:
+	case *ast.Fun:
 		return fmt.Sprintf("(fun %s %s)", strings.Join(e.Params, ","), sexpr(e.Body))
-	case *LetIn:
+	case *ast.LetIn:
 		return fmt.Sprintf("(let %d %s)", len(e.Bindings), sexpr(e.Body))
-	case *IfExpr:
-		return fmt.Sprintf("(if %s %s %s)", String(e.Cond), sexpr(e.Then), sexpr(e.Else))
-	case *Try:
+	case *ast.IfExpr:
+		return fmt.Sprintf("(if %s %s %s)", ast.String(e.Cond), sexpr(e.Then), sexpr(e.Else))
+	case *ast.Try:
 		return fmt.Sprintf("(try %s %s)", sexpr(e.X), sexpr(e.Fallback))
 	}
-	return String(e)
+	return ast.String(e)
 }
 
-func list(es []Expr) string {
+func list(es []ast.Expr) string {
 	var s []string
 	for _, e := range es {
 		s = append(s, sexpr(e))

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/purr-mcm/purr/cat/ast"
 	"github.com/purr-mcm/purr/internal/shared"
 )
 
@@ -69,7 +70,7 @@ func checkRoundTrip(t *testing.T, name string, src []byte) {
 		return
 	}
 	var out bytes.Buffer
-	if err := Fprint(&out, first); err != nil {
+	if err := ast.Fprint(&out, first); err != nil {
 		t.Fatal(err)
 	}
 	second, err := Parse(name+" (printed)", out.Bytes())
@@ -77,12 +78,12 @@ func checkRoundTrip(t *testing.T, name string, src []byte) {
 		t.Errorf("%s: printed model does not parse: %v\n%s", name, err, out.String())
 		return
 	}
-	a, b := stripPos(first).(*File), stripPos(second).(*File)
+	a, b := stripPos(first).(*ast.File), stripPos(second).(*ast.File)
 	b.Name = a.Name
 	if !reflect.DeepEqual(a, b) {
 		for i := range a.Stmts {
 			if i >= len(b.Stmts) || !reflect.DeepEqual(a.Stmts[i], b.Stmts[i]) {
-				t.Errorf("%s: statement %d changes when printed and parsed again:\n%s", name, i, String(first.Stmts[i]))
+				t.Errorf("%s: statement %d changes when printed and parsed again:\n%s", name, i, ast.String(first.Stmts[i]))
 				return
 			}
 		}

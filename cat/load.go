@@ -9,6 +9,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/purr-mcm/purr/cat/ast"
+	"github.com/purr-mcm/purr/cat/internal/parser"
+	"github.com/purr-mcm/purr/source"
 )
 
 // Loader reads a model and everything it includes.
@@ -40,13 +44,13 @@ type Loader struct {
 	Predefined map[string]Kind
 	// Prelude is what every model runs after (purr's prelude): the names
 	// it binds are in scope for the model. It is checked with the model.
-	Prelude []Stmt
+	Prelude []ast.Stmt
 	// Variants are the enabled variants (herd's -variant) for the check.
 	Variants []string
 	// NativeWith, when not nil, tells the with x from f(arg) statements
 	// that the evaluator carries out itself without applying f (purr's
 	// "with co from generate_cos(...)"): only arg is checked.
-	NativeWith func(*With) bool
+	NativeWith func(*ast.With) bool
 }
 
 // LoadFile parses the model in the file at path, follows its includes and
@@ -54,22 +58,22 @@ type Loader struct {
 func (l *Loader) LoadFile(path string) (*Model, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return nil, ErrorList{{Pos: Pos{File: path}, Msg: fmt.Sprintf("cannot read model: %v", errors.Unwrap(err))}}
+		return nil, source.Errorf(source.Pos{File: path}, "cannot read model: %v", errors.Unwrap(err))
 	}
 	abs, _ := filepath.Abs(path)
-	return l.load(source{key: abs, name: path, dir: filepath.Dir(path), embed: -1}, src)
+	return l.load(origin{key: abs, name: path, dir: filepath.Dir(path), embed: -1}, src)
 }
 
 // LoadSource is LoadFile for a model given as text; name is used in
 // positions and its folder is searched first for includes.
 func (l *Loader) LoadSource(name string, src []byte) (*Model, error) {
 	abs, _ := filepath.Abs(name)
-	return l.load(source{key: abs, name: name, dir: filepath.Dir(name), embed: -1}, src)
+	return l.load(origin{key: abs, name: name, dir: filepath.Dir(name), embed: -1}, src)
 }
 
-// source is where a file comes from: the OS file system (embed < 0) or the
+// origin is where a file comes from: the OS file system (embed < 0) or the
 // embedded file system Embedded[embed].
-type source struct {
+type origin struct {
 	key   string // identity: absolute path, or "embedN:path"
 	name  string // for positions
 	dir   string // folder searched first for its includes
@@ -78,21 +82,22 @@ type source struct {
 
 type loader struct {
 	*Loader
-	errs   ErrorList
+	errs   source.ErrorList
 	files  []string
-	parsed map[string]*File
-	stack  []source // files being expanded, for include cycles
+	parsed map[string]*ast.File
+	stack  []origin // files being expanded, for include cycles
 }
 
-func (l *Loader) load(main source, src []byte) (*Model, error) {
-	ld := &loader{Loader: l, parsed: map[string]*File{}}
-	f, err := Parse(main.name, src)
+func (l *Loader) load(main origin, src []byte) (*Model, error) {
+	ld := &loader{Loader: l, parsed: map[string]*ast.File{}}
+	f, errs := parser.Parse(main.name, src)
 	ld.files = append(ld.files, main.name)
-	if err != nil {
-		return nil, err
+	if errs != nil {
+		errs.Sort()
+		return nil, errs.Err()
 	}
 	ld.parsed[main.key] = f
-	ld.stack = []source{main}
+	ld.stack = []origin{main}
 	included := map[string]bool{main.key: true}
 	m := &Model{Name: main.name, Arch: f.Arch, Title: f.Title, CatDep: f.CatDep}
 	m.Stmts = ld.expand(f.Stmts, main, included)
@@ -100,28 +105,29 @@ func (l *Loader) load(main source, src []byte) (*Model, error) {
 	if len(ld.errs) == 0 {
 		ld.errs = checkModel(m, l)
 	}
-	if err := ld.errs.Err(); err != nil {
-		return nil, err
+	if ld.errs != nil {
+		ld.errs.Sort()
+		return nil, ld.errs.Err()
 	}
 	return m, nil
 }
 
 // expand copies stmts with their includes followed. included holds the
 // files certainly included on every path to here; it is updated.
-func (ld *loader) expand(stmts []Stmt, from source, included map[string]bool) []Stmt {
-	out := make([]Stmt, 0, len(stmts))
+func (ld *loader) expand(stmts []ast.Stmt, from origin, included map[string]bool) []ast.Stmt {
+	out := make([]ast.Stmt, 0, len(stmts))
 	for _, s := range stmts {
 		switch s := s.(type) {
-		case *Include:
+		case *ast.Include:
 			out = append(out, ld.include(s, from, included))
-		case *IfVariant:
+		case *ast.IfVariant:
 			thenSet, elseSet := copySet(included), copySet(included)
 			c := *s
 			c.Then = ld.expand(s.Then, from, thenSet)
 			c.Else = ld.expand(s.Else, from, elseSet)
 			intersectInto(included, thenSet, elseSet)
 			out = append(out, &c)
-		case *MatchStmt:
+		case *ast.MatchStmt:
 			c := *s
 			c.Clauses = nil
 			var sets []map[string]bool
@@ -137,11 +143,11 @@ func (ld *loader) expand(stmts []Stmt, from source, included map[string]bool) []
 			sets = append(sets, set)
 			intersectInto(included, sets...)
 			out = append(out, &c)
-		case *Procedure:
+		case *ast.Procedure:
 			c := *s
 			c.Body = ld.expand(s.Body, from, copySet(included))
 			out = append(out, &c)
-		case *Forall:
+		case *ast.Forall:
 			c := *s
 			c.Body = ld.expand(s.Body, from, copySet(included))
 			out = append(out, &c)
@@ -179,11 +185,11 @@ func intersectInto(dst map[string]bool, sets ...map[string]bool) {
 	}
 }
 
-func (ld *loader) include(inc *Include, from source, included map[string]bool) *Include {
+func (ld *loader) include(inc *ast.Include, from origin, included map[string]bool) *ast.Include {
 	out := *inc
 	src, data, searched := ld.find(inc.Path, from)
 	if data == nil {
-		ld.errs.add(inc.Pos, "cannot find included file %q (searched %s)", inc.Path, strings.Join(searched, ", "))
+		ld.errs.Add(inc.Pos, "cannot find included file %q (searched %s)", inc.Path, strings.Join(searched, ", "))
 		return &out
 	}
 	out.Resolved = src.name
@@ -194,7 +200,7 @@ func (ld *loader) include(inc *Include, from source, included map[string]bool) *
 				chain = append(chain, filepath.Base(t.name))
 			}
 			chain = append(chain, filepath.Base(src.name))
-			ld.errs.add(inc.Pos, "include cycle: %s", strings.Join(chain, " includes "))
+			ld.errs.Add(inc.Pos, "include cycle: %s", strings.Join(chain, " includes "))
 			return &out
 		}
 	}
@@ -205,13 +211,10 @@ func (ld *loader) include(inc *Include, from source, included map[string]bool) *
 	f, ok := ld.parsed[src.key]
 	if !ok {
 		ld.files = append(ld.files, src.name)
-		var err error
-		f, err = Parse(src.name, data)
-		if err != nil {
-			var list ErrorList
-			if errors.As(err, &list) {
-				ld.errs = append(ld.errs, list...)
-			}
+		var errs source.ErrorList
+		f, errs = parser.Parse(src.name, data)
+		if errs != nil {
+			ld.errs = append(ld.errs, errs...)
 			return &out
 		}
 		ld.parsed[src.key] = f
@@ -231,9 +234,9 @@ func herdImplicit(name string) bool {
 
 // find looks for an included file; it returns its contents, or nil and the
 // places searched.
-func (ld *loader) find(name string, from source) (source, []byte, []string) {
+func (ld *loader) find(name string, from origin) (origin, []byte, []string) {
 	var searched []string
-	tryOS := func(dir string) (source, []byte) {
+	tryOS := func(dir string) (origin, []byte) {
 		p := name
 		if !filepath.IsAbs(name) {
 			p = filepath.Join(dir, name)
@@ -241,12 +244,12 @@ func (ld *loader) find(name string, from source) (source, []byte, []string) {
 		searched = append(searched, filepath.Dir(p))
 		data, err := os.ReadFile(p)
 		if err != nil {
-			return source{}, nil
+			return origin{}, nil
 		}
 		abs, _ := filepath.Abs(p)
-		return source{key: abs, name: p, dir: filepath.Dir(p), embed: -1}, data
+		return origin{key: abs, name: p, dir: filepath.Dir(p), embed: -1}, data
 	}
-	tryFS := func(i int, dir string) (source, []byte) {
+	tryFS := func(i int, dir string) (origin, []byte) {
 		p := path.Clean(path.Join(dir, name))
 		where := "purr's embedded models and library"
 		if d := path.Dir(p); d != "." {
@@ -257,9 +260,9 @@ func (ld *loader) find(name string, from source) (source, []byte, []string) {
 		}
 		data, err := fs.ReadFile(ld.Embedded[i], p)
 		if err != nil || !fs.ValidPath(p) {
-			return source{}, nil
+			return origin{}, nil
 		}
-		return source{key: fmt.Sprintf("embed%d:%s", i, p), name: "embed:" + p, dir: path.Dir(p), embed: i}, data
+		return origin{key: fmt.Sprintf("embed%d:%s", i, p), name: "embed:" + p, dir: path.Dir(p), embed: i}, data
 	}
 	if filepath.IsAbs(name) {
 		s, d := tryOS("")
@@ -294,5 +297,5 @@ func (ld *loader) find(name string, from source) (source, []byte, []string) {
 			return s, d, nil
 		}
 	}
-	return source{}, nil, searched
+	return origin{}, nil, searched
 }

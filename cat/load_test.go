@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/purr-mcm/purr/cat/ast"
 	"github.com/purr-mcm/purr/internal/shared"
 )
 
@@ -61,12 +62,12 @@ func TestIncludeSearchOrder(t *testing.T) {
 	if len(incs) != 5 {
 		t.Fatalf("%d statements", len(incs))
 	}
-	if inc := incs[3].(*Include); inc.Stmts != nil || inc.Resolved == "" {
+	if inc := incs[3].(*ast.Include); inc.Stmts != nil || inc.Resolved == "" {
 		t.Errorf("second include of a.cat: %+v", inc)
 	}
-	c := incs[2].(*Include)
-	if c.Resolved != "embed:c.cat" || len(c.Stmts) != 1 || c.Stmts[0].(*Include).Resolved != "embed:d.cat" {
-		t.Errorf("embedded include: %s", String(c))
+	c := incs[2].(*ast.Include)
+	if c.Resolved != "embed:c.cat" || len(c.Stmts) != 1 || c.Stmts[0].(*ast.Include).Resolved != "embed:d.cat" {
+		t.Errorf("embedded include: %s", ast.String(c))
 	}
 	if p := c.Stmts[0].Position(); p.String() != "embed:c.cat:1:1" {
 		t.Errorf("position in embedded file: %s", p)
@@ -87,14 +88,14 @@ include "b.cat"`,
 	if err != nil {
 		t.Fatal(err)
 	}
-	iv := m.Stmts[0].(*IfVariant)
-	if iv.Then[0].(*Include).Stmts == nil || iv.Else[0].(*Include).Stmts == nil || iv.Then[1].(*Include).Stmts == nil {
-		t.Errorf("branches not expanded: %s", String(iv))
+	iv := m.Stmts[0].(*ast.IfVariant)
+	if iv.Then[0].(*ast.Include).Stmts == nil || iv.Else[0].(*ast.Include).Stmts == nil || iv.Then[1].(*ast.Include).Stmts == nil {
+		t.Errorf("branches not expanded: %s", ast.String(iv))
 	}
-	if m.Stmts[1].(*Include).Stmts != nil {
+	if m.Stmts[1].(*ast.Include).Stmts != nil {
 		t.Error("a.cat included on every path, yet expanded again")
 	}
-	if m.Stmts[2].(*Include).Stmts == nil {
+	if m.Stmts[2].(*ast.Include).Stmts == nil {
 		t.Error("b.cat included on one path only, yet not expanded")
 	}
 	if len(m.Files) != 3 {
@@ -163,7 +164,7 @@ func TestReachableNames(t *testing.T) {
 	}
 	for _, tc := range tests {
 		l := &Loader{Predefined: pre, Variants: tc.variants,
-			NativeWith: func(w *With) bool { return w.Var == "co" }}
+			NativeWith: func(w *ast.With) bool { return w.Var == "co" }}
 		_, err := l.LoadSource("m.cat", []byte(tc.src))
 		got := ""
 		if err != nil {

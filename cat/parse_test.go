@@ -3,15 +3,17 @@ package cat
 import (
 	"strings"
 	"testing"
+
+	"github.com/purr-mcm/purr/cat/ast"
 )
 
-func parseExpr(t *testing.T, src string) Expr {
+func parseExpr(t *testing.T, src string) ast.Expr {
 	t.Helper()
 	f, err := Parse("e.cat", []byte("let x = "+src))
 	if err != nil {
 		t.Fatalf("%s: %v", src, err)
 	}
-	return f.Stmts[0].(*Let).Bindings[0].Value
+	return f.Stmts[0].(*ast.Let).Bindings[0].Value
 }
 
 func TestPrecedence(t *testing.T) {
@@ -140,46 +142,46 @@ include "other.cat"
 	if got := strings.Join(kinds, " "); got != want {
 		t.Errorf("statements:\n got %s\nwant %s", got, want)
 	}
-	let := f.Stmts[3].(*Let)
+	let := f.Stmts[3].(*ast.Let)
 	if len(let.Bindings) != 2 || strings.Join(let.Bindings[1].Names, ",") != "b,c" {
-		t.Errorf("let bindings: %s", String(let))
+		t.Errorf("let bindings: %s", ast.String(let))
 	}
-	fn := f.Stmts[4].(*Let).Bindings[0].Value.(*Fun)
+	fn := f.Stmts[4].(*ast.Let).Bindings[0].Value.(*ast.Fun)
 	if fn.Name != "f" || strings.Join(fn.Params, ",") != "x,y" {
 		t.Errorf("function sugar: %+v", fn)
 	}
-	if h := f.Stmts[6].(*Let).Bindings[0].Value.(*Fun); len(h.Params) != 0 {
+	if h := f.Stmts[6].(*ast.Let).Bindings[0].Value.(*ast.Fun); len(h.Params) != 0 {
 		t.Errorf("h (): params %q", h.Params)
 	}
-	rec := f.Stmts[7].(*Let)
+	rec := f.Stmts[7].(*ast.Let)
 	if !rec.Rec || rec.When == nil || rec.When.Name != "cyc" {
-		t.Errorf("let rec when: %s", String(rec))
+		t.Errorf("let rec when: %s", ast.String(rec))
 	}
 	checks := f.Stmts[9:14]
 	wantChecks := []struct {
-		mode    CheckMode
+		mode    ast.CheckMode
 		negated bool
-		kind    CheckKind
+		kind    ast.CheckKind
 		name    string
-	}{{Require, false, Acyclic, "sc"}, {Require, true, Irreflexive, ""}, {Flag, true, IsEmpty, "bad"},
-		{UndefinedUnless, false, IsEmpty, ""}, {Assert, false, IsEmpty, "c"}}
+	}{{ast.Require, false, ast.Acyclic, "sc"}, {ast.Require, true, ast.Irreflexive, ""}, {ast.Flag, true, ast.IsEmpty, "bad"},
+		{ast.UndefinedUnless, false, ast.IsEmpty, ""}, {ast.Assert, false, ast.IsEmpty, "c"}}
 	for i, s := range checks {
-		c := s.(*Check)
+		c := s.(*ast.Check)
 		w := wantChecks[i]
 		if c.Mode != w.mode || c.Negated != w.negated || c.Kind != w.kind || c.Name != w.name {
-			t.Errorf("check %d: %s", i, String(c))
+			t.Errorf("check %d: %s", i, ast.String(c))
 		}
 	}
-	iv := f.Stmts[22].(*IfVariant)
-	if len(iv.Then) != 1 || len(iv.Else) != 1 || String(iv.Cond) != `"vmsa" && not "x"` {
-		t.Errorf("if: %s", String(iv))
+	iv := f.Stmts[22].(*ast.IfVariant)
+	if len(iv.Then) != 1 || len(iv.Else) != 1 || ast.String(iv.Cond) != `"vmsa" && not "x"` {
+		t.Errorf("if: %s", ast.String(iv))
 	}
 	if pos := f.Stmts[19].Position(); pos.String() != "s.cat:22:1" {
 		t.Errorf("call position %s", pos)
 	}
-	ms := f.Stmts[24].(*MatchStmt)
+	ms := f.Stmts[24].(*ast.MatchStmt)
 	if len(ms.Clauses) != 1 || !ms.HasDefault || len(ms.Default) != 0 {
-		t.Errorf("match: %s", String(ms))
+		t.Errorf("match: %s", ast.String(ms))
 	}
 	checkRoundTrip(t, "s.cat", []byte(src))
 }
@@ -198,16 +200,16 @@ let j t = match t with _ -> t end`
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := f.Stmts[0].(*Let).Bindings[0].Value.(*Fun).Body.(*MatchSet)
+	m := f.Stmts[0].(*ast.Let).Bindings[0].Value.(*ast.Fun).Body.(*ast.MatchSet)
 	if m.Elem != "x" || m.Rest != "r" || m.Pre != "" {
 		t.Errorf("set match: %+v", m)
 	}
-	if m := f.Stmts[2].(*Let).Bindings[0].Value.(*Fun).Body.(*MatchSet); m.Pre != "a" || m.Elem != "b" || m.Rest != "c" {
+	if m := f.Stmts[2].(*ast.Let).Bindings[0].Value.(*ast.Fun).Body.(*ast.MatchSet); m.Pre != "a" || m.Elem != "b" || m.Rest != "c" {
 		t.Errorf("pre | elem ++ rest: %+v", m)
 	}
-	tm := f.Stmts[3].(*Let).Bindings[0].Value.(*Fun).Body.(*Match)
+	tm := f.Stmts[3].(*ast.Let).Bindings[0].Value.(*ast.Fun).Body.(*ast.Match)
 	if len(tm.Clauses) != 2 || tm.Default == nil {
-		t.Errorf("tag match: %s", String(tm))
+		t.Errorf("tag match: %s", ast.String(tm))
 	}
 	checkRoundTrip(t, "m.cat", []byte(src))
 }
@@ -223,30 +225,6 @@ func TestComments(t *testing.T) {
 	}
 	if p := f.Stmts[1].Position(); p.Line != 3 || p.Col != 1 {
 		t.Errorf("position %s", p)
-	}
-}
-
-func TestBlankComments(t *testing.T) {
-	tests := []struct{ src, want string }{
-		{"a (* b *) c", "a         c"},
-		{"a (* b (* c *) d *) e", "a                   e"},
-		{"a (* b *) c *) d", "a         c *) d"},
-		{"a (* b\nc *) d", "a \n     d"},
-		{"a (* \u00e9\u00e9 *) d", "a          d"},
-		{"(* x\ny\nz *)\nlet", "\n\n    \nlet"},
-		{`"(*" x`, `"(*" x`},
-		{"// (* x\ny", "// (* x\ny"},
-		{"# (* x\ny", "# (* x\ny"},
-		{"(*)*) x", "      x"},
-	}
-	for _, tc := range tests {
-		got, err := blankComments("f", tc.src)
-		if err != nil || got != tc.want {
-			t.Errorf("%q: got %q, %v; want %q", tc.src, got, err, tc.want)
-		}
-	}
-	if _, err := blankComments("f", "a\n  (* b (* c *) d"); err == nil || err.Error() != "f:2:3: unterminated comment: '(*' without '*)'" {
-		t.Errorf("unterminated: %v", err)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/cat/ast"
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/mcm/internal/satengine"
 	"github.com/purr-mcm/purr/mcm/outcome"
@@ -81,7 +82,7 @@ func TestByConstructionNamesRules(t *testing.T) {
 	}
 	rules := map[string]bool{}
 	for _, st := range f.Stmts {
-		if c, ok := st.(*cat.Check); ok {
+		if c, ok := st.(*ast.Check); ok {
 			rules[c.Name] = true
 		}
 	}

@@ -79,6 +79,21 @@ func (l ErrorList) Sort() {
 	sort.SliceStable(l, func(i, j int) bool { return l[i].Pos.Before(l[j].Pos) })
 }
 
+// Unique drops the repeats of an error (same position, same message),
+// keeping the first of each, in place: a Cat file included at two places is
+// checked at both.
+func (l ErrorList) Unique() ErrorList {
+	seen := map[Error]bool{}
+	out := l[:0]
+	for _, e := range l {
+		if !seen[*e] {
+			seen[*e] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // Err returns nil for an empty list, the error itself for one, and the
 // list otherwise.
 func (l ErrorList) Err() error {

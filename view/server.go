@@ -16,9 +16,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/picture"
+	"github.com/purr-mcm/purr/source"
 )
 
 //go:embed assets/index.html assets/app.js assets/style.css
@@ -247,7 +247,7 @@ func (s *Server) serveState(w http.ResponseWriter) {
 
 // errorText prints an error one problem a line, each with its position.
 func errorText(err error) string {
-	var list cat.ErrorList
+	var list source.ErrorList
 	if errors.As(err, &list) {
 		lines := make([]string, len(list))
 		for i, e := range list {

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/mcm/outcome"
+	"github.com/purr-mcm/purr/source"
 )
 
 // fixture is two executions of a two-event test, made by hand.
@@ -44,7 +44,7 @@ func newServer(t *testing.T) (*Server, string) {
 		Load: func() Snapshot {
 			src, _ := os.ReadFile(watched)
 			if strings.Contains(string(src), "broken") {
-				return Snapshot{Err: cat.ErrorList{{Pos: cat.Pos{File: watched, Line: 3, Col: 7}, Msg: "unknown name foo"}}}
+				return Snapshot{Err: source.ErrorList{{Pos: source.Pos{File: watched, Line: 3, Col: 7}, Msg: "unknown name foo"}}}
 			}
 			if strings.Contains(string(src), "panic") {
 				panic("the loader broke")

@@ -19,6 +19,7 @@ import (
 
 	"github.com/purr-mcm/purr/litmus/c"
 	_ "github.com/purr-mcm/purr/litmus/dialects" // every architecture purr reads
+	"github.com/purr-mcm/purr/source"
 )
 
 // loader returns the Cat loader for the include path of o: the -I folders,
@@ -34,7 +35,7 @@ func (o *options) loader() (*cat.Loader, error) {
 
 // printErr prints an error, one line per problem.
 func printErr(w io.Writer, err error) {
-	var list cat.ErrorList
+	var list source.ErrorList
 	if errors.As(err, &list) {
 		for _, e := range list {
 			fmt.Fprintln(w, e)

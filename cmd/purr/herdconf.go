@@ -15,6 +15,7 @@ import (
 
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/source"
 )
 
 // herd7's configuration files (-conf FILE.cfg) and the options they set.
@@ -52,7 +53,7 @@ func applyConf(fs *pflag.FlagSet) error {
 	}
 	// The flags the command line set: a .cfg line does not change them,
 	// but the .cfg files' own lines of a list key cumulate.
-	r := confReader{fs: fs, fromCommandLine: map[string]bool{}, named: map[string]cat.Pos{}}
+	r := confReader{fs: fs, fromCommandLine: map[string]bool{}, named: map[string]source.Pos{}}
 	fs.Visit(func(f *pflag.Flag) { r.fromCommandLine[f.Name] = true })
 	for _, path := range confs {
 		incl, _ := fs.GetStringArray("include")
@@ -75,7 +76,7 @@ type confReader struct {
 	fromCommandLine map[string]bool
 	// named holds, for the files a .cfg names (model, bell, macros), the
 	// line that named the one in use.
-	named map[string]cat.Pos
+	named map[string]source.Pos
 }
 
 // checkNamedFiles reports, at the line that names it, a bell or macro
@@ -118,7 +119,7 @@ func (r *confReader) applyFile(path string, src []byte, reading []string) error 
 		}
 		col := strings.Index(text, trimmed) + 1
 		key, value := confKeyValue(trimmed)
-		pos := cat.Pos{File: path, Line: line, Col: col}
+		pos := source.Pos{File: path, Line: line, Col: col}
 		if key == "cat" {
 			key = "model" // herd7's other name for the key
 		}

@@ -8,7 +8,8 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/cat/ast"
+	"github.com/purr-mcm/purr/source"
 )
 
 // The evaluator runs a resolved Cat model over the algebra. Values are
@@ -23,15 +24,15 @@ type (
 	closure  struct {
 		name   string
 		params []string
-		body   cat.Expr
+		body   ast.Expr
 		env    *env
 	}
 	builtin[L comparable] struct {
 		name string
-		fn   func(ev *evaluator[L], pos cat.Pos, arg value) (value, error)
+		fn   func(ev *evaluator[L], pos source.Pos, arg value) (value, error)
 	}
 	procedure struct {
-		def *cat.Procedure
+		def *ast.Procedure
 		env *env
 	}
 )
@@ -130,10 +131,10 @@ func (e *env) child() *env {
 // transitive closure.
 type Check[L comparable] struct {
 	Name    string
-	Mode    cat.CheckMode
+	Mode    ast.CheckMode
 	Lit     L
 	Acyclic Rel[L]
-	Pos     cat.Pos
+	Pos     source.Pos
 }
 
 // Literal returns the check's literal, encoding a lazy check exactly.
@@ -180,7 +181,7 @@ type evaluator[L comparable] struct {
 
 	// prefixpoints are the let rec statements (by their first binding)
 	// encoded as prefixpoints, when the logic can (letrec.go).
-	prefixpoints map[*cat.Binding]bool
+	prefixpoints map[*ast.Binding]bool
 }
 
 // touching evaluates f, and tells whether it read a value of coValues.
@@ -195,7 +196,7 @@ func (ev *evaluator[L]) touching(f func() error) (bool, error) {
 
 // decidingExpr evaluates x, which the model decides with (a check, the
 // set of a with or forall): if it reads co, the model does.
-func (ev *evaluator[L]) decidingExpr(x cat.Expr, sc *env) (value, error) {
+func (ev *evaluator[L]) decidingExpr(x ast.Expr, sc *env) (value, error) {
 	var v value
 	touched, err := ev.touching(func() (err error) {
 		v, err = ev.expr(x, sc)
@@ -253,7 +254,7 @@ func valueID[L comparable](v value) uintptr {
 const maxCallDepth = 10000
 
 // enter counts one more nested call at pos; the caller defers ev.leave.
-func (ev *evaluator[L]) enter(pos cat.Pos, name string) error {
+func (ev *evaluator[L]) enter(pos source.Pos, name string) error {
 	if ev.depth >= maxCallDepth {
 		return errAt(pos, "calls of %s nest deeper than %d: unbounded recursion?", name, maxCallDepth)
 	}
@@ -267,7 +268,7 @@ func (ev *evaluator[L]) leave() { ev.depth-- }
 // (map, fold, cross, ...) to the model's call of that function: the
 // prelude is purr's file, not the model's, and its lines tell the model's
 // author nothing.
-func atCallSite(pos cat.Pos, err error) error {
+func atCallSite(pos source.Pos, err error) error {
 	var e *evalError
 	if !errors.As(err, &e) || e.pos.File != preludeFile || pos.File == preludeFile {
 		return err
@@ -298,7 +299,7 @@ func (ev *evaluator[L]) done() error {
 // refusals of an engine that keeps executions symbolic: the model needs a
 // member-by-member walk of a set that differs between executions.
 type evalError struct {
-	pos    cat.Pos
+	pos    source.Pos
 	msg    string
 	varies bool
 }
@@ -313,30 +314,30 @@ func NeedsConcreteExecutions(err error) bool {
 	return errors.As(err, &e) && e.varies
 }
 
-func errVaries(pos cat.Pos, format string, args ...any) error {
+func errVaries(pos source.Pos, format string, args ...any) error {
 	return &evalError{pos: pos, msg: fmt.Sprintf(format, args...), varies: true}
 }
 
-func errAt(pos cat.Pos, format string, args ...any) error {
+func errAt(pos source.Pos, format string, args ...any) error {
 	return &evalError{pos: pos, msg: fmt.Sprintf(format, args...)}
 }
 
 // run evaluates a list of statements in scope sc and returns the scope
 // that follows them.
-func (ev *evaluator[L]) run(stmts []cat.Stmt, sc *env) (*env, error) {
+func (ev *evaluator[L]) run(stmts []ast.Stmt, sc *env) (*env, error) {
 	for i, st := range stmts {
 		if err := ev.done(); err != nil {
 			return nil, err
 		}
-		if w, ok := st.(*cat.With); ok && !isCoGeneration(w) {
+		if w, ok := st.(*ast.With); ok && !isCoGeneration(w) {
 			return ev.withChoice(w, stmts[i+1:], sc)
 		}
-		if inc, ok := st.(*cat.Include); ok && inc.Resolved != "" && !ev.included[inc.Resolved] {
+		if inc, ok := st.(*ast.Include); ok && inc.Resolved != "" && !ev.included[inc.Resolved] {
 			// The included file's statements run as if written here: a
 			// "with x from S" in it chooses for the rest of the including
 			// file too (lock.cat's choices reach linux-kernel.cat's checks).
 			ev.included[inc.Resolved] = true
-			spliced := append(append([]cat.Stmt(nil), inc.Stmts...), stmts[i+1:]...)
+			spliced := append(append([]ast.Stmt(nil), inc.Stmts...), stmts[i+1:]...)
 			return ev.run(spliced, sc)
 		}
 		var err error
@@ -364,9 +365,9 @@ type Chooser[L comparable] interface {
 // elements (tags, tuples, sets of relations) run the rest of this list of
 // statements once per element, each branch's checks holding under its
 // selector.
-func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env, error) {
+func (ev *evaluator[L]) withChoice(w *ast.With, rest []ast.Stmt, sc *env) (*env, error) {
 	if o, ok := ev.al.lg.(Orderer[L]); ok && len(ev.guards) == 0 {
-		if sx, rx, perLoc, isGen := orderGenerator(w); isGen && fromLibrary[L](sc, w.Set.(*cat.App).Fun.(*cat.Var).Name) {
+		if sx, rx, perLoc, isGen := orderGenerator(w); isGen && fromLibrary[L](sc, w.Set.(*ast.App).Fun.(*ast.Var).Name) {
 			var x Rel[L]
 			touched, err := ev.touching(func() (err error) {
 				x, err = ev.chooseOrder(w, o, sx, rx, perLoc, sc)
@@ -402,7 +403,7 @@ func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env,
 	if len(elems) == 0 {
 		// Nothing to choose from: no execution passes. The rest still
 		// runs, on the empty value, for the names it binds.
-		ev.checks = append(ev.checks, Check[L]{Name: w.Var, Mode: cat.Require, Lit: ev.al.lg.Not(ev.guard()), Pos: w.Pos})
+		ev.checks = append(ev.checks, Check[L]{Name: w.Var, Mode: ast.Require, Lit: ev.al.lg.Not(ev.guard()), Pos: w.Pos})
 		inner := sc.child()
 		inner.set(w.Var, emptyVal{})
 		return ev.run(rest, inner)
@@ -442,11 +443,11 @@ func (ev *evaluator[L]) withChoice(w *cat.With, rest []cat.Stmt, sc *env) (*env,
 		}
 		for _, c := range ev.checks {
 			switch c.Mode {
-			case cat.Require, cat.Assert:
+			case ast.Require, ast.Assert:
 				c.Lit, c.Acyclic = ev.al.lg.Or(ev.al.lg.Not(sel), c.Literal(ev.al)), nil
-			case cat.Flag:
+			case ast.Flag:
 				c.Lit = ev.al.lg.And(sel, c.Lit)
-			case cat.UndefinedUnless:
+			case ast.UndefinedUnless:
 				c.Lit = ev.al.lg.Or(ev.al.lg.Not(sel), c.Lit)
 			}
 			kept = append(kept, c)
@@ -533,7 +534,7 @@ next:
 // that cannot choose: an execution is consistent when it passes the rest
 // for some element: each branch's checks are joined into one check per
 // branch, and the branches into their disjunction.
-func (ev *evaluator[L]) withSomeChoice(w *cat.With, elems []value, rest []cat.Stmt, sc *env) (*env, error) {
+func (ev *evaluator[L]) withSomeChoice(w *ast.With, elems []value, rest []ast.Stmt, sc *env) (*env, error) {
 	if ev.captured != nil {
 		if ev.choices == 0 && ev.beforeChoice == nil {
 			ev.beforeChoice = sc
@@ -555,7 +556,7 @@ func (ev *evaluator[L]) withSomeChoice(w *cat.With, elems []value, rest []cat.St
 		}
 		var ok []L
 		for i := range ev.checks {
-			if c := &ev.checks[i]; c.Mode == cat.Require || c.Mode == cat.Assert {
+			if c := &ev.checks[i]; c.Mode == ast.Require || c.Mode == ast.Assert {
 				ok = append(ok, c.Literal(ev.al))
 			}
 		}
@@ -565,17 +566,17 @@ func (ev *evaluator[L]) withSomeChoice(w *cat.With, elems []value, rest []cat.St
 		// says when it is raised, an undefined_unless's when it holds.
 		for _, c := range ev.checks {
 			switch c.Mode {
-			case cat.Flag:
+			case ast.Flag:
 				c.Lit = ev.al.lg.And(branch, c.Lit)
 				flags = append(flags, c)
-			case cat.UndefinedUnless:
+			case ast.UndefinedUnless:
 				c.Lit = ev.al.lg.Or(ev.al.lg.Not(branch), c.Lit)
 				flags = append(flags, c)
 			}
 		}
 	}
 	ev.checks = append(before, flags...)
-	ev.checks = append(ev.checks, Check[L]{Name: w.Var, Mode: cat.Require, Lit: ev.al.lg.Any(branches), Pos: w.Pos})
+	ev.checks = append(ev.checks, Check[L]{Name: w.Var, Mode: ast.Require, Lit: ev.al.lg.Any(branches), Pos: w.Pos})
 	if last == nil {
 		last = sc
 	}
@@ -584,18 +585,18 @@ func (ev *evaluator[L]) withSomeChoice(w *cat.With, elems []value, rest []cat.St
 
 // isCoGeneration recognises herd's "with co from generate_cos(...)" (and
 // linearisations): purr's co is already a free total order.
-func isCoGeneration(w *cat.With) bool {
-	app, ok := w.Set.(*cat.App)
+func isCoGeneration(w *ast.With) bool {
+	app, ok := w.Set.(*ast.App)
 	if !ok || w.Var != "co" {
 		return false
 	}
-	f, ok := app.Fun.(*cat.Var)
+	f, ok := app.Fun.(*ast.Var)
 	return ok && (f.Name == "generate_cos" || f.Name == "linearisations")
 }
 
-func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
+func (ev *evaluator[L]) stmt(st ast.Stmt, sc *env) (*env, error) {
 	switch st := st.(type) {
-	case *cat.Let:
+	case *ast.Let:
 		var next *env
 		touched, err := ev.touching(func() (err error) {
 			next, err = ev.bind(st.Bindings, st.Rec, sc)
@@ -617,7 +618,7 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 			}
 		}
 		return next, nil
-	case *cat.Check:
+	case *ast.Check:
 		v, err := ev.decidingExpr(st.X, sc)
 		if err != nil {
 			return nil, err
@@ -626,7 +627,7 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 		if name == "" {
 			name = st.Kind.String()
 		}
-		if st.Kind == cat.Acyclic && !st.Negated && st.Mode == cat.Require {
+		if st.Kind == ast.Acyclic && !st.Negated && st.Mode == ast.Require {
 			r, err := ev.rel(st.Pos, v)
 			if err != nil {
 				return nil, err
@@ -643,17 +644,17 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 		}
 		ev.checks = append(ev.checks, Check[L]{Name: name, Mode: st.Mode, Lit: lit, Pos: st.Pos})
 		return sc, nil
-	case *cat.Show, *cat.ShowAs, *cat.Unshow:
+	case *ast.Show, *ast.ShowAs, *ast.Unshow:
 		return sc, ev.show(st, sc)
-	case *cat.Debug, *cat.Instructions:
+	case *ast.Debug, *ast.Instructions:
 		return sc, nil
-	case *cat.Include:
+	case *ast.Include:
 		if st.Resolved == "" || ev.included[st.Resolved] {
 			return sc, nil
 		}
 		ev.included[st.Resolved] = true
 		return ev.run(st.Stmts, sc)
-	case *cat.Procedure:
+	case *ast.Procedure:
 		next := sc.child()
 		p := &procedure{def: st, env: next}
 		next.set(st.Name, p)
@@ -661,7 +662,7 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 			p.env = sc
 		}
 		return next, nil
-	case *cat.Call:
+	case *ast.Call:
 		v, ok := sc.lookup(st.Name)
 		p, isProc := v.(*procedure)
 		if !ok || !isProc {
@@ -697,7 +698,7 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 			}
 		}
 		return sc, nil
-	case *cat.Forall:
+	case *ast.Forall:
 		v, err := ev.decidingExpr(st.Set, sc)
 		if err != nil {
 			return nil, err
@@ -714,7 +715,7 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 			}
 		}
 		return sc, nil
-	case *cat.IfVariant:
+	case *ast.IfVariant:
 		c, err := ev.cond(st.Cond, sc)
 		if err != nil {
 			return nil, err
@@ -723,7 +724,7 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 			return ev.run(st.Then, sc)
 		}
 		return ev.run(st.Else, sc)
-	case *cat.MatchStmt:
+	case *ast.MatchStmt:
 		v, err := ev.expr(st.X, sc)
 		if err != nil {
 			return nil, err
@@ -741,9 +742,9 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 			return ev.run(st.Default, sc)
 		}
 		return nil, errAt(st.Pos, "no arm of the match matches '%s", t)
-	case *cat.With:
+	case *ast.With:
 		return ev.with(st, sc)
-	case *cat.Enum:
+	case *ast.Enum:
 		next := sc.child()
 		var tags setVal
 		for _, t := range st.Tags {
@@ -751,7 +752,7 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 		}
 		next.set(st.Name, tags)
 		for _, t := range st.Tags {
-			name := cat.TagSet(t)
+			name := ast.TagSet(t)
 			if set, ok := ev.tagged[name]; ok {
 				next.set(name, set)
 			} else {
@@ -766,12 +767,12 @@ func (ev *evaluator[L]) stmt(st cat.Stmt, sc *env) (*env, error) {
 // with handles "with co from S": purr's co is already a free strict total
 // order per location with initial writes first, so choosing co among the
 // linearisations of a relation means requiring that co extends it.
-func (ev *evaluator[L]) with(st *cat.With, sc *env) (*env, error) {
+func (ev *evaluator[L]) with(st *ast.With, sc *env) (*env, error) {
 	if !isCoGeneration(st) {
 		return nil, errAt(st.Pos, "with %s from ... cannot be evaluated here", st.Var)
 	}
-	app := st.Set.(*cat.App)
-	fname := app.Fun.(*cat.Var).Name
+	app := st.Set.(*ast.App)
+	fname := app.Fun.(*ast.Var).Name
 	if !fromLibrary[L](sc, fname) {
 		return nil, errAt(st.Pos, "with co from %s(...): this %s is the model's own, not herd's library function, and purr chooses co only as herd's library does", fname, fname)
 	}
@@ -805,15 +806,15 @@ func (ev *evaluator[L]) with(st *cat.With, sc *env) (*env, error) {
 	}
 	co := ev.co
 	ev.al.readsCo = true
-	ev.checks = append(ev.checks, Check[L]{Name: "co-extends", Mode: cat.Require, Lit: ev.al.isEmpty(ev.al.Diff(base, co)), Pos: st.Pos})
+	ev.checks = append(ev.checks, Check[L]{Name: "co-extends", Mode: ast.Require, Lit: ev.al.isEmpty(ev.al.Diff(base, co)), Pos: st.Pos})
 	next := sc.child()
 	next.set("co", co)
 	return next, nil
 }
 
 // test evaluates a check's test on a value.
-func (ev *evaluator[L]) test(st *cat.Check, v value) (L, error) {
-	if st.Kind == cat.IsEmpty {
+func (ev *evaluator[L]) test(st *ast.Check, v value) (L, error) {
+	if st.Kind == ast.IsEmpty {
 		switch v := v.(type) {
 		case emptyVal:
 			return ev.al.t, nil
@@ -833,7 +834,7 @@ func (ev *evaluator[L]) test(st *cat.Check, v value) (L, error) {
 	if err != nil {
 		return ev.al.f, err
 	}
-	if st.Kind == cat.Acyclic {
+	if st.Kind == ast.Acyclic {
 		return ev.al.acyclic(r), nil
 	}
 	return ev.al.irreflexive(r), nil
@@ -842,7 +843,7 @@ func (ev *evaluator[L]) test(st *cat.Check, v value) (L, error) {
 // bind evaluates let bindings. Recursive bindings of functions tie the knot
 // through the scope; recursive bindings of sets and relations are least
 // fixpoints, computed by iteration from the empty relation.
-func (ev *evaluator[L]) bind(bs []*cat.Binding, rec bool, sc *env) (*env, error) {
+func (ev *evaluator[L]) bind(bs []*ast.Binding, rec bool, sc *env) (*env, error) {
 	next := sc.child()
 	if !rec {
 		for _, b := range bs {
@@ -865,7 +866,7 @@ func (ev *evaluator[L]) bind(bs []*cat.Binding, rec bool, sc *env) (*env, error)
 	}
 	allFuns := true
 	for _, b := range bs {
-		if _, ok := b.Value.(*cat.Fun); !ok {
+		if _, ok := b.Value.(*ast.Fun); !ok {
 			allFuns = false
 		}
 	}
@@ -892,7 +893,7 @@ func (ev *evaluator[L]) bind(bs []*cat.Binding, rec bool, sc *env) (*env, error)
 // converged in every execution. An iteration that still changes after
 // more rounds than there are pairs of events never converges (only a
 // definition that is not monotone, using \ or ~ on itself, can do that).
-func (ev *evaluator[L]) fixpoint(bs []*cat.Binding, sc *env) (*env, error) {
+func (ev *evaluator[L]) fixpoint(bs []*ast.Binding, sc *env) (*env, error) {
 	for _, b := range bs {
 		if len(b.Names) != 1 {
 			return nil, errAt(b.Pos, "let rec of a tuple is not supported")
@@ -1001,7 +1002,7 @@ func (al *Algebra[L]) sameValue(a, b value) bool {
 }
 
 // bindParams binds a pattern (one name, or a tuple of names) to a value.
-func (ev *evaluator[L]) bindParams(pos cat.Pos, names []string, v value, sc *env) error {
+func (ev *evaluator[L]) bindParams(pos source.Pos, names []string, v value, sc *env) error {
 	if len(names) == 1 {
 		if names[0] != "_" {
 			sc.set(names[0], v)
@@ -1020,26 +1021,26 @@ func (ev *evaluator[L]) bindParams(pos cat.Pos, names []string, v value, sc *env
 	return nil
 }
 
-func (ev *evaluator[L]) cond(c cat.Cond, sc *env) (bool, error) {
+func (ev *evaluator[L]) cond(c ast.Cond, sc *env) (bool, error) {
 	switch c := c.(type) {
-	case *cat.Variant:
+	case *ast.Variant:
 		return ev.variants[c.Name], nil
-	case *cat.Not:
+	case *ast.Not:
 		x, err := ev.cond(c.X, sc)
 		return !x, err
-	case *cat.And:
+	case *ast.And:
 		x, err := ev.cond(c.X, sc)
 		if err != nil || !x {
 			return false, err
 		}
 		return ev.cond(c.Y, sc)
-	case *cat.Or:
+	case *ast.Or:
 		x, err := ev.cond(c.X, sc)
 		if err != nil || x {
 			return x, err
 		}
 		return ev.cond(c.Y, sc)
-	case *cat.Compare:
+	case *ast.Compare:
 		x, err := ev.expr(c.X, sc)
 		if err != nil {
 			return false, err
@@ -1049,12 +1050,12 @@ func (ev *evaluator[L]) cond(c cat.Cond, sc *env) (bool, error) {
 			return false, err
 		}
 		switch c.Op {
-		case cat.Equal:
+		case ast.Equal:
 			if tx, ok := x.(tagVal); ok {
 				ty, ok := y.(tagVal)
 				return ok && tx == ty, nil
 			}
-		case cat.MemberOf:
+		case ast.MemberOf:
 			if tx, ok := x.(tagVal); ok {
 				elems, err := ev.elements(c.Pos, y)
 				if err != nil {
@@ -1096,7 +1097,7 @@ func kindOf(v value) string {
 // elements lists the members of a set of values. A set of events or a
 // relation is a set of values only when it is empty in every execution:
 // purr does not enumerate the members of sets that vary.
-func (ev *evaluator[L]) elements(pos cat.Pos, v value) ([]value, error) {
+func (ev *evaluator[L]) elements(pos source.Pos, v value) ([]value, error) {
 	switch v := v.(type) {
 	case emptyVal:
 		return nil, nil
@@ -1117,7 +1118,7 @@ func (ev *evaluator[L]) elements(pos cat.Pos, v value) ([]value, error) {
 }
 
 // rel coerces a value to a relation.
-func (ev *evaluator[L]) rel(pos cat.Pos, v value) (Rel[L], error) {
+func (ev *evaluator[L]) rel(pos source.Pos, v value) (Rel[L], error) {
 	switch v := v.(type) {
 	case emptyVal:
 		return Rel[L]{}, nil
@@ -1128,7 +1129,7 @@ func (ev *evaluator[L]) rel(pos cat.Pos, v value) (Rel[L], error) {
 }
 
 // set coerces a value to an event set.
-func (ev *evaluator[L]) set(pos cat.Pos, v value) (Set[L], error) {
+func (ev *evaluator[L]) set(pos source.Pos, v value) (Set[L], error) {
 	switch v := v.(type) {
 	case emptyVal:
 		return ev.al.EmptySet(), nil
@@ -1138,9 +1139,9 @@ func (ev *evaluator[L]) set(pos cat.Pos, v value) (Set[L], error) {
 	return nil, errAt(pos, "expected an event set, got %s", kindOf(v))
 }
 
-func (ev *evaluator[L]) expr(x cat.Expr, sc *env) (value, error) {
+func (ev *evaluator[L]) expr(x ast.Expr, sc *env) (value, error) {
 	switch x := x.(type) {
-	case *cat.Var:
+	case *ast.Var:
 		if v, ok := sc.lookup(x.Name); ok {
 			if ev.tracking && ev.coValues[valueID[L](v)] {
 				ev.coTouched = true
@@ -1148,13 +1149,13 @@ func (ev *evaluator[L]) expr(x cat.Expr, sc *env) (value, error) {
 			return v, nil
 		}
 		return nil, errAt(x.Pos, "unbound name %s", x.Name)
-	case *cat.Empty:
+	case *ast.Empty:
 		return emptyVal{}, nil
-	case *cat.Universe:
+	case *ast.Universe:
 		return ev.al.universe(), nil
-	case *cat.Tag:
+	case *ast.Tag:
 		return tagVal(x.Name), nil
-	case *cat.SetLit:
+	case *ast.SetLit:
 		var out setVal
 		for _, e := range x.Elems {
 			v, err := ev.expr(e, sc)
@@ -1170,7 +1171,7 @@ func (ev *evaluator[L]) expr(x cat.Expr, sc *env) (value, error) {
 			return m, nil // {e}: an event set; {p}: a relation
 		}
 		return out, nil
-	case *cat.Tuple:
+	case *ast.Tuple:
 		out := make(tupleVal, len(x.Elems))
 		for i, e := range x.Elems {
 			v, err := ev.expr(e, sc)
@@ -1180,7 +1181,7 @@ func (ev *evaluator[L]) expr(x cat.Expr, sc *env) (value, error) {
 			out[i] = v
 		}
 		return out, nil
-	case *cat.Binary:
+	case *ast.Binary:
 		if v, ok, err := ev.interOfSeq(x, sc); ok || err != nil {
 			return v, err
 		}
@@ -1193,13 +1194,13 @@ func (ev *evaluator[L]) expr(x cat.Expr, sc *env) (value, error) {
 			return nil, err
 		}
 		return ev.binary(x, a, b)
-	case *cat.Unary:
+	case *ast.Unary:
 		a, err := ev.expr(x.X, sc)
 		if err != nil {
 			return nil, err
 		}
 		return ev.unary(x, a)
-	case *cat.App:
+	case *ast.App:
 		f, err := ev.expr(x.Fun, sc)
 		if err != nil {
 			return nil, err
@@ -1209,15 +1210,15 @@ func (ev *evaluator[L]) expr(x cat.Expr, sc *env) (value, error) {
 			return nil, err
 		}
 		return ev.apply(x.Pos, f, arg)
-	case *cat.Fun:
+	case *ast.Fun:
 		return &closure{name: x.Name, params: x.Params, body: x.Body, env: sc}, nil
-	case *cat.LetIn:
+	case *ast.LetIn:
 		inner, err := ev.bind(x.Bindings, x.Rec, sc)
 		if err != nil {
 			return nil, err
 		}
 		return ev.expr(x.Body, inner)
-	case *cat.Match:
+	case *ast.Match:
 		v, err := ev.expr(x.X, sc)
 		if err != nil {
 			return nil, err
@@ -1235,7 +1236,7 @@ func (ev *evaluator[L]) expr(x cat.Expr, sc *env) (value, error) {
 			return ev.expr(x.Default, sc)
 		}
 		return nil, errAt(x.Pos, "no arm of the match matches '%s", t)
-	case *cat.MatchSet:
+	case *ast.MatchSet:
 		v, err := ev.expr(x.X, sc)
 		if err != nil {
 			return nil, err
@@ -1255,7 +1256,7 @@ func (ev *evaluator[L]) expr(x cat.Expr, sc *env) (value, error) {
 			inner.set(x.Rest, ev.restOf(v, elems[1:]))
 		}
 		return ev.expr(x.NonEmpty, inner)
-	case *cat.IfExpr:
+	case *ast.IfExpr:
 		c, err := ev.cond(x.Cond, sc)
 		if err != nil {
 			return nil, err
@@ -1264,7 +1265,7 @@ func (ev *evaluator[L]) expr(x cat.Expr, sc *env) (value, error) {
 			return ev.expr(x.Then, sc)
 		}
 		return ev.expr(x.Else, sc)
-	case *cat.Try:
+	case *ast.Try:
 		v, err := ev.expr(x.X, sc)
 		if err != nil {
 			return ev.expr(x.Fallback, sc)
@@ -1295,7 +1296,7 @@ func (ev *evaluator[L]) sameElem(a, b value) bool {
 	return ev.al.sameValue(a, b)
 }
 
-func (ev *evaluator[L]) apply(pos cat.Pos, f, arg value) (value, error) {
+func (ev *evaluator[L]) apply(pos source.Pos, f, arg value) (value, error) {
 	if err := ev.done(); err != nil {
 		return nil, err
 	}
@@ -1323,16 +1324,16 @@ func (ev *evaluator[L]) apply(pos cat.Pos, f, arg value) (value, error) {
 // pair of fr; co. It evaluates the operands in the order expr would, and
 // reports false when the expression is not of that form (nothing is
 // evaluated then).
-func (ev *evaluator[L]) interOfSeq(x *cat.Binary, sc *env) (value, bool, error) {
-	if x.Op != cat.Inter {
+func (ev *evaluator[L]) interOfSeq(x *ast.Binary, sc *env) (value, bool, error) {
+	if x.Op != ast.Inter {
 		return nil, false, nil
 	}
-	seq, seqFirst := x.X.(*cat.Binary)
+	seq, seqFirst := x.X.(*ast.Binary)
 	other := x.Y
-	if !seqFirst || seq.Op != cat.Seq {
-		seq, _ = x.Y.(*cat.Binary)
+	if !seqFirst || seq.Op != ast.Seq {
+		seq, _ = x.Y.(*ast.Binary)
 		other = x.X
-		if seq == nil || seq.Op != cat.Seq {
+		if seq == nil || seq.Op != ast.Seq {
 			return nil, false, nil
 		}
 	}
@@ -1373,9 +1374,9 @@ func (ev *evaluator[L]) interOfSeq(x *cat.Binary, sc *env) (value, bool, error) 
 	return v, true, err
 }
 
-func (ev *evaluator[L]) binary(x *cat.Binary, a, b value) (value, error) {
+func (ev *evaluator[L]) binary(x *ast.Binary, a, b value) (value, error) {
 	al := ev.al
-	if x.Op == cat.Add {
+	if x.Op == ast.Add {
 		if m, ok := ev.addMember(a, b); ok {
 			return m, nil
 		}
@@ -1385,7 +1386,7 @@ func (ev *evaluator[L]) binary(x *cat.Binary, a, b value) (value, error) {
 		}
 		return ev.addElem(append(setVal(nil), elems...), a), nil
 	}
-	if x.Op == cat.Cartesian {
+	if x.Op == ast.Cartesian {
 		sa, err := ev.set(x.Pos, a)
 		if err != nil {
 			return nil, err
@@ -1420,11 +1421,11 @@ func (ev *evaluator[L]) binary(x *cat.Binary, a, b value) (value, error) {
 				sb = al.EmptySet()
 			}
 			switch x.Op {
-			case cat.Union:
+			case ast.Union:
 				return al.setUnion(sa, sb), nil
-			case cat.Inter:
+			case ast.Inter:
 				return al.setInter(sa, sb), nil
-			case cat.Diff:
+			case ast.Diff:
 				return al.setDiff(sa, sb), nil
 			}
 			return nil, errAt(x.Pos, "%s expects relations, not sets (use [S] for a set's identity)", x.Op)
@@ -1439,31 +1440,31 @@ func (ev *evaluator[L]) binary(x *cat.Binary, a, b value) (value, error) {
 		return nil, errAt(x.Pos, "%s of %s and %s", x.Op, kindOf(a), kindOf(b))
 	}
 	switch x.Op {
-	case cat.Union:
+	case ast.Union:
 		return al.union(ra, rb), nil
-	case cat.Inter:
+	case ast.Inter:
 		return al.inter(ra, rb), nil
-	case cat.Diff:
+	case ast.Diff:
 		return al.Diff(ra, rb), nil
-	case cat.Seq:
+	case ast.Seq:
 		return al.seq(ra, rb), nil
 	}
 	return nil, errAt(x.Pos, "unsupported operator %s", x.Op)
 }
 
-func (ev *evaluator[L]) valueSetOp(x *cat.Binary, a setVal, b value) (value, error) {
+func (ev *evaluator[L]) valueSetOp(x *ast.Binary, a setVal, b value) (value, error) {
 	bs, err := ev.elements(x.Pos, b)
 	if err != nil {
 		return nil, err
 	}
 	var out setVal
 	switch x.Op {
-	case cat.Union:
+	case ast.Union:
 		out = append(out, a...)
 		for _, v := range bs {
 			out = ev.addElem(out, v)
 		}
-	case cat.Inter, cat.Diff:
+	case ast.Inter, ast.Diff:
 		for _, v := range a {
 			in := false
 			for _, w := range bs {
@@ -1471,7 +1472,7 @@ func (ev *evaluator[L]) valueSetOp(x *cat.Binary, a setVal, b value) (value, err
 					in = true
 				}
 			}
-			if in == (x.Op == cat.Inter) {
+			if in == (x.Op == ast.Inter) {
 				out = append(out, v)
 			}
 		}
@@ -1484,16 +1485,16 @@ func (ev *evaluator[L]) valueSetOp(x *cat.Binary, a setVal, b value) (value, err
 	return out, nil
 }
 
-func (ev *evaluator[L]) unary(x *cat.Unary, a value) (value, error) {
+func (ev *evaluator[L]) unary(x *ast.Unary, a value) (value, error) {
 	al := ev.al
-	if x.Op == cat.ToID {
+	if x.Op == ast.ToID {
 		s, err := ev.set(x.Pos, a)
 		if err != nil {
 			return nil, err
 		}
 		return al.Identity(s), nil
 	}
-	if x.Op == cat.Compl {
+	if x.Op == ast.Compl {
 		switch a := a.(type) {
 		case Set[L]:
 			return al.setComplement(a), nil
@@ -1510,30 +1511,30 @@ func (ev *evaluator[L]) unary(x *cat.Unary, a value) (value, error) {
 		return nil, err
 	}
 	switch x.Op {
-	case cat.Inverse:
+	case ast.Inverse:
 		return al.inverse(r), nil
-	case cat.Plus:
+	case ast.Plus:
 		return al.closure(r), nil
-	case cat.Star:
+	case ast.Star:
 		return al.reflexiveClosure(r), nil
-	case cat.Opt:
+	case ast.Opt:
 		return al.union(r, al.Identity(al.Exec)), nil
 	}
 	return nil, errAt(x.Pos, "unsupported operator %s", x.Op)
 }
 
 // builtins are the functions herd7 predefines.
-func builtins[L comparable]() map[string]func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
+func builtins[L comparable]() map[string]func(ev *evaluator[L], pos source.Pos, arg value) (value, error) {
 	fns := herdSetBuiltins[L]()
-	for name, fn := range map[string]func(ev *evaluator[L], pos cat.Pos, arg value) (value, error){
-		"domain": func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
+	for name, fn := range map[string]func(ev *evaluator[L], pos source.Pos, arg value) (value, error){
+		"domain": func(ev *evaluator[L], pos source.Pos, arg value) (value, error) {
 			r, err := ev.rel(pos, arg)
 			if err != nil {
 				return nil, err
 			}
 			return ev.al.domain(r), nil
 		},
-		"range": func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
+		"range": func(ev *evaluator[L], pos source.Pos, arg value) (value, error) {
 			r, err := ev.rel(pos, arg)
 			if err != nil {
 				return nil, err
@@ -1543,7 +1544,7 @@ func builtins[L comparable]() map[string]func(ev *evaluator[L], pos cat.Pos, arg
 		// different-values r: the pairs of r whose events carry different
 		// values (the bell of the Linux kernel matches SRCU locks and
 		// unlocks by the value the lock returned).
-		"different-values": func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
+		"different-values": func(ev *evaluator[L], pos source.Pos, arg value) (value, error) {
 			r, err := ev.rel(pos, arg)
 			if err != nil {
 				return nil, err
@@ -1557,7 +1558,7 @@ func builtins[L comparable]() map[string]func(ev *evaluator[L], pos cat.Pos, arg
 			}
 			return out, nil
 		},
-		"fail": func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
+		"fail": func(ev *evaluator[L], pos source.Pos, arg value) (value, error) {
 			return nil, errAt(pos, "fail")
 		},
 		// Page-table functions of herd's virtual-memory models: purr's tests
@@ -1571,7 +1572,7 @@ func builtins[L comparable]() map[string]func(ev *evaluator[L], pos cat.Pos, arg
 	return fns
 }
 
-func noPageTables[L comparable](ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
+func noPageTables[L comparable](ev *evaluator[L], pos source.Pos, arg value) (value, error) {
 	return emptyVal{}, nil
 }
 

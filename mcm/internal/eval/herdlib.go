@@ -1,6 +1,6 @@
 package eval
 
-import "github.com/purr-mcm/purr/cat"
+import "github.com/purr-mcm/purr/source"
 
 // herd7's builtins that return sets of sets or of relations: purr lists
 // their members only when the arguments are the same in every execution
@@ -41,13 +41,13 @@ func (ev *evaluator[L]) staticPair(r Rel[L], a, b int) (related, ok bool) {
 	return false, false
 }
 
-func (ev *evaluator[L]) varies(pos cat.Pos, fn string) error {
+func (ev *evaluator[L]) varies(pos source.Pos, fn string) error {
 	return errVaries(pos, "%s over events or relations that depend on the execution is not supported by the SAT engine; use --engine explicit", fn)
 }
 
 // classesOf partitions the events of s into the classes of the
 // equivalence r (herd's classes, and classes-loc with r = loc).
-func (ev *evaluator[L]) classesOf(pos cat.Pos, fn string, s Set[L], r Rel[L]) (value, error) {
+func (ev *evaluator[L]) classesOf(pos source.Pos, fn string, s Set[L], r Rel[L]) (value, error) {
 	members, ok := ev.staticMembers(s)
 	if !ok {
 		return nil, ev.varies(pos, fn)
@@ -86,7 +86,7 @@ func (ev *evaluator[L]) classesOf(pos cat.Pos, fn string, s Set[L], r Rel[L]) (v
 
 // linearisations lists the strict total orders on the events of s that
 // contain r restricted to s: none when r is cyclic on s.
-func (ev *evaluator[L]) linearisations(pos cat.Pos, s Set[L], r Rel[L]) (value, error) {
+func (ev *evaluator[L]) linearisations(pos source.Pos, s Set[L], r Rel[L]) (value, error) {
 	members, ok := ev.staticMembers(s)
 	if !ok {
 		return nil, ev.varies(pos, "linearisations")
@@ -152,11 +152,11 @@ func (ev *evaluator[L]) linearisations(pos cat.Pos, s Set[L], r Rel[L]) (value, 
 }
 
 // herdSetBuiltins are the builtins above, as builtins[L] takes them.
-func herdSetBuiltins[L comparable]() map[string]func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
-	return map[string]func(ev *evaluator[L], pos cat.Pos, arg value) (value, error){
+func herdSetBuiltins[L comparable]() map[string]func(ev *evaluator[L], pos source.Pos, arg value) (value, error) {
+	return map[string]func(ev *evaluator[L], pos source.Pos, arg value) (value, error){
 		// classes-loc S: the events of S, by location (herd's stdlib
 		// calls it partition).
-		"classes-loc": func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
+		"classes-loc": func(ev *evaluator[L], pos source.Pos, arg value) (value, error) {
 			s, err := ev.set(pos, arg)
 			if err != nil {
 				return nil, err
@@ -164,7 +164,7 @@ func herdSetBuiltins[L comparable]() map[string]func(ev *evaluator[L], pos cat.P
 			return ev.classesOf(pos, "classes-loc", s, ev.loc)
 		},
 		// classes r: the equivalence classes of r.
-		"classes": func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
+		"classes": func(ev *evaluator[L], pos source.Pos, arg value) (value, error) {
 			r, err := ev.rel(pos, arg)
 			if err != nil {
 				return nil, err
@@ -172,7 +172,7 @@ func herdSetBuiltins[L comparable]() map[string]func(ev *evaluator[L], pos cat.P
 			return ev.classesOf(pos, "classes", ev.al.domain(r), r)
 		},
 		// linearisations(S, r): the strict total orders on S that extend r.
-		"linearisations": func(ev *evaluator[L], pos cat.Pos, arg value) (value, error) {
+		"linearisations": func(ev *evaluator[L], pos source.Pos, arg value) (value, error) {
 			t, ok := arg.(tupleVal)
 			if !ok || len(t) != 2 {
 				return nil, errAt(pos, "linearisations expects (set, relation), not %s", kindOf(arg))

@@ -19,7 +19,7 @@ package eval
 import (
 	"strings"
 
-	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/cat/ast"
 )
 
 // Prefixpoints is what a Logic offers when it can encode a let rec as a
@@ -39,9 +39,9 @@ const (
 // recAnalysis finds the let rec statements of a model whose value is used
 // only monotonically under checks that a larger value can only fail.
 type recAnalysis struct {
-	taint  map[string]map[*cat.Binding]bool // name → the candidates (by first binding) it grows with
-	funcs  map[string]*cat.Fun              // top-level functions by name, for their arguments' polarity
-	ok     map[*cat.Binding]bool            // candidates, and whether they still qualify
+	taint  map[string]map[*ast.Binding]bool // name → the candidates (by first binding) it grows with
+	funcs  map[string]*ast.Fun              // top-level functions by name, for their arguments' polarity
+	ok     map[*ast.Binding]bool            // candidates, and whether they still qualify
 	choice bool                             // past a "with x from S": no more candidates
 	depth  int                              // functions analysed within functions
 }
@@ -49,14 +49,14 @@ type recAnalysis struct {
 // monotoneRecs returns the let rec statements (by their first binding)
 // that may be encoded as prefixpoints, analysing the statements in order
 // (includes followed).
-func monotoneRecs(stmts ...[]cat.Stmt) map[*cat.Binding]bool {
-	a := &recAnalysis{taint: map[string]map[*cat.Binding]bool{}, funcs: map[string]*cat.Fun{}, ok: map[*cat.Binding]bool{}}
+func monotoneRecs(stmts ...[]ast.Stmt) map[*ast.Binding]bool {
+	a := &recAnalysis{taint: map[string]map[*ast.Binding]bool{}, funcs: map[string]*ast.Fun{}, ok: map[*ast.Binding]bool{}}
 	for _, list := range stmts {
 		a.stmts(list)
 	}
 	// The well-formedness rules see this name of the model's.
 	a.reject(a.taint[messageReceives])
-	out := map[*cat.Binding]bool{}
+	out := map[*ast.Binding]bool{}
 	for b, ok := range a.ok {
 		if ok {
 			out[b] = true
@@ -65,17 +65,17 @@ func monotoneRecs(stmts ...[]cat.Stmt) map[*cat.Binding]bool {
 	return out
 }
 
-func (a *recAnalysis) stmts(list []cat.Stmt) {
+func (a *recAnalysis) stmts(list []ast.Stmt) {
 	for _, st := range list {
 		a.stmt(st)
 	}
 }
 
-func (a *recAnalysis) stmt(st cat.Stmt) {
+func (a *recAnalysis) stmt(st ast.Stmt) {
 	switch st := st.(type) {
-	case *cat.Include:
+	case *ast.Include:
 		a.stmts(st.Stmts)
-	case *cat.Let:
+	case *ast.Let:
 		if st.Rec {
 			a.letRec(st)
 		} else {
@@ -84,15 +84,15 @@ func (a *recAnalysis) stmt(st cat.Stmt) {
 		if st.When != nil {
 			a.check(st.When)
 		}
-	case *cat.Check:
+	case *ast.Check:
 		a.check(st)
-	case *cat.Show, *cat.ShowAs, *cat.Unshow, *cat.Debug, *cat.Instructions:
+	case *ast.Show, *ast.ShowAs, *ast.Unshow, *ast.Debug, *ast.Instructions:
 		// Shown relations are read only when captured, and then no
 		// let rec is a prefixpoint.
 	default:
 		// Procedures, calls, variants, matches, with, enum: their uses
 		// are not followed, and their bindings not tracked.
-		if w, isWith := st.(*cat.With); isWith && !isCoGeneration(w) {
+		if w, isWith := st.(*ast.With); isWith && !isCoGeneration(w) {
 			a.choice = true
 		}
 		a.reject(a.mentioned(st))
@@ -100,9 +100,9 @@ func (a *recAnalysis) stmt(st cat.Stmt) {
 	}
 }
 
-func (a *recAnalysis) let(bs []*cat.Binding) {
+func (a *recAnalysis) let(bs []*ast.Binding) {
 	for _, b := range bs {
-		if f, isFun := b.Value.(*cat.Fun); isFun && len(b.Names) == 1 {
+		if f, isFun := b.Value.(*ast.Fun); isFun && len(b.Names) == 1 {
 			a.reject(a.mentioned(f))
 			a.funcs[b.Names[0]] = f
 			delete(a.taint, b.Names[0])
@@ -113,7 +113,7 @@ func (a *recAnalysis) let(bs []*cat.Binding) {
 			delete(a.funcs, n)
 			delete(a.taint, n)
 		}
-		grows := map[*cat.Binding]bool{}
+		grows := map[*ast.Binding]bool{}
 		for c, p := range uses {
 			if p != positive || len(b.Names) != 1 {
 				a.ok[c] = false
@@ -126,11 +126,11 @@ func (a *recAnalysis) let(bs []*cat.Binding) {
 	}
 }
 
-func (a *recAnalysis) letRec(st *cat.Let) {
+func (a *recAnalysis) letRec(st *ast.Let) {
 	c := st.Bindings[0]
 	qualifies := !a.choice
 	for _, b := range st.Bindings {
-		if _, isFun := b.Value.(*cat.Fun); isFun || len(b.Names) != 1 {
+		if _, isFun := b.Value.(*ast.Fun); isFun || len(b.Names) != 1 {
 			qualifies = false
 		}
 	}
@@ -145,7 +145,7 @@ func (a *recAnalysis) letRec(st *cat.Let) {
 		return
 	}
 	a.ok[c] = true
-	grows := map[*cat.Binding]bool{c: true}
+	grows := map[*ast.Binding]bool{c: true}
 	for _, b := range st.Bindings {
 		delete(a.funcs, b.Names[0])
 		a.taint[b.Names[0]] = grows
@@ -166,8 +166,8 @@ func (a *recAnalysis) letRec(st *cat.Let) {
 
 // check: a required check that a larger relation can only fail takes
 // monotone uses; any other check takes none.
-func (a *recAnalysis) check(c *cat.Check) {
-	if c.Negated || (c.Mode != cat.Require && c.Mode != cat.Assert) {
+func (a *recAnalysis) check(c *ast.Check) {
+	if c.Negated || (c.Mode != ast.Require && c.Mode != ast.Assert) {
 		a.reject(a.mentioned(c.X))
 		return
 	}
@@ -179,35 +179,35 @@ func (a *recAnalysis) check(c *cat.Check) {
 }
 
 // uses returns how e uses each candidate (polarity bits).
-func (a *recAnalysis) uses(e cat.Expr) map[*cat.Binding]int {
-	u := map[*cat.Binding]int{}
+func (a *recAnalysis) uses(e ast.Expr) map[*ast.Binding]int {
+	u := map[*ast.Binding]int{}
 	a.walk(e, positive, u)
 	return u
 }
 
 func flip(pol int) int { return pol ^ (positive | negative) }
 
-func (a *recAnalysis) walk(e cat.Expr, pol int, u map[*cat.Binding]int) {
+func (a *recAnalysis) walk(e ast.Expr, pol int, u map[*ast.Binding]int) {
 	switch e := e.(type) {
-	case *cat.Var:
+	case *ast.Var:
 		for c := range a.taint[e.Name] {
 			u[c] |= pol
 		}
-	case *cat.Empty, *cat.Universe, *cat.Tag:
-	case *cat.Binary:
+	case *ast.Empty, *ast.Universe, *ast.Tag:
+	case *ast.Binary:
 		a.walk(e.X, pol, u)
-		if e.Op == cat.Diff {
+		if e.Op == ast.Diff {
 			a.walk(e.Y, flip(pol), u)
 		} else {
 			a.walk(e.Y, pol, u)
 		}
-	case *cat.Unary:
-		if e.Op == cat.Compl {
+	case *ast.Unary:
+		if e.Op == ast.Compl {
 			a.walk(e.X, flip(pol), u)
 		} else {
 			a.walk(e.X, pol, u)
 		}
-	case *cat.App:
+	case *ast.App:
 		a.walk(e.Arg, a.argPolarity(e.Fun, pol), u)
 	default:
 		for c := range a.mentioned(e) {
@@ -219,8 +219,8 @@ func (a *recAnalysis) walk(e cat.Expr, pol int, u map[*cat.Binding]int) {
 // argPolarity is the polarity of a function's argument when the
 // application has polarity pol: that of its parameter in a one-parameter
 // function bound at the top level, or of domain and range.
-func (a *recAnalysis) argPolarity(fun cat.Expr, pol int) int {
-	v, isVar := fun.(*cat.Var)
+func (a *recAnalysis) argPolarity(fun ast.Expr, pol int) int {
+	v, isVar := fun.(*ast.Var)
 	if !isVar {
 		return opaque
 	}
@@ -234,7 +234,7 @@ func (a *recAnalysis) argPolarity(fun cat.Expr, pol int) int {
 	if len(f.Params) != 1 || a.depth > maxCallDepth/100 {
 		return opaque
 	}
-	inner := &recAnalysis{taint: map[string]map[*cat.Binding]bool{f.Params[0]: {nil: true}}, funcs: a.funcs, depth: a.depth + 1}
+	inner := &recAnalysis{taint: map[string]map[*ast.Binding]bool{f.Params[0]: {nil: true}}, funcs: a.funcs, depth: a.depth + 1}
 	switch p := inner.uses(f.Body)[nil]; p {
 	case 0:
 		return 0
@@ -249,12 +249,12 @@ func (a *recAnalysis) argPolarity(fun cat.Expr, pol int) int {
 // mentioned returns the candidates whose tainted names occur in a node,
 // by the names in its printed form: an over-approximation, which only
 // rejects more.
-func (a *recAnalysis) mentioned(n any) map[*cat.Binding]bool {
-	out := map[*cat.Binding]bool{}
+func (a *recAnalysis) mentioned(n any) map[*ast.Binding]bool {
+	out := map[*ast.Binding]bool{}
 	if len(a.taint) == 0 {
 		return out
 	}
-	for _, word := range strings.FieldsFunc(cat.String(n), func(r rune) bool {
+	for _, word := range strings.FieldsFunc(ast.String(n), func(r rune) bool {
 		return !(r == '_' || r == '-' || r == '.' || r == '\'' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127)
 	}) {
 		for c := range a.taint[word] {
@@ -264,7 +264,7 @@ func (a *recAnalysis) mentioned(n any) map[*cat.Binding]bool {
 	return out
 }
 
-func (a *recAnalysis) reject(cs map[*cat.Binding]bool) {
+func (a *recAnalysis) reject(cs map[*ast.Binding]bool) {
 	for c := range cs {
 		a.ok[c] = false
 	}
@@ -278,7 +278,7 @@ func (a *recAnalysis) reject(cs map[*cat.Binding]bool) {
 // (F is monotone, so each round of the exact iteration stays within M).
 // It returns false, with the names bound to the empty value again, when
 // the rounds change a value's kind (the caller then iterates exactly).
-func (ev *evaluator[L]) prefixpoint(bs []*cat.Binding, sc *env, pf Prefixpoints[L]) (bool, error) {
+func (ev *evaluator[L]) prefixpoint(bs []*ast.Binding, sc *env, pf Prefixpoints[L]) (bool, error) {
 	reset := func() {
 		for _, b := range bs {
 			sc.set(b.Names[0], emptyVal{})
@@ -433,7 +433,7 @@ func (al *Algebra[L]) requireWithin(v, x value, pf Prefixpoints[L]) bool {
 
 // round evaluates the definitions of a let rec once, in the scope of the
 // previous round's values.
-func (ev *evaluator[L]) round(bs []*cat.Binding, sc *env) ([]value, error) {
+func (ev *evaluator[L]) round(bs []*ast.Binding, sc *env) ([]value, error) {
 	vals := make([]value, len(bs))
 	for i, b := range bs {
 		if err := ev.done(); err != nil {

@@ -1,6 +1,6 @@
 package eval
 
-import "github.com/purr-mcm/purr/cat"
+import "github.com/purr-mcm/purr/source"
 
 // Members of event sets and relations as values, for the models that walk
 // them (lock.cat maps a function over the events of a set and over the
@@ -100,7 +100,7 @@ func (ev *evaluator[L]) addMember(a, b value) (value, bool) {
 
 // membersLiteral is {e1, e2, ...} of events (an event set) or of pairs (a
 // relation); ok is false unless all elements are one or the other.
-func (ev *evaluator[L]) membersLiteral(pos cat.Pos, elems []value) (value, bool) {
+func (ev *evaluator[L]) membersLiteral(pos source.Pos, elems []value) (value, bool) {
 	if len(elems) == 0 {
 		return nil, false
 	}

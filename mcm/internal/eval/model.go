@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/cat/ast"
 	"github.com/purr-mcm/purr/mcm/internal/predef"
 	"github.com/purr-mcm/purr/stdlib"
 )
@@ -109,8 +110,8 @@ func run[L comparable](ctx context.Context, m Model, al *Algebra[L], sets map[st
 			wfScope = sc.child()
 			wfScope.set(messageReceives, v)
 		}
-		rules := slices.DeleteFunc(slices.Clone(wf.Stmts), func(st cat.Stmt) bool {
-			c, ok := st.(*cat.Check)
+		rules := slices.DeleteFunc(slices.Clone(wf.Stmts), func(st ast.Stmt) bool {
+			c, ok := st.(*ast.Check)
 			return ok && slices.Contains(m.ByConstruction, c.Name)
 		})
 		if _, err := ev.run(rules, wfScope); err != nil {
@@ -166,7 +167,7 @@ func (ev *evaluator[L]) captureValue(name string, v value, over bool) bool {
 }
 
 // show records what a show or unshow statement selects.
-func (ev *evaluator[L]) show(st cat.Stmt, sc *env) error {
+func (ev *evaluator[L]) show(st ast.Stmt, sc *env) error {
 	c := ev.captured
 	if c == nil || ev.choices > 0 {
 		return nil
@@ -177,19 +178,19 @@ func (ev *evaluator[L]) show(st cat.Stmt, sc *env) error {
 		}
 	}
 	switch st := st.(type) {
-	case *cat.Show:
+	case *ast.Show:
 		for _, name := range st.Names {
 			if v, ok := sc.lookup(name); ok {
 				add(name, v)
 			}
 		}
-	case *cat.ShowAs:
+	case *ast.ShowAs:
 		v, err := ev.expr(st.X, sc)
 		if err != nil {
 			return err
 		}
 		add(st.Name, v)
-	case *cat.Unshow:
+	case *ast.Unshow:
 		c.Shown = slices.DeleteFunc(c.Shown, func(n string) bool { return slices.Contains(st.Names, n) })
 	}
 	return nil
@@ -207,13 +208,13 @@ const preludeFile = "prelude.cat"
 // Library files, parsed once.
 var (
 	libOnce           sync.Once
-	libPrelude, libWF *cat.File
+	libPrelude, libWF *ast.File
 	libErr            error
 )
 
-func library() (*cat.File, *cat.File, error) {
+func library() (*ast.File, *ast.File, error) {
 	libOnce.Do(func() {
-		read := func(name string) *cat.File {
+		read := func(name string) *ast.File {
 			src, err := stdlib.FS.ReadFile(name)
 			if err != nil {
 				libErr = err
@@ -316,11 +317,11 @@ func predefinedEnv[L comparable](al *Algebra[L], sets map[string]Set[L], rels ma
 var lastRecs struct {
 	sync.Mutex
 	model *cat.Model
-	recs  map[*cat.Binding]bool
+	recs  map[*ast.Binding]bool
 }
 
 // modelRecs is monotoneRecs of the prelude and the model, read-only.
-func modelRecs(prelude *cat.File, m *cat.Model) map[*cat.Binding]bool {
+func modelRecs(prelude *ast.File, m *cat.Model) map[*ast.Binding]bool {
 	lastRecs.Lock()
 	defer lastRecs.Unlock()
 	if lastRecs.model != m {

@@ -3,7 +3,7 @@ package eval
 import (
 	"strings"
 
-	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/cat/ast"
 )
 
 // Orderer is what a Logic offers to choose an order symbolically: fresh
@@ -20,12 +20,12 @@ type Orderer[L comparable] interface {
 // strict total orders on S, per location for the last two (W for
 // generate_cos), that contain r restricted to the events they order. It
 // returns the arguments' expressions; s is nil for generate_cos.
-func orderGenerator(w *cat.With) (s, r cat.Expr, perLoc, ok bool) {
-	app, isApp := w.Set.(*cat.App)
+func orderGenerator(w *ast.With) (s, r ast.Expr, perLoc, ok bool) {
+	app, isApp := w.Set.(*ast.App)
 	if !isApp {
 		return nil, nil, false, false
 	}
-	f, isVar := app.Fun.(*cat.Var)
+	f, isVar := app.Fun.(*ast.Var)
 	if !isVar {
 		return nil, nil, false, false
 	}
@@ -33,7 +33,7 @@ func orderGenerator(w *cat.With) (s, r cat.Expr, perLoc, ok bool) {
 	case "generate_cos":
 		return nil, app.Arg, true, true
 	case "linearisations", "generate_orders":
-		t, isTuple := app.Arg.(*cat.Tuple)
+		t, isTuple := app.Arg.(*ast.Tuple)
 		if !isTuple || len(t.Elems) != 2 {
 			return nil, nil, false, false
 		}
@@ -67,7 +67,7 @@ func fromLibrary[L comparable](sc *env, name string) bool {
 // location when perLoc) that contains r restricted to the pairs it
 // orders, and its variables join the choices an engine enumerates, so that
 // each order is an execution of its own, as herd7 counts them.
-func (ev *evaluator[L]) chooseOrder(w *cat.With, o Orderer[L], sx, rx cat.Expr, perLoc bool, sc *env) (Rel[L], error) {
+func (ev *evaluator[L]) chooseOrder(w *ast.With, o Orderer[L], sx, rx ast.Expr, perLoc bool, sc *env) (Rel[L], error) {
 	al, lg := ev.al, ev.al.lg
 	var s Set[L]
 	if sx == nil {

@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/cat/ast"
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/mcm/herdout"
 	"github.com/purr-mcm/purr/mcm/internal/engine"
@@ -621,16 +621,16 @@ func (c *Checker) judgeOnce(x *execution, lg eval.Logic[bool]) (Judgement, error
 	for i := range checks {
 		ch := &checks[i]
 		switch ch.Mode {
-		case cat.Require, cat.Assert:
+		case ast.Require, ast.Assert:
 			if !ch.Literal(al) {
 				j.Consistent = false
 			}
-		case cat.Flag:
+		case ast.Flag:
 			j.HasFlags = true
 			if ch.Lit {
 				raised[ch.Name] = true
 			}
-		case cat.UndefinedUnless:
+		case ast.UndefinedUnless:
 			j.HasFlags = true
 			if !ch.Lit {
 				raised[herdout.UndefFlag] = true

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/cat/ast"
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/mcm/herdout"
 	"github.com/purr-mcm/purr/mcm/internal/engine"
@@ -104,15 +104,15 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 	flags := map[string][]sat.Lit{}
 	for _, c := range checks {
 		switch c.Mode {
-		case cat.Require, cat.Assert:
+		case ast.Require, ast.Assert:
 			if c.Acyclic != nil {
 				lazy = append(lazy, c.Acyclic)
 				continue
 			}
 			consistent = append(consistent, c.Lit)
-		case cat.Flag:
+		case ast.Flag:
 			flags[c.Name] = append(flags[c.Name], c.Lit)
-		case cat.UndefinedUnless:
+		case ast.UndefinedUnless:
 			// herd7 raises its undefined-behaviour flag when the check fails.
 			flags[herdout.UndefFlag] = append(flags[herdout.UndefFlag], -c.Lit)
 		}

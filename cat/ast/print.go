@@ -1,4 +1,4 @@
-package cat
+package ast
 
 import (
 	"fmt"
@@ -6,19 +6,17 @@ import (
 	"strings"
 )
 
-// Fprint writes node as Cat source. node is a *File, a *Model, a Stmt, an
-// Expr, a Cond or a *Binding. Parentheses are added exactly where herd's
+// Fprint writes node as Cat source. node is a *File, a Stmt, an Expr, a
+// Cond or a *Binding. Parentheses are added exactly where herd's
 // precedences need them, so that printing a parsed File and parsing the
-// output gives the same syntax tree (positions aside). In a *Model, an
-// Include with statements is printed as its statements between two comments
-// (the output is then a self-contained model, no longer with includes).
+// output gives the same syntax tree (positions aside). An Include with
+// statements (as the Loader leaves it in a cat.Model) is printed as its
+// statements between two comments: the output is then self-contained, no
+// longer with includes.
 func Fprint(w io.Writer, node any) error {
 	p := &printer{}
 	switch n := node.(type) {
 	case *File:
-		p.header(n.Arch, n.Title, n.CatDep)
-		p.stmts(n.Stmts)
-	case *Model:
 		p.header(n.Arch, n.Title, n.CatDep)
 		p.stmts(n.Stmts)
 	case Stmt:
@@ -33,7 +31,7 @@ func Fprint(w io.Writer, node any) error {
 		p.binding(n)
 		p.nl()
 	default:
-		return fmt.Errorf("cat.Fprint: cannot print %T", node)
+		return fmt.Errorf("ast.Fprint: cannot print %T", node)
 	}
 	_, err := io.WriteString(w, p.b.String())
 	return err

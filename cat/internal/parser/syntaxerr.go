@@ -1,4 +1,4 @@
-package cat
+package parser
 
 import (
 	"fmt"
@@ -6,16 +6,16 @@ import (
 
 	"github.com/antlr4-go/antlr/v4"
 
-	"github.com/purr-mcm/purr/cat/internal/parser"
+	"github.com/purr-mcm/purr/source"
 )
 
 // syntaxReporter turns ANTLR's error callbacks into one precise message:
 // the first error of the file (ANTLR's recovery produces cascades).
 type syntaxReporter struct {
 	file, src  string
-	parseErr   *Error
-	lexErr     *Error
-	commentErr *Error
+	parseErr   *source.Error
+	lexErr     *source.Error
+	commentErr *source.Error
 	// The token where the decision that failed started: for a
 	// NoViableAltException the parser is still there (prediction does not
 	// consume), so the expected set it gives is only right when the
@@ -23,9 +23,10 @@ type syntaxReporter struct {
 	decisionStart antlr.Token
 }
 
-func (r *syntaxReporter) result() error {
-	var best *Error
-	for _, e := range []*Error{r.lexErr, r.parseErr, r.commentErr} {
+// result is the first error of the file.
+func (r *syntaxReporter) result() *source.Error {
+	var best *source.Error
+	for _, e := range []*source.Error{r.lexErr, r.parseErr, r.commentErr} {
 		if e != nil && (best == nil || e.Pos.Before(best.Pos)) {
 			best = e
 		}
@@ -33,9 +34,9 @@ func (r *syntaxReporter) result() error {
 	if best == nil {
 		// ANTLR reported nothing in LL mode after SLL failed: cannot happen
 		// in practice, but never accept a tree built during recovery.
-		best = &Error{Pos: Pos{File: r.file, Line: 1, Col: 1}, Msg: "syntax error"}
+		best = &source.Error{Pos: source.Pos{File: r.file, Line: 1, Col: 1}, Msg: "syntax error"}
 	}
-	return ErrorList{best}
+	return best
 }
 
 type lexerListener struct {
@@ -47,13 +48,13 @@ func (l *lexerListener) SyntaxError(_ antlr.Recognizer, _ any, line, column int,
 	if l.rep.lexErr != nil {
 		return
 	}
-	pos := Pos{File: l.rep.file, Line: line, Col: column + 1}
+	pos := source.Pos{File: l.rep.file, Line: line, Col: column + 1}
 	c := charAt(l.rep.src, line, column)
 	msg := fmt.Sprintf("unexpected character %q", c)
 	if c == '"' {
 		msg = "unterminated string: '\"' without a closing '\"'"
 	}
-	l.rep.lexErr = &Error{Pos: pos, Msg: msg}
+	l.rep.lexErr = &source.Error{Pos: pos, Msg: msg}
 }
 
 // charAt returns the rune at a 1-based line and 0-based rune column.
@@ -96,7 +97,7 @@ func (l *parserListener) SyntaxError(rec antlr.Recognizer, offending any, line, 
 	}
 	p := rec.(antlr.Parser)
 	tok, _ := offending.(antlr.Token)
-	pos := Pos{File: l.rep.file, Line: line, Col: column + 1}
+	pos := source.Pos{File: l.rep.file, Line: line, Col: column + 1}
 	msg := "unexpected " + tokenDisplay(tok)
 	_, noViable := e.(*antlr.NoViableAltException)
 	if !noViable || l.rep.decisionStart == nil || tok == nil || l.rep.decisionStart.GetTokenIndex() == tok.GetTokenIndex() {
@@ -108,7 +109,7 @@ func (l *parserListener) SyntaxError(rec antlr.Recognizer, offending any, line, 
 			msg += ", expected " + d
 		}
 	}
-	l.rep.parseErr = &Error{Pos: pos, Msg: msg}
+	l.rep.parseErr = &source.Error{Pos: pos, Msg: msg}
 }
 
 func quote(s string) string { return "'" + s + "'" }
@@ -117,7 +118,7 @@ func tokenDisplay(t antlr.Token) string {
 	if t == nil || t.GetTokenType() == antlr.TokenEOF {
 		return "end of file"
 	}
-	if t.GetTokenType() == parser.CatParserSTRING {
+	if t.GetTokenType() == CatParserSTRING {
 		return t.GetText()
 	}
 	return quote(t.GetText())
@@ -128,14 +129,14 @@ func tokenName(tt int) string {
 	switch tt {
 	case antlr.TokenEOF:
 		return "end of file"
-	case parser.CatParserNAME:
+	case CatParserNAME:
 		return "a name"
-	case parser.CatParserSTRING:
+	case CatParserSTRING:
 		return "a string"
-	case parser.CatParserTAG:
+	case CatParserTAG:
 		return "a tag"
 	}
-	lits := parser.CatParserStaticData.LiteralNames
+	lits := CatParserStaticData.LiteralNames
 	if tt > 0 && tt < len(lits) && lits[tt] != "" {
 		return lits[tt]
 	}
@@ -143,21 +144,21 @@ func tokenName(tt int) string {
 }
 
 var closerOf = map[int]int{
-	parser.CatParserLPAR:      parser.CatParserRPAR,
-	parser.CatParserLBRAC:     parser.CatParserRBRAC,
-	parser.CatParserLACC:      parser.CatParserRACC,
-	parser.CatParserBEGIN:     parser.CatParserEND,
-	parser.CatParserMATCH:     parser.CatParserEND,
-	parser.CatParserPROCEDURE: parser.CatParserEND,
-	parser.CatParserFORALL:    parser.CatParserEND,
-	parser.CatParserIF:        parser.CatParserEND, // instruction-level if only, see below
+	CatParserLPAR:      CatParserRPAR,
+	CatParserLBRAC:     CatParserRBRAC,
+	CatParserLACC:      CatParserRACC,
+	CatParserBEGIN:     CatParserEND,
+	CatParserMATCH:     CatParserEND,
+	CatParserPROCEDURE: CatParserEND,
+	CatParserFORALL:    CatParserEND,
+	CatParserIF:        CatParserEND, // instruction-level if only, see below
 }
 
 // unclosed finds the innermost bracket or block opened in the rule contexts
 // under way whose closing token is expected now.
 func unclosed(ctx antlr.ParserRuleContext, expected *antlr.IntervalSet) (int, antlr.Token) {
 	for ; ctx != nil; ctx = parentOf(ctx) {
-		_, isIfInstr := ctx.(*parser.IfInstrContext)
+		_, isIfInstr := ctx.(*IfInstrContext)
 		var stack []antlr.Token
 		for _, ch := range ctx.GetChildren() {
 			t, ok := ch.(antlr.TerminalNode)
@@ -166,7 +167,7 @@ func unclosed(ctx antlr.ParserRuleContext, expected *antlr.IntervalSet) (int, an
 			}
 			tok := t.GetSymbol()
 			tt := tok.GetTokenType()
-			if _, opens := closerOf[tt]; opens && (tt != parser.CatParserIF || isIfInstr) {
+			if _, opens := closerOf[tt]; opens && (tt != CatParserIF || isIfInstr) {
 				stack = append(stack, tok)
 				continue
 			}
@@ -201,19 +202,19 @@ func parentOf(ctx antlr.ParserRuleContext) antlr.ParserRuleContext {
 }
 
 var (
-	instrStarts = tokenSet(parser.CatParserLET, parser.CatParserMATCH, parser.CatParserUNDEFINED_UNLESS,
-		parser.CatParserFLAG, parser.CatParserASSERT, parser.CatParserCOMP, parser.CatParserACYCLIC,
-		parser.CatParserIRREFLEXIVE, parser.CatParserEMPTY, parser.CatParserSHOW, parser.CatParserUNSHOW,
-		parser.CatParserINCLUDE, parser.CatParserPROCEDURE, parser.CatParserCALL, parser.CatParserDEBUG,
-		parser.CatParserFORALL, parser.CatParserWITH, parser.CatParserINSTRUCTIONS, parser.CatParserDEFAULT,
-		parser.CatParserIF, parser.CatParserENUM)
-	exprStarts = tokenSet(parser.CatParserNAME, parser.CatParserZERO, parser.CatParserTAG, parser.CatParserLACC,
-		parser.CatParserUNDERSCORE, parser.CatParserLPAR, parser.CatParserBEGIN, parser.CatParserLBRAC,
-		parser.CatParserCOMP, parser.CatParserLET, parser.CatParserFUN, parser.CatParserTRY, parser.CatParserIF,
-		parser.CatParserMATCH)
-	operators = tokenSet(parser.CatParserBAR, parser.CatParserPLUSPLUS, parser.CatParserSEMI,
-		parser.CatParserBACKSLASH, parser.CatParserAMP, parser.CatParserSTAR, parser.CatParserPLUS,
-		parser.CatParserOPT, parser.CatParserHAT)
+	instrStarts = tokenSet(CatParserLET, CatParserMATCH, CatParserUNDEFINED_UNLESS,
+		CatParserFLAG, CatParserASSERT, CatParserCOMP, CatParserACYCLIC,
+		CatParserIRREFLEXIVE, CatParserEMPTY, CatParserSHOW, CatParserUNSHOW,
+		CatParserINCLUDE, CatParserPROCEDURE, CatParserCALL, CatParserDEBUG,
+		CatParserFORALL, CatParserWITH, CatParserINSTRUCTIONS, CatParserDEFAULT,
+		CatParserIF, CatParserENUM)
+	exprStarts = tokenSet(CatParserNAME, CatParserZERO, CatParserTAG, CatParserLACC,
+		CatParserUNDERSCORE, CatParserLPAR, CatParserBEGIN, CatParserLBRAC,
+		CatParserCOMP, CatParserLET, CatParserFUN, CatParserTRY, CatParserIF,
+		CatParserMATCH)
+	operators = tokenSet(CatParserBAR, CatParserPLUSPLUS, CatParserSEMI,
+		CatParserBACKSLASH, CatParserAMP, CatParserSTAR, CatParserPLUS,
+		CatParserOPT, CatParserHAT)
 )
 
 func tokenSet(ts ...int) map[int]bool {
@@ -240,11 +241,11 @@ func describe(set *antlr.IntervalSet) string {
 	for _, t := range toks {
 		has[t] = true
 	}
-	if has[parser.CatParserLET] && has[parser.CatParserACYCLIC] && has[parser.CatParserINCLUDE] {
+	if has[CatParserLET] && has[CatParserACYCLIC] && has[CatParserINCLUDE] {
 		return "an instruction (let, acyclic, show, include, ...)"
 	}
-	isExpr := has[parser.CatParserNAME] && has[parser.CatParserLPAR] && has[parser.CatParserLACC] && has[parser.CatParserZERO]
-	isOp := has[parser.CatParserBAR] && has[parser.CatParserSEMI] && has[parser.CatParserAMP]
+	isExpr := has[CatParserNAME] && has[CatParserLPAR] && has[CatParserLACC] && has[CatParserZERO]
+	isOp := has[CatParserBAR] && has[CatParserSEMI] && has[CatParserAMP]
 	var items []string
 	if isExpr {
 		items = append(items, "an expression")
@@ -253,7 +254,7 @@ func describe(set *antlr.IntervalSet) string {
 		if (isExpr && exprStarts[t]) || (isOp && operators[t]) || t == antlr.TokenEpsilon {
 			continue
 		}
-		if isOp && (exprStarts[t] || t == parser.CatParserCOMMA) {
+		if isOp && (exprStarts[t] || t == CatParserCOMMA) {
 			continue // arguments of an application, tuple commas: too much detail
 		}
 		items = append(items, tokenName(t))

@@ -1,6 +1,10 @@
-package cat
+package parser
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/purr-mcm/purr/source"
+)
 
 // blankComments removes every block comment (* ... *) of src without moving
 // the code around it: a comment becomes its newlines, plus one space per
@@ -8,7 +12,7 @@ import "strings"
 // column. Comments nest; a (* inside a string or after // or # does not open
 // one, as in herd7's lexer. An unterminated comment is removed to the end
 // and reported at its (*.
-func blankComments(file, src string) (string, *Error) {
+func blankComments(file, src string) (string, *source.Error) {
 	if !strings.Contains(src, "(*") {
 		return src, nil
 	}
@@ -17,13 +21,13 @@ func blankComments(file, src string) (string, *Error) {
 	line, col := 1, 1
 	depth := 0
 	pending := 0 // characters of the comment since its last newline
-	var open Pos
+	var open source.Pos
 	for i := 0; i < len(src); {
 		c := src[i]
 		switch {
 		case c == '(' && i+1 < len(src) && src[i+1] == '*':
 			if depth == 0 {
-				open = Pos{File: file, Line: line, Col: col}
+				open = source.Pos{File: file, Line: line, Col: col}
 				pending = 0
 			}
 			depth++
@@ -76,7 +80,7 @@ func blankComments(file, src string) (string, *Error) {
 		i++
 	}
 	if depth > 0 {
-		return out.String(), &Error{Pos: open, Msg: "unterminated comment: '(*' without '*)'"}
+		return out.String(), &source.Error{Pos: open, Msg: "unterminated comment: '(*' without '*)'"}
 	}
 	return out.String(), nil
 }

@@ -1,10 +1,14 @@
-package cat
+package ast
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/purr-mcm/purr/source"
+)
 
 // Node is any syntax tree node; every node knows where it starts.
 type Node interface {
-	Position() Pos
+	Position() source.Pos
 }
 
 // Expr is an expression: a set, a relation, a tag, a tuple, a function...
@@ -35,31 +39,31 @@ type Cond interface {
 // Var is a name: a definition, a parameter, or a predefined set, relation or
 // function (builtins such as domain, range, fencerel are plain names here).
 type Var struct {
-	Pos
+	source.Pos
 	Name string
 }
 
 // Empty is "0", the empty relation (or set: herd decides by use).
-type Empty struct{ Pos }
+type Empty struct{ source.Pos }
 
 // Universe is "_", the universal set (or relation).
-type Universe struct{ Pos }
+type Universe struct{ source.Pos }
 
 // Tag is a tag constant 'name (Name is without the quote).
 type Tag struct {
-	Pos
+	source.Pos
 	Name string
 }
 
 // SetLit is an explicit set {e1, ..., en}; {} is the empty set.
 type SetLit struct {
-	Pos
+	source.Pos
 	Elems []Expr
 }
 
 // Tuple is (e1, ..., en) with n >= 2, or () with n = 0.
 type Tuple struct {
-	Pos
+	source.Pos
 	Elems []Expr
 }
 
@@ -82,7 +86,7 @@ func (op BinOp) String() string { return binOpText[op] }
 
 // Binary is X Op Y. Pos is the operator's position.
 type Binary struct {
-	Pos
+	source.Pos
 	Op   BinOp
 	X, Y Expr
 }
@@ -107,7 +111,7 @@ func (op UnOp) String() string { return unOpText[op] }
 // Unary is Op applied to X. Pos is the operator's position (for postfix
 // operators too), and the '[' of [S].
 type Unary struct {
-	Pos
+	source.Pos
 	Op UnOp
 	X  Expr
 }
@@ -115,7 +119,7 @@ type Unary struct {
 // App is the application Fun Arg. Arguments are single values as in herd:
 // f(a, b) applies f to the Tuple (a, b); f x y is App{App{f, x}, y}.
 type App struct {
-	Pos
+	source.Pos
 	Fun Expr
 	Arg Expr
 }
@@ -123,7 +127,7 @@ type App struct {
 // Fun is a function: fun x -> e, fun (x, y) -> e, or the sugar
 // let f(x, y) = e, in which case Name is the bound name ("" otherwise).
 type Fun struct {
-	Pos
+	source.Pos
 	Name   string
 	Params []string
 	Body   Expr
@@ -132,14 +136,14 @@ type Fun struct {
 // Binding binds Names (see Patterns) to Value. let f(x) = e binds "f" to a
 // Fun with Name "f".
 type Binding struct {
-	Pos
+	source.Pos
 	Names []string
 	Value Expr
 }
 
 // LetIn is let [rec] b1 and ... and bn in Body.
 type LetIn struct {
-	Pos
+	source.Pos
 	Rec      bool
 	Bindings []*Binding
 	Body     Expr
@@ -147,7 +151,7 @@ type LetIn struct {
 
 // TagClause is one arm 'tag -> Body of a match.
 type TagClause struct {
-	Pos
+	source.Pos
 	Tag  string
 	Body Expr
 }
@@ -155,7 +159,7 @@ type TagClause struct {
 // Match is match X with 'a -> e || ... || _ -> Default end. Default is nil
 // when there is no _ arm.
 type Match struct {
-	Pos
+	source.Pos
 	X       Expr
 	Clauses []*TagClause
 	Default Expr
@@ -165,7 +169,7 @@ type Match struct {
 // herd also accepts Pre | Elem ++ Rest -> NonEmpty (Pre is "" when absent).
 // Elem, Rest and Pre may be "_".
 type MatchSet struct {
-	Pos
+	source.Pos
 	X          Expr
 	Empty      Expr
 	Pre        string
@@ -175,14 +179,14 @@ type MatchSet struct {
 
 // IfExpr is if Cond then Then else Else.
 type IfExpr struct {
-	Pos
+	source.Pos
 	Cond       Cond
 	Then, Else Expr
 }
 
 // Try is try X with Fallback: Fallback's value when evaluating X fails.
 type Try struct {
-	Pos
+	source.Pos
 	X, Fallback Expr
 }
 
@@ -206,25 +210,25 @@ func (*Try) exprNode()      {}
 
 // Variant is "name": true when herd's -variant option names it.
 type Variant struct {
-	Pos
+	source.Pos
 	Name string
 }
 
 // Not is not X.
 type Not struct {
-	Pos
+	source.Pos
 	X Cond
 }
 
 // And is X && Y.
 type And struct {
-	Pos
+	source.Pos
 	X, Y Cond
 }
 
 // Or is X || Y.
 type Or struct {
-	Pos
+	source.Pos
 	X, Y Cond
 }
 
@@ -244,7 +248,7 @@ func (op CompareOp) String() string { return compareOpText[op] }
 
 // Compare is X = Y, X subset Y or X in Y (expression-level if only).
 type Compare struct {
-	Pos
+	source.Pos
 	Op   CompareOp
 	X, Y Expr
 }
@@ -260,7 +264,7 @@ func (*Compare) condNode() {}
 // Let is let [rec] b1 and ... and bn. When is set for
 // let rec ... when acyclic r as name (a check on the fixpoint).
 type Let struct {
-	Pos
+	source.Pos
 	Rec      bool
 	Bindings []*Binding
 	When     *Check
@@ -298,7 +302,7 @@ func (m CheckMode) String() string { return checkModeText[m] }
 // Check is [flag|undefined_unless|assert] [~]acyclic|irreflexive|empty X [as Name].
 // Negated is the ~ before the kind. Name is "" without as.
 type Check struct {
-	Pos
+	source.Pos
 	Mode    CheckMode
 	Negated bool
 	Kind    CheckKind
@@ -308,31 +312,32 @@ type Check struct {
 
 // Show is show a, b, ...
 type Show struct {
-	Pos
+	source.Pos
 	Names []string
 }
 
 // ShowAs is show X as Name.
 type ShowAs struct {
-	Pos
+	source.Pos
 	X    Expr
 	Name string
 }
 
 // Unshow is unshow a, b, ...
 type Unshow struct {
-	Pos
+	source.Pos
 	Names []string
 }
 
-// Include is include "Path". In a File from Parse only Path is set. In a
-// Model, Resolved is the file found and Stmts its resolved statements, or nil
-// when that file was certainly included before on every path to here.
+// Include is include "Path". In a File from cat.Parse only Path is set. In
+// a cat.Model, Resolved is the file found and Stmts its resolved
+// statements, or nil when that file was certainly included before on every
+// path to here.
 // herd includes a file at most once per run: an evaluator keeps the set of
 // files already included and skips an Include whose Resolved is in it (an
 // include under an if may be expanded at several places).
 type Include struct {
-	Pos
+	source.Pos
 	Path     string
 	Resolved string
 	Stmts    []Stmt
@@ -340,7 +345,7 @@ type Include struct {
 
 // Procedure is procedure [rec] Name(Params) = Body end.
 type Procedure struct {
-	Pos
+	source.Pos
 	Rec    bool
 	Name   string
 	Params []string
@@ -349,7 +354,7 @@ type Procedure struct {
 
 // Call is call Name Arg [as As]; call p(a, b) passes the Tuple (a, b).
 type Call struct {
-	Pos
+	source.Pos
 	Name string
 	Arg  Expr
 	As   string
@@ -357,7 +362,7 @@ type Call struct {
 
 // Forall is forall Var in Set do Body end.
 type Forall struct {
-	Pos
+	source.Pos
 	Var  string
 	Set  Expr
 	Body []Stmt
@@ -365,7 +370,7 @@ type Forall struct {
 
 // IfVariant is the instruction if Cond [then] Then [else Else] end.
 type IfVariant struct {
-	Pos
+	source.Pos
 	Cond Cond
 	Then []Stmt
 	Else []Stmt
@@ -373,7 +378,7 @@ type IfVariant struct {
 
 // StmtClause is one arm 'tag -> Body of an instruction-level match.
 type StmtClause struct {
-	Pos
+	source.Pos
 	Tag  string
 	Body []Stmt
 }
@@ -381,7 +386,7 @@ type StmtClause struct {
 // MatchStmt is the instruction match X with 'a -> ins || _ -> ins end.
 // HasDefault tells whether there is a _ arm (whose body may be empty).
 type MatchStmt struct {
-	Pos
+	source.Pos
 	X          Expr
 	Clauses    []*StmtClause
 	HasDefault bool
@@ -391,7 +396,7 @@ type MatchStmt struct {
 // With is with Var from Set: one evaluation of the rest of the model per
 // element of Set, with Var bound to it.
 type With struct {
-	Pos
+	source.Pos
 	Var string
 	Set Expr
 }
@@ -399,7 +404,7 @@ type With struct {
 // Enum is the bell declaration enum Name = 'a || 'b ... It also binds,
 // for each tag, the set of the events annotated with it, named by TagSet.
 type Enum struct {
-	Pos
+	source.Pos
 	Name string
 	Tags []string
 }
@@ -417,7 +422,7 @@ func TagSet(tag string) string {
 // Instructions is the bell declaration instructions Name[Args] (or
 // default Name[Args] when Default is set).
 type Instructions struct {
-	Pos
+	source.Pos
 	Default bool
 	Name    string
 	Args    []Expr
@@ -425,7 +430,7 @@ type Instructions struct {
 
 // Debug is debug X.
 type Debug struct {
-	Pos
+	source.Pos
 	X Expr
 }
 
@@ -449,19 +454,10 @@ func (*Debug) stmtNode()        {}
 
 // File is one parsed source file, includes not followed.
 type File struct {
-	Name string // file name as given to Parse
+	Name string // file name as given to cat.Parse
 	// Header: herd's optional first line, an architecture name and/or a
 	// quoted title. A single name sets both Arch and Title to it.
 	Arch, Title string
 	CatDep      bool // the catdep option: the model defines dependencies
 	Stmts       []Stmt
-}
-
-// Model is a file with its includes followed and its procedures checked.
-type Model struct {
-	Name        string // file name of the main file
-	Arch, Title string
-	CatDep      bool
-	Stmts       []Stmt
-	Files       []string // every file read, main file first, in order of reading
 }
