@@ -269,14 +269,16 @@ func (ev *evaluator[L]) leave() { ev.depth-- }
 // prelude is purr's file, not the model's, and its lines tell the model's
 // author nothing.
 func atCallSite(pos source.Pos, err error) error {
-	var e *evalError
-	if !errors.As(err, &e) || e.pos.File != preludeFile || pos.File == preludeFile {
+	var e *source.Error
+	if !errors.As(err, &e) || e.Pos.File != preludeFile || pos.File == preludeFile {
 		return err
 	}
-	moved := *e
-	moved.pos = pos
-	moved.msg += " (in purr's prelude, which defines the function called here)"
-	return &moved
+	moved := source.Errorf(pos, "%s (in purr's prelude, which defines the function called here)", e.Msg)
+	var v *variesError
+	if errors.As(err, &v) {
+		return &variesError{moved}
+	}
+	return moved
 }
 
 // describe names a closure in messages.
@@ -295,31 +297,28 @@ func (ev *evaluator[L]) done() error {
 	return ev.ctx.Err()
 }
 
-// evalError is a Cat evaluation error at a position. varies marks the
-// refusals of an engine that keeps executions symbolic: the model needs a
-// member-by-member walk of a set that differs between executions.
-type evalError struct {
-	pos    source.Pos
-	msg    string
-	varies bool
-}
+// variesError marks the refusals of an engine that keeps executions
+// symbolic: the model needs a member-by-member walk of a set that differs
+// between executions.
+type variesError struct{ err *source.Error }
 
-func (e *evalError) Error() string { return e.pos.String() + ": " + e.msg }
+func (e *variesError) Error() string { return e.err.Error() }
+func (e *variesError) Unwrap() error { return e.err }
 
 // NeedsConcreteExecutions tells whether err is an engine's refusal to walk
 // the members of a set or relation that differs between executions: the
 // explicit engine, which has each execution concretely, can run the model.
 func NeedsConcreteExecutions(err error) bool {
-	var e *evalError
-	return errors.As(err, &e) && e.varies
+	var e *variesError
+	return errors.As(err, &e)
 }
 
 func errVaries(pos source.Pos, format string, args ...any) error {
-	return &evalError{pos: pos, msg: fmt.Sprintf(format, args...), varies: true}
+	return &variesError{source.Errorf(pos, format, args...)}
 }
 
 func errAt(pos source.Pos, format string, args ...any) error {
-	return &evalError{pos: pos, msg: fmt.Sprintf(format, args...)}
+	return source.Errorf(pos, format, args...)
 }
 
 // run evaluates a list of statements in scope sc and returns the scope
