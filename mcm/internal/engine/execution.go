@@ -92,16 +92,16 @@ func NewBuilder(t *litmus.Test, lay events.Layout, occ []Occurrence) *Builder {
 				}
 			}
 			if !between {
-				b.Add("po", a.ID, c.ID)
+				b.add("po", a.ID, c.ID)
 			}
 		}
 	}
 	return b
 }
 
-// Add puts the pair (from, to), by unfolding event IDs, in a relation; a
+// add puts the pair (from, to), by unfolding event IDs, in a relation; a
 // pair with an event the execution does not list is left out.
-func (b *Builder) Add(rel string, from, to int) {
+func (b *Builder) add(rel string, from, to int) {
 	f, ok1 := b.ids[from]
 	t, ok2 := b.ids[to]
 	if ok1 && ok2 {
@@ -109,22 +109,22 @@ func (b *Builder) Add(rel string, from, to int) {
 	}
 }
 
-// Relation makes sure a relation exists, even empty.
-func (b *Builder) Relation(rel string) {
+// relation makes sure a relation exists, even empty.
+func (b *Builder) relation(rel string) {
 	if _, ok := b.x.Relations[rel]; !ok {
 		b.x.Relations[rel] = []outcome.Edge{}
 	}
 }
 
-// Member puts an event, by unfolding event ID, in a set.
-func (b *Builder) Member(set string, id int) {
+// member puts an event, by unfolding event ID, in a set.
+func (b *Builder) member(set string, id int) {
 	if i, ok := b.ids[id]; ok {
 		b.x.Sets[set] = append(b.x.Sets[set], i)
 	}
 }
 
-// Set makes sure a set exists, even empty.
-func (b *Builder) Set(set string) {
+// set makes sure a set exists, even empty.
+func (b *Builder) set(set string) {
 	if _, ok := b.x.Sets[set]; !ok {
 		b.x.Sets[set] = []int{}
 	}
@@ -134,7 +134,7 @@ func (b *Builder) Set(set string) {
 func (b *Builder) Finish(index int, st outcome.State, holds bool, flags []string) outcome.Execution {
 	x := b.x
 	for _, rel := range outcome.BaseRelations {
-		b.Relation(rel)
+		b.relation(rel)
 	}
 	for name, edges := range x.Relations {
 		sort.Slice(edges, func(i, j int) bool {
@@ -169,18 +169,18 @@ func dedupEdges(edges []outcome.Edge) []outcome.Edge {
 func AddRelations[L comparable](b *Builder, rels map[string]eval.Rel[L], sets map[string]eval.Set[L],
 	captured *eval.Captured[L], capture []string, holds func(L) bool) {
 	rel := func(name string, r eval.Rel[L]) {
-		b.Relation(name)
+		b.relation(name)
 		for k, in := range r {
 			if holds(in) {
-				b.Add(name, int(k.A), int(k.B))
+				b.add(name, int(k.A), int(k.B))
 			}
 		}
 	}
 	set := func(name string, x eval.Set[L]) {
-		b.Set(name)
+		b.set(name)
 		for id, in := range x {
 			if holds(in) {
-				b.Member(name, id)
+				b.member(name, id)
 			}
 		}
 	}

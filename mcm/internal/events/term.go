@@ -20,7 +20,7 @@ const (
 )
 
 // Term is an SSA value of the unfolding: a constant, the value of a read,
-// or an operation on terms. Deps are the reads it depends on syntactically
+// or an operation on terms. deps are the reads it depends on syntactically
 // (x^x still depends on x), which is what herd's dependencies follow.
 type Term struct {
 	ID   int
@@ -30,10 +30,10 @@ type Term struct {
 	Bin  xcfa.BinOp
 	Un   xcfa.UnOp
 	Args []*Term
-	Deps []*Event
-	// Picks are the reads the term depends on only through a choice (the
+	deps []*Event
+	// picks are the reads the term depends on only through a choice (the
 	// condition of a conditional select): herd7's pick dependencies.
-	Picks []*Event
+	picks []*Event
 	Dom   []outcome.Value // every value the term may take, sorted (after the value analysis)
 }
 
@@ -103,12 +103,12 @@ func (f *unfolder) constTerm(v outcome.Value) *Term {
 
 // binaryTerm is the term a op b, with the dependencies of both.
 func (f *unfolder) binaryTerm(op xcfa.BinOp, a, b *Term) *Term {
-	return f.addTerm(&Term{Op: TermBinary, Bin: op, Args: []*Term{a, b}, Deps: mergeEvents(a.Deps, b.Deps),
-		Picks: mergeEvents(a.Picks, b.Picks)})
+	return f.addTerm(&Term{Op: TermBinary, Bin: op, Args: []*Term{a, b}, deps: mergeEvents(a.deps, b.deps),
+		picks: mergeEvents(a.picks, b.picks)})
 }
 
 func (f *unfolder) readTerm(e *Event) *Term {
-	return f.addTerm(&Term{Op: TermRead, Read: e, Deps: []*Event{e}})
+	return f.addTerm(&Term{Op: TermRead, Read: e, deps: []*Event{e}})
 }
 
 // term builds the SSA term of an expression in the current path state.
@@ -179,9 +179,9 @@ func (f *unfolder) term(x xcfa.Expr, st *pathState) (*Term, error) {
 		if err != nil {
 			return nil, err
 		}
-		deps := mergeEvents(c.Deps, mergeEvents(a.Deps, b.Deps))
-		picks := mergeEvents(c.Picks, mergeEvents(a.Picks, b.Picks))
-		return f.addTerm(&Term{Op: TermIte, Args: []*Term{c, a, b}, Deps: deps, Picks: picks}), nil
+		deps := mergeEvents(c.deps, mergeEvents(a.deps, b.deps))
+		picks := mergeEvents(c.picks, mergeEvents(a.picks, b.picks))
+		return f.addTerm(&Term{Op: TermIte, Args: []*Term{c, a, b}, deps: deps, picks: picks}), nil
 	case xcfa.Pick:
 		c, err := f.term(x.Cond, st)
 		if err != nil {
@@ -191,11 +191,11 @@ func (f *unfolder) term(x xcfa.Expr, st *pathState) (*Term, error) {
 		if err != nil {
 			return nil, err
 		}
-		picks := mergeEvents(a.Picks, mergeEvents(c.Deps, c.Picks))
-		if len(picks) == len(a.Picks) {
+		picks := mergeEvents(a.picks, mergeEvents(c.deps, c.picks))
+		if len(picks) == len(a.picks) {
 			return a, nil // the choice depends on no read
 		}
-		return f.addTerm(&Term{Op: TermPick, Args: []*Term{c, a}, Deps: a.Deps, Picks: picks}), nil
+		return f.addTerm(&Term{Op: TermPick, Args: []*Term{c, a}, deps: a.deps, picks: picks}), nil
 	}
 	return nil, fmt.Errorf("unknown expression %T", x)
 }
@@ -209,5 +209,5 @@ func (f *unfolder) unaryTerm(op xcfa.UnOp, a *Term) (*Term, error) {
 		}
 		return f.constTerm(v), nil
 	}
-	return f.addTerm(&Term{Op: TermUnary, Un: op, Args: []*Term{a}, Deps: a.Deps, Picks: a.Picks}), nil
+	return f.addTerm(&Term{Op: TermUnary, Un: op, Args: []*Term{a}, deps: a.deps, picks: a.picks}), nil
 }

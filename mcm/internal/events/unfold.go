@@ -424,8 +424,8 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 func (f *unfolder) branch(proc *xcfa.Process, pos xcfa.Pos, conds []*Term, st *pathState, src sources, conditional bool) {
 	var deps, picks []*Event
 	for _, t := range conds {
-		deps = mergeEvents(deps, t.Deps)
-		picks = mergeEvents(picks, t.Picks)
+		deps = mergeEvents(deps, t.deps)
+		picks = mergeEvents(picks, t.picks)
 	}
 	st.ctrl = mergeEvents(st.ctrl, deps)
 	st.ctrlPicks = mergeEvents(st.ctrlPicks, picks)
@@ -512,7 +512,7 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 			f.exprSources(op.Addr, st, false, false, &src)
 		}
 		e := f.newEvent(proc, KindRead, edge.Pos, st)
-		e.Tags, e.Addr, e.Size, e.AddrDeps, e.AddrPicks = op.Tags, addr, op.Size, addr.Deps, addr.Picks
+		e.Tags, e.Addr, e.Size, e.AddrDeps, e.AddrPicks = op.Tags, addr, op.Size, addr.deps, addr.picks
 		e.IicoData, e.IicoCtrl = src.data, src.ctrl
 		e.Val = f.readTerm(e)
 		if op.RMW != 0 {
@@ -557,8 +557,8 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 		e := f.newEvent(proc, KindWrite, edge.Pos, st)
 		e.Tags, e.Addr, e.Val, e.Size, e.OneEvent = op.Tags, addr, val, op.Size, op.OneEvent
 		e.IicoData, e.IicoCtrl = src.data, src.ctrl
-		e.AddrDeps, e.DataDeps = addr.Deps, val.Deps
-		e.AddrPicks, e.DataPicks = addr.Picks, val.Picks
+		e.AddrDeps, e.DataDeps = addr.deps, val.deps
+		e.AddrPicks, e.DataPicks = addr.picks, val.picks
 		var partner *Event
 		if op.RMW != 0 {
 			partner = st.openRMW[op.RMW]
@@ -597,12 +597,12 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 			st.instr++
 		}
 		e := f.newEvent(proc, KindMark, edge.Pos, st)
-		e.Tags, e.Addr, e.AddrDeps, e.AddrPicks, e.InCo = op.Tags, addr, addr.Deps, addr.Picks, op.InCo
+		e.Tags, e.Addr, e.AddrDeps, e.AddrPicks, e.InCo = op.Tags, addr, addr.deps, addr.picks, op.InCo
 		if op.Value != nil {
 			if e.Val, err = f.term(op.Value, st); err != nil {
 				return wrap(err)
 			}
-			e.DataDeps, e.DataPicks = e.Val.Deps, e.Val.Picks
+			e.DataDeps, e.DataPicks = e.Val.deps, e.Val.picks
 		}
 	default:
 		return wrap(fmt.Errorf("unknown operation %T", op))

@@ -441,25 +441,25 @@ func permute(ws []*events.Event, k int, f func() bool) bool {
 	return true
 }
 
-// Judgement is one candidate's fate under the model.
-type Judgement struct {
-	Consistent bool // every required check holds, and the filter
-	Holds      bool // the condition
-	State      outcome.State
-	Flags      []string // the flags the execution raises, sorted
-	HasFlags   bool     // the model has flags (raised or not)
-	// Choices counts the choices of the model's "with x from S" with which
+// judgement is one candidate's fate under the model.
+type judgement struct {
+	consistent bool // every required check holds, and the filter
+	holds      bool // the condition
+	state      outcome.State
+	flags      []string // the flags the execution raises, sorted
+	hasFlags   bool     // the model has flags (raised or not)
+	// choices counts the choices of the model's "with x from S" with which
 	// the execution passes (1 for a model that chooses nothing): herd7
-	// counts each as an execution. Flags are those of any of them.
-	Choices int
-	// ReadsCo tells whether the model read co (eval.Algebra.ReadsCo).
-	ReadsCo bool
+	// counts each as an execution. flags are those of any of them.
+	choices int
+	// readsCo tells whether the model read co (eval.Algebra.ReadsCo).
+	readsCo bool
 	// flagSets are the flags each passing choice raises, each sorted and
 	// joined with commas.
 	flagSets map[string]bool
 	// perChoice are the judgements of the passing choices, when the
 	// checker captures them: an execution is drawn once per choice.
-	perChoice []Judgement
+	perChoice []judgement
 
 	// What the model binds and shows, and the predefined relations, when
 	// the checker captures them (see Checker.capture).
@@ -501,15 +501,15 @@ func NewChecker(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unf
 // judge evaluates the model, the filter and the condition on an execution
 // whose values are determined, once per sequence of the choices the
 // model's "with x from S" make, and sums them up.
-func (c *Checker) judge(x *execution) (Judgement, error) {
+func (c *Checker) judge(x *execution) (judgement, error) {
 	return c.judgeUntil(x, nil)
 }
 
 // judgeUntil is judge that stops at the first passing choice whose flags
 // (sorted, joined with commas) satisfy enough, when enough is not nil.
-func (c *Checker) judgeUntil(x *execution, enough func(flags string) bool) (Judgement, error) {
+func (c *Checker) judgeUntil(x *execution, enough func(flags string) bool) (judgement, error) {
 	ch := &chooser{}
-	var out Judgement
+	var out judgement
 	raised := map[string]bool{}
 	for first := true; first || ch.next(); first = false {
 		j, err := c.judgeOnce(x, choosingLogic{c: ch})
@@ -519,34 +519,34 @@ func (c *Checker) judgeUntil(x *execution, enough func(flags string) bool) (Judg
 		c.chooses = c.chooses || ch.pos > 0
 		if first {
 			out = j
-			out.Choices, out.Flags, out.Consistent = 0, nil, false
+			out.choices, out.flags, out.consistent = 0, nil, false
 		}
-		out.HasFlags = out.HasFlags || j.HasFlags
-		if !j.Consistent {
+		out.hasFlags = out.hasFlags || j.hasFlags
+		if !j.consistent {
 			continue
 		}
-		if !out.Consistent {
-			out.Consistent, out.captured = true, j.captured
+		if !out.consistent {
+			out.consistent, out.captured = true, j.captured
 		}
 		if c.capture {
 			out.perChoice = append(out.perChoice, j)
 		}
-		out.Choices++
+		out.choices++
 		if out.flagSets == nil {
 			out.flagSets = map[string]bool{}
 		}
-		out.flagSets[strings.Join(j.Flags, ",")] = true
-		for _, f := range j.Flags {
+		out.flagSets[strings.Join(j.flags, ",")] = true
+		for _, f := range j.flags {
 			if !raised[f] {
 				raised[f] = true
-				out.Flags = append(out.Flags, f)
+				out.flags = append(out.flags, f)
 			}
 		}
-		if enough != nil && enough(strings.Join(j.Flags, ",")) {
+		if enough != nil && enough(strings.Join(j.flags, ",")) {
 			break
 		}
 	}
-	sort.Strings(out.Flags)
+	sort.Strings(out.flags)
 	return out, nil
 }
 
@@ -596,8 +596,8 @@ func (l choosingLogic) Choose(guard bool, n int) []bool {
 // judgeOnce evaluates the model, the filter and the condition on an
 // execution whose values are determined, making the model's choices as lg
 // says.
-func (c *Checker) judgeOnce(x *execution, lg eval.Logic[bool]) (Judgement, error) {
-	var j Judgement
+func (c *Checker) judgeOnce(x *execution, lg eval.Logic[bool]) (judgement, error) {
+	var j judgement
 	al := eval.NewAlgebra[bool](lg, x.executed)
 	al.DifferentValues = x.differentValues
 	sets, rels := x.predefined(al, c.observedAddrs)
@@ -615,23 +615,23 @@ func (c *Checker) judgeOnce(x *execution, lg eval.Logic[bool]) (Judgement, error
 	if err != nil {
 		return j, err
 	}
-	j.ReadsCo = al.ReadsCo()
-	j.Consistent = true
+	j.readsCo = al.ReadsCo()
+	j.consistent = true
 	raised := map[string]bool{}
 	for i := range checks {
 		ch := &checks[i]
 		switch ch.Mode {
 		case ast.Require, ast.Assert:
 			if !ch.Literal(al) {
-				j.Consistent = false
+				j.consistent = false
 			}
 		case ast.Flag:
-			j.HasFlags = true
+			j.hasFlags = true
 			if ch.Lit {
 				raised[ch.Name] = true
 			}
 		case ast.UndefinedUnless:
-			j.HasFlags = true
+			j.hasFlags = true
 			if !ch.Lit {
 				raised[herdout.UndefFlag] = true
 			}
@@ -642,16 +642,16 @@ func (c *Checker) judgeOnce(x *execution, lg eval.Logic[bool]) (Judgement, error
 		if err != nil {
 			return j, err
 		}
-		j.Consistent = j.Consistent && ok
+		j.consistent = j.consistent && ok
 	}
-	if j.Holds, err = c.prop(x, c.test.Cond); err != nil {
+	if j.holds, err = c.prop(x, c.test.Cond); err != nil {
 		return j, err
 	}
 	for name := range raised {
-		j.Flags = append(j.Flags, name)
+		j.flags = append(j.flags, name)
 	}
-	sort.Strings(j.Flags)
-	j.State = c.state(x)
+	sort.Strings(j.flags)
+	j.state = c.state(x)
 	return j, nil
 }
 
@@ -1029,10 +1029,10 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 			failure = err
 			return false
 		}
-		if failure = tally.RefuseFlags(j.HasFlags); failure != nil {
+		if failure = tally.RefuseFlags(j.hasFlags); failure != nil {
 			return false
 		}
-		if !j.Consistent {
+		if !j.consistent {
 			return true
 		}
 		// herd7 tells executions apart by paths, rf and co, or, for a
@@ -1042,7 +1042,7 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 		switch {
 		case opt.Distinct != nil:
 			key = x.classKey(opt.Distinct)
-		case !j.ReadsCo && !marksInCo:
+		case !j.readsCo && !marksInCo:
 			key = x.classKey([]string{"rf"}) + c.finalWrites(x)
 		}
 		if key != "" {
@@ -1056,19 +1056,19 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 		}
 		if opt.Distinct != nil {
 			// --distinct counts classes of executions, whatever the choices.
-			j.Choices, j.perChoice = 1, j.perChoice[:min(len(j.perChoice), 1)]
+			j.choices, j.perChoice = 1, j.perChoice[:min(len(j.perChoice), 1)]
 		}
-		state := func() outcome.State { return j.State }
-		first := tally.Count(j.Choices, j.Holds, []byte(outcome.StateKey(j.State)), state, j.Flags)
+		state := func() outcome.State { return j.state }
+		first := tally.Count(j.choices, j.holds, []byte(outcome.StateKey(j.state)), state, j.flags)
 		if c.capture {
 			tally.Shown(j.captured.Shown)
-			if tally.Selects(j.Holds) {
+			if tally.Selects(j.holds) {
 				for i, one := range j.perChoice {
 					tally.Keep(c.execution(x, one, first+i, opt.Capture))
 				}
 			}
 		}
-		return !tally.Decided(j.Holds)
+		return !tally.Decided(j.holds)
 	})
 	if failure != nil {
 		return nil, failure
@@ -1143,7 +1143,7 @@ func PredefinedNames(u *events.Unfolding) (sets, rels []string, ok bool) {
 }
 
 // execution describes a consistent candidate for people to read.
-func (c *Checker) execution(x *execution, j Judgement, index int, capture []string) outcome.Execution {
+func (c *Checker) execution(x *execution, j judgement, index int, capture []string) outcome.Execution {
 	var occ []engine.Occurrence
 	for _, e := range c.u.Events {
 		if x.executed[e.ID] {
@@ -1156,5 +1156,5 @@ func (c *Checker) execution(x *execution, j Judgement, index int, capture []stri
 	}
 	b := engine.NewBuilder(c.test, c.lay, occ)
 	engine.AddRelations(b, j.rels, j.sets, j.captured, capture, func(in bool) bool { return in })
-	return b.Finish(index, j.State, j.Holds, j.Flags)
+	return b.Finish(index, j.state, j.holds, j.flags)
 }

@@ -62,16 +62,16 @@ func (c *Checker) verify(x *execution, holds bool, st outcome.State, want string
 		return err
 	}
 	var diffs []string
-	if !j.Consistent {
+	if !j.consistent {
 		diffs = append(diffs, "the model evaluated on it rejects it")
 	}
-	if j.Holds != holds {
-		diffs = append(diffs, fmt.Sprintf("the condition is %v, the SAT engine says %v", j.Holds, holds))
+	if j.holds != holds {
+		diffs = append(diffs, fmt.Sprintf("the condition is %v, the SAT engine says %v", j.holds, holds))
 	}
-	if a, b := outcome.StateKey(j.State), outcome.StateKey(st); a != b {
+	if a, b := outcome.StateKey(j.state), outcome.StateKey(st); a != b {
 		diffs = append(diffs, fmt.Sprintf("the final state is %s, the SAT engine says %s", a, b))
 	}
-	if a, b := strings.Join(j.Flags, ","), want; j.Consistent && !j.flagSets[b] {
+	if a, b := strings.Join(j.flags, ","), want; j.consistent && !j.flagSets[b] {
 		diffs = append(diffs, fmt.Sprintf("the flags are {%s}, the SAT engine says {%s}", a, b))
 	}
 	if len(diffs) > 0 {

@@ -45,11 +45,11 @@ func (s *Solver) AllSolutions(projection []Lit, budget int, refute func() []Lit,
 	}
 	isProjected := make([]bool, s.numVars+1)
 	for _, p := range projection {
-		isProjected[p.Var()] = true
+		isProjected[p.variable()] = true
 	}
 	order := make([]int32, 0, s.numVars)
 	for _, p := range projection {
-		order = append(order, int32(p.Var()))
+		order = append(order, int32(p.variable()))
 	}
 	for v := 2; v <= s.numVars; v++ {
 		if !isProjected[v] {
@@ -227,7 +227,7 @@ func (d *dpll) value(l Lit) int8 {
 }
 
 func (d *dpll) assign(l Lit) {
-	v := l.Var()
+	v := l.variable()
 	d.litVals[int(l)+d.numVars] = 1
 	d.litVals[d.numVars-int(l)] = -1
 	d.level[v] = int32(len(d.decisions))
@@ -468,14 +468,14 @@ func (d *dpll) learn(clause []Lit) bool {
 	// unassigned when the search backtracks.
 	for k := 0; k < 2 && k < len(c); k++ {
 		for j := k + 1; j < len(c); j++ {
-			if d.level[c[j].Var()] > d.level[c[k].Var()] {
+			if d.level[c[j].variable()] > d.level[c[k].variable()] {
 				c[k], c[j] = c[j], c[k]
 			}
 		}
 	}
 	top := 0
 	if len(c) > 0 {
-		top = int(d.level[c[0].Var()])
+		top = int(d.level[c[0].variable()])
 	}
 	if len(c) >= 2 {
 		d.clauses = append(d.clauses, c)

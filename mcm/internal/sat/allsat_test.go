@@ -30,7 +30,7 @@ func TestAllSolutionsAgainstExhaustive(t *testing.T) {
 			for _, c := range hidden {
 				sat := false
 				for _, l := range c {
-					if l.Var() > 0 && s.Value(l) {
+					if l.variable() > 0 && s.Value(l) {
 						sat = true
 					}
 				}

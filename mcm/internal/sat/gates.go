@@ -125,8 +125,8 @@ func (s *Solver) Xor(a, b Lit) Lit {
 	return out
 }
 
-// Ite returns a literal equivalent to "if c then t else e".
-func (s *Solver) Ite(c, t, e Lit) Lit {
+// ite returns a literal equivalent to "if c then t else e".
+func (s *Solver) ite(c, t, e Lit) Lit {
 	s.check(t)
 	s.check(e)
 	if v, known := s.fixed(c); known {

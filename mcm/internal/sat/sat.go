@@ -23,8 +23,8 @@ const (
 // Not returns the negation of l.
 func (l Lit) Not() Lit { return -l }
 
-// Var returns the variable of l (always positive).
-func (l Lit) Var() int {
+// variable returns the variable of l (always positive).
+func (l Lit) variable() int {
 	if l < 0 {
 		return int(-l)
 	}
@@ -170,7 +170,7 @@ func (s *Solver) PreferFalse(l Lit) {
 	if s.falseFirst == nil {
 		s.falseFirst = map[int32]bool{}
 	}
-	s.falseFirst[int32(l.Var())] = l > 0
+	s.falseFirst[int32(l.variable())] = l > 0
 }
 
 // numClauses returns the number of clauses kept (units included; clauses
@@ -178,7 +178,7 @@ func (s *Solver) PreferFalse(l Lit) {
 func (s *Solver) numClauses() int { return s.nClauses + len(s.units) - 1 }
 
 func (s *Solver) check(l Lit) {
-	if l == 0 || l.Var() > s.numVars {
+	if l == 0 || l.variable() > s.numVars {
 		panic(fmt.Sprintf("sat: literal %d is not allocated (have %d variables)", l, s.numVars))
 	}
 }
@@ -186,7 +186,7 @@ func (s *Solver) check(l Lit) {
 // fixed returns the value of l when a unit fact (or the constant) decides it.
 func (s *Solver) fixed(l Lit) (value, known bool) {
 	s.check(l)
-	u := s.unitValue[l.Var()]
+	u := s.unitValue[l.variable()]
 	if u == 0 {
 		return false, false
 	}
@@ -197,14 +197,14 @@ func (s *Solver) fixed(l Lit) (value, known bool) {
 // whether lits contains a literal and its negation.
 func normalise(lits []Lit) ([]Lit, bool) {
 	slices.SortFunc(lits, func(a, b Lit) int {
-		if d := a.Var() - b.Var(); d != 0 {
+		if d := a.variable() - b.variable(); d != 0 {
 			return d
 		}
 		return int(a - b)
 	})
 	out := lits[:0]
 	for _, l := range lits {
-		if n := len(out); n > 0 && out[n-1].Var() == l.Var() {
+		if n := len(out); n > 0 && out[n-1].variable() == l.variable() {
 			if out[n-1] != l {
 				return out, true
 			}
@@ -267,12 +267,12 @@ func (s *Solver) addUnit(l Lit) {
 	if l < 0 {
 		want = -1
 	}
-	switch s.unitValue[l.Var()] {
+	switch s.unitValue[l.variable()] {
 	case want:
 	case -want:
 		s.unsat = true
 	default:
-		s.unitValue[l.Var()] = want
+		s.unitValue[l.variable()] = want
 		s.units = append(s.units, l)
 	}
 }
@@ -307,18 +307,18 @@ func (s *Solver) Solve(assumptions ...Lit) bool {
 		if a < 0 {
 			want = -1
 		}
-		switch s.mark[a.Var()] {
+		switch s.mark[a.variable()] {
 		case want:
 			continue
 		case -want:
 			conflict = true
 		}
-		s.mark[a.Var()] = want
+		s.mark[a.variable()] = want
 		assume = append(assume, toGophersat(a))
 		user++
 	}
 	for _, a := range assumptions {
-		s.mark[a.Var()] = 0
+		s.mark[a.variable()] = 0
 	}
 	if conflict {
 		return false
@@ -398,7 +398,7 @@ func (s *Solver) AppendTrue(dst []int32, lits []Lit) []int32 {
 		return dst
 	}
 	for i, l := range lits {
-		if l == 0 || l.Var() > d.numVars {
+		if l == 0 || l.variable() > d.numVars {
 			panic(fmt.Sprintf("sat: literal %d has no value in the last model", l))
 		}
 		if d.value(l) > 0 {
@@ -414,7 +414,7 @@ func (s *Solver) Value(l Lit) bool {
 	if !s.hasModel {
 		panic("sat: Value without a model (the last Solve did not return true)")
 	}
-	v := l.Var()
+	v := l.variable()
 	if d := s.search; d != nil {
 		if l == 0 || v > d.numVars {
 			panic(fmt.Sprintf("sat: literal %d has no value in the last model", l))

@@ -17,7 +17,7 @@ type cnf struct {
 
 // holds evaluates l under the assignment bits (bit i is variable i+2).
 func holds(l Lit, bits uint) bool {
-	v := l.Var()
+	v := l.variable()
 	val := v == 1 || bits>>(v-2)&1 == 1
 	return val == (l > 0)
 }
@@ -303,7 +303,7 @@ func (e *expr) build(s *Solver) Lit {
 	case "implies":
 		return s.Implies(in[0], in[1])
 	case "ite":
-		return s.Ite(in[0], in[1], in[2])
+		return s.ite(in[0], in[1], in[2])
 	}
 	panic(e.op)
 }
@@ -418,13 +418,13 @@ func TestGateFolding(t *testing.T) {
 		{"iff(a,a)", s.iff(a, a), True},
 		{"Implies(False,a)", s.Implies(False, a), True},
 		{"Implies(a,b)", s.Implies(a, b), s.Or(-a, b)},
-		{"Ite(True,a,b)", s.Ite(True, a, b), a},
-		{"Ite(False,a,b)", s.Ite(False, a, b), b},
-		{"Ite(c,a,a)", s.Ite(c, a, a), a},
-		{"Ite(c,True,False)", s.Ite(c, True, False), c},
-		{"Ite(c,False,True)", s.Ite(c, False, True), -c},
-		{"Ite(¬c,a,b)", s.Ite(-c, a, b), s.Ite(c, b, a)},
-		{"Ite(c,¬a,¬b)", s.Ite(c, -a, -b), -s.Ite(c, a, b)},
+		{"Ite(True,a,b)", s.ite(True, a, b), a},
+		{"Ite(False,a,b)", s.ite(False, a, b), b},
+		{"Ite(c,a,a)", s.ite(c, a, a), a},
+		{"Ite(c,True,False)", s.ite(c, True, False), c},
+		{"Ite(c,False,True)", s.ite(c, False, True), -c},
+		{"Ite(¬c,a,b)", s.ite(-c, a, b), s.ite(c, b, a)},
+		{"Ite(c,¬a,¬b)", s.ite(c, -a, -b), -s.ite(c, a, b)},
 		{"Not", s.Not(a), -a},
 	}
 	for _, tc := range cases {
