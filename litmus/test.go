@@ -393,7 +393,21 @@ type Dialect struct {
 	// includes, directly or not: where herd7 would read one of them from
 	// the include path, purr's embedded model cannot stand in for herd's.
 	HerdIncludes []string
+	// Layout is how the program section is written, which the splitter
+	// needs before the dialect reads it.
+	Layout Layout
 }
+
+// Layout is how a dialect writes its program section.
+type Layout int
+
+const (
+	// Columns: a table of threads, one column each (the assembly
+	// dialects), in which "(*" opens a comment.
+	Columns Layout = iota
+	// Functions: one function a thread (C), in which "(*" is code: (*p).
+	Functions
+)
 
 // Options are what a dialect may need beyond the test's text.
 type Options struct {

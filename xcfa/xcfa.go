@@ -39,6 +39,10 @@ type Program struct {
 	// instruction are in program order, as herd7 builds AArch64's
 	// read-modify-writes (SWP, LDADD, CAS: no iico between the accesses).
 	OrderedInstrs bool
+	// NoBranchEvents: a conditional branch makes no branch (commit) event,
+	// and a control dependency ends where the branches join, as in herd7's
+	// C semantics.
+	NoBranchEvents bool
 }
 
 // Process is one thread: a control-flow automaton from Init to Final.
@@ -194,7 +198,7 @@ type Ite struct{ Cond, X, Y Expr }
 // name. Front ends use it for code addresses as values (AArch64 ADR of a
 // code label, the return address BL writes into X30); an indirect jump on
 // such a value is a set of Assume edges "R == Label", one per possible
-// target (see the AArch64 dialect's documentation).
+// target (the package documentation has the contract).
 type Label struct {
 	Proc int
 	Name string

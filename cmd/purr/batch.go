@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/herd"
 	"github.com/purr-mcm/purr/mcm"
 	"github.com/purr-mcm/purr/mcm/outcome"
 )
@@ -39,31 +39,14 @@ func (s testStatus) exitStatus() int {
 	return 0
 }
 
-// runner checks the tests of one batch, parsing each architecture's model
-// once.
+// runner checks the tests of one batch, printing each one's result.
 type runner struct {
-	o      *options
-	models map[string]*cat.Model // by architecture; -m's under ""
-	block  bytes.Buffer          // a test's result block, reused from test to test
+	o       *options
+	checker *herd.Checker
+	block   bytes.Buffer // a test's result block, reused from test to test
 }
 
-func newRunner(o *options) *runner { return &runner{o: o, models: map[string]*cat.Model{}} }
-
-// model returns the model for tests of an architecture, loading it once.
-func (r *runner) model(arch string) (*cat.Model, error) {
-	if r.o.model != "" {
-		arch = ""
-	}
-	if m, ok := r.models[arch]; ok {
-		return m, nil
-	}
-	m, err := r.o.loadModel(arch)
-	if err != nil {
-		return nil, err
-	}
-	r.models[arch] = m
-	return m, nil
-}
+func newRunner(o *options) *runner { return &runner{o: o, checker: herd.NewChecker(o.cfg)} }
 
 // check checks one test, printing its result block whole on stdout or
 // its errors on stderr. A panic costs this test only: it is reported as an
@@ -76,33 +59,19 @@ func (r *runner) check(ctx context.Context, path string, stdout, stderr io.Write
 
 func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.Writer) testStatus {
 	o := r.o
-	t, err := o.readTest(path)
-	if err != nil {
-		printErr(stderr, err)
-		return failed
-	}
-	if !o.selects(t.Name) {
-		return answered // left out by -names or -nonames: herd7 prints nothing either
-	}
-	variants, err := testVariants(t, o.variants)
-	if err != nil {
-		printErr(stderr, err)
-		return failed
-	}
-	m, err := r.model(t.Arch)
-	if err != nil {
-		printErr(stderr, err)
-		return fatal
-	}
-	start := time.Now()
-	out, err := mcm.CheckContext(ctx, m, t, mcm.Options{Unroll: o.unroll, Variants: variants, SkipChecks: o.skipChecks,
-		Speedcheck: o.speedcheck, MaxExecutions: o.maxExecutions, Engine: o.engine, CheckModels: o.checkModels,
-		MaxVars: o.maxVars, MaxClauses: o.maxClauses, Distinct: o.distinct, Show: o.selection(), Capture: o.doshow})
+	checked, err := r.checker.Check(ctx, path)
+	var modelErr *herd.ModelError
+	var checkErr *herd.CheckError
 	switch {
 	case err == nil:
-	case errors.Is(err, context.DeadlineExceeded):
-		return timedOut
-	default:
+	case errors.As(err, &modelErr):
+		printErr(stderr, modelErr.Err)
+		return fatal
+	case errors.As(err, &checkErr):
+		if errors.Is(err, context.DeadlineExceeded) {
+			return timedOut
+		}
+		err = checkErr.Err
 		var limit *mcm.LimitError
 		if errors.As(err, &limit) {
 			flag := "--max-sat-clauses"
@@ -113,10 +82,17 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 		}
 		printCheckErr(stderr, path, err)
 		return failed
+	default: // the test's own: it could not be read, or its variants are refused
+		printErr(stderr, err)
+		return failed
 	}
-	res := out.Result(t, o.hexa)
-	res.Time, res.HasTime = time.Since(start).Seconds(), true
-	if o.output != "" && o.selection() != outcome.ShowNone {
+	if checked.Skipped {
+		return answered // herd7 prints nothing either
+	}
+	t, out := checked.Test, checked.Outcome
+	res := out.Result(t, o.cfg.Hexa)
+	res.Time, res.HasTime = checked.Elapsed.Seconds(), true
+	if o.output != "" && o.cfg.Show != outcome.ShowNone {
 		if err := o.writeDOT(t, out); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", path, err)
 			return failed
@@ -154,7 +130,7 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 	}
 	stdout.Write(block.Bytes())
 	n := out.Positive + out.Negative
-	if !out.Complete && o.maxExecutions > 0 && n >= o.maxExecutions {
+	if limit := o.cfg.MaxExecutions; !out.Complete && limit > 0 && n >= limit {
 		fmt.Fprintf(stderr, "%s: Test %s: stopped after %d executions (--max-executions): its states and counts are incomplete\n",
 			path, t.Name, n)
 	}

@@ -5,33 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/herd"
 	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/mcm"
-	"github.com/purr-mcm/purr/models"
-	"github.com/purr-mcm/purr/stdlib"
-	"github.com/purr-mcm/purr/xcfa"
-
 	"github.com/purr-mcm/purr/litmus/c"
-	_ "github.com/purr-mcm/purr/litmus/dialects" // every architecture purr reads
 	"github.com/purr-mcm/purr/source"
+	"github.com/purr-mcm/purr/xcfa"
 )
-
-// loader returns the Cat loader for the include path of o: the -I folders,
-// then purr's embedded library and models. It refuses a model that names
-// something neither it, purr's prelude nor the engines define.
-func (o *options) loader() (*cat.Loader, error) {
-	l := &cat.Loader{IncludeDirs: o.includes, Embedded: []fs.FS{stdlib.FS, models.FS}, Variants: o.variants}
-	if err := mcm.CheckNames(l); err != nil {
-		return nil, err
-	}
-	return l, nil
-}
 
 // printErr prints an error, one line per problem.
 func printErr(w io.Writer, err error) {
@@ -49,7 +32,7 @@ func printErr(w io.Writer, err error) {
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	var o options
 	fs := newFlagSet("purr check", stderr, &o)
-	files, err := parseFlags(fs, args)
+	files, err := parseFlags(fs, &o, args)
 	if err == nil {
 		err = onlyFlags(fs, "include", "variant", "macros")
 	}
@@ -61,10 +44,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "purr check: no files (usage: purr check [-I DIR]... [--variant a,b] FILE...)")
 		return 2
 	}
+	k := herd.NewChecker(o.cfg)
 	status := 0
 	for _, f := range files {
 		var err error
-		if !protect(f, stderr, func() { err = checkFile(&o, f) }) {
+		if !protect(f, stderr, func() { err = checkFile(k, f) }) {
 			status = exitInternal
 			continue
 		}
@@ -78,17 +62,18 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	return status
 }
 
-func checkFile(o *options, path string) error {
+// checkFile parses and resolves one file: a model, a test or a macro file.
+func checkFile(k *herd.Checker, path string) error {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".cat", ".bell":
-		l, err := o.loader()
+		l, err := k.Config().Loader()
 		if err != nil {
 			return err
 		}
 		_, err = l.LoadFile(path)
 		return err
 	case ".litmus":
-		_, err := o.readTest(path)
+		_, err := k.Read(path)
 		return err
 	case ".def":
 		src, err := os.ReadFile(path)
@@ -101,51 +86,11 @@ func checkFile(o *options, path string) error {
 	return fmt.Errorf("%s: not a .cat, .bell, .def or .litmus file", path)
 }
 
-// readTest parses a test, expanding the macros of --macros in C tests.
-func (o *options) readTest(path string) (*litmus.Test, error) {
-	if err := o.loadMacros(); err != nil {
-		return nil, err
-	}
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	opts := litmus.Options{Variants: o.variants}
-	if o.macroFile != nil {
-		opts.Macros = o.macroFile
-	}
-	t, err := litmus.ParseWith(path, src, opts)
-	if err != nil {
-		// A test written for one of herd7's semantics purr does not model
-		// (Variant=vmsa, ...) rarely parses: say why rather than where.
-		if sp, splitErr := litmus.SplitTest(path, src, func(string) bool { return true }); splitErr == nil {
-			if _, refused := testVariants(&litmus.Test{Info: sp.Info}, nil); refused != nil {
-				return nil, refused
-			}
-		}
-	}
-	return t, err
-}
-
-// loadMacros reads the macro file of --macros, once.
-func (o *options) loadMacros() error {
-	if o.macros == "" || o.macroFile != nil {
-		return nil
-	}
-	path := findOnPath(o.macros, o.includes) // as herd7: as given, else on the include path
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("-macros: %v", err)
-	}
-	o.macroFile, err = c.ParseMacros(path, src)
-	return err
-}
-
 // cmdXCFA prints tests' control-flow automata as Graphviz DOT.
 func cmdXCFA(args []string, stdout, stderr io.Writer) int {
 	var o options
 	fs := newFlagSet("purr xcfa", stderr, &o)
-	files, err := parseFlags(fs, args)
+	files, err := parseFlags(fs, &o, args)
 	if err == nil {
 		err = onlyFlags(fs, "macros", "variant")
 	}
@@ -157,12 +102,13 @@ func cmdXCFA(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "purr xcfa: no test (usage: purr xcfa TEST.litmus...)")
 		return 2
 	}
+	k := herd.NewChecker(o.cfg)
 	status := 0
 	for _, f := range files {
 		var readErr, writeErr error
 		if !protect(f, stderr, func() {
 			var t *litmus.Test
-			if t, readErr = o.readTest(f); readErr == nil {
+			if t, readErr = k.Read(f); readErr == nil {
 				writeErr = xcfa.WriteDOT(stdout, t.Program)
 			}
 		}) {

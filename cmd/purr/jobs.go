@@ -74,8 +74,8 @@ func runWorkers(o *options, args, files []string, jobs int, stdout io.Writer,
 	}()
 	defer close(quit)
 	limit := time.Duration(0)
-	if o.timeout > 0 {
-		limit = o.timeout + killGrace(o.timeout)
+	if o.cfg.Timeout > 0 {
+		limit = o.cfg.Timeout + killGrace(o.cfg.Timeout)
 	}
 	check := func(w *worker, path string) (reply, error) {
 		if limit > 0 {
@@ -148,7 +148,7 @@ func runWorkers(o *options, args, files []string, jobs int, stdout io.Writer,
 			fmt.Fprintln(stderr, "purr:", out.err)
 			return 1
 		case errors.Is(out.err, errOverrun):
-			fmt.Fprint(stderr, timeoutMessage(f, o.timeout))
+			fmt.Fprint(stderr, timeoutMessage(f, o.cfg.Timeout))
 		case out.err != nil:
 			fmt.Fprintf(stderr, "%s: internal error: %v (please report)\n", f, out.err)
 			status = exitInternal
@@ -158,7 +158,7 @@ func runWorkers(o *options, args, files []string, jobs int, stdout io.Writer,
 				stderr.Write(out.rep.stderr)
 			}
 			if out.rep.status == timedOut {
-				fmt.Fprint(stderr, timeoutMessage(f, o.timeout))
+				fmt.Fprint(stderr, timeoutMessage(f, o.cfg.Timeout))
 			}
 			status = max(status, out.rep.status.exitStatus())
 		}

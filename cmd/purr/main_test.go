@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/purr-mcm/purr/herd"
 	"github.com/purr-mcm/purr/internal/shared"
-	"github.com/purr-mcm/purr/mcm"
+	"github.com/purr-mcm/purr/mcm/outcome"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -43,15 +44,16 @@ func runPurr(args ...string) (stdout, stderr string, status int) {
 func TestHerdSpellings(t *testing.T) {
 	var o options
 	fs := newFlagSet("purr", &bytes.Buffer{}, &o)
-	args, err := parseFlags(fs, []string{"-model", "x.cat", "-I", "d1", "-Id2", "-variant", "a,b",
+	args, err := parseFlags(fs, &o, []string{"-model", "x.cat", "-I", "d1", "-Id2", "-variant", "a,b",
 		"-unroll=3", "-timeout", "1.5", "-speedcheck", "t.litmus", "--", "-model"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := options{model: "x.cat", includes: []string{"d1", "d2"}, variants: []string{"a", "b"},
-		unroll: 3, timeout: 1500000000, speedcheck: true, maxVars: mcm.DefaultMaxVars, maxClauses: mcm.DefaultMaxClauses, through: "none"}
-	if !reflect.DeepEqual(o, want) {
-		t.Errorf("options: got %+v, want %+v", o, want)
+	want := herd.Default()
+	want.Model, want.Includes, want.Variants = "x.cat", []string{"d1", "d2"}, []string{"a", "b"}
+	want.Unroll, want.Timeout, want.Speedcheck, want.Show = 3, 1500000000, true, outcome.ShowNone
+	if !reflect.DeepEqual(o.cfg, want) {
+		t.Errorf("configuration: got %+v, want %+v", o.cfg, want)
 	}
 	if !reflect.DeepEqual(args, []string{"t.litmus", "-model"}) {
 		t.Errorf("arguments: got %q", args)

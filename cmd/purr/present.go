@@ -15,16 +15,6 @@ import (
 	"github.com/purr-mcm/purr/mcm/show"
 )
 
-// modelName names the model a test runs under, for legends and JSON: -m
-// as given, or the architecture's default.
-func (o *options) modelName(arch string) string {
-	if o.model != "" {
-		return o.model
-	}
-	name, _ := defaultModel(arch)
-	return name
-}
-
 // relations are the relations pictures and listings present (see
 // show.Relations).
 func (o *options) relations(out *mcm.Outcome) []string {
@@ -42,7 +32,7 @@ func (o *options) writeDOT(t *litmus.Test, out *mcm.Outcome) error {
 	if err != nil {
 		return err
 	}
-	legend := fmt.Sprintf("Test %s, %s", t.Name, o.modelName(t.Arch))
+	legend := fmt.Sprintf("Test %s, %s", t.Name, o.cfg.ModelName(t.Arch))
 	if err := show.DOT(f, legend, out.Executions, o.relations(out)); err != nil {
 		f.Close()
 		return err
@@ -52,8 +42,8 @@ func (o *options) writeDOT(t *litmus.Test, out *mcm.Outcome) error {
 
 // writeListing prints the test's selected executions as text.
 func (o *options) writeListing(w io.Writer, t *litmus.Test, out *mcm.Outcome) error {
-	fmt.Fprintf(w, "Test %s under %s: %d of %d executions (-show %s)\n\n", t.Name, o.modelName(t.Arch),
-		len(out.Executions), out.Positive+out.Negative, o.selection())
+	fmt.Fprintf(w, "Test %s under %s: %d of %d executions (-show %s)\n\n", t.Name, o.cfg.ModelName(t.Arch),
+		len(out.Executions), out.Positive+out.Negative, o.cfg.Show)
 	return show.Listing(w, t.Name, out.Executions, o.relations(out))
 }
 
@@ -121,11 +111,11 @@ func nonNil[T any](s []T) []T {
 
 // writeJSON prints one test's line of --json.
 func (o *options) writeJSON(w io.Writer, path string, t *litmus.Test, out *mcm.Outcome, res herdout.Result) error {
-	j := jsonResult{Test: t.Name, Path: path, Model: o.modelName(t.Arch), Kind: res.Quantifier.Kind().String(),
+	j := jsonResult{Test: t.Name, Path: path, Model: o.cfg.ModelName(t.Arch), Kind: res.Quantifier.Kind().String(),
 		Condition: res.Quantifier.String() + " " + res.Condition, Verdict: res.Verdict.String(), Loop: res.Loop,
 		States: []map[string]string{}, Positive: out.Positive, Negative: out.Negative,
 		Flags: nonNil(res.Flags), Complete: out.Complete, Hash: res.Hash, Time: res.Time,
-		Show: string(o.selection()), Shown: nonNil(out.Shown), Executions: []jsonExecution{}}
+		Show: string(o.cfg.Show), Shown: nonNil(out.Shown), Executions: []jsonExecution{}}
 	for _, st := range res.States {
 		m := map[string]string{}
 		for _, b := range st.Bindings {
@@ -135,7 +125,7 @@ func (o *options) writeJSON(w io.Writer, path string, t *litmus.Test, out *mcm.O
 	}
 	for _, x := range out.Executions {
 		jx := jsonExecution{Index: x.Index, Relations: map[string][][2]int{}, Sets: map[string][]int{},
-			State: stateMap(x.State, o.hexa), Holds: x.Holds, Flags: nonNil(x.Flags)}
+			State: stateMap(x.State, o.cfg.Hexa), Holds: x.Holds, Flags: nonNil(x.Flags)}
 		for _, e := range x.Events {
 			jx.Events = append(jx.Events, jsonEvent{ID: e.ID, Label: e.Label, Thread: e.Thread, Kind: e.Kind,
 				Loc: e.Loc, Value: e.Value, Tags: nonNil(e.Tags), Instr: e.Instr, Pos: e.Pos})

@@ -18,6 +18,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/purr-mcm/purr/herd"
 	"github.com/purr-mcm/purr/internal/browser"
 	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/models"
@@ -89,14 +90,20 @@ func fetchState(t *testing.T, h http.Handler) viewState {
 	return st
 }
 
+// viewConfig is the configuration of purr view -m model.
+func viewConfig(model string) herd.Config {
+	cfg := herd.Default()
+	cfg.Model, cfg.Show = model, outcome.ShowAll
+	return cfg
+}
+
 // TestViewChecksAgain follows edits of the test and of the model on the
 // page's state: errors with their positions, and the executions again.
 func TestViewChecksAgain(t *testing.T) {
 	for _, test := range []string{"../../testdata/MP.litmus", "testdata/SB.c.litmus"} {
 		t.Run(filepath.Base(test), func(t *testing.T) {
 			testPath, modelPath := viewFiles(t, test)
-			o := &options{model: modelPath, unroll: 2}
-			s := newViewServer(o, testPath, outcome.ShowAll)
+			s := newViewServer(viewConfig(modelPath), testPath)
 			if len(s.Watch) != 2 || s.Watch[1] != modelPath {
 				t.Fatalf("watching %v, want the test and the model", s.Watch)
 			}
@@ -157,7 +164,7 @@ func TestViewInBrowser(t *testing.T) {
 		t.Skip("the browser test is not short")
 	}
 	testPath, modelPath := viewFiles(t, "../../testdata/MP.litmus")
-	s := newViewServer(&options{model: modelPath, unroll: 2}, testPath, outcome.ShowAll)
+	s := newViewServer(viewConfig(modelPath), testPath)
 	s.Poll = 50 * time.Millisecond
 	s.Test, s.Model = "testdata/MP.litmus", "sc.cat" // the heading of the screenshot, not temporary paths
 	srv := httptest.NewServer(s)

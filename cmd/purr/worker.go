@@ -50,11 +50,10 @@ var workerCommand = func(args []string) (*exec.Cmd, error) {
 var killGrace = func(timeout time.Duration) time.Duration { return timeout/4 + 100*time.Millisecond }
 
 // serveTests is a worker's life: it reads test paths from in, one a line
-// as Go quotes them (a path may hold a line break), checks each under
-// --timeout and writes a reply for each to out. It ends with in, or when
-// the model cannot be loaded.
-func serveTests(o *options, in io.Reader, out io.Writer) int {
-	r := newRunner(o)
+// as Go quotes them (a path may hold a line break), checks each with r
+// (under --timeout) and writes a reply for each to out. It ends with in,
+// or when the model cannot be loaded.
+func serveTests(r *runner, in io.Reader, out io.Writer) int {
 	sc := bufio.NewScanner(in)
 	var stdout, stderr, reply bytes.Buffer // reused from test to test
 	for sc.Scan() {
@@ -63,14 +62,9 @@ func serveTests(o *options, in io.Reader, out io.Writer) int {
 			fmt.Fprintf(os.Stderr, "purr worker: a request is not a quoted path: %q\n", sc.Text())
 			return 1
 		}
-		ctx, cancel := context.Background(), context.CancelFunc(func() {})
-		if o.timeout > 0 {
-			ctx, cancel = context.WithTimeout(ctx, o.timeout)
-		}
 		stdout.Reset()
 		stderr.Reset()
-		status := r.check(ctx, path, &stdout, &stderr)
-		cancel()
+		status := r.check(context.Background(), path, &stdout, &stderr)
 		if status == timedOut {
 			debug.FreeOSMemory() // what the abandoned check built
 		}

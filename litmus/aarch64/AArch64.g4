@@ -1,35 +1,10 @@
-// The program part of an AArch64 litmus test: a table whose first row
-// names the threads (P0 | P1 ;) and whose other rows hold one cell per
-// thread, each cell optional labels and at most one instruction. The
-// single-thread vertical form (P0; then one instruction a line) is the
-// same table with one column. Instructions are parsed generically (a
-// mnemonic and operands); the translator gives them meaning, so that an
-// unknown mnemonic is reported as unsupported rather than as a syntax error.
+// The program part of an AArch64 litmus test: the shared table of threads
+// (Table.g4), whose instructions are parsed generically (a mnemonic and
+// operands); the translator gives them meaning, so that an unknown
+// mnemonic is reported as unsupported rather than as a syntax error.
 grammar AArch64;
 
-program
-    : SEMI* header row* EOF
-    ;
-
-header
-    : procName (PIPE procName)* SEMI
-    ;
-
-procName
-    : NAME
-    ;
-
-row
-    : cell (PIPE cell)* SEMI
-    ;
-
-cell
-    : label* instruction?
-    ;
-
-label
-    : NAME COLON
-    ;
+import Table; // the program table: litmus/internal/asmtable/Table.g4
 
 instruction
     : NAME (operand (COMMA operand)*)?

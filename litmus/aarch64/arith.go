@@ -3,6 +3,7 @@ package aarch64
 import (
 	"strings"
 
+	"github.com/purr-mcm/purr/litmus/aarch64/internal/parser"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -17,30 +18,30 @@ var logicalOps = map[string]struct {
 
 // arith translates data-processing instructions; the first result says
 // whether the mnemonic is one of them.
-func (b *builder) arith(in *instr) (bool, error) {
-	m := in.mnem
+func (b *builder) arith(in *parser.Instr) (bool, error) {
+	m := in.Mnem
 	switch m {
 	case "ADD", "SUB", "ADDS", "SUBS":
-		return true, b.addSub(in, in.ops)
+		return true, b.addSub(in, in.Ops)
 	case "CMP", "CMN":
 		// CMP Rn, op2 is SUBS ZR, Rn, op2.
-		if len(in.ops) < 2 {
-			return true, b.errorf(in.pos, "%s takes 2 operands", m)
+		if len(in.Ops) < 2 {
+			return true, b.errorf(in.Pos, "%s takes 2 operands", m)
 		}
-		return true, b.addSub(in, append([]operand{zeroLike(in.ops[0])}, in.ops...))
+		return true, b.addSub(in, append([]parser.Operand{zeroLike(in.Ops[0])}, in.Ops...))
 	case "NEG", "NEGS":
-		if len(in.ops) < 2 {
-			return true, b.errorf(in.pos, "%s takes 2 operands", m)
+		if len(in.Ops) < 2 {
+			return true, b.errorf(in.Pos, "%s takes 2 operands", m)
 		}
-		ops := append([]operand{in.ops[0], zeroLike(in.ops[0])}, in.ops[1:]...)
+		ops := append([]parser.Operand{in.Ops[0], zeroLike(in.Ops[0])}, in.Ops[1:]...)
 		return true, b.addSub(in, ops)
 	case "TST":
-		if len(in.ops) < 2 {
-			return true, b.errorf(in.pos, "TST takes 2 operands")
+		if len(in.Ops) < 2 {
+			return true, b.errorf(in.Pos, "TST takes 2 operands")
 		}
-		return true, b.logical(in, "AND", true, append([]operand{zeroLike(in.ops[0])}, in.ops...))
+		return true, b.logical(in, "AND", true, append([]parser.Operand{zeroLike(in.Ops[0])}, in.Ops...))
 	case "ANDS", "BICS":
-		return true, b.logical(in, strings.TrimSuffix(m, "S"), true, in.ops)
+		return true, b.logical(in, strings.TrimSuffix(m, "S"), true, in.Ops)
 	case "MUL", "MNEG", "MADD", "MSUB", "SMULL", "UMULL", "SMNEGL", "UMNEGL", "SMADDL", "SMSUBL", "UMADDL", "UMSUBL":
 		return true, b.multiply(in)
 	case "LSL", "LSR", "ASR", "ROR":
@@ -53,7 +54,7 @@ func (b *builder) arith(in *instr) (bool, error) {
 		if err := b.arity(in, 2); err != nil {
 			return true, err
 		}
-		rs, err := b.regs(in.ops)
+		rs, err := b.regs(in.Ops)
 		if err != nil {
 			return true, err
 		}
@@ -64,23 +65,23 @@ func (b *builder) arith(in *instr) (bool, error) {
 		return true, b.reverse(in)
 	}
 	if _, ok := logicalOps[m]; ok {
-		return true, b.logical(in, m, false, in.ops)
+		return true, b.logical(in, m, false, in.Ops)
 	}
 	return false, nil
 }
 
 // zeroLike is the zero register of the width of o.
-func zeroLike(o operand) operand {
-	z := operand{kind: nameOp, name: "XZR", pos: o.pos, text: "XZR"}
-	if r, ok := parseReg(o.name); ok && r.w32 {
-		z.name, z.text = "WZR", "WZR"
+func zeroLike(o parser.Operand) parser.Operand {
+	z := parser.Operand{Kind: parser.NameOp, Name: "XZR", Pos: o.Pos, Text: "XZR"}
+	if r, ok := parseReg(o.Name); ok && r.w32 {
+		z.Name, z.Text = "WZR", "WZR"
 	}
 	return z
 }
 
-func (b *builder) addSub(in *instr, ops []operand) error {
+func (b *builder) addSub(in *parser.Instr, ops []parser.Operand) error {
 	if len(ops) < 3 || len(ops) > 4 {
-		return b.errorf(in.pos, "%s takes 3 or 4 operands", in.mnem)
+		return b.errorf(in.Pos, "%s takes 3 or 4 operands", in.Mnem)
 	}
 	d, err := b.reg(ops[0])
 	if err != nil {
@@ -97,10 +98,10 @@ func (b *builder) addSub(in *instr, ops []operand) error {
 	}
 	op := xcfa.Add
 	kind := flagAdd
-	if strings.HasPrefix(in.mnem, "SUB") || strings.HasPrefix(in.mnem, "CMP") || strings.HasPrefix(in.mnem, "NEG") {
+	if strings.HasPrefix(in.Mnem, "SUB") || strings.HasPrefix(in.Mnem, "CMP") || strings.HasPrefix(in.Mnem, "NEG") {
 		op, kind = xcfa.Sub, flagSub
 	}
-	setsFlags := strings.HasSuffix(in.mnem, "S") || in.mnem == "CMP" || in.mnem == "CMN"
+	setsFlags := strings.HasSuffix(in.Mnem, "S") || in.Mnem == "CMP" || in.Mnem == "CMN"
 	if !setsFlags {
 		b.assign(d, bin(op, n.raw(), m2))
 		return nil
@@ -114,9 +115,9 @@ func (b *builder) addSub(in *instr, ops []operand) error {
 	return nil
 }
 
-func (b *builder) logical(in *instr, m string, setsFlags bool, ops []operand) error {
+func (b *builder) logical(in *parser.Instr, m string, setsFlags bool, ops []parser.Operand) error {
 	if len(ops) < 3 || len(ops) > 4 {
-		return b.errorf(in.pos, "%s takes 3 or 4 operands", in.mnem)
+		return b.errorf(in.Pos, "%s takes 3 or 4 operands", in.Mnem)
 	}
 	d, err := b.reg(ops[0])
 	if err != nil {
@@ -148,8 +149,8 @@ func (b *builder) logical(in *instr, m string, setsFlags bool, ops []operand) er
 	return nil
 }
 
-func (b *builder) multiply(in *instr) error {
-	m := in.mnem
+func (b *builder) multiply(in *parser.Instr) error {
+	m := in.Mnem
 	want := 3
 	switch m {
 	case "MADD", "MSUB", "SMADDL", "SMSUBL", "UMADDL", "UMSUBL":
@@ -158,7 +159,7 @@ func (b *builder) multiply(in *instr) error {
 	if err := b.arity(in, want); err != nil {
 		return err
 	}
-	rs, err := b.regs(in.ops)
+	rs, err := b.regs(in.Ops)
 	if err != nil {
 		return err
 	}
@@ -184,37 +185,37 @@ func (b *builder) multiply(in *instr) error {
 	return nil
 }
 
-func (b *builder) shift(in *instr) error {
+func (b *builder) shift(in *parser.Instr) error {
 	if err := b.arity(in, 3); err != nil {
 		return err
 	}
-	d, err := b.reg(in.ops[0])
+	d, err := b.reg(in.Ops[0])
 	if err != nil {
 		return err
 	}
-	n, err := b.reg(in.ops[1])
+	n, err := b.reg(in.Ops[1])
 	if err != nil {
 		return err
 	}
 	w := d.width()
-	if in.ops[2].kind == immOp {
+	if in.Ops[2].Kind == parser.ImmOp {
 		// The immediate forms are the shifted-register operand of MOV.
-		sh := operand{kind: shiftOp, name: in.mnem, imm: in.ops[2].imm, pos: in.ops[2].pos, text: in.ops[2].text}
-		e, err := b.op2([]operand{in.ops[1], sh}, w)
+		sh := parser.Operand{Kind: parser.ShiftOp, Name: in.Mnem, Imm: in.Ops[2].Imm, Pos: in.Ops[2].Pos, Text: in.Ops[2].Text}
+		e, err := b.op2([]parser.Operand{in.Ops[1], sh}, w)
 		if err != nil {
 			return err
 		}
 		b.assign(d, e)
 		return nil
 	}
-	m, err := b.reg(in.ops[2])
+	m, err := b.reg(in.Ops[2])
 	if err != nil {
 		return err
 	}
 	// Register shifts take the amount modulo the width.
 	amount := bin(xcfa.And, m.raw(), cnst(int64(w-1)))
 	var e xcfa.Expr
-	switch in.mnem {
+	switch in.Mnem {
 	case "LSL":
 		e = bin(xcfa.Shl, n.raw(), amount)
 	case "LSR":
@@ -230,8 +231,8 @@ func (b *builder) shift(in *instr) error {
 }
 
 // bitfield translates UBFM/SBFM and their aliases.
-func (b *builder) bitfield(in *instr) error {
-	m := in.mnem
+func (b *builder) bitfield(in *parser.Instr) error {
+	m := in.Mnem
 	var immr, imms int64
 	var d, n reg
 	switch m {
@@ -239,7 +240,7 @@ func (b *builder) bitfield(in *instr) error {
 		if err := b.arity(in, 2); err != nil {
 			return err
 		}
-		rs, err := b.regs(in.ops)
+		rs, err := b.regs(in.Ops)
 		if err != nil {
 			return err
 		}
@@ -254,16 +255,16 @@ func (b *builder) bitfield(in *instr) error {
 	if err := b.arity(in, 4); err != nil {
 		return err
 	}
-	rs, err := b.regs(in.ops[:2])
+	rs, err := b.regs(in.Ops[:2])
 	if err != nil {
 		return err
 	}
 	d, n = rs[0], rs[1]
-	a, err := b.imm(in.ops[2])
+	a, err := b.imm(in.Ops[2])
 	if err != nil {
 		return err
 	}
-	c, err := b.imm(in.ops[3])
+	c, err := b.imm(in.Ops[3])
 	if err != nil {
 		return err
 	}
@@ -276,7 +277,7 @@ func (b *builder) bitfield(in *instr) error {
 		immr, imms = a, c
 	}
 	if immr < 0 || immr >= w || imms < 0 || imms >= w {
-		return b.errorf(in.pos, "bit-field operands of %s are out of range", m)
+		return b.errorf(in.Pos, "bit-field operands of %s are out of range", m)
 	}
 	x := n.raw()
 	var e xcfa.Expr
@@ -304,45 +305,45 @@ func (b *builder) bitfield(in *instr) error {
 	return nil
 }
 
-func (b *builder) condSelect(in *instr) error {
-	m := in.mnem
+func (b *builder) condSelect(in *parser.Instr) error {
+	m := in.Mnem
 	var d, n, mm reg
-	var code operand
+	var code parser.Operand
 	switch m {
 	case "CSET", "CSETM":
 		if err := b.arity(in, 2); err != nil {
 			return err
 		}
-		r, err := b.reg(in.ops[0])
+		r, err := b.reg(in.Ops[0])
 		if err != nil {
 			return err
 		}
-		d, code = r, in.ops[1]
+		d, code = r, in.Ops[1]
 	case "CINC", "CINV", "CNEG":
 		if err := b.arity(in, 3); err != nil {
 			return err
 		}
-		rs, err := b.regs(in.ops[:2])
+		rs, err := b.regs(in.Ops[:2])
 		if err != nil {
 			return err
 		}
-		d, n, code = rs[0], rs[1], in.ops[2]
+		d, n, code = rs[0], rs[1], in.Ops[2]
 	default:
 		if err := b.arity(in, 4); err != nil {
 			return err
 		}
-		rs, err := b.regs(in.ops[:3])
+		rs, err := b.regs(in.Ops[:3])
 		if err != nil {
 			return err
 		}
-		d, n, mm, code = rs[0], rs[1], rs[2], in.ops[3]
+		d, n, mm, code = rs[0], rs[1], rs[2], in.Ops[3]
 	}
-	if code.kind != nameOp || !isCond(code.name) {
-		return b.errorf(code.pos, "expected a condition code, found %q", code.text)
+	if code.Kind != parser.NameOp || !isCond(code.Name) {
+		return b.errorf(code.Pos, "expected a condition code, found %q", code.Text)
 	}
-	c, ok := b.cond(code.name, code.pos)
+	c, ok := b.cond(code.Name, code.Pos)
 	if !ok {
-		return b.unsupported(code.pos, "condition %s: no earlier instruction of %s sets the flags", code.name, b.p.Name)
+		return b.unsupported(code.Pos, "condition %s: no earlier instruction of %s sets the flags", code.Name, b.p.Name)
 	}
 	switch m {
 	case "CSET":
@@ -400,30 +401,30 @@ func (b *builder) selectOn(d reg, c, x, y xcfa.Expr) {
 
 // reverse translates REV, REV16, REV32, REV64 and RBIT as a permutation of
 // bytes (bits for RBIT) written with shifts and masks.
-func (b *builder) reverse(in *instr) error {
+func (b *builder) reverse(in *parser.Instr) error {
 	if err := b.arity(in, 2); err != nil {
 		return err
 	}
-	rs, err := b.regs(in.ops)
+	rs, err := b.regs(in.Ops)
 	if err != nil {
 		return err
 	}
 	d, n := rs[0], rs[1]
 	w := d.width()
 	unit, container := 8, w
-	switch in.mnem {
+	switch in.Mnem {
 	case "RBIT":
 		unit = 1
 	case "REV16":
 		container = 16
 	case "REV32":
 		if w == 32 {
-			return b.errorf(in.pos, "REV32 needs X registers")
+			return b.errorf(in.Pos, "REV32 needs X registers")
 		}
 		container = 32
 	case "REV64":
 		if w == 32 {
-			return b.errorf(in.pos, "REV64 needs X registers")
+			return b.errorf(in.Pos, "REV64 needs X registers")
 		}
 	}
 	x := n.raw()

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/litmus/aarch64/internal/parser"
+	"github.com/purr-mcm/purr/litmus/internal/asm"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -23,7 +25,7 @@ type codeMap struct {
 }
 
 // newCodeMap lays out column col of the table.
-func newCodeMap(proc int, tab *table, col int) *codeMap {
+func newCodeMap(proc int, tab *asm.Table[parser.Instr], col int) *codeMap {
 	c := &codeMap{proc: proc, at: map[string]int{}}
 	var first []string
 	for _, row := range tab.Rows {
@@ -84,7 +86,7 @@ type program struct {
 	telechat bool                            // herd's Variant=telechat: RET ends the thread
 	rmw      int
 	syms     map[string]bool
-	tab      *table
+	tab      *asm.Table[parser.Instr]
 }
 
 // indirectJump is a BR, BLR or RET whose targets are added once the

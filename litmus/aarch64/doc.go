@@ -3,7 +3,7 @@
 // vertical form) with its own grammar and translates it into an XCFA.
 // Importing the package registers the dialect with litmus.Parse.
 //
-// Conventions the engine relies on:
+// How AArch64 keeps the contract of package xcfa:
 //
 //   - Registers: Wn and Xn are one XCFA register "Xn". A W write
 //     zero-extends (the value is wrapped in zext32); a W read that needs
@@ -16,9 +16,6 @@
 //   - Symbolic registers (herd's telechat tests): %r, X%r and W%r are the
 //     XCFA register "%r" (W%r its 32-bit view); the state's %r=... (a
 //     litmus.SymRegLoc) gives its initial value in every thread.
-//   - Temporaries: registers named "tmp.N" are the translator's own (the
-//     expected value of CAS, the result of a NoRet atomic, ...). They are
-//     never architectural and never appear in conditions.
 //   - Flags: a flag-setting instruction (CMP, CMN, TST, ADDS, SUBS, ANDS,
 //     BICS, NEGS) assigns its two operands to the pseudo-registers "NZCV.a"
 //     and "NZCV.b" (32-bit operands sign-extended to 64 bits; TST/ANDS/BICS
@@ -41,10 +38,8 @@
 //     ST<op>) is tagged NoRet and never A, as herd does. Fences: DMB.SY,
 //     DMB.ST, DMB.LD, DMB.ISH, DMB.ISHST, DMB.ISHLD, DMB.NSH..., DMB.OSH...,
 //     the same for DSB, and ISB.
-//   - Exclusives: LDXR is a Load tagged X. STXR Ws,Rt,[Xn] is a
-//     nondeterministic choice: one edge Store (tags X) followed by Assign
-//     Ws:=0, another edge Assign Ws:=1 with no store. The engine pairs
-//     exclusives itself.
+//   - Exclusives: LDXR is a Load tagged X. STXR Ws,Rt,[Xn] is the
+//     choice of a Store (tags X) followed by Ws:=0, or Ws:=1 with no store.
 //   - Atomic pairs: each SWP/LD<op>/ST<op> and each successful CAS gets a
 //     fresh non-zero RMW id shared by its Load and Store. SWP and LD<op>
 //     always store. CAS Rs,Rt,[Xn] (and CASP) copies Rs to a temporary, then
@@ -54,13 +49,8 @@
 //     depend on the read) and success with Rs := old (DataFromRx). herd7
 //     builds every outcome twice and counts both, which these four
 //     alternatives reproduce in witness counts.
-//   - Control: labels are locations (Location.Label); B and BL are Nop edges;
-//     B.cond, CBZ, CBNZ, TBZ, TBNZ are two Assume edges (taken, not taken).
-//     Relative branches (B .+8) count instructions. Code after B is
-//     unreachable (a location without incoming edges). Loops stay loops.
-//   - Expressions are kept as written: EOR W2,W0,W0 is zext32(X0 ^ X0).
-//   - Program.Source gives each instruction's text (as written) by its
-//     position, so that the engine's messages can quote it.
+//   - Control: B and BL are jumps; B.cond, CBZ, CBNZ, TBZ, TBNZ are
+//     branches. Relative branches (B .+8) count instructions.
 //   - Exclusive pairs: LDXP/LDAXP are two Loads (addr, addr+size) tagged
 //     like LDXR/LDAXR; STXP/STLXP is the STXR choice whose success edge is
 //     two Stores (addr, addr+size) then Ws:=0. The accesses of one
@@ -73,9 +63,8 @@
 // Code addresses (ADR of a code label, BL, BLR, BR, RET):
 //
 //   - A code position (before the k-th instruction of a thread's text, or
-//     its end) has one canonical name: its first source label, else ".k".
-//     Its address is the constant xcfa.Label{Proc, canonical name}; equal
-//     addresses are equal constants. Label values of the initial state and
+//     its end) has one canonical name: its first source label, else ".k",
+//     the Name of its xcfa.Label. Label values of the initial state and
 //     of the condition (0:X1=P1:L0) are checked and renamed to canonical
 //     names too; an unknown label is an error.
 //   - ADR Xd,L (or ADR Xd,.+8) of a code label assigns Xd := Label.
@@ -84,10 +73,8 @@
 //     n is 30), then jumps indirectly on Xn; BR Xn and RET {Xn} (default
 //     X30) jump indirectly. Under herd's Variant=telechat, RET without an
 //     operand ends the thread (a Nop edge to Final).
-//   - An indirect jump is a location whose outgoing edges are all Assume
-//     "Xn == Label", one per possible target, going to that target's
-//     location. It is a program branch even with a single edge (herd
-//     commits a branch event for every BR/BLR/RET). With no possible target
+//   - An indirect jump (on Xn) is a program branch even with a single
+//     possible target (herd commits a branch event for every BR/BLR/RET). With no possible target
 //     it is one "assume 0" edge to a dead location: the path blocks.
 //   - Possible targets come from a flow-insensitive analysis of the
 //     thread's process: the labels a register may hold through its initial

@@ -3,6 +3,7 @@ package aarch64
 import (
 	"strings"
 
+	"github.com/purr-mcm/purr/litmus/aarch64/internal/parser"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -158,17 +159,17 @@ func (b *builder) cond(code string, pos interface{ String() string }) (xcfa.Expr
 // readSysReg translates MRS Xt, NZCV: the flags as bits 31 (N), 30 (Z),
 // 29 (C) and 28 (V), computed from the last flag setter like a condition;
 // before any flag setter they are 0, as herd's registers start.
-func (b *builder) readSysReg(in *instr) error {
+func (b *builder) readSysReg(in *parser.Instr) error {
 	if err := b.arity(in, 2); err != nil {
 		return err
 	}
-	d, err := b.reg(in.ops[0])
+	d, err := b.reg(in.Ops[0])
 	if err != nil {
 		return err
 	}
-	o := in.ops[1]
-	if o.kind != nameOp || strings.ToUpper(o.name) != "NZCV" {
-		return b.unsupported(o.pos, "system register %s of MRS", o.text)
+	o := in.Ops[1]
+	if o.Kind != parser.NameOp || strings.ToUpper(o.Name) != "NZCV" {
+		return b.unsupported(o.Pos, "system register %s of MRS", o.Text)
 	}
 	if b.flags == nil {
 		b.assign(d, cnst(0))
@@ -176,7 +177,7 @@ func (b *builder) readSysReg(in *instr) error {
 	}
 	var v xcfa.Expr
 	for i, code := range []string{"MI", "EQ", "CS", "VS"} {
-		bit, _ := b.cond(code, in.pos)
+		bit, _ := b.cond(code, in.Pos)
 		term := bin(xcfa.Shl, bit, cnst(int64(31-i)))
 		if v == nil {
 			v = term

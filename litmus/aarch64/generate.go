@@ -1,3 +1,3 @@
 package aarch64
 
-//go:generate ../../scripts/antlr/generate.sh AArch64.g4 internal/parser parser
+//go:generate ../../scripts/antlr/generate.sh AArch64.g4 internal/parser parser ../internal/asmtable

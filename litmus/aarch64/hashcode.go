@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/purr-mcm/purr/litmus/aarch64/internal/parser"
 	"github.com/purr-mcm/purr/litmus/internal/asm"
 )
 
@@ -17,22 +18,22 @@ import (
 // program defines or names.
 
 // hashCode prints every thread of the table as herd7 does for its hash.
-func hashCode(tab *table) [][]string {
+func hashCode(tab *asm.Table[parser.Instr]) [][]string {
 	return asm.HashCode(tab, labelTarget, hashInstr)
 }
 
 // labelTarget gives the code label a branch-like instruction names.
-func labelTarget(in *instr) (string, bool) {
-	if k := labelOperand(in); k >= 0 && k < len(in.ops) && in.ops[k].kind == nameOp {
-		return in.ops[k].name, true
+func labelTarget(in *parser.Instr) (string, bool) {
+	if k := labelOperand(in); k >= 0 && k < len(in.Ops) && in.Ops[k].Kind == parser.NameOp {
+		return in.Ops[k].Name, true
 	}
 	return "", false
 }
 
 // labelOperand says which operand of a branch-like instruction names a
 // code label (herd7's fold_labels), or -1.
-func labelOperand(in *instr) int {
-	switch m := in.mnem; {
+func labelOperand(in *parser.Instr) int {
+	switch m := in.Mnem; {
 	case m == "B" || m == "BL" || strings.HasPrefix(m, "B."):
 		return 0
 	case m == "CBZ" || m == "CBNZ" || m == "ADR":
@@ -83,7 +84,7 @@ func hashReg(name string) string {
 
 // xName prints the 64-bit name of a register operand (herd7 prints some
 // operands with pp_reg whatever their width).
-func xName(o operand) string {
+func xName(o parser.Operand) string {
 	s := hashOperand(o, nil)
 	if r, ok := parseReg(s); ok && r.w32 {
 		if r.zero {
@@ -97,58 +98,58 @@ func xName(o operand) string {
 func hashImm(n int64) string { return "#" + strconv.FormatInt(n, 10) }
 
 // hashOperand prints one operand in herd7's syntax.
-func hashOperand(o operand, rename map[string]string) string {
-	switch o.kind {
-	case immOp:
-		return hashImm(o.imm)
-	case shiftOp:
-		return strings.ToUpper(o.name) + " " + hashImm(o.imm)
-	case relOp:
-		return "." + fmt.Sprintf("%+d", o.imm)
-	case symRegOp:
+func hashOperand(o parser.Operand, rename map[string]string) string {
+	switch o.Kind {
+	case parser.ImmOp:
+		return hashImm(o.Imm)
+	case parser.ShiftOp:
+		return strings.ToUpper(o.Name) + " " + hashImm(o.Imm)
+	case parser.RelOp:
+		return "." + fmt.Sprintf("%+d", o.Imm)
+	case parser.SymRegOp:
 		// herd7 reads a bare %r as the X register X%r.
-		if strings.HasPrefix(o.text, "%") {
-			return "X" + o.text
+		if strings.HasPrefix(o.Text, "%") {
+			return "X" + o.Text
 		}
-		return strings.ToUpper(o.text[:1]) + o.text[1:]
-	case memOp:
+		return strings.ToUpper(o.Text[:1]) + o.Text[1:]
+	case parser.MemOp:
 		return hashMem(o, rename)
 	}
-	if l, ok := rename[o.name]; ok {
+	if l, ok := rename[o.Name]; ok {
 		return l
 	}
-	return hashReg(o.name)
+	return hashReg(o.Name)
 }
 
 // hashMem prints an addressing mode [Xn{,offset}{,extend}]{!}: a zero
 // offset and a zero shift are left out.
-func hashMem(o operand, rename map[string]string) string {
-	parts := make([]string, 0, len(o.sub))
-	for i, s := range o.sub {
+func hashMem(o parser.Operand, rename map[string]string) string {
+	parts := make([]string, 0, len(o.Sub))
+	for i, s := range o.Sub {
 		switch {
-		case i == 1 && s.kind == immOp && s.imm == 0 && !o.writeback:
+		case i == 1 && s.Kind == parser.ImmOp && s.Imm == 0 && !o.Writeback:
 			continue
-		case i == 2 && s.kind == shiftOp && s.imm == 0:
-			if strings.EqualFold(s.name, "LSL") {
+		case i == 2 && s.Kind == parser.ShiftOp && s.Imm == 0:
+			if strings.EqualFold(s.Name, "LSL") {
 				continue
 			}
-			parts = append(parts, strings.ToUpper(s.name))
+			parts = append(parts, strings.ToUpper(s.Name))
 			continue
 		}
 		parts = append(parts, hashOperand(s, rename))
 	}
 	s := "[" + strings.Join(parts, ",") + "]"
-	if o.writeback {
+	if o.Writeback {
 		s += "!"
 	}
 	return s
 }
 
 // hashInstr prints one instruction as herd7 does for its hash.
-func hashInstr(in *instr, rename map[string]string) string {
-	m := in.mnem
-	args := in.ops
-	if n := len(args); n > 0 && args[n-1].kind == shiftOp && args[n-1].imm == 0 && m != "MOVZ" && m != "MOVN" && m != "MOVK" {
+func hashInstr(in *parser.Instr, rename map[string]string) string {
+	m := in.Mnem
+	args := in.Ops
+	if n := len(args); n > 0 && args[n-1].Kind == parser.ShiftOp && args[n-1].Imm == 0 && m != "MOVZ" && m != "MOVN" && m != "MOVK" {
 		args = args[:n-1] // herd7 leaves out a zero shift of an operand
 	}
 	ops := make([]string, len(args))
@@ -168,14 +169,14 @@ func hashInstr(in *instr, rename map[string]string) string {
 		return plain("ADDR", ops...)
 	case m == "CSET" || m == "CSETM":
 		if len(ops) == 2 {
-			c := condName(in.ops[1].name)
+			c := condName(in.Ops[1].Name)
 			return plain(m, ops[0], herdInverse[herdInverse[c]])
 		}
 	case m == "CINC" && len(ops) == 3:
-		c := condName(in.ops[2].name)
+		c := condName(in.Ops[2].Name)
 		return plain(m, ops[0], ops[1], herdInverse[herdInverse[c]])
 	case (m == "CSINC" || m == "CSINV" || m == "CSEL" || m == "CSNEG") && len(ops) == 4:
-		c := condName(in.ops[3].name)
+		c := condName(in.Ops[3].Name)
 		switch {
 		case m == "CSINC" && isZero(ops[1]) && isZero(ops[2]):
 			return plain("CSET", ops[0], herdInverse[c])
@@ -203,11 +204,11 @@ func hashInstr(in *instr, rename map[string]string) string {
 	case m == "ORN" && len(ops) >= 3 && isZero(ops[1]):
 		return plain("MVN", append([]string{ops[0]}, ops[2:]...)...)
 	case m == "UBFM" || m == "SBFM":
-		if len(in.ops) == 4 {
-			return plain(m, xName(in.ops[0]), xName(in.ops[1]), ops[2], ops[3])
+		if len(in.Ops) == 4 {
+			return plain(m, xName(in.Ops[0]), xName(in.Ops[1]), ops[2], ops[3])
 		}
-	case m == "LDUR" && len(in.ops) == 2:
-		return "LDUR " + xName(in.ops[0]) + ", " + ops[1] // herd7's blank after the comma
+	case m == "LDUR" && len(in.Ops) == 2:
+		return "LDUR " + xName(in.Ops[0]) + ", " + ops[1] // herd7's blank after the comma
 	case (m == "LDXP" || m == "LDAXP") && len(ops) == 3:
 		// The compat printer prints the first register as a W register.
 		first := ops[0]
@@ -215,12 +216,12 @@ func hashInstr(in *instr, rename map[string]string) string {
 			first = "W" + first[1:]
 		}
 		return plain(m, first, ops[1], ops[2])
-	case (m == "MOVZ" || m == "MOVN" || m == "MOVK") && len(in.ops) == 3 && in.ops[2].kind == shiftOp:
+	case (m == "MOVZ" || m == "MOVN" || m == "MOVK") && len(in.Ops) == 3 && in.Ops[2].Kind == parser.ShiftOp:
 		// herd7 prints the shift after a comma of its own: "MOVK X0,#1,,LSL #16".
 		return plain(m, ops[0], ops[1], ","+ops[2])
 	}
 	// Post-indexed accesses: [Xn],#k prints "[Xn]#k" (" [Xn]#k" for pairs).
-	if n := len(in.ops); n >= 2 && in.ops[n-1].kind == immOp && in.ops[n-2].kind == memOp && !in.ops[n-2].writeback {
+	if n := len(in.Ops); n >= 2 && in.Ops[n-1].Kind == parser.ImmOp && in.Ops[n-2].Kind == parser.MemOp && !in.Ops[n-2].Writeback {
 		mem := ops[n-2] + ops[n-1]
 		if n >= 4 {
 			mem = " " + mem

@@ -3,15 +3,16 @@ package aarch64
 import (
 	"strings"
 
+	"github.com/purr-mcm/purr/litmus/aarch64/internal/parser"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
 // instruction translates one instruction at the current location.
-func (b *builder) instruction(in *instr) error {
-	b.pos = in.pos
+func (b *builder) instruction(in *parser.Instr) error {
+	b.pos = in.Pos
 	b.markIndex()
 	b.index++
-	m := in.mnem
+	m := in.Mnem
 	switch {
 	case m == "NOP":
 		return b.arity(in, 0)
@@ -26,9 +27,9 @@ func (b *builder) instruction(in *instr) error {
 	case m == "B":
 		return b.branchTo(in, nil)
 	case strings.HasPrefix(m, "B.") && isCond(m[2:]):
-		c, ok := b.cond(m[2:], in.pos)
+		c, ok := b.cond(m[2:], in.Pos)
 		if !ok {
-			return b.unsupported(in.pos, "condition %s: no earlier instruction of %s sets the flags", m[2:], b.p.Name)
+			return b.unsupported(in.Pos, "condition %s: no earlier instruction of %s sets the flags", m[2:], b.p.Name)
 		}
 		return b.branchTo(in, c)
 	case m == "CBZ" || m == "CBNZ":
@@ -52,52 +53,52 @@ func (b *builder) instruction(in *instr) error {
 	if ok, err := b.memory(in); ok {
 		return err
 	}
-	return b.unsupported(in.pos, "instruction %s", m)
+	return b.unsupported(in.Pos, "instruction %s", m)
 }
 
-func (b *builder) arity(in *instr, n int) error {
-	if len(in.ops) != n {
-		return b.errorf(in.pos, "%s takes %d operands, not %d", in.mnem, n, len(in.ops))
+func (b *builder) arity(in *parser.Instr, n int) error {
+	if len(in.Ops) != n {
+		return b.errorf(in.Pos, "%s takes %d operands, not %d", in.Mnem, n, len(in.Ops))
 	}
 	return nil
 }
 
-func (b *builder) arityRange(in *instr, lo, hi int) error {
-	if len(in.ops) < lo || len(in.ops) > hi {
+func (b *builder) arityRange(in *parser.Instr, lo, hi int) error {
+	if len(in.Ops) < lo || len(in.Ops) > hi {
 		if lo == hi {
 			return b.arity(in, lo)
 		}
-		return b.errorf(in.pos, "%s takes %d to %d operands, not %d", in.mnem, lo, hi, len(in.ops))
+		return b.errorf(in.Pos, "%s takes %d to %d operands, not %d", in.Mnem, lo, hi, len(in.Ops))
 	}
 	return nil
 }
 
 // reg reads a register operand.
-func (b *builder) reg(o operand) (reg, error) {
-	switch o.kind {
-	case nameOp:
-		if r, ok := parseReg(o.name); ok {
+func (b *builder) reg(o parser.Operand) (reg, error) {
+	switch o.Kind {
+	case parser.NameOp:
+		if r, ok := parseReg(o.Name); ok {
 			return r, nil
 		}
-		if looksLikeReg(o.name) {
-			return reg{}, b.unsupported(o.pos, "register %s", o.text)
+		if looksLikeReg(o.Name) {
+			return reg{}, b.unsupported(o.Pos, "register %s", o.Text)
 		}
-	case symRegOp:
+	case parser.SymRegOp:
 		// herd's symbolic registers: %r, X%r and W%r are the register "%r",
 		// whose initial value the state gives as %r=... (a SymRegLoc).
-		switch strings.ToUpper(o.name) {
+		switch strings.ToUpper(o.Name) {
 		case "X", "W":
-			return reg{name: o.text[len(o.name):], w32: strings.EqualFold(o.name, "W")}, nil
+			return reg{name: o.Text[len(o.Name):], w32: strings.EqualFold(o.Name, "W")}, nil
 		}
-		if strings.HasPrefix(o.name, "%") {
-			return reg{name: o.name}, nil
+		if strings.HasPrefix(o.Name, "%") {
+			return reg{name: o.Name}, nil
 		}
-		return reg{}, b.unsupported(o.pos, "symbolic register %s", o.text)
+		return reg{}, b.unsupported(o.Pos, "symbolic register %s", o.Text)
 	}
-	return reg{}, b.errorf(o.pos, "expected a register, found %q", o.text)
+	return reg{}, b.errorf(o.Pos, "expected a register, found %q", o.Text)
 }
 
-func (b *builder) regs(ops []operand) ([]reg, error) {
+func (b *builder) regs(ops []parser.Operand) ([]reg, error) {
 	rs := make([]reg, len(ops))
 	for i, o := range ops {
 		r, err := b.reg(o)
@@ -122,57 +123,57 @@ func looksLikeReg(s string) bool {
 	return true
 }
 
-func (b *builder) imm(o operand) (int64, error) {
-	if o.kind == symRegOp {
-		return 0, b.unsupported(o.pos, "symbolic register %s", o.text)
+func (b *builder) imm(o parser.Operand) (int64, error) {
+	if o.Kind == parser.SymRegOp {
+		return 0, b.unsupported(o.Pos, "symbolic register %s", o.Text)
 	}
-	if o.kind != immOp {
-		return 0, b.errorf(o.pos, "expected an immediate #n, found %q", o.text)
+	if o.Kind != parser.ImmOp {
+		return 0, b.errorf(o.Pos, "expected an immediate #n, found %q", o.Text)
 	}
-	return o.imm, nil
+	return o.Imm, nil
 }
 
 var fenceOptions = map[string]bool{"SY": true, "ST": true, "LD": true, "ISH": true, "ISHST": true, "ISHLD": true,
 	"NSH": true, "NSHST": true, "NSHLD": true, "OSH": true, "OSHST": true, "OSHLD": true}
 
-func (b *builder) barrier(in *instr) error {
+func (b *builder) barrier(in *parser.Instr) error {
 	if err := b.arity(in, 1); err != nil {
 		return err
 	}
-	o := in.ops[0]
-	opt := strings.ToUpper(o.name)
-	if o.kind != nameOp || !fenceOptions[opt] {
-		return b.unsupported(o.pos, "barrier option %q of %s", o.text, in.mnem)
+	o := in.Ops[0]
+	opt := strings.ToUpper(o.Name)
+	if o.Kind != parser.NameOp || !fenceOptions[opt] {
+		return b.unsupported(o.Pos, "barrier option %q of %s", o.Text, in.Mnem)
 	}
-	b.emit(xcfa.Fence{Tags: []string{in.mnem + "." + opt}})
+	b.emit(xcfa.Fence{Tags: []string{in.Mnem + "." + opt}})
 	return nil
 }
 
 // label resolves a branch target: a label or a relative offset .+8.
-func (b *builder) label(o operand) (*xcfa.Location, error) {
-	switch o.kind {
-	case nameOp:
-		if _, isReg := parseReg(o.name); !isReg {
-			return b.target(o.name, o.pos), nil
+func (b *builder) label(o parser.Operand) (*xcfa.Location, error) {
+	switch o.Kind {
+	case parser.NameOp:
+		if _, isReg := parseReg(o.Name); !isReg {
+			return b.target(o.Name, o.Pos), nil
 		}
-	case relOp:
-		if o.imm%4 != 0 {
-			return nil, b.errorf(o.pos, "relative branch %s is not a multiple of 4", o.text)
+	case parser.RelOp:
+		if o.Imm%4 != 0 {
+			return nil, b.errorf(o.Pos, "relative branch %s is not a multiple of 4", o.Text)
 		}
-		idx := b.index - 1 + int(o.imm/4)
+		idx := b.index - 1 + int(o.Imm/4)
 		if idx < 0 {
-			return nil, b.errorf(o.pos, "relative branch %s goes before the start of %s", o.text, b.p.Name)
+			return nil, b.errorf(o.Pos, "relative branch %s goes before the start of %s", o.Text, b.p.Name)
 		}
-		return b.target(relLabel(idx), o.pos), nil
+		return b.target(relLabel(idx), o.Pos), nil
 	}
-	return nil, b.errorf(o.pos, "expected a label, found %q", o.text)
+	return nil, b.errorf(o.Pos, "expected a label, found %q", o.Text)
 }
 
-func (b *builder) branchTo(in *instr, cond xcfa.Expr) error {
+func (b *builder) branchTo(in *parser.Instr, cond xcfa.Expr) error {
 	if err := b.arity(in, 1); err != nil {
 		return err
 	}
-	to, err := b.label(in.ops[0])
+	to, err := b.label(in.Ops[0])
 	if err != nil {
 		return err
 	}
@@ -184,79 +185,79 @@ func (b *builder) branchTo(in *instr, cond xcfa.Expr) error {
 	return nil
 }
 
-func (b *builder) compareBranch(in *instr) error {
+func (b *builder) compareBranch(in *parser.Instr) error {
 	if err := b.arity(in, 2); err != nil {
 		return err
 	}
-	r, err := b.reg(in.ops[0])
+	r, err := b.reg(in.Ops[0])
 	if err != nil {
 		return err
 	}
-	to, err := b.label(in.ops[1])
+	to, err := b.label(in.Ops[1])
 	if err != nil {
 		return err
 	}
 	op := xcfa.Eq
-	if in.mnem == "CBNZ" {
+	if in.Mnem == "CBNZ" {
 		op = xcfa.Ne
 	}
 	b.branch(bin(op, r.read(), cnst(0)), to)
 	return nil
 }
 
-func (b *builder) testBranch(in *instr) error {
+func (b *builder) testBranch(in *parser.Instr) error {
 	if err := b.arity(in, 3); err != nil {
 		return err
 	}
-	r, err := b.reg(in.ops[0])
+	r, err := b.reg(in.Ops[0])
 	if err != nil {
 		return err
 	}
-	bit, err := b.imm(in.ops[1])
+	bit, err := b.imm(in.Ops[1])
 	if err != nil {
 		return err
 	}
 	if bit < 0 || bit >= int64(r.width()) {
-		return b.errorf(in.ops[1].pos, "bit %d is out of range for %s", bit, in.ops[0].text)
+		return b.errorf(in.Ops[1].Pos, "bit %d is out of range for %s", bit, in.Ops[0].Text)
 	}
-	to, err := b.label(in.ops[2])
+	to, err := b.label(in.Ops[2])
 	if err != nil {
 		return err
 	}
 	op := xcfa.Eq
-	if in.mnem == "TBNZ" {
+	if in.Mnem == "TBNZ" {
 		op = xcfa.Ne
 	}
 	b.branch(bin(op, bin(xcfa.And, bin(xcfa.Shr, r.raw(), cnst(bit)), cnst(1)), cnst(0)), to)
 	return nil
 }
 
-func (b *builder) move(in *instr) error {
-	if len(in.ops) < 2 {
-		return b.errorf(in.pos, "%s takes a destination and a source", in.mnem)
+func (b *builder) move(in *parser.Instr) error {
+	if len(in.Ops) < 2 {
+		return b.errorf(in.Pos, "%s takes a destination and a source", in.Mnem)
 	}
-	d, err := b.reg(in.ops[0])
+	d, err := b.reg(in.Ops[0])
 	if err != nil {
 		return err
 	}
 	shift := int64(0)
-	if len(in.ops) == 3 {
-		s := in.ops[2]
-		if s.kind != shiftOp || strings.ToUpper(s.name) != "LSL" || s.imm%16 != 0 || s.imm < 0 || s.imm >= int64(d.width()) {
-			return b.unsupported(s.pos, "operand %q of %s", s.text, in.mnem)
+	if len(in.Ops) == 3 {
+		s := in.Ops[2]
+		if s.Kind != parser.ShiftOp || strings.ToUpper(s.Name) != "LSL" || s.Imm%16 != 0 || s.Imm < 0 || s.Imm >= int64(d.width()) {
+			return b.unsupported(s.Pos, "operand %q of %s", s.Text, in.Mnem)
 		}
-		shift = s.imm
-	} else if len(in.ops) > 3 {
-		return b.errorf(in.pos, "%s takes at most 3 operands", in.mnem)
+		shift = s.Imm
+	} else if len(in.Ops) > 3 {
+		return b.errorf(in.Pos, "%s takes at most 3 operands", in.Mnem)
 	}
-	src := in.ops[1]
-	switch in.mnem {
+	src := in.Ops[1]
+	switch in.Mnem {
 	case "MOV":
-		if len(in.ops) != 2 {
-			return b.errorf(in.pos, "MOV takes 2 operands")
+		if len(in.Ops) != 2 {
+			return b.errorf(in.Pos, "MOV takes 2 operands")
 		}
-		if src.kind == immOp {
-			b.assign(d, cnst(src.imm))
+		if src.Kind == parser.ImmOp {
+			b.assign(d, cnst(src.Imm))
 			return nil
 		}
 		s, err := b.reg(src)
@@ -266,7 +267,7 @@ func (b *builder) move(in *instr) error {
 		b.assign(d, s.raw())
 		return nil
 	case "MVN":
-		e, err := b.op2(in.ops[1:], d.width())
+		e, err := b.op2(in.Ops[1:], d.width())
 		if err != nil {
 			return err
 		}
@@ -277,7 +278,7 @@ func (b *builder) move(in *instr) error {
 	if err != nil {
 		return err
 	}
-	switch in.mnem {
+	switch in.Mnem {
 	case "MOVZ":
 		b.assign(d, cnst(v<<shift))
 	case "MOVN":
@@ -289,22 +290,22 @@ func (b *builder) move(in *instr) error {
 	return nil
 }
 
-func (b *builder) adr(in *instr) error {
+func (b *builder) adr(in *parser.Instr) error {
 	if err := b.arity(in, 2); err != nil {
 		return err
 	}
-	d, err := b.reg(in.ops[0])
+	d, err := b.reg(in.Ops[0])
 	if err != nil {
 		return err
 	}
-	o := in.ops[1]
-	if o.kind == nameOp && b.syms[o.name] {
-		b.assign(d, xcfa.Sym{Name: o.name})
+	o := in.Ops[1]
+	if o.Kind == parser.NameOp && b.syms[o.Name] {
+		b.assign(d, xcfa.Sym{Name: o.Name})
 		return nil
 	}
 	l, ok := b.codeAddress(o)
 	if !ok {
-		return b.unsupported(o.pos, "ADR of %q (neither a data symbol of the initial state nor a label of %s)", o.text, b.code.name())
+		return b.unsupported(o.Pos, "ADR of %q (neither a data symbol of the initial state nor a label of %s)", o.Text, b.code.name())
 	}
 	b.th.prog.taken[l] = true
 	b.assign(d, l)
@@ -313,13 +314,13 @@ func (b *builder) adr(in *instr) error {
 
 // codeAddress is the address a label or relative operand (.+8) names in
 // the text being translated.
-func (b *builder) codeAddress(o operand) (xcfa.Label, bool) {
-	switch o.kind {
-	case nameOp:
-		return b.code.label(o.name)
-	case relOp:
-		k := b.index - 1 + int(o.imm/4)
-		if o.imm%4 == 0 && k >= 0 && k <= b.code.count {
+func (b *builder) codeAddress(o parser.Operand) (xcfa.Label, bool) {
+	switch o.Kind {
+	case parser.NameOp:
+		return b.code.label(o.Name)
+	case parser.RelOp:
+		k := b.index - 1 + int(o.Imm/4)
+		if o.Imm%4 == 0 && k >= 0 && k <= b.code.count {
 			return b.code.position(k), true
 		}
 	}
@@ -337,11 +338,11 @@ func (b *builder) returnAddress() xcfa.Label {
 const linkReg = "X30"
 
 // branchLink translates BL label: X30 := the return address, then a jump.
-func (b *builder) branchLink(in *instr) error {
+func (b *builder) branchLink(in *parser.Instr) error {
 	if err := b.arity(in, 1); err != nil {
 		return err
 	}
-	to, err := b.label(in.ops[0])
+	to, err := b.label(in.Ops[0])
 	if err != nil {
 		return err
 	}
@@ -352,33 +353,33 @@ func (b *builder) branchLink(in *instr) error {
 
 // branchReg translates BR Xn, BLR Xn and RET {Xn}: indirect jumps, whose
 // Assume edges are added once the thread is complete.
-func (b *builder) branchReg(in *instr) error {
+func (b *builder) branchReg(in *parser.Instr) error {
 	target := reg{name: linkReg}
-	if in.mnem == "RET" {
+	if in.Mnem == "RET" {
 		if err := b.arityRange(in, 0, 1); err != nil {
 			return err
 		}
 	} else if err := b.arity(in, 1); err != nil {
 		return err
 	}
-	if len(in.ops) == 1 {
-		r, err := b.reg(in.ops[0])
+	if len(in.Ops) == 1 {
+		r, err := b.reg(in.Ops[0])
 		if err != nil {
 			return err
 		}
 		if r.w32 || r.zero || r.name == "SP" {
-			return b.errorf(in.ops[0].pos, "%s needs an X register, found %q", in.mnem, in.ops[0].text)
+			return b.errorf(in.Ops[0].Pos, "%s needs an X register, found %q", in.Mnem, in.Ops[0].Text)
 		}
 		target = r
 	}
-	if in.mnem == "RET" && len(in.ops) == 0 && b.th.prog.telechat {
+	if in.Mnem == "RET" && len(in.Ops) == 0 && b.th.prog.telechat {
 		// herd's telechat variant: RET leaves the thread.
 		b.th.exits = append(b.th.exits, indirectJump{from: b.cur, pos: b.pos})
 		b.cur, b.dead = b.p.NewLoc(""), true
 		return nil
 	}
 	name := target.name
-	if in.mnem == "BLR" {
+	if in.Mnem == "BLR" {
 		if name == linkReg {
 			// BLR X30 jumps to the old X30.
 			name = b.tmp()
@@ -394,19 +395,19 @@ func (b *builder) branchReg(in *instr) error {
 // op2 evaluates a flexible second operand at a width: #imm{, LSL #12}, or
 // Rm{, shift #k} or Rm, extend{ #k}. The result's low width bits are right;
 // higher bits may be garbage for 32-bit operations.
-func (b *builder) op2(ops []operand, width int) (xcfa.Expr, error) {
+func (b *builder) op2(ops []parser.Operand, width int) (xcfa.Expr, error) {
 	if len(ops) == 0 || len(ops) > 2 {
 		return nil, b.errorf(b.pos, "expected a register or an immediate operand")
 	}
 	o := ops[0]
-	if o.kind == immOp {
-		v := o.imm
+	if o.Kind == parser.ImmOp {
+		v := o.Imm
 		if len(ops) == 2 {
 			s := ops[1]
-			if s.kind != shiftOp || strings.ToUpper(s.name) != "LSL" {
-				return nil, b.unsupported(s.pos, "immediate shift %q", s.text)
+			if s.Kind != parser.ShiftOp || strings.ToUpper(s.Name) != "LSL" {
+				return nil, b.unsupported(s.Pos, "immediate shift %q", s.Text)
 			}
-			v <<= s.imm
+			v <<= s.Imm
 		}
 		return cnst(v), nil
 	}
@@ -418,17 +419,17 @@ func (b *builder) op2(ops []operand, width int) (xcfa.Expr, error) {
 		return r.raw(), nil
 	}
 	s := ops[1]
-	kind := strings.ToUpper(s.name)
+	kind := strings.ToUpper(s.Name)
 	amount := int64(0)
-	switch s.kind {
-	case shiftOp:
-		amount = s.imm
-	case nameOp:
+	switch s.Kind {
+	case parser.ShiftOp:
+		amount = s.Imm
+	case parser.NameOp:
 	default:
-		return nil, b.errorf(s.pos, "expected a shift or an extension, found %q", s.text)
+		return nil, b.errorf(s.Pos, "expected a shift or an extension, found %q", s.Text)
 	}
 	if amount < 0 || amount >= int64(width) {
-		return nil, b.errorf(s.pos, "shift amount %d is out of range", amount)
+		return nil, b.errorf(s.Pos, "shift amount %d is out of range", amount)
 	}
 	var e xcfa.Expr
 	switch kind {
@@ -460,10 +461,10 @@ func (b *builder) op2(ops []operand, width int) (xcfa.Expr, error) {
 	case "SXTW":
 		e = signExtend(r.raw(), 32)
 	default:
-		return nil, b.unsupported(s.pos, "operand modifier %q", s.text)
+		return nil, b.unsupported(s.Pos, "operand modifier %q", s.Text)
 	}
 	if amount > 4 {
-		return nil, b.errorf(s.pos, "extension shift %d is out of range", amount)
+		return nil, b.errorf(s.Pos, "extension shift %d is out of range", amount)
 	}
 	if amount != 0 {
 		e = bin(xcfa.Shl, e, cnst(amount))

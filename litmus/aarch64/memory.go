@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/purr-mcm/purr/litmus/aarch64/internal/parser"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -47,8 +48,8 @@ var atomicOps = []string{"ADD", "CLR", "EOR", "SET", "SMAX", "SMIN", "UMAX", "UM
 
 // memory translates loads, stores and atomics; the first result says
 // whether the mnemonic is one of them.
-func (b *builder) memory(in *instr) (bool, error) {
-	m := in.mnem
+func (b *builder) memory(in *parser.Instr) (bool, error) {
+	m := in.Mnem
 	if a, ok := loadForms[m]; ok {
 		return true, b.load(in, a)
 	}
@@ -119,33 +120,33 @@ func prefixed(ops []string) []string {
 // address evaluates a memory operand [Xn{, #imm | Xm{, ext/shift}}]{!} and
 // an optional post-index immediate. It returns the address to access and
 // the register update to do afterwards (nil for none).
-func (b *builder) address(ops []operand) (xcfa.Expr, func(), error) {
-	if len(ops) == 0 || ops[0].kind != memOp {
+func (b *builder) address(ops []parser.Operand) (xcfa.Expr, func(), error) {
+	if len(ops) == 0 || ops[0].Kind != parser.MemOp {
 		if len(ops) > 0 {
-			return nil, nil, b.errorf(ops[0].pos, "expected a memory operand [Xn...], found %q", ops[0].text)
+			return nil, nil, b.errorf(ops[0].Pos, "expected a memory operand [Xn...], found %q", ops[0].Text)
 		}
 		return nil, nil, b.errorf(b.pos, "expected a memory operand [Xn...]")
 	}
 	mem := ops[0]
-	if len(mem.sub) == 0 {
-		return nil, nil, b.errorf(mem.pos, "empty memory operand")
+	if len(mem.Sub) == 0 {
+		return nil, nil, b.errorf(mem.Pos, "empty memory operand")
 	}
-	base, err := b.reg(mem.sub[0])
+	base, err := b.reg(mem.Sub[0])
 	if err != nil {
 		return nil, nil, err
 	}
 	if base.w32 || base.zero {
-		return nil, nil, b.errorf(mem.sub[0].pos, "the base register must be an X register or SP")
+		return nil, nil, b.errorf(mem.Sub[0].Pos, "the base register must be an X register or SP")
 	}
 	addr := base.raw()
 	var offset xcfa.Expr
-	if len(mem.sub) > 1 {
-		if len(mem.sub) == 2 && mem.sub[1].kind == immOp {
-			if mem.sub[1].imm != 0 {
-				offset = cnst(mem.sub[1].imm)
+	if len(mem.Sub) > 1 {
+		if len(mem.Sub) == 2 && mem.Sub[1].Kind == parser.ImmOp {
+			if mem.Sub[1].Imm != 0 {
+				offset = cnst(mem.Sub[1].Imm)
 			}
 		} else {
-			e, err := b.op2(mem.sub[1:], 64)
+			e, err := b.op2(mem.Sub[1:], 64)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -157,12 +158,12 @@ func (b *builder) address(ops []operand) (xcfa.Expr, func(), error) {
 	}
 	var post func()
 	switch {
-	case mem.writeback:
+	case mem.Writeback:
 		if len(ops) > 1 {
-			return nil, nil, b.errorf(ops[1].pos, "unexpected operand after a pre-indexed address")
+			return nil, nil, b.errorf(ops[1].Pos, "unexpected operand after a pre-indexed address")
 		}
 		if offset == nil {
-			return nil, nil, b.errorf(mem.pos, "pre-indexed address without an offset")
+			return nil, nil, b.errorf(mem.Pos, "pre-indexed address without an offset")
 		}
 		newBase := addr
 		post = func() { b.emit(xcfa.Assign{Dst: base.name, Value: newBase}) }
@@ -172,11 +173,11 @@ func (b *builder) address(ops []operand) (xcfa.Expr, func(), error) {
 			return nil, nil, err
 		}
 		if offset != nil {
-			return nil, nil, b.errorf(ops[1].pos, "post-index with an offset address")
+			return nil, nil, b.errorf(ops[1].Pos, "post-index with an offset address")
 		}
 		post = func() { b.emit(xcfa.Assign{Dst: base.name, Value: bin(xcfa.Add, base.raw(), cnst(inc))}) }
 	case len(ops) > 2:
-		return nil, nil, b.errorf(ops[2].pos, "unexpected operand %q", ops[2].text)
+		return nil, nil, b.errorf(ops[2].Pos, "unexpected operand %q", ops[2].Text)
 	}
 	return addr, post, nil
 }
@@ -200,32 +201,32 @@ func tagsOf(t []string) []string {
 // single-copy atomicity of LDXP/STXP pairs; herd's regression tests L031
 // and L032 differ) and the FEAT_LRCPC3 ordered pairs with writeback,
 // whose two accesses are ordered by the writeback's direction (L083).
-func (b *builder) unsupportedPair(in *instr, a access, writeback bool) error {
+func (b *builder) unsupportedPair(in *parser.Instr, a access, writeback bool) error {
 	if !a.pair {
 		return nil
 	}
 	if slices.Contains(a.tags, "X") {
-		return b.unsupported(in.pos, "exclusive pair %s: purr has no semantics for exclusive pairs yet", in.mnem)
+		return b.unsupported(in.Pos, "exclusive pair %s: purr has no semantics for exclusive pairs yet", in.Mnem)
 	}
-	if writeback && (in.mnem == "STILP" || in.mnem == "LDIAPP") {
-		return b.unsupported(in.pos, "writeback in %s: purr has no semantics for the order of its accesses yet", in.mnem)
+	if writeback && (in.Mnem == "STILP" || in.Mnem == "LDIAPP") {
+		return b.unsupported(in.Pos, "writeback in %s: purr has no semantics for the order of its accesses yet", in.Mnem)
 	}
 	return nil
 }
 
-func (b *builder) load(in *instr, a access) error {
+func (b *builder) load(in *parser.Instr, a access) error {
 	nregs := 1
 	if a.pair {
 		nregs = 2
 	}
-	if len(in.ops) < nregs+1 {
-		return b.errorf(in.pos, "%s takes %d registers and an address", in.mnem, nregs)
+	if len(in.Ops) < nregs+1 {
+		return b.errorf(in.Pos, "%s takes %d registers and an address", in.Mnem, nregs)
 	}
-	rs, err := b.regs(in.ops[:nregs])
+	rs, err := b.regs(in.Ops[:nregs])
 	if err != nil {
 		return err
 	}
-	addr, post, err := b.address(in.ops[nregs:])
+	addr, post, err := b.address(in.Ops[nregs:])
 	if err != nil {
 		return err
 	}
@@ -237,7 +238,7 @@ func (b *builder) load(in *instr, a access) error {
 		size = regSize(rs[0])
 	}
 	if a.pair && rs[0] == rs[1] && !rs[0].zero {
-		return b.errorf(in.pos, "%s loads twice into %s", in.mnem, in.ops[0].text)
+		return b.errorf(in.Pos, "%s loads twice into %s", in.Mnem, in.Ops[0].Text)
 	}
 	// A load into a register the address reads would change the address
 	// of the second access: read the address into a temporary first.
@@ -266,7 +267,7 @@ func (b *builder) load(in *instr, a access) error {
 	return nil
 }
 
-func (b *builder) store(in *instr, a access) error {
+func (b *builder) store(in *parser.Instr, a access) error {
 	nregs := 1
 	if a.pair {
 		nregs = 2
@@ -274,23 +275,23 @@ func (b *builder) store(in *instr, a access) error {
 	first := 0
 	var status reg
 	if a.exclStr {
-		if len(in.ops) < 3 {
-			return b.errorf(in.pos, "%s takes a status register, a register and an address", in.mnem)
+		if len(in.Ops) < 3 {
+			return b.errorf(in.Pos, "%s takes a status register, a register and an address", in.Mnem)
 		}
-		s, err := b.reg(in.ops[0])
+		s, err := b.reg(in.Ops[0])
 		if err != nil {
 			return err
 		}
 		status, first = s, 1
 	}
-	if len(in.ops) < first+nregs+1 {
-		return b.errorf(in.pos, "%s takes %d registers and an address", in.mnem, first+nregs)
+	if len(in.Ops) < first+nregs+1 {
+		return b.errorf(in.Pos, "%s takes %d registers and an address", in.Mnem, first+nregs)
 	}
-	rs, err := b.regs(in.ops[first : first+nregs])
+	rs, err := b.regs(in.Ops[first : first+nregs])
 	if err != nil {
 		return err
 	}
-	addr, post, err := b.address(in.ops[first+nregs:])
+	addr, post, err := b.address(in.Ops[first+nregs:])
 	if err != nil {
 		return err
 	}
@@ -315,7 +316,7 @@ func (b *builder) store(in *instr, a access) error {
 		return nil
 	}
 	if post != nil {
-		return b.unsupported(in.pos, "writeback addressing in %s", in.mnem)
+		return b.unsupported(in.Pos, "writeback addressing in %s", in.Mnem)
 	}
 	// A store-exclusive may fail: a nondeterministic choice between the
 	// store (both stores of STXP) followed by status 0 and no store with
@@ -364,33 +365,28 @@ func readsReg(e xcfa.Expr, name string) bool {
 }
 
 // rmwRegs parses "Rs, Rt, [Xn]" of SWP/LD<op>/CAS, or "Rs, [Xn]" of ST<op>.
-func (b *builder) rmwRegs(in *instr, noDst bool) (rs, rt reg, addr xcfa.Expr, err error) {
+func (b *builder) rmwRegs(in *parser.Instr, noDst bool) (rs, rt reg, addr xcfa.Expr, err error) {
 	want := 3
 	if noDst {
 		want = 2
 	}
-	if len(in.ops) != want {
-		return rs, rt, nil, b.errorf(in.pos, "%s takes %d operands", in.mnem, want)
+	if len(in.Ops) != want {
+		return rs, rt, nil, b.errorf(in.Pos, "%s takes %d operands", in.Mnem, want)
 	}
-	if rs, err = b.reg(in.ops[0]); err != nil {
+	if rs, err = b.reg(in.Ops[0]); err != nil {
 		return
 	}
 	if noDst {
-		rt = zeroLike(in.ops[0]).reg()
-	} else if rt, err = b.reg(in.ops[1]); err != nil {
+		rt, _ = parseReg(zeroLike(in.Ops[0]).Name)
+	} else if rt, err = b.reg(in.Ops[1]); err != nil {
 		return
 	}
 	var post func()
-	addr, post, err = b.address(in.ops[want-1:])
+	addr, post, err = b.address(in.Ops[want-1:])
 	if err == nil && post != nil {
-		err = b.errorf(in.ops[want-1].pos, "%s takes a plain address [Xn]", in.mnem)
+		err = b.errorf(in.Ops[want-1].Pos, "%s takes a plain address [Xn]", in.Mnem)
 	}
 	return
-}
-
-func (o operand) reg() reg {
-	r, _ := parseReg(o.name)
-	return r
 }
 
 // loadTags are the tags of the read half of an atomic: A for the acquire
@@ -440,7 +436,7 @@ func (b *builder) loadDst(rt reg) string {
 	return rt.name
 }
 
-func (b *builder) swp(in *instr, acq, rel bool, size int) error {
+func (b *builder) swp(in *parser.Instr, acq, rel bool, size int) error {
 	rs, rt, addr, err := b.rmwRegs(in, false)
 	if err != nil {
 		return err
@@ -458,7 +454,7 @@ func (b *builder) swp(in *instr, acq, rel bool, size int) error {
 	return nil
 }
 
-func (b *builder) ldop(in *instr, op string, acq, rel bool, size int, noDst bool) error {
+func (b *builder) ldop(in *parser.Instr, op string, acq, rel bool, size int, noDst bool) error {
 	rs, rt, addr, err := b.rmwRegs(in, noDst)
 	if err != nil {
 		return err
@@ -504,7 +500,7 @@ func (b *builder) ldop(in *instr, op string, acq, rel bool, size int, noDst bool
 // and compared with Rs's value before the read; on success Rt is written.
 // herd builds each outcome twice, with different dependencies inside the
 // instruction, and counts both copies: see casOutcomes.
-func (b *builder) cas(in *instr, acq, rel bool, size int) error {
+func (b *builder) cas(in *parser.Instr, acq, rel bool, size int) error {
 	rs, rt, addr, err := b.rmwRegs(in, false)
 	if err != nil {
 		return err
@@ -618,23 +614,23 @@ func (b *builder) casOutcomes(c casShape) {
 // casPair translates CASP Rs, Rs+1, Rt, Rt+1, [Xn]: two reads at addr and
 // addr+size compared with the two registers; if both are equal, two
 // writes of Rt and Rt+1. Each read/write pair has its own RMW id.
-func (b *builder) casPair(in *instr, acq, rel bool, size int) error {
+func (b *builder) casPair(in *parser.Instr, acq, rel bool, size int) error {
 	if size != 0 {
-		return b.unsupported(in.pos, "instruction %s", in.mnem)
+		return b.unsupported(in.Pos, "instruction %s", in.Mnem)
 	}
-	if len(in.ops) != 5 {
-		return b.errorf(in.pos, "%s takes 5 operands", in.mnem)
+	if len(in.Ops) != 5 {
+		return b.errorf(in.Pos, "%s takes 5 operands", in.Mnem)
 	}
-	rs, err := b.regs(in.ops[:4])
+	rs, err := b.regs(in.Ops[:4])
 	if err != nil {
 		return err
 	}
-	addr, post, err := b.address(in.ops[4:])
+	addr, post, err := b.address(in.Ops[4:])
 	if err != nil {
 		return err
 	}
 	if post != nil {
-		return b.errorf(in.ops[4].pos, "%s takes a plain address [Xn]", in.mnem)
+		return b.errorf(in.Ops[4].Pos, "%s takes a plain address [Xn]", in.Mnem)
 	}
 	size = regSize(rs[0])
 	var expected, vals [2]xcfa.Expr

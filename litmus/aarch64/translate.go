@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/litmus/aarch64/internal/parser"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -20,7 +21,7 @@ func init() {
 // also renames the registers of the initial state, the locations clause
 // and the condition to the XCFA's names (w3 and W3 become X3).
 func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Program, error) {
-	tab, err := parseTable(sec)
+	tab, err := parser.ParseTable(sec)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +66,7 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 				}
 			}
 			if c.Instr != nil {
-				prog.Source[c.Instr.pos] = c.Instr.text
+				prog.Source[c.Instr.Pos] = c.Instr.Text
 				if err := b.instruction(c.Instr); err != nil {
 					return nil, err
 				}

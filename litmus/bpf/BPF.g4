@@ -1,37 +1,13 @@
-// The program part of a BPF litmus test in herd7's syntax: a table whose
-// first row names the threads (P0 | P1 ;) and whose other rows hold one
-// cell per thread, each cell optional labels and at most one instruction.
-// The instruction forms are herd7's (lib/BPFParser.mly); the names of
-// registers and of the atomic functions (atomic_fetch_add, xchg_64, ...)
-// are plain names here, which the translator checks, so that an unknown
-// one is reported as unsupported rather than as a syntax error. Names may
-// hold '-', '.' and '/' as herd7's lexer reads them: write r1 - 2, not
-// r1-2.
+// The program part of a BPF litmus test in herd7's syntax: the shared
+// table of threads (Table.g4). The instruction forms are herd7's
+// (lib/BPFParser.mly); the names of registers and of the atomic functions
+// (atomic_fetch_add, xchg_64, ...) are plain names here, which the
+// translator checks, so that an unknown one is reported as unsupported
+// rather than as a syntax error. Names may hold '-', '.' and '/' as herd7's
+// lexer reads them: write r1 - 2, not r1-2.
 grammar BPF;
 
-program
-    : SEMI* header row* EOF
-    ;
-
-header
-    : procName (PIPE procName)* SEMI
-    ;
-
-procName
-    : NAME
-    ;
-
-row
-    : cell (PIPE cell)* SEMI
-    ;
-
-cell
-    : label* instruction?
-    ;
-
-label
-    : NAME COLON
-    ;
+import Table; // the program table: litmus/internal/asmtable/Table.g4
 
 instruction
     : reg ALUOP reg                                             # aluReg

@@ -5,12 +5,11 @@
 // locations, hash) go through package litmus. Importing the package
 // registers the dialect with litmus.Parse.
 //
-// Conventions the engine relies on:
+// How BPF keeps the contract of package xcfa:
 //
 //   - Registers: r0 ... r10 (also written R0 ... R10, and fp or FP for
 //     r10) are XCFA registers named r0 ... r10; the initial state and the
-//     condition are renamed alike. Everything starts at 0 unless the
-//     initial state says otherwise.
+//     condition are renamed alike.
 //   - Memory operands (uN *)(r + k): the address r holds. herd7 without
 //     its mixed-size variant treats each location as one cell, and so
 //     does purr: the width is parsed and hashed, not modelled.
@@ -33,11 +32,7 @@
 //     writes r0 whatever registers the instruction names for them, and so
 //     does purr (herd7's printing of the instruction, the hash's, shows
 //     it).
-//   - Dependencies flow through registers: an address from a register a
-//     load wrote is an addr dependency, a stored value a data one, and
-//     "if r cond x goto L" a branch (two Assume edges) whose registers
-//     control what follows; goto L is a Nop edge, code after it is
-//     unreachable.
+//   - Control: "if r cond x goto L" is a branch, goto L a jump.
 //   - Refused, with the position: offsets other than 0 (purr's locations
 //     are whole cells), s>>= and the atomic operators herd7 does not
 //     implement, functions other than herd7's, names that are no register

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/purr-mcm/purr/litmus/bpf/internal/parser"
 	"github.com/purr-mcm/purr/litmus/internal/asm"
 )
 
@@ -18,24 +19,24 @@ import (
 // renamed L00, L01, ... in the sorted order of every label the program
 // defines or names.
 
-func hashCode(tab *table) [][]string {
+func hashCode(tab *asm.Table[parser.Instr]) [][]string {
 	return asm.HashCode(tab, jumpTarget, hashInstr)
 }
 
 // jumpTarget gives the label a jump names.
-func jumpTarget(in *instr) (string, bool) {
-	if in.form == gotoLabel || in.form == ifReg || in.form == ifImm {
-		return in.target.name, true
+func jumpTarget(in *parser.Instr) (string, bool) {
+	if in.Form == parser.GotoLabel || in.Form == parser.IfReg || in.Form == parser.IfImm {
+		return in.Target.Name, true
 	}
 	return "", false
 }
 
 // hashReg prints a register as herd7 does (BPFBase.pp_reg).
-func hashReg(o operand) string {
-	n, ok := regNumber(o.name)
+func hashReg(o parser.Operand) string {
+	n, ok := regNumber(o.Name)
 	switch {
 	case !ok:
-		return o.name
+		return o.Name
 	case n == 10:
 		return "fp"
 	}
@@ -59,50 +60,50 @@ func hashAtomicSize(fn string) string {
 	return "_64"
 }
 
-func hashInstr(in *instr, rename map[string]string) string {
-	r := make([]string, len(in.regs))
-	for i, o := range in.regs {
+func hashInstr(in *parser.Instr, rename map[string]string) string {
+	r := make([]string, len(in.Regs))
+	for i, o := range in.Regs {
 		r[i] = hashReg(o)
 	}
-	imm := strconv.FormatInt(in.imm, 10)
+	imm := strconv.FormatInt(in.Imm, 10)
 	var base, off string
 	var width int
-	if in.ptr != nil {
-		base, off, width = hashReg(in.ptr.base), hashOffset(in.ptr.offset), in.ptr.width
+	if in.Ptr != nil {
+		base, off, width = hashReg(in.Ptr.Base), hashOffset(in.Ptr.Offset), in.Ptr.Width
 	}
-	switch in.form {
-	case aluReg:
-		return r[0] + " " + in.op + " " + r[1]
-	case aluImm:
-		return r[0] + " " + in.op + " " + imm
-	case movReg:
+	switch in.Form {
+	case parser.AluReg:
+		return r[0] + " " + in.Op + " " + r[1]
+	case parser.AluImm:
+		return r[0] + " " + in.Op + " " + imm
+	case parser.MovReg:
 		return r[0] + " = " + r[1]
-	case movImm:
+	case parser.MovImm:
 		return r[0] + " = " + imm
-	case load:
+	case parser.Load:
 		return fmt.Sprintf("%s = *(u%d *) (%s %s)", r[0], width, base, off)
-	case store:
+	case parser.Store:
 		return fmt.Sprintf("*(u%d *)(%s %s) = %s", width, base, off, r[0])
-	case storeImm:
+	case parser.StoreImm:
 		return fmt.Sprintf("*(u%d *)(%s %s) = %s", width, base, off, imm)
-	case loadFunc:
+	case parser.LoadFunc:
 		return fmt.Sprintf("%s = load_acquire((u%d *) (%s %s))", r[0], width, base, off)
-	case storeFunc:
+	case parser.StoreFunc:
 		return fmt.Sprintf("store_release ((u%d *)(%s %s), %s)", width, base, off, r[0])
-	case fetchFunc:
-		return fmt.Sprintf("%s = %s((u%d *)(%s %s), %s)", r[1], in.fn, width, base, off, r[1])
-	case xchgFunc:
-		return fmt.Sprintf("%s = xchg%s(%s %s, %s)", r[1], hashAtomicSize(in.fn), base, off, r[1])
-	case cmpxchgFunc:
-		return fmt.Sprintf("r0 = cmpxchg%s(%s %s, r0, %s)", hashAtomicSize(in.fn), base, off, r[2])
-	case lockOp:
-		return fmt.Sprintf("lock *(u%d *)(%s %s) %s %s", width, base, off, in.op, r[0])
-	case gotoLabel:
-		return "goto " + rename[in.target.name]
-	case ifReg:
-		return fmt.Sprintf("if %s %s %s goto %s", r[0], in.op, r[1], rename[in.target.name])
-	case ifImm:
-		return fmt.Sprintf("if %s %s %s goto %s", r[0], in.op, imm, rename[in.target.name])
+	case parser.FetchFunc:
+		return fmt.Sprintf("%s = %s((u%d *)(%s %s), %s)", r[1], in.Fn, width, base, off, r[1])
+	case parser.XchgFunc:
+		return fmt.Sprintf("%s = xchg%s(%s %s, %s)", r[1], hashAtomicSize(in.Fn), base, off, r[1])
+	case parser.CmpxchgFunc:
+		return fmt.Sprintf("r0 = cmpxchg%s(%s %s, r0, %s)", hashAtomicSize(in.Fn), base, off, r[2])
+	case parser.LockOp:
+		return fmt.Sprintf("lock *(u%d *)(%s %s) %s %s", width, base, off, in.Op, r[0])
+	case parser.GotoLabel:
+		return "goto " + rename[in.Target.Name]
+	case parser.IfReg:
+		return fmt.Sprintf("if %s %s %s goto %s", r[0], in.Op, r[1], rename[in.Target.Name])
+	case parser.IfImm:
+		return fmt.Sprintf("if %s %s %s goto %s", r[0], in.Op, imm, rename[in.Target.Name])
 	}
-	return in.text
+	return in.Text
 }

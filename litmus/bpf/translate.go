@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/litmus/bpf/internal/parser"
 	"github.com/purr-mcm/purr/litmus/internal/asm"
 	"github.com/purr-mcm/purr/xcfa"
 )
@@ -18,7 +19,7 @@ func init() {
 
 // Translate turns the program part of a BPF test into an XCFA.
 func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Program, error) {
-	tab, err := parseTable(sec)
+	tab, err := parser.ParseTable(sec)
 	if err != nil {
 		return nil, err
 	}
@@ -49,8 +50,8 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 				}
 			}
 			if c.Instr != nil {
-				prog.Source[c.Instr.pos] = c.Instr.text
-				b.pos = c.Instr.pos
+				prog.Source[c.Instr.Pos] = c.Instr.Text
+				b.pos = c.Instr.Pos
 				if err := b.instruction(c.Instr); err != nil {
 					return nil, err
 				}
@@ -120,15 +121,15 @@ func (b *builder) tmp() string {
 }
 
 // reg checks a register operand and gives its XCFA name.
-func reg(o operand) (string, error) {
-	n, ok := regNumber(o.name)
+func reg(o parser.Operand) (string, error) {
+	n, ok := regNumber(o.Name)
 	if !ok {
-		return "", litmus.Errorf(o.pos, "expected a register r0 ... r10 (or fp), found %s", o.name)
+		return "", litmus.Errorf(o.Pos, "expected a register r0 ... r10 (or fp), found %s", o.Name)
 	}
 	return canonicalReg(n), nil
 }
 
-func regs(ops []operand) ([]string, error) {
+func regs(ops []parser.Operand) ([]string, error) {
 	out := make([]string, len(ops))
 	for i, o := range ops {
 		r, err := reg(o)
@@ -143,13 +144,13 @@ func regs(ops []operand) ([]string, error) {
 // address is the address a memory operand names: its base register. herd7
 // adds the offset to the address the register holds; purr's locations are
 // whole cells, which an offset other than 0 would leave.
-func (b *builder) address(p *pointer) (xcfa.Expr, error) {
-	base, err := reg(p.base)
+func (b *builder) address(p *parser.Pointer) (xcfa.Expr, error) {
+	base, err := reg(p.Base)
 	if err != nil {
 		return nil, err
 	}
-	if p.offset != 0 {
-		return nil, litmus.Errorf(p.base.pos, "unsupported offset %d: purr reads (r + 0) only, the whole location r points to", p.offset)
+	if p.Offset != 0 {
+		return nil, litmus.Errorf(p.Base.Pos, "unsupported offset %d: purr reads (r + 0) only, the whole location r points to", p.Offset)
 	}
 	return xcfa.Reg{Name: base}, nil
 }
@@ -179,94 +180,94 @@ var (
 )
 
 // instruction translates one instruction.
-func (b *builder) instruction(in *instr) error {
-	rs, err := regs(in.regs)
+func (b *builder) instruction(in *parser.Instr) error {
+	rs, err := regs(in.Regs)
 	if err != nil {
 		return err
 	}
-	switch in.form {
-	case aluReg, aluImm:
-		op, ok := aluOps[in.op]
+	switch in.Form {
+	case parser.AluReg, parser.AluImm:
+		op, ok := aluOps[in.Op]
 		if !ok {
-			return litmus.Errorf(in.pos, "unsupported operator %s: herd7's BPF semantics does not implement it", in.op)
+			return litmus.Errorf(in.Pos, "unsupported operator %s: herd7's BPF semantics does not implement it", in.Op)
 		}
-		var y xcfa.Expr = xcfa.Const{Value: in.imm}
-		if in.form == aluReg {
+		var y xcfa.Expr = xcfa.Const{Value: in.Imm}
+		if in.Form == parser.AluReg {
 			y = xcfa.Reg{Name: rs[1]}
 		}
 		b.assign(rs[0], xcfa.Binary{Op: op, X: xcfa.Reg{Name: rs[0]}, Y: y})
-	case movReg:
+	case parser.MovReg:
 		b.assign(rs[0], xcfa.Reg{Name: rs[1]})
-	case movImm:
-		b.assign(rs[0], xcfa.Const{Value: in.imm})
-	case load, loadFunc:
+	case parser.MovImm:
+		b.assign(rs[0], xcfa.Const{Value: in.Imm})
+	case parser.Load, parser.LoadFunc:
 		var tags []string
-		if in.form == loadFunc {
-			if in.fn != "load_acquire" {
-				return litmus.Errorf(in.fnPos, "unsupported function %s: herd7's BPF loads with load_acquire only", in.fn)
+		if in.Form == parser.LoadFunc {
+			if in.Fn != "load_acquire" {
+				return litmus.Errorf(in.FnPos, "unsupported function %s: herd7's BPF loads with load_acquire only", in.Fn)
 			}
 			tags = tagsAcquire
 		}
-		addr, err := b.address(in.ptr)
+		addr, err := b.address(in.Ptr)
 		if err != nil {
 			return err
 		}
 		b.emit(xcfa.Load{Dst: rs[0], Addr: addr, Tags: tags})
-	case store, storeImm, storeFunc:
+	case parser.Store, parser.StoreImm, parser.StoreFunc:
 		var tags []string
-		if in.form == storeFunc {
-			if in.fn != "store_release" {
-				return litmus.Errorf(in.fnPos, "unsupported function %s: herd7's BPF stores with store_release only", in.fn)
+		if in.Form == parser.StoreFunc {
+			if in.Fn != "store_release" {
+				return litmus.Errorf(in.FnPos, "unsupported function %s: herd7's BPF stores with store_release only", in.Fn)
 			}
 			tags = tagsRelease
 		}
-		addr, err := b.address(in.ptr)
+		addr, err := b.address(in.Ptr)
 		if err != nil {
 			return err
 		}
-		var v xcfa.Expr = xcfa.Const{Value: in.imm}
-		if in.form != storeImm {
+		var v xcfa.Expr = xcfa.Const{Value: in.Imm}
+		if in.Form != parser.StoreImm {
 			v = xcfa.Reg{Name: rs[0]}
 		}
 		b.emit(xcfa.Store{Addr: addr, Value: v, Tags: tags})
-	case fetchFunc:
-		op, ok := fetchFuncs[in.fn]
+	case parser.FetchFunc:
+		op, ok := fetchFuncs[in.Fn]
 		if !ok {
-			return litmus.Errorf(in.fnPos, "unsupported function %s: herd7's BPF fetches with atomic_fetch_add, _and, _or and _xor", in.fn)
+			return litmus.Errorf(in.FnPos, "unsupported function %s: herd7's BPF fetches with atomic_fetch_add, _and, _or and _xor", in.Fn)
 		}
 		return b.amo(in, tagsSC, rs[1], func(old xcfa.Expr) xcfa.Expr {
 			return xcfa.Binary{Op: op, X: old, Y: xcfa.Reg{Name: rs[1]}}
 		}, true)
-	case xchgFunc:
-		if in.fn != "xchg_64" && in.fn != "xchg_32_32" {
-			return litmus.Errorf(in.fnPos, "unsupported function %s: herd7's BPF exchanges with xchg_64 and xchg_32_32", in.fn)
+	case parser.XchgFunc:
+		if in.Fn != "xchg_64" && in.Fn != "xchg_32_32" {
+			return litmus.Errorf(in.FnPos, "unsupported function %s: herd7's BPF exchanges with xchg_64 and xchg_32_32", in.Fn)
 		}
 		return b.amo(in, tagsSC, rs[1], func(xcfa.Expr) xcfa.Expr { return xcfa.Reg{Name: rs[1]} }, true)
-	case cmpxchgFunc:
+	case parser.CmpxchgFunc:
 		return b.cmpxchg(in, rs)
-	case lockOp:
-		op, ok := amoOps[in.op]
+	case parser.LockOp:
+		op, ok := amoOps[in.Op]
 		if !ok {
-			return litmus.Errorf(in.pos, "unsupported atomic operator %s: herd7's BPF atomics are +=, &=, |= and ^=", in.op)
+			return litmus.Errorf(in.Pos, "unsupported atomic operator %s: herd7's BPF atomics are +=, &=, |= and ^=", in.Op)
 		}
 		return b.amo(in, tagsAtomic, rs[0], func(old xcfa.Expr) xcfa.Expr {
 			return xcfa.Binary{Op: op, X: old, Y: xcfa.Reg{Name: rs[0]}}
 		}, false)
-	case gotoLabel:
-		b.Jump(in.target.name, b.pos, in.target.pos)
-	case ifReg, ifImm:
-		op, ok := conds[in.op]
+	case parser.GotoLabel:
+		b.Jump(in.Target.Name, b.pos, in.Target.Pos)
+	case parser.IfReg, parser.IfImm:
+		op, ok := conds[in.Op]
 		if !ok {
-			return litmus.Errorf(in.pos, "unsupported condition %s", in.op)
+			return litmus.Errorf(in.Pos, "unsupported condition %s", in.Op)
 		}
-		var y xcfa.Expr = xcfa.Const{Value: in.imm}
-		if in.form == ifReg {
+		var y xcfa.Expr = xcfa.Const{Value: in.Imm}
+		if in.Form == parser.IfReg {
 			y = xcfa.Reg{Name: rs[1]}
 		}
 		taken := xcfa.Binary{Op: op, X: xcfa.Reg{Name: rs[0]}, Y: y}
-		b.Branch(in.target.name, taken, b.pos, in.target.pos)
+		b.Branch(in.Target.Name, taken, b.pos, in.Target.Pos)
 	default:
-		return litmus.Errorf(in.pos, "unsupported instruction %s", in.text)
+		return litmus.Errorf(in.Pos, "unsupported instruction %s", in.Text)
 	}
 	return nil
 }
@@ -277,8 +278,8 @@ func (b *builder) instruction(in *instr) error {
 // from the value read; with fetch, the value read goes to register dst,
 // the source register: herd7 writes it there whatever register the
 // instruction names on the left.
-func (b *builder) amo(in *instr, tags []string, dst string, newValue func(old xcfa.Expr) xcfa.Expr, fetch bool) error {
-	addr, err := b.address(in.ptr)
+func (b *builder) amo(in *parser.Instr, tags []string, dst string, newValue func(old xcfa.Expr) xcfa.Expr, fetch bool) error {
+	addr, err := b.address(in.Ptr)
 	if err != nil {
 		return err
 	}
@@ -297,11 +298,11 @@ func (b *builder) amo(in *instr, tags []string, dst string, newValue func(old xc
 // holds and a write of rs, two events paired as an rmw, or a plain read of
 // another value; r0 gets the value read. herd7 compares with r0 and writes
 // r0 whatever registers the instruction names there, and so does purr.
-func (b *builder) cmpxchg(in *instr, rs []string) error {
-	if in.fn != "cmpxchg_64" && in.fn != "cmpxchg32_32" {
-		return litmus.Errorf(in.fnPos, "unsupported function %s: herd7's BPF compares and exchanges with cmpxchg_64 and cmpxchg32_32", in.fn)
+func (b *builder) cmpxchg(in *parser.Instr, rs []string) error {
+	if in.Fn != "cmpxchg_64" && in.Fn != "cmpxchg32_32" {
+		return litmus.Errorf(in.FnPos, "unsupported function %s: herd7's BPF compares and exchanges with cmpxchg_64 and cmpxchg32_32", in.Fn)
 	}
-	addr, err := b.address(in.ptr)
+	addr, err := b.address(in.Ptr)
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	litmus.RegisterDialect(litmus.Dialect{Arch: "C", Translate: Translate, Model: "rc11"})
+	litmus.RegisterDialect(litmus.Dialect{Arch: "C", Translate: Translate, Model: "rc11", Layout: litmus.Functions})
 }
 
 // Translate parses the program part of a C litmus test and builds its XCFA.

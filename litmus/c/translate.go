@@ -34,7 +34,7 @@ type translator struct {
 }
 
 func translateProgram(file string, tree cparser.IProgramContext, macros *Macros, lkmmv2 bool) (*xcfa.Program, error) {
-	prog := &xcfa.Program{Arch: "C", Source: map[xcfa.Pos]string{}, OrderedInstrs: true}
+	prog := &xcfa.Program{Arch: "C", Source: map[xcfa.Pos]string{}, OrderedInstrs: true, NoBranchEvents: true}
 	seen := map[int]bool{}
 	rmwIDs := 0
 	for i, th := range tree.AllThread() {

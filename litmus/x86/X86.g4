@@ -1,39 +1,16 @@
-// The program part of an X86 or X86_64 litmus test in herd7's syntax: a
-// table whose first row names the threads (P0 | P1 ;) and whose other rows
-// hold one cell per thread, each cell optional labels and at most one
-// instruction. Instructions are parsed generically (a mnemonic and
-// operands, or LOCK before one); the dialect's translator gives them
-// meaning and operand order (X86: Intel, destination first; X86_64: AT&T,
-// destination last), so that an unknown mnemonic or an operand form the
-// dialect lacks is reported as unsupported rather than as a syntax error.
+// The program part of an X86 or X86_64 litmus test in herd7's syntax: the
+// shared table of threads (Table.g4). Instructions are parsed
+// generically (a mnemonic and operands, or LOCK before one); the
+// dialect's translator gives them meaning and operand order (X86: Intel,
+// destination first; X86_64: AT&T, destination last), so that an unknown
+// mnemonic or an operand form the dialect lacks is reported as
+// unsupported rather than as a syntax error.
 // "LOCK ;" keeps its semicolon inside the cell, as herd7's grammars read
 // it. Memory operands cover both dialects: [x], (x), [EAX], (%rax), and
 // X86_64's displacement 8(%rax).
 grammar X86;
 
-program
-    : SEMI* header row* EOF
-    ;
-
-header
-    : procName (PIPE procName)* SEMI
-    ;
-
-procName
-    : NAME
-    ;
-
-row
-    : cell (PIPE cell)* SEMI
-    ;
-
-cell
-    : label* instruction?
-    ;
-
-label
-    : NAME COLON
-    ;
+import Table; // the program table: litmus/internal/asmtable/Table.g4
 
 instruction
     : LOCK SEMI? instruction                  # lockedInstruction

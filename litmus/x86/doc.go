@@ -8,15 +8,14 @@
 // package litmus. Importing the package registers both dialects with
 // litmus.Parse.
 //
-// X86 conventions the engine relies on:
+// How X86 keeps the contract of package xcfa:
 //
 //   - Registers: EAX, EBX, ECX, EDX, ESI, EDI, EBP, ESP, upper case as
 //     herd7 reads them, are XCFA registers of those names; so are the flags
-//     ZF, SF and CF, which herd7 keeps as registers. Everything starts at 0
-//     unless the initial state says otherwise.
+//     ZF, SF and CF, which herd7 keeps as registers.
 //   - Operands: $n and n are constants, [x] the memory location x, [EAX]
 //     and (EAX) the address EAX holds. A memory operand read by an
-//     instruction is a Load into a temporary "tmp.N" (never architectural).
+//     instruction is a Load into a temporary.
 //   - Tags (herd's Cat sets): MFENCE, SFENCE and LFENCE are Fence events
 //     with that tag. XCHG with a memory operand is herd7's locked exchange:
 //     a Load and a Store of the location, both tagged X (herd's set of
@@ -26,8 +25,7 @@
 //   - Flags, as herd7 sets them: ADD and XOR write ZF := result == 0,
 //     SF := result > 0 (signed), CF := 0; INC and DEC write SF and ZF the
 //     same way; CMP a,b writes ZF := a == b, SF := a > b, CF := 0. JE jumps
-//     when ZF is non-zero, JNE when ZF^1 is; both are two Assume edges
-//     (taken, not taken). JMP is a Nop edge; code after it is unreachable.
+//     when ZF is non-zero, JNE when ZF^1 is; JMP is a jump.
 //     SETNB writes CF^1; CMOVC r,ea copies ea into r when CF is non-zero
 //     (an internal choice, no branch event, as herd7's choiceT).
 //   - Refused, with the instruction's position: LOCK before any other
@@ -40,7 +38,7 @@
 //     addresses, symbolic registers and registers herd7's X86 does not have (RAX...: X86_64 is another
 //     architecture).
 //
-// X86_64 conventions:
+// How X86_64 keeps it:
 //
 //   - Registers: every view of a 64-bit register (rax, eax, ax, al, ah;
 //     r8, r8d, r8w, r8b; any case, with or without %) is the XCFA

@@ -1,3 +1,3 @@
 package x86
 
-//go:generate ../../scripts/antlr/generate.sh X86.g4 internal/parser parser
+//go:generate ../../scripts/antlr/generate.sh X86.g4 internal/parser parser ../internal/asmtable

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/purr-mcm/purr/litmus/internal/asm"
+	"github.com/purr-mcm/purr/litmus/x86/internal/parser"
 )
 
 // herd7 hashes a test's program as it prints the parsed instructions back
@@ -20,52 +21,52 @@ import (
 
 // hashCode prints the program for the hash, each instruction by
 // printInstr.
-func hashCode(tab *table, printInstr func(*instr, map[string]string) string) [][]string {
+func hashCode(tab *asm.Table[parser.Instr], printInstr func(*parser.Instr, map[string]string) string) [][]string {
 	return asm.HashCode(tab, jumpTarget, printInstr)
 }
 
 // isJump tells whether an instruction names a label: the jumps of X86 and
 // of X86_64 (another dialect's jump never reaches the hash: it is refused).
-func isJump(in *instr) bool {
-	_, ok := jumpConditions[in.mnem]
-	return ok || in.mnem == "JMP"
+func isJump(in *parser.Instr) bool {
+	_, ok := jumpConditions[in.Mnem]
+	return ok || in.Mnem == "JMP"
 }
 
 // jumpTarget gives the label a jump names, under any LOCK prefix.
-func jumpTarget(in *instr) (string, bool) {
-	for in.locked != nil {
-		in = in.locked
+func jumpTarget(in *parser.Instr) (string, bool) {
+	for in.Locked != nil {
+		in = in.Locked
 	}
-	if isJump(in) && len(in.ops) == 1 && in.ops[0].kind == nameOp {
-		return in.ops[0].name, true
+	if isJump(in) && len(in.Ops) == 1 && in.Ops[0].Kind == parser.NameOp {
+		return in.Ops[0].Name, true
 	}
 	return "", false
 }
 
-func hashOperand(o operand, rename map[string]string) string {
-	switch o.kind {
-	case immOp:
-		return "$" + strconv.FormatInt(o.imm, 10)
-	case memOp:
-		return "[" + o.name + "]"
-	case absOp:
-		return "[" + strconv.FormatInt(o.imm, 10) + "]"
+func hashOperand(o parser.Operand, rename map[string]string) string {
+	switch o.Kind {
+	case parser.ImmOp:
+		return "$" + strconv.FormatInt(o.Imm, 10)
+	case parser.MemOp:
+		return "[" + o.Name + "]"
+	case parser.AbsOp:
+		return "[" + strconv.FormatInt(o.Imm, 10) + "]"
 	}
-	if l, ok := rename[o.name]; ok {
+	if l, ok := rename[o.Name]; ok {
 		return l
 	}
-	return o.name
+	return o.Name
 }
 
-func hashX86(in *instr, rename map[string]string) string {
-	if in.locked != nil {
-		return "LOCK; " + hashX86(in.locked, rename)
+func hashX86(in *parser.Instr, rename map[string]string) string {
+	if in.Locked != nil {
+		return "LOCK; " + hashX86(in.Locked, rename)
 	}
-	ops := make([]string, len(in.ops))
-	for i, o := range in.ops {
+	ops := make([]string, len(in.Ops))
+	for i, o := range in.Ops {
 		ops[i] = hashOperand(o, rename)
 	}
-	m := in.mnem
+	m := in.Mnem
 	switch m {
 	case "MOVQ":
 		m = "MOV"

@@ -5,6 +5,7 @@ import (
 
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/litmus/internal/asm"
+	"github.com/purr-mcm/purr/litmus/x86/internal/parser"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -33,8 +34,8 @@ type program struct {
 
 // translateTable parses the program section and translates each thread's
 // cells in order, instruction by instruction.
-func translateTable(t *litmus.Test, sec litmus.Section, instruction func(*builder, *instr) error) (*xcfa.Program, *table, error) {
-	tab, err := parseTable(sec)
+func translateTable(t *litmus.Test, sec litmus.Section, instruction func(*builder, *parser.Instr) error) (*xcfa.Program, *asm.Table[parser.Instr], error) {
+	tab, err := parser.ParseTable(sec)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -65,8 +66,8 @@ func translateTable(t *litmus.Test, sec litmus.Section, instruction func(*builde
 				}
 			}
 			if c.Instr != nil {
-				prog.Source[c.Instr.pos] = c.Instr.text
-				b.pos, b.text = c.Instr.pos, c.Instr.text
+				prog.Source[c.Instr.Pos] = c.Instr.Text
+				b.pos, b.text = c.Instr.Pos, c.Instr.Text
 				if err := instruction(b, c.Instr); err != nil {
 					return nil, nil, err
 				}
@@ -194,12 +195,12 @@ func (b *builder) result(v xcfa.Expr) xcfa.Expr {
 // every instruction then has at most one read and one write of memory,
 // in sequence, as herd7's iico orders them (xcfa.Program.OrderedInstrs);
 // herd7 would read two memory operands in parallel.
-func (b *builder) operands(in *instr, n int) error {
-	if len(in.ops) != n {
-		return litmus.Errorf(in.pos, "%s takes %d operand(s), found %d", in.mnem, n, len(in.ops))
+func (b *builder) operands(in *parser.Instr, n int) error {
+	if len(in.Ops) != n {
+		return litmus.Errorf(in.Pos, "%s takes %d operand(s), found %d", in.Mnem, n, len(in.Ops))
 	}
-	if n == 2 && in.ops[0].kind == memOp && in.ops[1].kind == memOp {
-		return litmus.Errorf(in.pos, "unsupported instruction with two memory operands: %s", in.text)
+	if n == 2 && in.Ops[0].Kind == parser.MemOp && in.Ops[1].Kind == parser.MemOp {
+		return litmus.Errorf(in.Pos, "unsupported instruction with two memory operands: %s", in.Text)
 	}
 	return nil
 }
@@ -225,18 +226,18 @@ func (b *builder) setFlags(x, y xcfa.Expr, withCF bool) {
 // condition of a conditional jump, nil for an unconditional one (a Nop
 // edge; code after it is unreachable). A conditional jump is two Assume
 // edges, taken and not taken.
-func (b *builder) jump(in *instr, taken xcfa.Expr) error {
+func (b *builder) jump(in *parser.Instr, taken xcfa.Expr) error {
 	if err := b.operands(in, 1); err != nil {
 		return err
 	}
-	o := in.ops[0]
-	if o.kind != nameOp {
-		return litmus.Errorf(o.pos, "%s takes a label, found %s", in.mnem, o.text)
+	o := in.Ops[0]
+	if o.Kind != parser.NameOp {
+		return litmus.Errorf(o.Pos, "%s takes a label, found %s", in.Mnem, o.Text)
 	}
 	if taken == nil {
-		b.Jump(o.name, b.pos, o.pos)
+		b.Jump(o.Name, b.pos, o.Pos)
 	} else {
-		b.Branch(o.name, taken, b.pos, o.pos)
+		b.Branch(o.Name, taken, b.pos, o.Pos)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/litmus/x86/internal/parser"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -30,40 +31,40 @@ func checkRegister(name string, pos xcfa.Pos) error {
 }
 
 // lvalue resolves an operand that is written (or read and written).
-func (b *builder) lvalue(o operand) (location, error) {
-	switch o.kind {
-	case nameOp:
-		if err := checkRegister(o.name, o.pos); err != nil {
+func (b *builder) lvalue(o parser.Operand) (location, error) {
+	switch o.Kind {
+	case parser.NameOp:
+		if err := checkRegister(o.Name, o.Pos); err != nil {
 			return location{}, err
 		}
-		return location{reg: o.name}, nil
-	case memOp:
+		return location{reg: o.Name}, nil
+	case parser.MemOp:
 		switch {
-		case o.percent:
-			return location{}, litmus.Errorf(o.pos, "unsupported symbolic register %%%s", o.name)
-		case o.disp:
-			return location{}, litmus.Errorf(o.pos, "unsupported displacement in %s: herd7's X86 has none", o.text)
-		case registers[o.name]:
-			return location{addr: xcfa.Reg{Name: o.name}}, nil
-		case o.paren || o.name == "EIP":
+		case o.Percent:
+			return location{}, litmus.Errorf(o.Pos, "unsupported symbolic register %%%s", o.Name)
+		case o.Disp:
+			return location{}, litmus.Errorf(o.Pos, "unsupported displacement in %s: herd7's X86 has none", o.Text)
+		case registers[o.Name]:
+			return location{addr: xcfa.Reg{Name: o.Name}}, nil
+		case o.Paren || o.Name == "EIP":
 			// herd7 reads (R) of a register only; [EIP] would read the
 			// program counter.
-			return location{}, checkRegister(o.name, o.pos)
+			return location{}, checkRegister(o.Name, o.Pos)
 		}
 		// herd7 reads any other name, eax included, as a location.
-		return location{addr: xcfa.Sym{Name: o.name}}, nil
-	case immOp:
-		return location{}, litmus.Errorf(o.pos, "an immediate cannot be written to: %s", o.text)
-	case absOp:
-		return location{}, litmus.Errorf(o.pos, "unsupported absolute address %s: purr reads symbolic locations [x] only", o.text)
+		return location{addr: xcfa.Sym{Name: o.Name}}, nil
+	case parser.ImmOp:
+		return location{}, litmus.Errorf(o.Pos, "an immediate cannot be written to: %s", o.Text)
+	case parser.AbsOp:
+		return location{}, litmus.Errorf(o.Pos, "unsupported absolute address %s: purr reads symbolic locations [x] only", o.Text)
 	}
-	return location{}, litmus.Errorf(o.pos, "unsupported symbolic register %%%s", o.name)
+	return location{}, litmus.Errorf(o.Pos, "unsupported symbolic register %%%s", o.Name)
 }
 
 // rvalue reads a source operand.
-func (b *builder) rvalue(o operand) (xcfa.Expr, error) {
-	if o.kind == immOp {
-		return xcfa.Const{Value: o.imm}, nil
+func (b *builder) rvalue(o parser.Operand) (xcfa.Expr, error) {
+	if o.Kind == parser.ImmOp {
+		return xcfa.Const{Value: o.Imm}, nil
 	}
 	l, err := b.lvalue(o)
 	if err != nil {
@@ -73,28 +74,28 @@ func (b *builder) rvalue(o operand) (xcfa.Expr, error) {
 }
 
 // x86Instruction translates one X86 instruction.
-func (b *builder) x86Instruction(in *instr) error {
+func (b *builder) x86Instruction(in *parser.Instr) error {
 	return b.instruction32(in, false)
 }
 
 // instruction32 translates an instruction, locked when it follows LOCK:
 // then its memory accesses are atomic (tag X) and paired.
-func (b *builder) instruction32(in *instr, locked bool) error {
-	switch in.mnem {
+func (b *builder) instruction32(in *parser.Instr, locked bool) error {
+	switch in.Mnem {
 	case "MFENCE", "SFENCE", "LFENCE":
 		if err := b.operands(in, 0); err != nil {
 			return err
 		}
-		b.emit(xcfa.Fence{Tags: []string{in.mnem}})
+		b.emit(xcfa.Fence{Tags: []string{in.Mnem}})
 	case "MOV", "MOVQ":
 		if err := b.operands(in, 2); err != nil {
 			return err
 		}
-		dst, err := b.lvalue(in.ops[0])
+		dst, err := b.lvalue(in.Ops[0])
 		if err != nil {
 			return err
 		}
-		if src := in.ops[1]; dst.addr == nil && src.kind == memOp {
+		if src := in.Ops[1]; dst.addr == nil && src.Kind == parser.MemOp {
 			// A load straight into its register, as herd7's one read event.
 			from, err := b.lvalue(src)
 			if err != nil {
@@ -103,7 +104,7 @@ func (b *builder) instruction32(in *instr, locked bool) error {
 			b.emit(xcfa.Load{Dst: dst.reg, Addr: from.addr})
 			return nil
 		}
-		v, err := b.rvalue(in.ops[1])
+		v, err := b.rvalue(in.Ops[1])
 		if err != nil {
 			return err
 		}
@@ -112,18 +113,18 @@ func (b *builder) instruction32(in *instr, locked bool) error {
 		if err := b.operands(in, 2); err != nil {
 			return err
 		}
-		dst, err := b.lvalue(in.ops[0])
+		dst, err := b.lvalue(in.Ops[0])
 		if err != nil {
 			return err
 		}
 		tags, rmw := b.lockedAccess32(dst, locked)
 		old := b.read(dst, tags, rmw)
-		v, err := b.rvalue(in.ops[1])
+		v, err := b.rvalue(in.Ops[1])
 		if err != nil {
 			return err
 		}
 		op := xcfa.Add
-		if in.mnem == "XOR" {
+		if in.Mnem == "XOR" {
 			op = xcfa.Xor
 		}
 		res := b.result(bin(op, old, v))
@@ -133,12 +134,12 @@ func (b *builder) instruction32(in *instr, locked bool) error {
 		if err := b.operands(in, 1); err != nil {
 			return err
 		}
-		dst, err := b.lvalue(in.ops[0])
+		dst, err := b.lvalue(in.Ops[0])
 		if err != nil {
 			return err
 		}
 		op := xcfa.Add
-		if in.mnem == "DEC" {
+		if in.Mnem == "DEC" {
 			op = xcfa.Sub
 		}
 		tags, rmw := b.lockedAccess32(dst, locked)
@@ -149,14 +150,14 @@ func (b *builder) instruction32(in *instr, locked bool) error {
 		if err := b.operands(in, 2); err != nil {
 			return err
 		}
-		if in.ops[0].kind == immOp {
-			return litmus.Errorf(in.ops[0].pos, "CMP's first operand must be a register or memory, found %s", in.ops[0].text)
+		if in.Ops[0].Kind == parser.ImmOp {
+			return litmus.Errorf(in.Ops[0].Pos, "CMP's first operand must be a register or memory, found %s", in.Ops[0].Text)
 		}
-		x, err := b.rvalue(in.ops[0])
+		x, err := b.rvalue(in.Ops[0])
 		if err != nil {
 			return err
 		}
-		y, err := b.rvalue(in.ops[1])
+		y, err := b.rvalue(in.Ops[1])
 		if err != nil {
 			return err
 		}
@@ -165,7 +166,7 @@ func (b *builder) instruction32(in *instr, locked bool) error {
 		if err := b.operands(in, 1); err != nil {
 			return err
 		}
-		dst, err := b.lvalue(in.ops[0])
+		dst, err := b.lvalue(in.Ops[0])
 		if err != nil {
 			return err
 		}
@@ -177,24 +178,24 @@ func (b *builder) instruction32(in *instr, locked bool) error {
 	case "JMP":
 		return b.jump(in, nil)
 	case "JE", "JNE":
-		return b.jump(in, jumpConditions[in.mnem])
+		return b.jump(in, jumpConditions[in.Mnem])
 	case "LOCK":
-		switch inner := in.locked; inner.mnem {
+		switch inner := in.Locked; inner.Mnem {
 		case "ADD", "XOR", "INC", "DEC":
 			return b.instruction32(inner, true)
 		case "XCHG": // locked anyway
 			return b.xchg(inner)
 		case "LOCK":
-			return litmus.Errorf(inner.pos, "LOCK prefix twice")
+			return litmus.Errorf(inner.Pos, "LOCK prefix twice")
 		default:
-			return litmus.Errorf(in.pos, "unsupported LOCK prefix on %s: purr models LOCK before ADD, XOR, INC, DEC and XCHG", inner.mnem)
+			return litmus.Errorf(in.Pos, "unsupported LOCK prefix on %s: purr models LOCK before ADD, XOR, INC, DEC and XCHG", inner.Mnem)
 		}
 	case "CMPXCHG", "MOVSD":
-		return litmus.Errorf(in.pos, "unsupported instruction %s: herd7 does not implement it", in.mnem)
+		return litmus.Errorf(in.Pos, "unsupported instruction %s: herd7 does not implement it", in.Mnem)
 	case "OR", "MOVB", "MOVW", "MOVL", "MOVT":
-		return litmus.Errorf(in.pos, "unsupported instruction %s: herd7's X86 semantics has no case for it", in.mnem)
+		return litmus.Errorf(in.Pos, "unsupported instruction %s: herd7's X86 semantics has no case for it", in.Mnem)
 	default:
-		return litmus.Errorf(in.pos, "unsupported instruction %s", in.mnem)
+		return litmus.Errorf(in.Pos, "unsupported instruction %s", in.Mnem)
 	}
 	return nil
 }
@@ -209,22 +210,22 @@ func (b *builder) lockedAccess32(l location, locked bool) ([]string, int) {
 }
 
 // cmovc is CMOVC r,ea: r := ea when CF is non-zero.
-func (b *builder) cmovc(in *instr) error {
+func (b *builder) cmovc(in *parser.Instr) error {
 	if err := b.operands(in, 2); err != nil {
 		return err
 	}
-	if in.ops[0].kind != nameOp {
-		return litmus.Errorf(in.ops[0].pos, "CMOVC's first operand must be a register, found %s", in.ops[0].text)
+	if in.Ops[0].Kind != parser.NameOp {
+		return litmus.Errorf(in.Ops[0].Pos, "CMOVC's first operand must be a register, found %s", in.Ops[0].Text)
 	}
-	dst, err := b.lvalue(in.ops[0])
+	dst, err := b.lvalue(in.Ops[0])
 	if err != nil {
 		return err
 	}
-	if in.ops[1].kind == immOp {
-		return litmus.Errorf(in.ops[1].pos, "CMOVC's second operand must be a register or memory, found %s", in.ops[1].text)
+	if in.Ops[1].Kind == parser.ImmOp {
+		return litmus.Errorf(in.Ops[1].Pos, "CMOVC's second operand must be a register or memory, found %s", in.Ops[1].Text)
 	}
 	return b.choose(cf, func() error {
-		v, err := b.rvalue(in.ops[1])
+		v, err := b.rvalue(in.Ops[1])
 		if err != nil {
 			return err
 		}
@@ -235,20 +236,20 @@ func (b *builder) cmovc(in *instr) error {
 
 // xchg is herd7's locked exchange: with a memory operand, the read and the
 // write of memory are atomic (tag X) and paired.
-func (b *builder) xchg(in *instr) error {
+func (b *builder) xchg(in *parser.Instr) error {
 	if err := b.operands(in, 2); err != nil {
 		return err
 	}
-	for _, o := range in.ops {
-		if o.kind == immOp {
-			return litmus.Errorf(o.pos, "XCHG exchanges registers or memory, found %s", o.text)
+	for _, o := range in.Ops {
+		if o.Kind == parser.ImmOp {
+			return litmus.Errorf(o.Pos, "XCHG exchanges registers or memory, found %s", o.Text)
 		}
 	}
-	x, err := b.lvalue(in.ops[0])
+	x, err := b.lvalue(in.Ops[0])
 	if err != nil {
 		return err
 	}
-	y, err := b.lvalue(in.ops[1])
+	y, err := b.lvalue(in.Ops[1])
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/litmus/x86/internal/parser"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -151,45 +152,45 @@ type memAccess struct {
 
 // operand64 resolves an operand that is not an immediate, recording a
 // memory operand's access.
-func (b *builder) operand64(o operand, size opSize) (loc64, error) {
-	switch o.kind {
-	case nameOp, symRegOp:
-		r := x86_64Register(o.name)
+func (b *builder) operand64(o parser.Operand, size opSize) (loc64, error) {
+	switch o.Kind {
+	case parser.NameOp, parser.SymRegOp:
+		r := x86_64Register(o.Name)
 		switch {
 		case r != nil:
 			return loc64{location: location{reg: r.base}, reg: r}, nil
-		case strings.EqualFold(o.name, "rip"):
-			return loc64{}, litmus.Errorf(o.pos, "unsupported register %s: it is herd7's X86_64 program counter", o.text)
-		case o.kind == symRegOp:
-			return loc64{}, litmus.Errorf(o.pos, "unsupported symbolic register %s", o.text)
+		case strings.EqualFold(o.Name, "rip"):
+			return loc64{}, litmus.Errorf(o.Pos, "unsupported register %s: it is herd7's X86_64 program counter", o.Text)
+		case o.Kind == parser.SymRegOp:
+			return loc64{}, litmus.Errorf(o.Pos, "unsupported symbolic register %s", o.Text)
 		}
-		return loc64{}, litmus.Errorf(o.pos, "expected a register, (x), (%%reg) or $n, found %s", o.text)
-	case memOp:
-		acc := memAccess{size: size.bytes, pos: o.pos, text: b.text}
+		return loc64{}, litmus.Errorf(o.Pos, "expected a register, (x), (%%reg) or $n, found %s", o.Text)
+	case parser.MemOp:
+		acc := memAccess{size: size.bytes, pos: o.Pos, text: b.text}
 		var addr xcfa.Expr
-		switch r := x86_64Register(o.name); {
+		switch r := x86_64Register(o.Name); {
 		case r != nil && r.part != part64:
-			return loc64{}, litmus.Errorf(o.pos, "unsupported address register %%%s: purr reads addresses from 64-bit registers (%%%s)", r.name, r.base)
+			return loc64{}, litmus.Errorf(o.Pos, "unsupported address register %%%s: purr reads addresses from 64-bit registers (%%%s)", r.name, r.base)
 		case r != nil:
 			addr = xcfa.Reg{Name: r.base}
-			if o.imm != 0 {
-				addr = bin(xcfa.Add, addr, xcfa.Const{Value: o.imm})
+			if o.Imm != 0 {
+				addr = bin(xcfa.Add, addr, xcfa.Const{Value: o.Imm})
 			}
-		case strings.EqualFold(o.name, "rip"):
-			return loc64{}, litmus.Errorf(o.pos, "unsupported register %%%s: it is herd7's X86_64 program counter", o.name)
-		case o.percent:
-			return loc64{}, litmus.Errorf(o.pos, "unsupported symbolic register %%%s", o.name)
-		case o.disp:
-			return loc64{}, litmus.Errorf(o.pos, "a displacement needs a register address, as in 8(%%rax), found %s", o.text)
+		case strings.EqualFold(o.Name, "rip"):
+			return loc64{}, litmus.Errorf(o.Pos, "unsupported register %%%s: it is herd7's X86_64 program counter", o.Name)
+		case o.Percent:
+			return loc64{}, litmus.Errorf(o.Pos, "unsupported symbolic register %%%s", o.Name)
+		case o.Disp:
+			return loc64{}, litmus.Errorf(o.Pos, "a displacement needs a register address, as in 8(%%rax), found %s", o.Text)
 		default:
-			addr, acc.sym = xcfa.Sym{Name: o.name}, o.name
+			addr, acc.sym = xcfa.Sym{Name: o.Name}, o.Name
 		}
 		b.prog.accesses = append(b.prog.accesses, acc)
 		return loc64{location: location{addr: addr}}, nil
-	case immOp:
-		return loc64{}, litmus.Errorf(o.pos, "an immediate cannot be written to: %s", o.text)
+	case parser.ImmOp:
+		return loc64{}, litmus.Errorf(o.Pos, "an immediate cannot be written to: %s", o.Text)
 	}
-	return loc64{}, litmus.Errorf(o.pos, "unsupported absolute address %s: purr reads symbolic locations (x) only", o.text)
+	return loc64{}, litmus.Errorf(o.Pos, "unsupported absolute address %s: purr reads symbolic locations (x) only", o.Text)
 }
 
 // zextBits are the widths the zero-extensions keep.
@@ -262,9 +263,9 @@ func (b *builder) store64(l loc64, v xcfa.Expr, tags []string, rmw int) {
 
 // value64 reads a source operand: an immediate as is (herd7 does not mask
 // it), anything else as load64 does.
-func (b *builder) value64(o operand, size opSize) (xcfa.Expr, error) {
-	if o.kind == immOp {
-		return xcfa.Const{Value: o.imm}, nil
+func (b *builder) value64(o parser.Operand, size opSize) (xcfa.Expr, error) {
+	if o.Kind == parser.ImmOp {
+		return xcfa.Const{Value: o.Imm}, nil
 	}
 	l, err := b.operand64(o, size)
 	if err != nil {
@@ -275,23 +276,23 @@ func (b *builder) value64(o operand, size opSize) (xcfa.Expr, error) {
 
 // x86_64Instruction translates one X86_64 instruction (AT&T order: the
 // destination last).
-func (b *builder) x86_64Instruction(in *instr) error {
+func (b *builder) x86_64Instruction(in *parser.Instr) error {
 	return b.instruction64(in, false)
 }
 
 // instruction64 translates an instruction, locked when it follows LOCK:
 // then its memory accesses are atomic (tag X) and paired.
-func (b *builder) instruction64(in *instr, locked bool) error {
-	base, size := splitMnemonic(in.mnem)
-	if in.locked != nil {
-		inner, _ := splitMnemonic(in.locked.mnem)
+func (b *builder) instruction64(in *parser.Instr, locked bool) error {
+	base, size := splitMnemonic(in.Mnem)
+	if in.Locked != nil {
+		inner, _ := splitMnemonic(in.Locked.Mnem)
 		switch inner {
 		case "ADD", "XOR", "INC", "DEC", "XCHG", "CMPXCHG": // CMPXCHG: refused there
-			return b.instruction64(in.locked, true)
+			return b.instruction64(in.Locked, true)
 		case "LOCK":
-			return litmus.Errorf(in.locked.pos, "LOCK prefix twice")
+			return litmus.Errorf(in.Locked.Pos, "LOCK prefix twice")
 		}
-		return litmus.Errorf(in.pos, "unsupported LOCK prefix on %s: herd7 refuses it", in.locked.mnem)
+		return litmus.Errorf(in.Pos, "unsupported LOCK prefix on %s: herd7 refuses it", in.Locked.Mnem)
 	}
 	if cond, ok := jumpConditions[base]; ok {
 		return b.jump(in, cond)
@@ -314,7 +315,7 @@ func (b *builder) instruction64(in *instr, locked bool) error {
 		if err := b.operands(in, 1); err != nil {
 			return err
 		}
-		dst, err := b.operand64(in.ops[0], size)
+		dst, err := b.operand64(in.Ops[0], size)
 		if err != nil {
 			return err
 		}
@@ -327,14 +328,14 @@ func (b *builder) instruction64(in *instr, locked bool) error {
 		if err := b.operands(in, 2); err != nil {
 			return err
 		}
-		if in.ops[1].kind == immOp {
-			return litmus.Errorf(in.ops[1].pos, "%s's second operand must be a register or memory, found %s", in.mnem, in.ops[1].text)
+		if in.Ops[1].Kind == parser.ImmOp {
+			return litmus.Errorf(in.Ops[1].Pos, "%s's second operand must be a register or memory, found %s", in.Mnem, in.Ops[1].Text)
 		}
-		x, err := b.value64(in.ops[1], size)
+		x, err := b.value64(in.Ops[1], size)
 		if err != nil {
 			return err
 		}
-		y, err := b.value64(in.ops[0], size)
+		y, err := b.value64(in.Ops[0], size)
 		if err != nil {
 			return err
 		}
@@ -343,7 +344,7 @@ func (b *builder) instruction64(in *instr, locked bool) error {
 		if err := b.operands(in, 1); err != nil {
 			return err
 		}
-		dst, err := b.operand64(in.ops[0], size)
+		dst, err := b.operand64(in.Ops[0], size)
 		if err != nil {
 			return err
 		}
@@ -354,11 +355,11 @@ func (b *builder) instruction64(in *instr, locked bool) error {
 	case "XCHG":
 		return b.xchg64(in, size)
 	case "CMPXCHG":
-		return litmus.Errorf(in.pos, "unsupported instruction %s: purr does not model herd7's compare-and-exchange", in.mnem)
+		return litmus.Errorf(in.Pos, "unsupported instruction %s: purr does not model herd7's compare-and-exchange", in.Mnem)
 	case "UXCH", "MOVNTI":
-		return litmus.Errorf(in.pos, "unsupported instruction %s: purr does not model herd7's unlocked exchange and non-temporal stores", in.mnem)
+		return litmus.Errorf(in.Pos, "unsupported instruction %s: purr does not model herd7's unlocked exchange and non-temporal stores", in.Mnem)
 	default:
-		return litmus.Errorf(in.pos, "unsupported instruction %s", in.mnem)
+		return litmus.Errorf(in.Pos, "unsupported instruction %s", in.Mnem)
 	}
 	return nil
 }
@@ -373,16 +374,16 @@ func (b *builder) lockedAccess(l loc64, locked bool) ([]string, int) {
 }
 
 // mov64 is MOV src,dst.
-func (b *builder) mov64(in *instr, size opSize) error {
+func (b *builder) mov64(in *parser.Instr, size opSize) error {
 	if err := b.operands(in, 2); err != nil {
 		return err
 	}
-	dst, err := b.operand64(in.ops[1], size)
+	dst, err := b.operand64(in.Ops[1], size)
 	if err != nil {
 		return err
 	}
-	src := in.ops[0]
-	if dst.reg != nil && (dst.reg.part == part64 || dst.reg.part == part32) && src.kind == memOp && size.bits == 64 {
+	src := in.Ops[0]
+	if dst.reg != nil && (dst.reg.part == part64 || dst.reg.part == part32) && src.Kind == parser.MemOp && size.bits == 64 {
 		// A load straight into its register, as herd7's one read event:
 		// nothing of the value is masked.
 		from, err := b.operand64(src, size)
@@ -402,21 +403,21 @@ func (b *builder) mov64(in *instr, size opSize) error {
 
 // arith64 is ADD, XOR, OR and AND src,dst: dst := dst op src, with
 // herd7's flags of the result.
-func (b *builder) arith64(in *instr, size opSize, locked bool) error {
+func (b *builder) arith64(in *parser.Instr, size opSize, locked bool) error {
 	if err := b.operands(in, 2); err != nil {
 		return err
 	}
-	dst, err := b.operand64(in.ops[1], size)
+	dst, err := b.operand64(in.Ops[1], size)
 	if err != nil {
 		return err
 	}
 	tags, rmw := b.lockedAccess(dst, locked)
 	old := b.load64(dst, size, tags, rmw)
-	v, err := b.value64(in.ops[0], size)
+	v, err := b.value64(in.Ops[0], size)
 	if err != nil {
 		return err
 	}
-	base, _ := splitMnemonic(in.mnem)
+	base, _ := splitMnemonic(in.Mnem)
 	op := map[string]xcfa.BinOp{"ADD": xcfa.Add, "XOR": xcfa.Xor, "OR": xcfa.Or, "AND": xcfa.And}[base]
 	res := b.result(bin(op, old, v))
 	b.store64(dst, res, tags, rmw)
@@ -425,22 +426,22 @@ func (b *builder) arith64(in *instr, size opSize, locked bool) error {
 }
 
 // cmovc64 is herd7's CMOVC r,ea: r := ea when CF is non-zero.
-func (b *builder) cmovc64(in *instr, size opSize) error {
+func (b *builder) cmovc64(in *parser.Instr, size opSize) error {
 	if err := b.operands(in, 2); err != nil {
 		return err
 	}
-	if k := in.ops[0].kind; k != nameOp && k != symRegOp {
-		return litmus.Errorf(in.ops[0].pos, "%s's first operand must be a register, found %s", in.mnem, in.ops[0].text)
+	if k := in.Ops[0].Kind; k != parser.NameOp && k != parser.SymRegOp {
+		return litmus.Errorf(in.Ops[0].Pos, "%s's first operand must be a register, found %s", in.Mnem, in.Ops[0].Text)
 	}
-	dst, err := b.operand64(in.ops[0], size)
+	dst, err := b.operand64(in.Ops[0], size)
 	if err != nil {
 		return err
 	}
-	if in.ops[1].kind == immOp {
-		return litmus.Errorf(in.ops[1].pos, "%s's second operand must be a register or memory, found %s", in.mnem, in.ops[1].text)
+	if in.Ops[1].Kind == parser.ImmOp {
+		return litmus.Errorf(in.Ops[1].Pos, "%s's second operand must be a register or memory, found %s", in.Mnem, in.Ops[1].Text)
 	}
 	return b.choose(cf, func() error {
-		v, err := b.value64(in.ops[1], size)
+		v, err := b.value64(in.Ops[1], size)
 		if err != nil {
 			return err
 		}
@@ -452,20 +453,20 @@ func (b *builder) cmovc64(in *instr, size opSize) error {
 // xchg64 is XCHG: with a memory operand, herd7's exchange is atomic
 // whether or not LOCK precedes it: the read and the write of memory are
 // tagged X and paired.
-func (b *builder) xchg64(in *instr, size opSize) error {
+func (b *builder) xchg64(in *parser.Instr, size opSize) error {
 	if err := b.operands(in, 2); err != nil {
 		return err
 	}
-	for _, o := range in.ops {
-		if o.kind == immOp {
-			return litmus.Errorf(o.pos, "%s exchanges registers or memory, found %s", in.mnem, o.text)
+	for _, o := range in.Ops {
+		if o.Kind == parser.ImmOp {
+			return litmus.Errorf(o.Pos, "%s exchanges registers or memory, found %s", in.Mnem, o.Text)
 		}
 	}
-	x, err := b.operand64(in.ops[0], size)
+	x, err := b.operand64(in.Ops[0], size)
 	if err != nil {
 		return err
 	}
-	y, err := b.operand64(in.ops[1], size)
+	y, err := b.operand64(in.Ops[1], size)
 	if err != nil {
 		return err
 	}
@@ -495,11 +496,11 @@ func (b *builder) xchg64(in *instr, size opSize) error {
 // "jl" and "jg" for JLT and JGT; "lock; " before a locked instruction;
 // NOP as "NOP".
 
-func hashX86_64(in *instr, rename map[string]string) string {
-	if in.locked != nil {
-		return "lock; " + hashX86_64(in.locked, rename)
+func hashX86_64(in *parser.Instr, rename map[string]string) string {
+	if in.Locked != nil {
+		return "lock; " + hashX86_64(in.Locked, rename)
 	}
-	base, size := splitMnemonic(in.mnem)
+	base, size := splitMnemonic(in.Mnem)
 	switch base {
 	case "NOP":
 		return "NOP"
@@ -508,8 +509,8 @@ func hashX86_64(in *instr, rename map[string]string) string {
 	case "JGT":
 		base = "JG"
 	}
-	ops := make([]string, len(in.ops))
-	for i, o := range in.ops {
+	ops := make([]string, len(in.Ops))
+	for i, o := range in.Ops {
 		ops[i] = hashOperand64(o, rename)
 	}
 	m := strings.ToLower(base) + size.suffix
@@ -519,26 +520,26 @@ func hashX86_64(in *instr, rename map[string]string) string {
 	return m + " " + strings.Join(ops, ",")
 }
 
-func hashOperand64(o operand, rename map[string]string) string {
-	switch o.kind {
-	case immOp:
-		return "$" + strconv.FormatInt(o.imm, 10)
-	case memOp:
-		r := x86_64Register(o.name)
+func hashOperand64(o parser.Operand, rename map[string]string) string {
+	switch o.Kind {
+	case parser.ImmOp:
+		return "$" + strconv.FormatInt(o.Imm, 10)
+	case parser.MemOp:
+		r := x86_64Register(o.Name)
 		if r == nil {
-			return "(" + o.name + ")"
+			return "(" + o.Name + ")"
 		}
 		disp := ""
-		if o.imm != 0 {
-			disp = strconv.FormatInt(o.imm, 10)
+		if o.Imm != 0 {
+			disp = strconv.FormatInt(o.Imm, 10)
 		}
 		return disp + "(%" + r.name + ")"
 	}
-	if r := x86_64Register(o.name); r != nil {
+	if r := x86_64Register(o.Name); r != nil {
 		return "%" + r.name
 	}
-	if l, ok := rename[o.name]; ok {
+	if l, ok := rename[o.Name]; ok {
 		return l
 	}
-	return o.name
+	return o.Name
 }

@@ -193,8 +193,8 @@ type unfolder struct {
 	unroll int
 	rmwIDs int
 	regs   bool // make register events
-	// noBranches: herd7's C semantics has no branch (commit) events, and
-	// its control dependencies end where the branches join (joins.go).
+	// noBranches: no branch (commit) events, and control dependencies
+	// end where the branches join (joins.go): xcfa.Program.NoBranchEvents.
 	noBranches bool
 	// unorderedInstrs: no two events of one instruction are in program
 	// order (xcfa.Program.OrderedInstrs).
@@ -275,7 +275,7 @@ func UnfoldRegisterEvents(ctx context.Context, prog *xcfa.Program, unroll int, i
 
 func unfold(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value, regs bool) (*Unfolding, error) {
 	f := &unfolder{ctx: ctx, u: &Unfolding{Threads: len(prog.Procs), RegisterEvents: regs}, unroll: unroll,
-		terms: map[termKey]*Term{}, regs: regs, noBranches: prog.Arch == "C", unorderedInstrs: !prog.OrderedInstrs}
+		terms: map[termKey]*Term{}, regs: regs, noBranches: prog.NoBranchEvents, unorderedInstrs: !prog.OrderedInstrs}
 	cells := make([]outcome.Value, 0, len(initMem))
 	for a := range initMem {
 		cells = append(cells, a)

@@ -40,58 +40,58 @@ func aarch64ParserInit() {
 		"COMMA", "COLON", "SEMI", "PIPE", "LBRK", "RBRK", "BANG", "DOT", "PLUS",
 	}
 	staticData.RuleNames = []string{
-		"program", "header", "procName", "row", "cell", "label", "instruction",
-		"operand",
+		"instruction", "operand", "program", "header", "procName", "row", "cell",
+		"label",
 	}
 	staticData.PredictionContextCache = antlr.NewPredictionContextCache()
 	staticData.serializedATN = []int32{
 		4, 1, 16, 111, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
-		4, 2, 5, 7, 5, 2, 6, 7, 6, 2, 7, 7, 7, 1, 0, 5, 0, 18, 8, 0, 10, 0, 12,
-		0, 21, 9, 0, 1, 0, 1, 0, 5, 0, 25, 8, 0, 10, 0, 12, 0, 28, 9, 0, 1, 0,
-		1, 0, 1, 1, 1, 1, 1, 1, 5, 1, 35, 8, 1, 10, 1, 12, 1, 38, 9, 1, 1, 1, 1,
-		1, 1, 2, 1, 2, 1, 3, 1, 3, 1, 3, 5, 3, 47, 8, 3, 10, 3, 12, 3, 50, 9, 3,
-		1, 3, 1, 3, 1, 4, 5, 4, 55, 8, 4, 10, 4, 12, 4, 58, 9, 4, 1, 4, 3, 4, 61,
-		8, 4, 1, 5, 1, 5, 1, 5, 1, 6, 1, 6, 1, 6, 1, 6, 5, 6, 70, 8, 6, 10, 6,
-		12, 6, 73, 9, 6, 3, 6, 75, 8, 6, 1, 7, 3, 7, 78, 8, 7, 1, 7, 1, 7, 1, 7,
-		3, 7, 83, 8, 7, 1, 7, 1, 7, 1, 7, 3, 7, 88, 8, 7, 1, 7, 1, 7, 1, 7, 1,
-		7, 1, 7, 5, 7, 95, 8, 7, 10, 7, 12, 7, 98, 9, 7, 1, 7, 1, 7, 3, 7, 102,
-		8, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 3, 7, 109, 8, 7, 1, 7, 0, 0, 8, 0,
-		2, 4, 6, 8, 10, 12, 14, 0, 0, 121, 0, 19, 1, 0, 0, 0, 2, 31, 1, 0, 0, 0,
-		4, 41, 1, 0, 0, 0, 6, 43, 1, 0, 0, 0, 8, 56, 1, 0, 0, 0, 10, 62, 1, 0,
-		0, 0, 12, 65, 1, 0, 0, 0, 14, 108, 1, 0, 0, 0, 16, 18, 5, 10, 0, 0, 17,
-		16, 1, 0, 0, 0, 18, 21, 1, 0, 0, 0, 19, 17, 1, 0, 0, 0, 19, 20, 1, 0, 0,
-		0, 20, 22, 1, 0, 0, 0, 21, 19, 1, 0, 0, 0, 22, 26, 3, 2, 1, 0, 23, 25,
-		3, 6, 3, 0, 24, 23, 1, 0, 0, 0, 25, 28, 1, 0, 0, 0, 26, 24, 1, 0, 0, 0,
-		26, 27, 1, 0, 0, 0, 27, 29, 1, 0, 0, 0, 28, 26, 1, 0, 0, 0, 29, 30, 5,
-		0, 0, 1, 30, 1, 1, 0, 0, 0, 31, 36, 3, 4, 2, 0, 32, 33, 5, 11, 0, 0, 33,
-		35, 3, 4, 2, 0, 34, 32, 1, 0, 0, 0, 35, 38, 1, 0, 0, 0, 36, 34, 1, 0, 0,
-		0, 36, 37, 1, 0, 0, 0, 37, 39, 1, 0, 0, 0, 38, 36, 1, 0, 0, 0, 39, 40,
-		5, 10, 0, 0, 40, 3, 1, 0, 0, 0, 41, 42, 5, 5, 0, 0, 42, 5, 1, 0, 0, 0,
-		43, 48, 3, 8, 4, 0, 44, 45, 5, 11, 0, 0, 45, 47, 3, 8, 4, 0, 46, 44, 1,
-		0, 0, 0, 47, 50, 1, 0, 0, 0, 48, 46, 1, 0, 0, 0, 48, 49, 1, 0, 0, 0, 49,
-		51, 1, 0, 0, 0, 50, 48, 1, 0, 0, 0, 51, 52, 5, 10, 0, 0, 52, 7, 1, 0, 0,
-		0, 53, 55, 3, 10, 5, 0, 54, 53, 1, 0, 0, 0, 55, 58, 1, 0, 0, 0, 56, 54,
-		1, 0, 0, 0, 56, 57, 1, 0, 0, 0, 57, 60, 1, 0, 0, 0, 58, 56, 1, 0, 0, 0,
-		59, 61, 3, 12, 6, 0, 60, 59, 1, 0, 0, 0, 60, 61, 1, 0, 0, 0, 61, 9, 1,
-		0, 0, 0, 62, 63, 5, 5, 0, 0, 63, 64, 5, 9, 0, 0, 64, 11, 1, 0, 0, 0, 65,
-		74, 5, 5, 0, 0, 66, 71, 3, 14, 7, 0, 67, 68, 5, 8, 0, 0, 68, 70, 3, 14,
-		7, 0, 69, 67, 1, 0, 0, 0, 70, 73, 1, 0, 0, 0, 71, 69, 1, 0, 0, 0, 71, 72,
-		1, 0, 0, 0, 72, 75, 1, 0, 0, 0, 73, 71, 1, 0, 0, 0, 74, 66, 1, 0, 0, 0,
-		74, 75, 1, 0, 0, 0, 75, 13, 1, 0, 0, 0, 76, 78, 5, 7, 0, 0, 77, 76, 1,
-		0, 0, 0, 77, 78, 1, 0, 0, 0, 78, 79, 1, 0, 0, 0, 79, 109, 5, 4, 0, 0, 80,
-		82, 5, 5, 0, 0, 81, 83, 5, 7, 0, 0, 82, 81, 1, 0, 0, 0, 82, 83, 1, 0, 0,
-		0, 83, 84, 1, 0, 0, 0, 84, 109, 5, 4, 0, 0, 85, 87, 5, 5, 0, 0, 86, 88,
-		5, 6, 0, 0, 87, 86, 1, 0, 0, 0, 87, 88, 1, 0, 0, 0, 88, 109, 1, 0, 0, 0,
-		89, 109, 5, 6, 0, 0, 90, 91, 5, 12, 0, 0, 91, 96, 3, 14, 7, 0, 92, 93,
-		5, 8, 0, 0, 93, 95, 3, 14, 7, 0, 94, 92, 1, 0, 0, 0, 95, 98, 1, 0, 0, 0,
-		96, 94, 1, 0, 0, 0, 96, 97, 1, 0, 0, 0, 97, 99, 1, 0, 0, 0, 98, 96, 1,
-		0, 0, 0, 99, 101, 5, 13, 0, 0, 100, 102, 5, 14, 0, 0, 101, 100, 1, 0, 0,
-		0, 101, 102, 1, 0, 0, 0, 102, 109, 1, 0, 0, 0, 103, 104, 5, 15, 0, 0, 104,
-		109, 5, 4, 0, 0, 105, 106, 5, 15, 0, 0, 106, 107, 5, 16, 0, 0, 107, 109,
-		5, 4, 0, 0, 108, 77, 1, 0, 0, 0, 108, 80, 1, 0, 0, 0, 108, 85, 1, 0, 0,
-		0, 108, 89, 1, 0, 0, 0, 108, 90, 1, 0, 0, 0, 108, 103, 1, 0, 0, 0, 108,
-		105, 1, 0, 0, 0, 109, 15, 1, 0, 0, 0, 14, 19, 26, 36, 48, 56, 60, 71, 74,
-		77, 82, 87, 96, 101, 108,
+		4, 2, 5, 7, 5, 2, 6, 7, 6, 2, 7, 7, 7, 1, 0, 1, 0, 1, 0, 1, 0, 5, 0, 21,
+		8, 0, 10, 0, 12, 0, 24, 9, 0, 3, 0, 26, 8, 0, 1, 1, 3, 1, 29, 8, 1, 1,
+		1, 1, 1, 1, 1, 3, 1, 34, 8, 1, 1, 1, 1, 1, 1, 1, 3, 1, 39, 8, 1, 1, 1,
+		1, 1, 1, 1, 1, 1, 1, 1, 5, 1, 46, 8, 1, 10, 1, 12, 1, 49, 9, 1, 1, 1, 1,
+		1, 3, 1, 53, 8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 60, 8, 1, 1, 2,
+		5, 2, 63, 8, 2, 10, 2, 12, 2, 66, 9, 2, 1, 2, 1, 2, 5, 2, 70, 8, 2, 10,
+		2, 12, 2, 73, 9, 2, 1, 2, 1, 2, 1, 3, 1, 3, 1, 3, 5, 3, 80, 8, 3, 10, 3,
+		12, 3, 83, 9, 3, 1, 3, 1, 3, 1, 4, 1, 4, 1, 5, 1, 5, 1, 5, 5, 5, 92, 8,
+		5, 10, 5, 12, 5, 95, 9, 5, 1, 5, 1, 5, 1, 6, 5, 6, 100, 8, 6, 10, 6, 12,
+		6, 103, 9, 6, 1, 6, 3, 6, 106, 8, 6, 1, 7, 1, 7, 1, 7, 1, 7, 0, 0, 8, 0,
+		2, 4, 6, 8, 10, 12, 14, 0, 0, 121, 0, 16, 1, 0, 0, 0, 2, 59, 1, 0, 0, 0,
+		4, 64, 1, 0, 0, 0, 6, 76, 1, 0, 0, 0, 8, 86, 1, 0, 0, 0, 10, 88, 1, 0,
+		0, 0, 12, 101, 1, 0, 0, 0, 14, 107, 1, 0, 0, 0, 16, 25, 5, 5, 0, 0, 17,
+		22, 3, 2, 1, 0, 18, 19, 5, 8, 0, 0, 19, 21, 3, 2, 1, 0, 20, 18, 1, 0, 0,
+		0, 21, 24, 1, 0, 0, 0, 22, 20, 1, 0, 0, 0, 22, 23, 1, 0, 0, 0, 23, 26,
+		1, 0, 0, 0, 24, 22, 1, 0, 0, 0, 25, 17, 1, 0, 0, 0, 25, 26, 1, 0, 0, 0,
+		26, 1, 1, 0, 0, 0, 27, 29, 5, 7, 0, 0, 28, 27, 1, 0, 0, 0, 28, 29, 1, 0,
+		0, 0, 29, 30, 1, 0, 0, 0, 30, 60, 5, 4, 0, 0, 31, 33, 5, 5, 0, 0, 32, 34,
+		5, 7, 0, 0, 33, 32, 1, 0, 0, 0, 33, 34, 1, 0, 0, 0, 34, 35, 1, 0, 0, 0,
+		35, 60, 5, 4, 0, 0, 36, 38, 5, 5, 0, 0, 37, 39, 5, 6, 0, 0, 38, 37, 1,
+		0, 0, 0, 38, 39, 1, 0, 0, 0, 39, 60, 1, 0, 0, 0, 40, 60, 5, 6, 0, 0, 41,
+		42, 5, 12, 0, 0, 42, 47, 3, 2, 1, 0, 43, 44, 5, 8, 0, 0, 44, 46, 3, 2,
+		1, 0, 45, 43, 1, 0, 0, 0, 46, 49, 1, 0, 0, 0, 47, 45, 1, 0, 0, 0, 47, 48,
+		1, 0, 0, 0, 48, 50, 1, 0, 0, 0, 49, 47, 1, 0, 0, 0, 50, 52, 5, 13, 0, 0,
+		51, 53, 5, 14, 0, 0, 52, 51, 1, 0, 0, 0, 52, 53, 1, 0, 0, 0, 53, 60, 1,
+		0, 0, 0, 54, 55, 5, 15, 0, 0, 55, 60, 5, 4, 0, 0, 56, 57, 5, 15, 0, 0,
+		57, 58, 5, 16, 0, 0, 58, 60, 5, 4, 0, 0, 59, 28, 1, 0, 0, 0, 59, 31, 1,
+		0, 0, 0, 59, 36, 1, 0, 0, 0, 59, 40, 1, 0, 0, 0, 59, 41, 1, 0, 0, 0, 59,
+		54, 1, 0, 0, 0, 59, 56, 1, 0, 0, 0, 60, 3, 1, 0, 0, 0, 61, 63, 5, 10, 0,
+		0, 62, 61, 1, 0, 0, 0, 63, 66, 1, 0, 0, 0, 64, 62, 1, 0, 0, 0, 64, 65,
+		1, 0, 0, 0, 65, 67, 1, 0, 0, 0, 66, 64, 1, 0, 0, 0, 67, 71, 3, 6, 3, 0,
+		68, 70, 3, 10, 5, 0, 69, 68, 1, 0, 0, 0, 70, 73, 1, 0, 0, 0, 71, 69, 1,
+		0, 0, 0, 71, 72, 1, 0, 0, 0, 72, 74, 1, 0, 0, 0, 73, 71, 1, 0, 0, 0, 74,
+		75, 5, 0, 0, 1, 75, 5, 1, 0, 0, 0, 76, 81, 3, 8, 4, 0, 77, 78, 5, 11, 0,
+		0, 78, 80, 3, 8, 4, 0, 79, 77, 1, 0, 0, 0, 80, 83, 1, 0, 0, 0, 81, 79,
+		1, 0, 0, 0, 81, 82, 1, 0, 0, 0, 82, 84, 1, 0, 0, 0, 83, 81, 1, 0, 0, 0,
+		84, 85, 5, 10, 0, 0, 85, 7, 1, 0, 0, 0, 86, 87, 5, 5, 0, 0, 87, 9, 1, 0,
+		0, 0, 88, 93, 3, 12, 6, 0, 89, 90, 5, 11, 0, 0, 90, 92, 3, 12, 6, 0, 91,
+		89, 1, 0, 0, 0, 92, 95, 1, 0, 0, 0, 93, 91, 1, 0, 0, 0, 93, 94, 1, 0, 0,
+		0, 94, 96, 1, 0, 0, 0, 95, 93, 1, 0, 0, 0, 96, 97, 5, 10, 0, 0, 97, 11,
+		1, 0, 0, 0, 98, 100, 3, 14, 7, 0, 99, 98, 1, 0, 0, 0, 100, 103, 1, 0, 0,
+		0, 101, 99, 1, 0, 0, 0, 101, 102, 1, 0, 0, 0, 102, 105, 1, 0, 0, 0, 103,
+		101, 1, 0, 0, 0, 104, 106, 3, 0, 0, 0, 105, 104, 1, 0, 0, 0, 105, 106,
+		1, 0, 0, 0, 106, 13, 1, 0, 0, 0, 107, 108, 5, 5, 0, 0, 108, 109, 5, 9,
+		0, 0, 109, 15, 1, 0, 0, 0, 14, 22, 25, 28, 33, 38, 47, 52, 59, 64, 71,
+		81, 93, 101, 105,
 	}
 	deserializer := antlr.NewATNDeserializer(nil)
 	staticData.atn = deserializer.Deserialize(staticData.serializedATN)
@@ -150,918 +150,15 @@ const (
 
 // AArch64Parser rules.
 const (
-	AArch64ParserRULE_program     = 0
-	AArch64ParserRULE_header      = 1
-	AArch64ParserRULE_procName    = 2
-	AArch64ParserRULE_row         = 3
-	AArch64ParserRULE_cell        = 4
-	AArch64ParserRULE_label       = 5
-	AArch64ParserRULE_instruction = 6
-	AArch64ParserRULE_operand     = 7
+	AArch64ParserRULE_instruction = 0
+	AArch64ParserRULE_operand     = 1
+	AArch64ParserRULE_program     = 2
+	AArch64ParserRULE_header      = 3
+	AArch64ParserRULE_procName    = 4
+	AArch64ParserRULE_row         = 5
+	AArch64ParserRULE_cell        = 6
+	AArch64ParserRULE_label       = 7
 )
-
-// IProgramContext is an interface to support dynamic dispatch.
-type IProgramContext interface {
-	antlr.ParserRuleContext
-
-	// GetParser returns the parser.
-	GetParser() antlr.Parser
-
-	// Getter signatures
-	Header() IHeaderContext
-	EOF() antlr.TerminalNode
-	AllSEMI() []antlr.TerminalNode
-	SEMI(i int) antlr.TerminalNode
-	AllRow() []IRowContext
-	Row(i int) IRowContext
-
-	// IsProgramContext differentiates from other interfaces.
-	IsProgramContext()
-}
-
-type ProgramContext struct {
-	antlr.BaseParserRuleContext
-	parser antlr.Parser
-}
-
-func NewEmptyProgramContext() *ProgramContext {
-	var p = new(ProgramContext)
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = AArch64ParserRULE_program
-	return p
-}
-
-func InitEmptyProgramContext(p *ProgramContext) {
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = AArch64ParserRULE_program
-}
-
-func (*ProgramContext) IsProgramContext() {}
-
-func NewProgramContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *ProgramContext {
-	var p = new(ProgramContext)
-
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
-
-	p.parser = parser
-	p.RuleIndex = AArch64ParserRULE_program
-
-	return p
-}
-
-func (s *ProgramContext) GetParser() antlr.Parser { return s.parser }
-
-func (s *ProgramContext) Header() IHeaderContext {
-	var t antlr.RuleContext
-	for _, ctx := range s.GetChildren() {
-		if _, ok := ctx.(IHeaderContext); ok {
-			t = ctx.(antlr.RuleContext)
-			break
-		}
-	}
-
-	if t == nil {
-		return nil
-	}
-
-	return t.(IHeaderContext)
-}
-
-func (s *ProgramContext) EOF() antlr.TerminalNode {
-	return s.GetToken(AArch64ParserEOF, 0)
-}
-
-func (s *ProgramContext) AllSEMI() []antlr.TerminalNode {
-	return s.GetTokens(AArch64ParserSEMI)
-}
-
-func (s *ProgramContext) SEMI(i int) antlr.TerminalNode {
-	return s.GetToken(AArch64ParserSEMI, i)
-}
-
-func (s *ProgramContext) AllRow() []IRowContext {
-	children := s.GetChildren()
-	len := 0
-	for _, ctx := range children {
-		if _, ok := ctx.(IRowContext); ok {
-			len++
-		}
-	}
-
-	tst := make([]IRowContext, len)
-	i := 0
-	for _, ctx := range children {
-		if t, ok := ctx.(IRowContext); ok {
-			tst[i] = t.(IRowContext)
-			i++
-		}
-	}
-
-	return tst
-}
-
-func (s *ProgramContext) Row(i int) IRowContext {
-	var t antlr.RuleContext
-	j := 0
-	for _, ctx := range s.GetChildren() {
-		if _, ok := ctx.(IRowContext); ok {
-			if j == i {
-				t = ctx.(antlr.RuleContext)
-				break
-			}
-			j++
-		}
-	}
-
-	if t == nil {
-		return nil
-	}
-
-	return t.(IRowContext)
-}
-
-func (s *ProgramContext) GetRuleContext() antlr.RuleContext {
-	return s
-}
-
-func (s *ProgramContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
-	return antlr.TreesStringTree(s, ruleNames, recog)
-}
-
-func (p *AArch64Parser) Program() (localctx IProgramContext) {
-	localctx = NewProgramContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 0, AArch64ParserRULE_program)
-	var _la int
-
-	p.EnterOuterAlt(localctx, 1)
-	p.SetState(19)
-	p.GetErrorHandler().Sync(p)
-	if p.HasError() {
-		goto errorExit
-	}
-	_la = p.GetTokenStream().LA(1)
-
-	for _la == AArch64ParserSEMI {
-		{
-			p.SetState(16)
-			p.Match(AArch64ParserSEMI)
-			if p.HasError() {
-				// Recognition error - abort rule
-				goto errorExit
-			}
-		}
-
-		p.SetState(21)
-		p.GetErrorHandler().Sync(p)
-		if p.HasError() {
-			goto errorExit
-		}
-		_la = p.GetTokenStream().LA(1)
-	}
-	{
-		p.SetState(22)
-		p.Header()
-	}
-	p.SetState(26)
-	p.GetErrorHandler().Sync(p)
-	if p.HasError() {
-		goto errorExit
-	}
-	_la = p.GetTokenStream().LA(1)
-
-	for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&3104) != 0 {
-		{
-			p.SetState(23)
-			p.Row()
-		}
-
-		p.SetState(28)
-		p.GetErrorHandler().Sync(p)
-		if p.HasError() {
-			goto errorExit
-		}
-		_la = p.GetTokenStream().LA(1)
-	}
-	{
-		p.SetState(29)
-		p.Match(AArch64ParserEOF)
-		if p.HasError() {
-			// Recognition error - abort rule
-			goto errorExit
-		}
-	}
-
-errorExit:
-	if p.HasError() {
-		v := p.GetError()
-		localctx.SetException(v)
-		p.GetErrorHandler().ReportError(p, v)
-		p.GetErrorHandler().Recover(p, v)
-		p.SetError(nil)
-	}
-	p.ExitRule()
-	return localctx
-	goto errorExit // Trick to prevent compiler error if the label is not used
-}
-
-// IHeaderContext is an interface to support dynamic dispatch.
-type IHeaderContext interface {
-	antlr.ParserRuleContext
-
-	// GetParser returns the parser.
-	GetParser() antlr.Parser
-
-	// Getter signatures
-	AllProcName() []IProcNameContext
-	ProcName(i int) IProcNameContext
-	SEMI() antlr.TerminalNode
-	AllPIPE() []antlr.TerminalNode
-	PIPE(i int) antlr.TerminalNode
-
-	// IsHeaderContext differentiates from other interfaces.
-	IsHeaderContext()
-}
-
-type HeaderContext struct {
-	antlr.BaseParserRuleContext
-	parser antlr.Parser
-}
-
-func NewEmptyHeaderContext() *HeaderContext {
-	var p = new(HeaderContext)
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = AArch64ParserRULE_header
-	return p
-}
-
-func InitEmptyHeaderContext(p *HeaderContext) {
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = AArch64ParserRULE_header
-}
-
-func (*HeaderContext) IsHeaderContext() {}
-
-func NewHeaderContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *HeaderContext {
-	var p = new(HeaderContext)
-
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
-
-	p.parser = parser
-	p.RuleIndex = AArch64ParserRULE_header
-
-	return p
-}
-
-func (s *HeaderContext) GetParser() antlr.Parser { return s.parser }
-
-func (s *HeaderContext) AllProcName() []IProcNameContext {
-	children := s.GetChildren()
-	len := 0
-	for _, ctx := range children {
-		if _, ok := ctx.(IProcNameContext); ok {
-			len++
-		}
-	}
-
-	tst := make([]IProcNameContext, len)
-	i := 0
-	for _, ctx := range children {
-		if t, ok := ctx.(IProcNameContext); ok {
-			tst[i] = t.(IProcNameContext)
-			i++
-		}
-	}
-
-	return tst
-}
-
-func (s *HeaderContext) ProcName(i int) IProcNameContext {
-	var t antlr.RuleContext
-	j := 0
-	for _, ctx := range s.GetChildren() {
-		if _, ok := ctx.(IProcNameContext); ok {
-			if j == i {
-				t = ctx.(antlr.RuleContext)
-				break
-			}
-			j++
-		}
-	}
-
-	if t == nil {
-		return nil
-	}
-
-	return t.(IProcNameContext)
-}
-
-func (s *HeaderContext) SEMI() antlr.TerminalNode {
-	return s.GetToken(AArch64ParserSEMI, 0)
-}
-
-func (s *HeaderContext) AllPIPE() []antlr.TerminalNode {
-	return s.GetTokens(AArch64ParserPIPE)
-}
-
-func (s *HeaderContext) PIPE(i int) antlr.TerminalNode {
-	return s.GetToken(AArch64ParserPIPE, i)
-}
-
-func (s *HeaderContext) GetRuleContext() antlr.RuleContext {
-	return s
-}
-
-func (s *HeaderContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
-	return antlr.TreesStringTree(s, ruleNames, recog)
-}
-
-func (p *AArch64Parser) Header() (localctx IHeaderContext) {
-	localctx = NewHeaderContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 2, AArch64ParserRULE_header)
-	var _la int
-
-	p.EnterOuterAlt(localctx, 1)
-	{
-		p.SetState(31)
-		p.ProcName()
-	}
-	p.SetState(36)
-	p.GetErrorHandler().Sync(p)
-	if p.HasError() {
-		goto errorExit
-	}
-	_la = p.GetTokenStream().LA(1)
-
-	for _la == AArch64ParserPIPE {
-		{
-			p.SetState(32)
-			p.Match(AArch64ParserPIPE)
-			if p.HasError() {
-				// Recognition error - abort rule
-				goto errorExit
-			}
-		}
-		{
-			p.SetState(33)
-			p.ProcName()
-		}
-
-		p.SetState(38)
-		p.GetErrorHandler().Sync(p)
-		if p.HasError() {
-			goto errorExit
-		}
-		_la = p.GetTokenStream().LA(1)
-	}
-	{
-		p.SetState(39)
-		p.Match(AArch64ParserSEMI)
-		if p.HasError() {
-			// Recognition error - abort rule
-			goto errorExit
-		}
-	}
-
-errorExit:
-	if p.HasError() {
-		v := p.GetError()
-		localctx.SetException(v)
-		p.GetErrorHandler().ReportError(p, v)
-		p.GetErrorHandler().Recover(p, v)
-		p.SetError(nil)
-	}
-	p.ExitRule()
-	return localctx
-	goto errorExit // Trick to prevent compiler error if the label is not used
-}
-
-// IProcNameContext is an interface to support dynamic dispatch.
-type IProcNameContext interface {
-	antlr.ParserRuleContext
-
-	// GetParser returns the parser.
-	GetParser() antlr.Parser
-
-	// Getter signatures
-	NAME() antlr.TerminalNode
-
-	// IsProcNameContext differentiates from other interfaces.
-	IsProcNameContext()
-}
-
-type ProcNameContext struct {
-	antlr.BaseParserRuleContext
-	parser antlr.Parser
-}
-
-func NewEmptyProcNameContext() *ProcNameContext {
-	var p = new(ProcNameContext)
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = AArch64ParserRULE_procName
-	return p
-}
-
-func InitEmptyProcNameContext(p *ProcNameContext) {
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = AArch64ParserRULE_procName
-}
-
-func (*ProcNameContext) IsProcNameContext() {}
-
-func NewProcNameContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *ProcNameContext {
-	var p = new(ProcNameContext)
-
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
-
-	p.parser = parser
-	p.RuleIndex = AArch64ParserRULE_procName
-
-	return p
-}
-
-func (s *ProcNameContext) GetParser() antlr.Parser { return s.parser }
-
-func (s *ProcNameContext) NAME() antlr.TerminalNode {
-	return s.GetToken(AArch64ParserNAME, 0)
-}
-
-func (s *ProcNameContext) GetRuleContext() antlr.RuleContext {
-	return s
-}
-
-func (s *ProcNameContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
-	return antlr.TreesStringTree(s, ruleNames, recog)
-}
-
-func (p *AArch64Parser) ProcName() (localctx IProcNameContext) {
-	localctx = NewProcNameContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 4, AArch64ParserRULE_procName)
-	p.EnterOuterAlt(localctx, 1)
-	{
-		p.SetState(41)
-		p.Match(AArch64ParserNAME)
-		if p.HasError() {
-			// Recognition error - abort rule
-			goto errorExit
-		}
-	}
-
-errorExit:
-	if p.HasError() {
-		v := p.GetError()
-		localctx.SetException(v)
-		p.GetErrorHandler().ReportError(p, v)
-		p.GetErrorHandler().Recover(p, v)
-		p.SetError(nil)
-	}
-	p.ExitRule()
-	return localctx
-	goto errorExit // Trick to prevent compiler error if the label is not used
-}
-
-// IRowContext is an interface to support dynamic dispatch.
-type IRowContext interface {
-	antlr.ParserRuleContext
-
-	// GetParser returns the parser.
-	GetParser() antlr.Parser
-
-	// Getter signatures
-	AllCell() []ICellContext
-	Cell(i int) ICellContext
-	SEMI() antlr.TerminalNode
-	AllPIPE() []antlr.TerminalNode
-	PIPE(i int) antlr.TerminalNode
-
-	// IsRowContext differentiates from other interfaces.
-	IsRowContext()
-}
-
-type RowContext struct {
-	antlr.BaseParserRuleContext
-	parser antlr.Parser
-}
-
-func NewEmptyRowContext() *RowContext {
-	var p = new(RowContext)
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = AArch64ParserRULE_row
-	return p
-}
-
-func InitEmptyRowContext(p *RowContext) {
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = AArch64ParserRULE_row
-}
-
-func (*RowContext) IsRowContext() {}
-
-func NewRowContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *RowContext {
-	var p = new(RowContext)
-
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
-
-	p.parser = parser
-	p.RuleIndex = AArch64ParserRULE_row
-
-	return p
-}
-
-func (s *RowContext) GetParser() antlr.Parser { return s.parser }
-
-func (s *RowContext) AllCell() []ICellContext {
-	children := s.GetChildren()
-	len := 0
-	for _, ctx := range children {
-		if _, ok := ctx.(ICellContext); ok {
-			len++
-		}
-	}
-
-	tst := make([]ICellContext, len)
-	i := 0
-	for _, ctx := range children {
-		if t, ok := ctx.(ICellContext); ok {
-			tst[i] = t.(ICellContext)
-			i++
-		}
-	}
-
-	return tst
-}
-
-func (s *RowContext) Cell(i int) ICellContext {
-	var t antlr.RuleContext
-	j := 0
-	for _, ctx := range s.GetChildren() {
-		if _, ok := ctx.(ICellContext); ok {
-			if j == i {
-				t = ctx.(antlr.RuleContext)
-				break
-			}
-			j++
-		}
-	}
-
-	if t == nil {
-		return nil
-	}
-
-	return t.(ICellContext)
-}
-
-func (s *RowContext) SEMI() antlr.TerminalNode {
-	return s.GetToken(AArch64ParserSEMI, 0)
-}
-
-func (s *RowContext) AllPIPE() []antlr.TerminalNode {
-	return s.GetTokens(AArch64ParserPIPE)
-}
-
-func (s *RowContext) PIPE(i int) antlr.TerminalNode {
-	return s.GetToken(AArch64ParserPIPE, i)
-}
-
-func (s *RowContext) GetRuleContext() antlr.RuleContext {
-	return s
-}
-
-func (s *RowContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
-	return antlr.TreesStringTree(s, ruleNames, recog)
-}
-
-func (p *AArch64Parser) Row() (localctx IRowContext) {
-	localctx = NewRowContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 6, AArch64ParserRULE_row)
-	var _la int
-
-	p.EnterOuterAlt(localctx, 1)
-	{
-		p.SetState(43)
-		p.Cell()
-	}
-	p.SetState(48)
-	p.GetErrorHandler().Sync(p)
-	if p.HasError() {
-		goto errorExit
-	}
-	_la = p.GetTokenStream().LA(1)
-
-	for _la == AArch64ParserPIPE {
-		{
-			p.SetState(44)
-			p.Match(AArch64ParserPIPE)
-			if p.HasError() {
-				// Recognition error - abort rule
-				goto errorExit
-			}
-		}
-		{
-			p.SetState(45)
-			p.Cell()
-		}
-
-		p.SetState(50)
-		p.GetErrorHandler().Sync(p)
-		if p.HasError() {
-			goto errorExit
-		}
-		_la = p.GetTokenStream().LA(1)
-	}
-	{
-		p.SetState(51)
-		p.Match(AArch64ParserSEMI)
-		if p.HasError() {
-			// Recognition error - abort rule
-			goto errorExit
-		}
-	}
-
-errorExit:
-	if p.HasError() {
-		v := p.GetError()
-		localctx.SetException(v)
-		p.GetErrorHandler().ReportError(p, v)
-		p.GetErrorHandler().Recover(p, v)
-		p.SetError(nil)
-	}
-	p.ExitRule()
-	return localctx
-	goto errorExit // Trick to prevent compiler error if the label is not used
-}
-
-// ICellContext is an interface to support dynamic dispatch.
-type ICellContext interface {
-	antlr.ParserRuleContext
-
-	// GetParser returns the parser.
-	GetParser() antlr.Parser
-
-	// Getter signatures
-	AllLabel() []ILabelContext
-	Label(i int) ILabelContext
-	Instruction() IInstructionContext
-
-	// IsCellContext differentiates from other interfaces.
-	IsCellContext()
-}
-
-type CellContext struct {
-	antlr.BaseParserRuleContext
-	parser antlr.Parser
-}
-
-func NewEmptyCellContext() *CellContext {
-	var p = new(CellContext)
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = AArch64ParserRULE_cell
-	return p
-}
-
-func InitEmptyCellContext(p *CellContext) {
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = AArch64ParserRULE_cell
-}
-
-func (*CellContext) IsCellContext() {}
-
-func NewCellContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *CellContext {
-	var p = new(CellContext)
-
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
-
-	p.parser = parser
-	p.RuleIndex = AArch64ParserRULE_cell
-
-	return p
-}
-
-func (s *CellContext) GetParser() antlr.Parser { return s.parser }
-
-func (s *CellContext) AllLabel() []ILabelContext {
-	children := s.GetChildren()
-	len := 0
-	for _, ctx := range children {
-		if _, ok := ctx.(ILabelContext); ok {
-			len++
-		}
-	}
-
-	tst := make([]ILabelContext, len)
-	i := 0
-	for _, ctx := range children {
-		if t, ok := ctx.(ILabelContext); ok {
-			tst[i] = t.(ILabelContext)
-			i++
-		}
-	}
-
-	return tst
-}
-
-func (s *CellContext) Label(i int) ILabelContext {
-	var t antlr.RuleContext
-	j := 0
-	for _, ctx := range s.GetChildren() {
-		if _, ok := ctx.(ILabelContext); ok {
-			if j == i {
-				t = ctx.(antlr.RuleContext)
-				break
-			}
-			j++
-		}
-	}
-
-	if t == nil {
-		return nil
-	}
-
-	return t.(ILabelContext)
-}
-
-func (s *CellContext) Instruction() IInstructionContext {
-	var t antlr.RuleContext
-	for _, ctx := range s.GetChildren() {
-		if _, ok := ctx.(IInstructionContext); ok {
-			t = ctx.(antlr.RuleContext)
-			break
-		}
-	}
-
-	if t == nil {
-		return nil
-	}
-
-	return t.(IInstructionContext)
-}
-
-func (s *CellContext) GetRuleContext() antlr.RuleContext {
-	return s
-}
-
-func (s *CellContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
-	return antlr.TreesStringTree(s, ruleNames, recog)
-}
-
-func (p *AArch64Parser) Cell() (localctx ICellContext) {
-	localctx = NewCellContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 8, AArch64ParserRULE_cell)
-	var _la int
-
-	var _alt int
-
-	p.EnterOuterAlt(localctx, 1)
-	p.SetState(56)
-	p.GetErrorHandler().Sync(p)
-	if p.HasError() {
-		goto errorExit
-	}
-	_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 4, p.GetParserRuleContext())
-	if p.HasError() {
-		goto errorExit
-	}
-	for _alt != 2 && _alt != antlr.ATNInvalidAltNumber {
-		if _alt == 1 {
-			{
-				p.SetState(53)
-				p.Label()
-			}
-
-		}
-		p.SetState(58)
-		p.GetErrorHandler().Sync(p)
-		if p.HasError() {
-			goto errorExit
-		}
-		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 4, p.GetParserRuleContext())
-		if p.HasError() {
-			goto errorExit
-		}
-	}
-	p.SetState(60)
-	p.GetErrorHandler().Sync(p)
-	if p.HasError() {
-		goto errorExit
-	}
-	_la = p.GetTokenStream().LA(1)
-
-	if _la == AArch64ParserNAME {
-		{
-			p.SetState(59)
-			p.Instruction()
-		}
-
-	}
-
-errorExit:
-	if p.HasError() {
-		v := p.GetError()
-		localctx.SetException(v)
-		p.GetErrorHandler().ReportError(p, v)
-		p.GetErrorHandler().Recover(p, v)
-		p.SetError(nil)
-	}
-	p.ExitRule()
-	return localctx
-	goto errorExit // Trick to prevent compiler error if the label is not used
-}
-
-// ILabelContext is an interface to support dynamic dispatch.
-type ILabelContext interface {
-	antlr.ParserRuleContext
-
-	// GetParser returns the parser.
-	GetParser() antlr.Parser
-
-	// Getter signatures
-	NAME() antlr.TerminalNode
-	COLON() antlr.TerminalNode
-
-	// IsLabelContext differentiates from other interfaces.
-	IsLabelContext()
-}
-
-type LabelContext struct {
-	antlr.BaseParserRuleContext
-	parser antlr.Parser
-}
-
-func NewEmptyLabelContext() *LabelContext {
-	var p = new(LabelContext)
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = AArch64ParserRULE_label
-	return p
-}
-
-func InitEmptyLabelContext(p *LabelContext) {
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = AArch64ParserRULE_label
-}
-
-func (*LabelContext) IsLabelContext() {}
-
-func NewLabelContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *LabelContext {
-	var p = new(LabelContext)
-
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
-
-	p.parser = parser
-	p.RuleIndex = AArch64ParserRULE_label
-
-	return p
-}
-
-func (s *LabelContext) GetParser() antlr.Parser { return s.parser }
-
-func (s *LabelContext) NAME() antlr.TerminalNode {
-	return s.GetToken(AArch64ParserNAME, 0)
-}
-
-func (s *LabelContext) COLON() antlr.TerminalNode {
-	return s.GetToken(AArch64ParserCOLON, 0)
-}
-
-func (s *LabelContext) GetRuleContext() antlr.RuleContext {
-	return s
-}
-
-func (s *LabelContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
-	return antlr.TreesStringTree(s, ruleNames, recog)
-}
-
-func (p *AArch64Parser) Label() (localctx ILabelContext) {
-	localctx = NewLabelContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 10, AArch64ParserRULE_label)
-	p.EnterOuterAlt(localctx, 1)
-	{
-		p.SetState(62)
-		p.Match(AArch64ParserNAME)
-		if p.HasError() {
-			// Recognition error - abort rule
-			goto errorExit
-		}
-	}
-	{
-		p.SetState(63)
-		p.Match(AArch64ParserCOLON)
-		if p.HasError() {
-			// Recognition error - abort rule
-			goto errorExit
-		}
-	}
-
-errorExit:
-	if p.HasError() {
-		v := p.GetError()
-		localctx.SetException(v)
-		p.GetErrorHandler().ReportError(p, v)
-		p.GetErrorHandler().Recover(p, v)
-		p.SetError(nil)
-	}
-	p.ExitRule()
-	return localctx
-	goto errorExit // Trick to prevent compiler error if the label is not used
-}
 
 // IInstructionContext is an interface to support dynamic dispatch.
 type IInstructionContext interface {
@@ -1176,19 +273,19 @@ func (s *InstructionContext) ToStringTree(ruleNames []string, recog antlr.Recogn
 
 func (p *AArch64Parser) Instruction() (localctx IInstructionContext) {
 	localctx = NewInstructionContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 12, AArch64ParserRULE_instruction)
+	p.EnterRule(localctx, 0, AArch64ParserRULE_instruction)
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(65)
+		p.SetState(16)
 		p.Match(AArch64ParserNAME)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(74)
+	p.SetState(25)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1197,10 +294,10 @@ func (p *AArch64Parser) Instruction() (localctx IInstructionContext) {
 
 	if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&37104) != 0 {
 		{
-			p.SetState(66)
+			p.SetState(17)
 			p.Operand()
 		}
-		p.SetState(71)
+		p.SetState(22)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1209,7 +306,7 @@ func (p *AArch64Parser) Instruction() (localctx IInstructionContext) {
 
 		for _la == AArch64ParserCOMMA {
 			{
-				p.SetState(67)
+				p.SetState(18)
 				p.Match(AArch64ParserCOMMA)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1217,11 +314,11 @@ func (p *AArch64Parser) Instruction() (localctx IInstructionContext) {
 				}
 			}
 			{
-				p.SetState(68)
+				p.SetState(19)
 				p.Operand()
 			}
 
-			p.SetState(73)
+			p.SetState(24)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -1513,20 +610,20 @@ func (s *RelOperandContext) PLUS() antlr.TerminalNode {
 
 func (p *AArch64Parser) Operand() (localctx IOperandContext) {
 	localctx = NewOperandContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 14, AArch64ParserRULE_operand)
+	p.EnterRule(localctx, 2, AArch64ParserRULE_operand)
 	var _la int
 
-	p.SetState(108)
+	p.SetState(59)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
-	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 13, p.GetParserRuleContext()) {
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 7, p.GetParserRuleContext()) {
 	case 1:
 		localctx = NewImmOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
-		p.SetState(77)
+		p.SetState(28)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1535,7 +632,7 @@ func (p *AArch64Parser) Operand() (localctx IOperandContext) {
 
 		if _la == AArch64ParserHASH {
 			{
-				p.SetState(76)
+				p.SetState(27)
 				p.Match(AArch64ParserHASH)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1545,7 +642,7 @@ func (p *AArch64Parser) Operand() (localctx IOperandContext) {
 
 		}
 		{
-			p.SetState(79)
+			p.SetState(30)
 			p.Match(AArch64ParserNUM)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1557,14 +654,14 @@ func (p *AArch64Parser) Operand() (localctx IOperandContext) {
 		localctx = NewShiftOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(80)
+			p.SetState(31)
 			p.Match(AArch64ParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(82)
+		p.SetState(33)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1573,7 +670,7 @@ func (p *AArch64Parser) Operand() (localctx IOperandContext) {
 
 		if _la == AArch64ParserHASH {
 			{
-				p.SetState(81)
+				p.SetState(32)
 				p.Match(AArch64ParserHASH)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1583,7 +680,7 @@ func (p *AArch64Parser) Operand() (localctx IOperandContext) {
 
 		}
 		{
-			p.SetState(84)
+			p.SetState(35)
 			p.Match(AArch64ParserNUM)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1595,14 +692,14 @@ func (p *AArch64Parser) Operand() (localctx IOperandContext) {
 		localctx = NewNameOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(85)
+			p.SetState(36)
 			p.Match(AArch64ParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(87)
+		p.SetState(38)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1611,7 +708,7 @@ func (p *AArch64Parser) Operand() (localctx IOperandContext) {
 
 		if _la == AArch64ParserSYMREG {
 			{
-				p.SetState(86)
+				p.SetState(37)
 				p.Match(AArch64ParserSYMREG)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1625,7 +722,7 @@ func (p *AArch64Parser) Operand() (localctx IOperandContext) {
 		localctx = NewSymRegOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(89)
+			p.SetState(40)
 			p.Match(AArch64ParserSYMREG)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1637,7 +734,7 @@ func (p *AArch64Parser) Operand() (localctx IOperandContext) {
 		localctx = NewMemOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 5)
 		{
-			p.SetState(90)
+			p.SetState(41)
 			p.Match(AArch64ParserLBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1645,10 +742,10 @@ func (p *AArch64Parser) Operand() (localctx IOperandContext) {
 			}
 		}
 		{
-			p.SetState(91)
+			p.SetState(42)
 			p.Operand()
 		}
-		p.SetState(96)
+		p.SetState(47)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1657,7 +754,7 @@ func (p *AArch64Parser) Operand() (localctx IOperandContext) {
 
 		for _la == AArch64ParserCOMMA {
 			{
-				p.SetState(92)
+				p.SetState(43)
 				p.Match(AArch64ParserCOMMA)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1665,11 +762,11 @@ func (p *AArch64Parser) Operand() (localctx IOperandContext) {
 				}
 			}
 			{
-				p.SetState(93)
+				p.SetState(44)
 				p.Operand()
 			}
 
-			p.SetState(98)
+			p.SetState(49)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -1677,14 +774,14 @@ func (p *AArch64Parser) Operand() (localctx IOperandContext) {
 			_la = p.GetTokenStream().LA(1)
 		}
 		{
-			p.SetState(99)
+			p.SetState(50)
 			p.Match(AArch64ParserRBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(101)
+		p.SetState(52)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1693,7 +790,7 @@ func (p *AArch64Parser) Operand() (localctx IOperandContext) {
 
 		if _la == AArch64ParserBANG {
 			{
-				p.SetState(100)
+				p.SetState(51)
 				p.Match(AArch64ParserBANG)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1707,7 +804,7 @@ func (p *AArch64Parser) Operand() (localctx IOperandContext) {
 		localctx = NewRelOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 6)
 		{
-			p.SetState(103)
+			p.SetState(54)
 			p.Match(AArch64ParserDOT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1715,7 +812,7 @@ func (p *AArch64Parser) Operand() (localctx IOperandContext) {
 			}
 		}
 		{
-			p.SetState(104)
+			p.SetState(55)
 			p.Match(AArch64ParserNUM)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1727,7 +824,7 @@ func (p *AArch64Parser) Operand() (localctx IOperandContext) {
 		localctx = NewRelOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 7)
 		{
-			p.SetState(105)
+			p.SetState(56)
 			p.Match(AArch64ParserDOT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1735,7 +832,7 @@ func (p *AArch64Parser) Operand() (localctx IOperandContext) {
 			}
 		}
 		{
-			p.SetState(106)
+			p.SetState(57)
 			p.Match(AArch64ParserPLUS)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1743,7 +840,7 @@ func (p *AArch64Parser) Operand() (localctx IOperandContext) {
 			}
 		}
 		{
-			p.SetState(107)
+			p.SetState(58)
 			p.Match(AArch64ParserNUM)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1753,6 +850,909 @@ func (p *AArch64Parser) Operand() (localctx IOperandContext) {
 
 	case antlr.ATNInvalidAltNumber:
 		goto errorExit
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// IProgramContext is an interface to support dynamic dispatch.
+type IProgramContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	Header() IHeaderContext
+	EOF() antlr.TerminalNode
+	AllSEMI() []antlr.TerminalNode
+	SEMI(i int) antlr.TerminalNode
+	AllRow() []IRowContext
+	Row(i int) IRowContext
+
+	// IsProgramContext differentiates from other interfaces.
+	IsProgramContext()
+}
+
+type ProgramContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyProgramContext() *ProgramContext {
+	var p = new(ProgramContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = AArch64ParserRULE_program
+	return p
+}
+
+func InitEmptyProgramContext(p *ProgramContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = AArch64ParserRULE_program
+}
+
+func (*ProgramContext) IsProgramContext() {}
+
+func NewProgramContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *ProgramContext {
+	var p = new(ProgramContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = AArch64ParserRULE_program
+
+	return p
+}
+
+func (s *ProgramContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *ProgramContext) Header() IHeaderContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IHeaderContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IHeaderContext)
+}
+
+func (s *ProgramContext) EOF() antlr.TerminalNode {
+	return s.GetToken(AArch64ParserEOF, 0)
+}
+
+func (s *ProgramContext) AllSEMI() []antlr.TerminalNode {
+	return s.GetTokens(AArch64ParserSEMI)
+}
+
+func (s *ProgramContext) SEMI(i int) antlr.TerminalNode {
+	return s.GetToken(AArch64ParserSEMI, i)
+}
+
+func (s *ProgramContext) AllRow() []IRowContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IRowContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IRowContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IRowContext); ok {
+			tst[i] = t.(IRowContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *ProgramContext) Row(i int) IRowContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IRowContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IRowContext)
+}
+
+func (s *ProgramContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *ProgramContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *AArch64Parser) Program() (localctx IProgramContext) {
+	localctx = NewProgramContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 4, AArch64ParserRULE_program)
+	var _la int
+
+	p.EnterOuterAlt(localctx, 1)
+	p.SetState(64)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	for _la == AArch64ParserSEMI {
+		{
+			p.SetState(61)
+			p.Match(AArch64ParserSEMI)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+		p.SetState(66)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+	}
+	{
+		p.SetState(67)
+		p.Header()
+	}
+	p.SetState(71)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&3104) != 0 {
+		{
+			p.SetState(68)
+			p.Row()
+		}
+
+		p.SetState(73)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+	}
+	{
+		p.SetState(74)
+		p.Match(AArch64ParserEOF)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// IHeaderContext is an interface to support dynamic dispatch.
+type IHeaderContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	AllProcName() []IProcNameContext
+	ProcName(i int) IProcNameContext
+	SEMI() antlr.TerminalNode
+	AllPIPE() []antlr.TerminalNode
+	PIPE(i int) antlr.TerminalNode
+
+	// IsHeaderContext differentiates from other interfaces.
+	IsHeaderContext()
+}
+
+type HeaderContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyHeaderContext() *HeaderContext {
+	var p = new(HeaderContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = AArch64ParserRULE_header
+	return p
+}
+
+func InitEmptyHeaderContext(p *HeaderContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = AArch64ParserRULE_header
+}
+
+func (*HeaderContext) IsHeaderContext() {}
+
+func NewHeaderContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *HeaderContext {
+	var p = new(HeaderContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = AArch64ParserRULE_header
+
+	return p
+}
+
+func (s *HeaderContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *HeaderContext) AllProcName() []IProcNameContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IProcNameContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IProcNameContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IProcNameContext); ok {
+			tst[i] = t.(IProcNameContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *HeaderContext) ProcName(i int) IProcNameContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IProcNameContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IProcNameContext)
+}
+
+func (s *HeaderContext) SEMI() antlr.TerminalNode {
+	return s.GetToken(AArch64ParserSEMI, 0)
+}
+
+func (s *HeaderContext) AllPIPE() []antlr.TerminalNode {
+	return s.GetTokens(AArch64ParserPIPE)
+}
+
+func (s *HeaderContext) PIPE(i int) antlr.TerminalNode {
+	return s.GetToken(AArch64ParserPIPE, i)
+}
+
+func (s *HeaderContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *HeaderContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *AArch64Parser) Header() (localctx IHeaderContext) {
+	localctx = NewHeaderContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 6, AArch64ParserRULE_header)
+	var _la int
+
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(76)
+		p.ProcName()
+	}
+	p.SetState(81)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	for _la == AArch64ParserPIPE {
+		{
+			p.SetState(77)
+			p.Match(AArch64ParserPIPE)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(78)
+			p.ProcName()
+		}
+
+		p.SetState(83)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+	}
+	{
+		p.SetState(84)
+		p.Match(AArch64ParserSEMI)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// IProcNameContext is an interface to support dynamic dispatch.
+type IProcNameContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	NAME() antlr.TerminalNode
+
+	// IsProcNameContext differentiates from other interfaces.
+	IsProcNameContext()
+}
+
+type ProcNameContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyProcNameContext() *ProcNameContext {
+	var p = new(ProcNameContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = AArch64ParserRULE_procName
+	return p
+}
+
+func InitEmptyProcNameContext(p *ProcNameContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = AArch64ParserRULE_procName
+}
+
+func (*ProcNameContext) IsProcNameContext() {}
+
+func NewProcNameContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *ProcNameContext {
+	var p = new(ProcNameContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = AArch64ParserRULE_procName
+
+	return p
+}
+
+func (s *ProcNameContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *ProcNameContext) NAME() antlr.TerminalNode {
+	return s.GetToken(AArch64ParserNAME, 0)
+}
+
+func (s *ProcNameContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *ProcNameContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *AArch64Parser) ProcName() (localctx IProcNameContext) {
+	localctx = NewProcNameContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 8, AArch64ParserRULE_procName)
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(86)
+		p.Match(AArch64ParserNAME)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// IRowContext is an interface to support dynamic dispatch.
+type IRowContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	AllCell() []ICellContext
+	Cell(i int) ICellContext
+	SEMI() antlr.TerminalNode
+	AllPIPE() []antlr.TerminalNode
+	PIPE(i int) antlr.TerminalNode
+
+	// IsRowContext differentiates from other interfaces.
+	IsRowContext()
+}
+
+type RowContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyRowContext() *RowContext {
+	var p = new(RowContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = AArch64ParserRULE_row
+	return p
+}
+
+func InitEmptyRowContext(p *RowContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = AArch64ParserRULE_row
+}
+
+func (*RowContext) IsRowContext() {}
+
+func NewRowContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *RowContext {
+	var p = new(RowContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = AArch64ParserRULE_row
+
+	return p
+}
+
+func (s *RowContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *RowContext) AllCell() []ICellContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(ICellContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]ICellContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(ICellContext); ok {
+			tst[i] = t.(ICellContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *RowContext) Cell(i int) ICellContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(ICellContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(ICellContext)
+}
+
+func (s *RowContext) SEMI() antlr.TerminalNode {
+	return s.GetToken(AArch64ParserSEMI, 0)
+}
+
+func (s *RowContext) AllPIPE() []antlr.TerminalNode {
+	return s.GetTokens(AArch64ParserPIPE)
+}
+
+func (s *RowContext) PIPE(i int) antlr.TerminalNode {
+	return s.GetToken(AArch64ParserPIPE, i)
+}
+
+func (s *RowContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *RowContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *AArch64Parser) Row() (localctx IRowContext) {
+	localctx = NewRowContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 10, AArch64ParserRULE_row)
+	var _la int
+
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(88)
+		p.Cell()
+	}
+	p.SetState(93)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	for _la == AArch64ParserPIPE {
+		{
+			p.SetState(89)
+			p.Match(AArch64ParserPIPE)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(90)
+			p.Cell()
+		}
+
+		p.SetState(95)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+	}
+	{
+		p.SetState(96)
+		p.Match(AArch64ParserSEMI)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// ICellContext is an interface to support dynamic dispatch.
+type ICellContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	AllLabel() []ILabelContext
+	Label(i int) ILabelContext
+	Instruction() IInstructionContext
+
+	// IsCellContext differentiates from other interfaces.
+	IsCellContext()
+}
+
+type CellContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyCellContext() *CellContext {
+	var p = new(CellContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = AArch64ParserRULE_cell
+	return p
+}
+
+func InitEmptyCellContext(p *CellContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = AArch64ParserRULE_cell
+}
+
+func (*CellContext) IsCellContext() {}
+
+func NewCellContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *CellContext {
+	var p = new(CellContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = AArch64ParserRULE_cell
+
+	return p
+}
+
+func (s *CellContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *CellContext) AllLabel() []ILabelContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(ILabelContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]ILabelContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(ILabelContext); ok {
+			tst[i] = t.(ILabelContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *CellContext) Label(i int) ILabelContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(ILabelContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(ILabelContext)
+}
+
+func (s *CellContext) Instruction() IInstructionContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IInstructionContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IInstructionContext)
+}
+
+func (s *CellContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *CellContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *AArch64Parser) Cell() (localctx ICellContext) {
+	localctx = NewCellContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 12, AArch64ParserRULE_cell)
+	var _la int
+
+	var _alt int
+
+	p.EnterOuterAlt(localctx, 1)
+	p.SetState(101)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 12, p.GetParserRuleContext())
+	if p.HasError() {
+		goto errorExit
+	}
+	for _alt != 2 && _alt != antlr.ATNInvalidAltNumber {
+		if _alt == 1 {
+			{
+				p.SetState(98)
+				p.Label()
+			}
+
+		}
+		p.SetState(103)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 12, p.GetParserRuleContext())
+		if p.HasError() {
+			goto errorExit
+		}
+	}
+	p.SetState(105)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	if _la == AArch64ParserNAME {
+		{
+			p.SetState(104)
+			p.Instruction()
+		}
+
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// ILabelContext is an interface to support dynamic dispatch.
+type ILabelContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	NAME() antlr.TerminalNode
+	COLON() antlr.TerminalNode
+
+	// IsLabelContext differentiates from other interfaces.
+	IsLabelContext()
+}
+
+type LabelContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyLabelContext() *LabelContext {
+	var p = new(LabelContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = AArch64ParserRULE_label
+	return p
+}
+
+func InitEmptyLabelContext(p *LabelContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = AArch64ParserRULE_label
+}
+
+func (*LabelContext) IsLabelContext() {}
+
+func NewLabelContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *LabelContext {
+	var p = new(LabelContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = AArch64ParserRULE_label
+
+	return p
+}
+
+func (s *LabelContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *LabelContext) NAME() antlr.TerminalNode {
+	return s.GetToken(AArch64ParserNAME, 0)
+}
+
+func (s *LabelContext) COLON() antlr.TerminalNode {
+	return s.GetToken(AArch64ParserCOLON, 0)
+}
+
+func (s *LabelContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *LabelContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *AArch64Parser) Label() (localctx ILabelContext) {
+	localctx = NewLabelContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 14, AArch64ParserRULE_label)
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(107)
+		p.Match(AArch64ParserNAME)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+	{
+		p.SetState(108)
+		p.Match(AArch64ParserCOLON)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
 	}
 
 errorExit:

@@ -41,89 +41,89 @@ func bpfParserInit() {
 		"PIPE", "LPAR", "RPAR",
 	}
 	staticData.RuleNames = []string{
-		"program", "header", "procName", "row", "cell", "label", "instruction",
-		"pointer", "reg", "imm",
+		"instruction", "pointer", "reg", "imm", "program", "header", "procName",
+		"row", "cell", "label",
 	}
 	staticData.PredictionContextCache = antlr.NewPredictionContextCache()
 	staticData.serializedATN = []int32{
 		4, 1, 20, 188, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
-		4, 2, 5, 7, 5, 2, 6, 7, 6, 2, 7, 7, 7, 2, 8, 7, 8, 2, 9, 7, 9, 1, 0, 5,
-		0, 22, 8, 0, 10, 0, 12, 0, 25, 9, 0, 1, 0, 1, 0, 5, 0, 29, 8, 0, 10, 0,
-		12, 0, 32, 9, 0, 1, 0, 1, 0, 1, 1, 1, 1, 1, 1, 5, 1, 39, 8, 1, 10, 1, 12,
-		1, 42, 9, 1, 1, 1, 1, 1, 1, 2, 1, 2, 1, 3, 1, 3, 1, 3, 5, 3, 51, 8, 3,
-		10, 3, 12, 3, 54, 9, 3, 1, 3, 1, 3, 1, 4, 5, 4, 59, 8, 4, 10, 4, 12, 4,
-		62, 9, 4, 1, 4, 3, 4, 65, 8, 4, 1, 5, 1, 5, 1, 5, 1, 6, 1, 6, 1, 6, 1,
-		6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1,
-		6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1,
-		6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1,
-		6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1,
-		6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1,
-		6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1,
-		6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1,
-		6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 3, 6, 168,
-		8, 6, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 8, 1, 8,
-		1, 9, 1, 9, 1, 9, 1, 9, 1, 9, 3, 9, 186, 8, 9, 1, 9, 0, 0, 10, 0, 2, 4,
-		6, 8, 10, 12, 14, 16, 18, 0, 0, 200, 0, 23, 1, 0, 0, 0, 2, 35, 1, 0, 0,
-		0, 4, 45, 1, 0, 0, 0, 6, 47, 1, 0, 0, 0, 8, 60, 1, 0, 0, 0, 10, 66, 1,
-		0, 0, 0, 12, 167, 1, 0, 0, 0, 14, 169, 1, 0, 0, 0, 16, 178, 1, 0, 0, 0,
-		18, 185, 1, 0, 0, 0, 20, 22, 5, 17, 0, 0, 21, 20, 1, 0, 0, 0, 22, 25, 1,
-		0, 0, 0, 23, 21, 1, 0, 0, 0, 23, 24, 1, 0, 0, 0, 24, 26, 1, 0, 0, 0, 25,
-		23, 1, 0, 0, 0, 26, 30, 3, 2, 1, 0, 27, 29, 3, 6, 3, 0, 28, 27, 1, 0, 0,
-		0, 29, 32, 1, 0, 0, 0, 30, 28, 1, 0, 0, 0, 30, 31, 1, 0, 0, 0, 31, 33,
-		1, 0, 0, 0, 32, 30, 1, 0, 0, 0, 33, 34, 5, 0, 0, 1, 34, 1, 1, 0, 0, 0,
-		35, 40, 3, 4, 2, 0, 36, 37, 5, 18, 0, 0, 37, 39, 3, 4, 2, 0, 38, 36, 1,
-		0, 0, 0, 39, 42, 1, 0, 0, 0, 40, 38, 1, 0, 0, 0, 40, 41, 1, 0, 0, 0, 41,
-		43, 1, 0, 0, 0, 42, 40, 1, 0, 0, 0, 43, 44, 5, 17, 0, 0, 44, 3, 1, 0, 0,
-		0, 45, 46, 5, 10, 0, 0, 46, 5, 1, 0, 0, 0, 47, 52, 3, 8, 4, 0, 48, 49,
-		5, 18, 0, 0, 49, 51, 3, 8, 4, 0, 50, 48, 1, 0, 0, 0, 51, 54, 1, 0, 0, 0,
-		52, 50, 1, 0, 0, 0, 52, 53, 1, 0, 0, 0, 53, 55, 1, 0, 0, 0, 54, 52, 1,
-		0, 0, 0, 55, 56, 5, 17, 0, 0, 56, 7, 1, 0, 0, 0, 57, 59, 3, 10, 5, 0, 58,
-		57, 1, 0, 0, 0, 59, 62, 1, 0, 0, 0, 60, 58, 1, 0, 0, 0, 60, 61, 1, 0, 0,
-		0, 61, 64, 1, 0, 0, 0, 62, 60, 1, 0, 0, 0, 63, 65, 3, 12, 6, 0, 64, 63,
-		1, 0, 0, 0, 64, 65, 1, 0, 0, 0, 65, 9, 1, 0, 0, 0, 66, 67, 5, 10, 0, 0,
-		67, 68, 5, 16, 0, 0, 68, 11, 1, 0, 0, 0, 69, 70, 3, 16, 8, 0, 70, 71, 5,
-		7, 0, 0, 71, 72, 3, 16, 8, 0, 72, 168, 1, 0, 0, 0, 73, 74, 3, 16, 8, 0,
-		74, 75, 5, 7, 0, 0, 75, 76, 3, 18, 9, 0, 76, 168, 1, 0, 0, 0, 77, 78, 3,
-		16, 8, 0, 78, 79, 5, 11, 0, 0, 79, 80, 3, 16, 8, 0, 80, 168, 1, 0, 0, 0,
-		81, 82, 3, 16, 8, 0, 82, 83, 5, 11, 0, 0, 83, 84, 3, 18, 9, 0, 84, 168,
-		1, 0, 0, 0, 85, 86, 3, 16, 8, 0, 86, 87, 5, 11, 0, 0, 87, 88, 5, 14, 0,
-		0, 88, 89, 3, 14, 7, 0, 89, 168, 1, 0, 0, 0, 90, 91, 5, 14, 0, 0, 91, 92,
-		3, 14, 7, 0, 92, 93, 5, 11, 0, 0, 93, 94, 3, 16, 8, 0, 94, 168, 1, 0, 0,
-		0, 95, 96, 5, 14, 0, 0, 96, 97, 3, 14, 7, 0, 97, 98, 5, 11, 0, 0, 98, 99,
-		3, 18, 9, 0, 99, 168, 1, 0, 0, 0, 100, 101, 3, 16, 8, 0, 101, 102, 5, 11,
-		0, 0, 102, 103, 5, 10, 0, 0, 103, 104, 5, 19, 0, 0, 104, 105, 3, 14, 7,
-		0, 105, 106, 5, 20, 0, 0, 106, 168, 1, 0, 0, 0, 107, 108, 5, 10, 0, 0,
-		108, 109, 5, 19, 0, 0, 109, 110, 3, 14, 7, 0, 110, 111, 5, 15, 0, 0, 111,
-		112, 3, 16, 8, 0, 112, 113, 5, 20, 0, 0, 113, 168, 1, 0, 0, 0, 114, 115,
-		3, 16, 8, 0, 115, 116, 5, 11, 0, 0, 116, 117, 5, 10, 0, 0, 117, 118, 5,
-		19, 0, 0, 118, 119, 3, 14, 7, 0, 119, 120, 5, 15, 0, 0, 120, 121, 3, 16,
-		8, 0, 121, 122, 5, 20, 0, 0, 122, 168, 1, 0, 0, 0, 123, 124, 3, 16, 8,
-		0, 124, 125, 5, 11, 0, 0, 125, 126, 5, 10, 0, 0, 126, 127, 5, 19, 0, 0,
-		127, 128, 3, 16, 8, 0, 128, 129, 3, 18, 9, 0, 129, 130, 5, 15, 0, 0, 130,
-		131, 3, 16, 8, 0, 131, 132, 5, 20, 0, 0, 132, 168, 1, 0, 0, 0, 133, 134,
-		3, 16, 8, 0, 134, 135, 5, 11, 0, 0, 135, 136, 5, 10, 0, 0, 136, 137, 5,
-		19, 0, 0, 137, 138, 3, 16, 8, 0, 138, 139, 3, 18, 9, 0, 139, 140, 5, 15,
-		0, 0, 140, 141, 3, 16, 8, 0, 141, 142, 5, 15, 0, 0, 142, 143, 3, 16, 8,
-		0, 143, 144, 5, 20, 0, 0, 144, 168, 1, 0, 0, 0, 145, 146, 5, 4, 0, 0, 146,
-		147, 5, 14, 0, 0, 147, 148, 3, 14, 7, 0, 148, 149, 5, 7, 0, 0, 149, 150,
-		3, 16, 8, 0, 150, 168, 1, 0, 0, 0, 151, 152, 5, 5, 0, 0, 152, 168, 5, 10,
-		0, 0, 153, 154, 5, 6, 0, 0, 154, 155, 3, 16, 8, 0, 155, 156, 5, 8, 0, 0,
-		156, 157, 3, 16, 8, 0, 157, 158, 5, 5, 0, 0, 158, 159, 5, 10, 0, 0, 159,
-		168, 1, 0, 0, 0, 160, 161, 5, 6, 0, 0, 161, 162, 3, 16, 8, 0, 162, 163,
-		5, 8, 0, 0, 163, 164, 3, 18, 9, 0, 164, 165, 5, 5, 0, 0, 165, 166, 5, 10,
-		0, 0, 166, 168, 1, 0, 0, 0, 167, 69, 1, 0, 0, 0, 167, 73, 1, 0, 0, 0, 167,
-		77, 1, 0, 0, 0, 167, 81, 1, 0, 0, 0, 167, 85, 1, 0, 0, 0, 167, 90, 1, 0,
-		0, 0, 167, 95, 1, 0, 0, 0, 167, 100, 1, 0, 0, 0, 167, 107, 1, 0, 0, 0,
-		167, 114, 1, 0, 0, 0, 167, 123, 1, 0, 0, 0, 167, 133, 1, 0, 0, 0, 167,
-		145, 1, 0, 0, 0, 167, 151, 1, 0, 0, 0, 167, 153, 1, 0, 0, 0, 167, 160,
-		1, 0, 0, 0, 168, 13, 1, 0, 0, 0, 169, 170, 5, 19, 0, 0, 170, 171, 5, 3,
-		0, 0, 171, 172, 5, 14, 0, 0, 172, 173, 5, 20, 0, 0, 173, 174, 5, 19, 0,
-		0, 174, 175, 3, 16, 8, 0, 175, 176, 3, 18, 9, 0, 176, 177, 5, 20, 0, 0,
-		177, 15, 1, 0, 0, 0, 178, 179, 5, 10, 0, 0, 179, 17, 1, 0, 0, 0, 180, 186,
-		5, 9, 0, 0, 181, 182, 5, 12, 0, 0, 182, 186, 5, 9, 0, 0, 183, 184, 5, 13,
-		0, 0, 184, 186, 5, 9, 0, 0, 185, 180, 1, 0, 0, 0, 185, 181, 1, 0, 0, 0,
-		185, 183, 1, 0, 0, 0, 186, 19, 1, 0, 0, 0, 8, 23, 30, 40, 52, 60, 64, 167,
-		185,
+		4, 2, 5, 7, 5, 2, 6, 7, 6, 2, 7, 7, 7, 2, 8, 7, 8, 2, 9, 7, 9, 1, 0, 1,
+		0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1,
+		0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1,
+		0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1,
+		0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1,
+		0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1,
+		0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1,
+		0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1,
+		0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1,
+		0, 3, 0, 119, 8, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 2, 1, 2, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 3, 3, 137, 8, 3, 1, 4, 5,
+		4, 140, 8, 4, 10, 4, 12, 4, 143, 9, 4, 1, 4, 1, 4, 5, 4, 147, 8, 4, 10,
+		4, 12, 4, 150, 9, 4, 1, 4, 1, 4, 1, 5, 1, 5, 1, 5, 5, 5, 157, 8, 5, 10,
+		5, 12, 5, 160, 9, 5, 1, 5, 1, 5, 1, 6, 1, 6, 1, 7, 1, 7, 1, 7, 5, 7, 169,
+		8, 7, 10, 7, 12, 7, 172, 9, 7, 1, 7, 1, 7, 1, 8, 5, 8, 177, 8, 8, 10, 8,
+		12, 8, 180, 9, 8, 1, 8, 3, 8, 183, 8, 8, 1, 9, 1, 9, 1, 9, 1, 9, 0, 0,
+		10, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 0, 0, 200, 0, 118, 1, 0, 0, 0, 2,
+		120, 1, 0, 0, 0, 4, 129, 1, 0, 0, 0, 6, 136, 1, 0, 0, 0, 8, 141, 1, 0,
+		0, 0, 10, 153, 1, 0, 0, 0, 12, 163, 1, 0, 0, 0, 14, 165, 1, 0, 0, 0, 16,
+		178, 1, 0, 0, 0, 18, 184, 1, 0, 0, 0, 20, 21, 3, 4, 2, 0, 21, 22, 5, 7,
+		0, 0, 22, 23, 3, 4, 2, 0, 23, 119, 1, 0, 0, 0, 24, 25, 3, 4, 2, 0, 25,
+		26, 5, 7, 0, 0, 26, 27, 3, 6, 3, 0, 27, 119, 1, 0, 0, 0, 28, 29, 3, 4,
+		2, 0, 29, 30, 5, 11, 0, 0, 30, 31, 3, 4, 2, 0, 31, 119, 1, 0, 0, 0, 32,
+		33, 3, 4, 2, 0, 33, 34, 5, 11, 0, 0, 34, 35, 3, 6, 3, 0, 35, 119, 1, 0,
+		0, 0, 36, 37, 3, 4, 2, 0, 37, 38, 5, 11, 0, 0, 38, 39, 5, 14, 0, 0, 39,
+		40, 3, 2, 1, 0, 40, 119, 1, 0, 0, 0, 41, 42, 5, 14, 0, 0, 42, 43, 3, 2,
+		1, 0, 43, 44, 5, 11, 0, 0, 44, 45, 3, 4, 2, 0, 45, 119, 1, 0, 0, 0, 46,
+		47, 5, 14, 0, 0, 47, 48, 3, 2, 1, 0, 48, 49, 5, 11, 0, 0, 49, 50, 3, 6,
+		3, 0, 50, 119, 1, 0, 0, 0, 51, 52, 3, 4, 2, 0, 52, 53, 5, 11, 0, 0, 53,
+		54, 5, 10, 0, 0, 54, 55, 5, 19, 0, 0, 55, 56, 3, 2, 1, 0, 56, 57, 5, 20,
+		0, 0, 57, 119, 1, 0, 0, 0, 58, 59, 5, 10, 0, 0, 59, 60, 5, 19, 0, 0, 60,
+		61, 3, 2, 1, 0, 61, 62, 5, 15, 0, 0, 62, 63, 3, 4, 2, 0, 63, 64, 5, 20,
+		0, 0, 64, 119, 1, 0, 0, 0, 65, 66, 3, 4, 2, 0, 66, 67, 5, 11, 0, 0, 67,
+		68, 5, 10, 0, 0, 68, 69, 5, 19, 0, 0, 69, 70, 3, 2, 1, 0, 70, 71, 5, 15,
+		0, 0, 71, 72, 3, 4, 2, 0, 72, 73, 5, 20, 0, 0, 73, 119, 1, 0, 0, 0, 74,
+		75, 3, 4, 2, 0, 75, 76, 5, 11, 0, 0, 76, 77, 5, 10, 0, 0, 77, 78, 5, 19,
+		0, 0, 78, 79, 3, 4, 2, 0, 79, 80, 3, 6, 3, 0, 80, 81, 5, 15, 0, 0, 81,
+		82, 3, 4, 2, 0, 82, 83, 5, 20, 0, 0, 83, 119, 1, 0, 0, 0, 84, 85, 3, 4,
+		2, 0, 85, 86, 5, 11, 0, 0, 86, 87, 5, 10, 0, 0, 87, 88, 5, 19, 0, 0, 88,
+		89, 3, 4, 2, 0, 89, 90, 3, 6, 3, 0, 90, 91, 5, 15, 0, 0, 91, 92, 3, 4,
+		2, 0, 92, 93, 5, 15, 0, 0, 93, 94, 3, 4, 2, 0, 94, 95, 5, 20, 0, 0, 95,
+		119, 1, 0, 0, 0, 96, 97, 5, 4, 0, 0, 97, 98, 5, 14, 0, 0, 98, 99, 3, 2,
+		1, 0, 99, 100, 5, 7, 0, 0, 100, 101, 3, 4, 2, 0, 101, 119, 1, 0, 0, 0,
+		102, 103, 5, 5, 0, 0, 103, 119, 5, 10, 0, 0, 104, 105, 5, 6, 0, 0, 105,
+		106, 3, 4, 2, 0, 106, 107, 5, 8, 0, 0, 107, 108, 3, 4, 2, 0, 108, 109,
+		5, 5, 0, 0, 109, 110, 5, 10, 0, 0, 110, 119, 1, 0, 0, 0, 111, 112, 5, 6,
+		0, 0, 112, 113, 3, 4, 2, 0, 113, 114, 5, 8, 0, 0, 114, 115, 3, 6, 3, 0,
+		115, 116, 5, 5, 0, 0, 116, 117, 5, 10, 0, 0, 117, 119, 1, 0, 0, 0, 118,
+		20, 1, 0, 0, 0, 118, 24, 1, 0, 0, 0, 118, 28, 1, 0, 0, 0, 118, 32, 1, 0,
+		0, 0, 118, 36, 1, 0, 0, 0, 118, 41, 1, 0, 0, 0, 118, 46, 1, 0, 0, 0, 118,
+		51, 1, 0, 0, 0, 118, 58, 1, 0, 0, 0, 118, 65, 1, 0, 0, 0, 118, 74, 1, 0,
+		0, 0, 118, 84, 1, 0, 0, 0, 118, 96, 1, 0, 0, 0, 118, 102, 1, 0, 0, 0, 118,
+		104, 1, 0, 0, 0, 118, 111, 1, 0, 0, 0, 119, 1, 1, 0, 0, 0, 120, 121, 5,
+		19, 0, 0, 121, 122, 5, 3, 0, 0, 122, 123, 5, 14, 0, 0, 123, 124, 5, 20,
+		0, 0, 124, 125, 5, 19, 0, 0, 125, 126, 3, 4, 2, 0, 126, 127, 3, 6, 3, 0,
+		127, 128, 5, 20, 0, 0, 128, 3, 1, 0, 0, 0, 129, 130, 5, 10, 0, 0, 130,
+		5, 1, 0, 0, 0, 131, 137, 5, 9, 0, 0, 132, 133, 5, 12, 0, 0, 133, 137, 5,
+		9, 0, 0, 134, 135, 5, 13, 0, 0, 135, 137, 5, 9, 0, 0, 136, 131, 1, 0, 0,
+		0, 136, 132, 1, 0, 0, 0, 136, 134, 1, 0, 0, 0, 137, 7, 1, 0, 0, 0, 138,
+		140, 5, 17, 0, 0, 139, 138, 1, 0, 0, 0, 140, 143, 1, 0, 0, 0, 141, 139,
+		1, 0, 0, 0, 141, 142, 1, 0, 0, 0, 142, 144, 1, 0, 0, 0, 143, 141, 1, 0,
+		0, 0, 144, 148, 3, 10, 5, 0, 145, 147, 3, 14, 7, 0, 146, 145, 1, 0, 0,
+		0, 147, 150, 1, 0, 0, 0, 148, 146, 1, 0, 0, 0, 148, 149, 1, 0, 0, 0, 149,
+		151, 1, 0, 0, 0, 150, 148, 1, 0, 0, 0, 151, 152, 5, 0, 0, 1, 152, 9, 1,
+		0, 0, 0, 153, 158, 3, 12, 6, 0, 154, 155, 5, 18, 0, 0, 155, 157, 3, 12,
+		6, 0, 156, 154, 1, 0, 0, 0, 157, 160, 1, 0, 0, 0, 158, 156, 1, 0, 0, 0,
+		158, 159, 1, 0, 0, 0, 159, 161, 1, 0, 0, 0, 160, 158, 1, 0, 0, 0, 161,
+		162, 5, 17, 0, 0, 162, 11, 1, 0, 0, 0, 163, 164, 5, 10, 0, 0, 164, 13,
+		1, 0, 0, 0, 165, 170, 3, 16, 8, 0, 166, 167, 5, 18, 0, 0, 167, 169, 3,
+		16, 8, 0, 168, 166, 1, 0, 0, 0, 169, 172, 1, 0, 0, 0, 170, 168, 1, 0, 0,
+		0, 170, 171, 1, 0, 0, 0, 171, 173, 1, 0, 0, 0, 172, 170, 1, 0, 0, 0, 173,
+		174, 5, 17, 0, 0, 174, 15, 1, 0, 0, 0, 175, 177, 3, 18, 9, 0, 176, 175,
+		1, 0, 0, 0, 177, 180, 1, 0, 0, 0, 178, 176, 1, 0, 0, 0, 178, 179, 1, 0,
+		0, 0, 179, 182, 1, 0, 0, 0, 180, 178, 1, 0, 0, 0, 181, 183, 3, 0, 0, 0,
+		182, 181, 1, 0, 0, 0, 182, 183, 1, 0, 0, 0, 183, 17, 1, 0, 0, 0, 184, 185,
+		5, 10, 0, 0, 185, 186, 5, 16, 0, 0, 186, 19, 1, 0, 0, 0, 8, 118, 136, 141,
+		148, 158, 170, 178, 182,
 	}
 	deserializer := antlr.NewATNDeserializer(nil)
 	staticData.atn = deserializer.Deserialize(staticData.serializedATN)
@@ -186,920 +186,17 @@ const (
 
 // BPFParser rules.
 const (
-	BPFParserRULE_program     = 0
-	BPFParserRULE_header      = 1
-	BPFParserRULE_procName    = 2
-	BPFParserRULE_row         = 3
-	BPFParserRULE_cell        = 4
-	BPFParserRULE_label       = 5
-	BPFParserRULE_instruction = 6
-	BPFParserRULE_pointer     = 7
-	BPFParserRULE_reg         = 8
-	BPFParserRULE_imm         = 9
+	BPFParserRULE_instruction = 0
+	BPFParserRULE_pointer     = 1
+	BPFParserRULE_reg         = 2
+	BPFParserRULE_imm         = 3
+	BPFParserRULE_program     = 4
+	BPFParserRULE_header      = 5
+	BPFParserRULE_procName    = 6
+	BPFParserRULE_row         = 7
+	BPFParserRULE_cell        = 8
+	BPFParserRULE_label       = 9
 )
-
-// IProgramContext is an interface to support dynamic dispatch.
-type IProgramContext interface {
-	antlr.ParserRuleContext
-
-	// GetParser returns the parser.
-	GetParser() antlr.Parser
-
-	// Getter signatures
-	Header() IHeaderContext
-	EOF() antlr.TerminalNode
-	AllSEMI() []antlr.TerminalNode
-	SEMI(i int) antlr.TerminalNode
-	AllRow() []IRowContext
-	Row(i int) IRowContext
-
-	// IsProgramContext differentiates from other interfaces.
-	IsProgramContext()
-}
-
-type ProgramContext struct {
-	antlr.BaseParserRuleContext
-	parser antlr.Parser
-}
-
-func NewEmptyProgramContext() *ProgramContext {
-	var p = new(ProgramContext)
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = BPFParserRULE_program
-	return p
-}
-
-func InitEmptyProgramContext(p *ProgramContext) {
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = BPFParserRULE_program
-}
-
-func (*ProgramContext) IsProgramContext() {}
-
-func NewProgramContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *ProgramContext {
-	var p = new(ProgramContext)
-
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
-
-	p.parser = parser
-	p.RuleIndex = BPFParserRULE_program
-
-	return p
-}
-
-func (s *ProgramContext) GetParser() antlr.Parser { return s.parser }
-
-func (s *ProgramContext) Header() IHeaderContext {
-	var t antlr.RuleContext
-	for _, ctx := range s.GetChildren() {
-		if _, ok := ctx.(IHeaderContext); ok {
-			t = ctx.(antlr.RuleContext)
-			break
-		}
-	}
-
-	if t == nil {
-		return nil
-	}
-
-	return t.(IHeaderContext)
-}
-
-func (s *ProgramContext) EOF() antlr.TerminalNode {
-	return s.GetToken(BPFParserEOF, 0)
-}
-
-func (s *ProgramContext) AllSEMI() []antlr.TerminalNode {
-	return s.GetTokens(BPFParserSEMI)
-}
-
-func (s *ProgramContext) SEMI(i int) antlr.TerminalNode {
-	return s.GetToken(BPFParserSEMI, i)
-}
-
-func (s *ProgramContext) AllRow() []IRowContext {
-	children := s.GetChildren()
-	len := 0
-	for _, ctx := range children {
-		if _, ok := ctx.(IRowContext); ok {
-			len++
-		}
-	}
-
-	tst := make([]IRowContext, len)
-	i := 0
-	for _, ctx := range children {
-		if t, ok := ctx.(IRowContext); ok {
-			tst[i] = t.(IRowContext)
-			i++
-		}
-	}
-
-	return tst
-}
-
-func (s *ProgramContext) Row(i int) IRowContext {
-	var t antlr.RuleContext
-	j := 0
-	for _, ctx := range s.GetChildren() {
-		if _, ok := ctx.(IRowContext); ok {
-			if j == i {
-				t = ctx.(antlr.RuleContext)
-				break
-			}
-			j++
-		}
-	}
-
-	if t == nil {
-		return nil
-	}
-
-	return t.(IRowContext)
-}
-
-func (s *ProgramContext) GetRuleContext() antlr.RuleContext {
-	return s
-}
-
-func (s *ProgramContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
-	return antlr.TreesStringTree(s, ruleNames, recog)
-}
-
-func (p *BPFParser) Program() (localctx IProgramContext) {
-	localctx = NewProgramContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 0, BPFParserRULE_program)
-	var _la int
-
-	p.EnterOuterAlt(localctx, 1)
-	p.SetState(23)
-	p.GetErrorHandler().Sync(p)
-	if p.HasError() {
-		goto errorExit
-	}
-	_la = p.GetTokenStream().LA(1)
-
-	for _la == BPFParserSEMI {
-		{
-			p.SetState(20)
-			p.Match(BPFParserSEMI)
-			if p.HasError() {
-				// Recognition error - abort rule
-				goto errorExit
-			}
-		}
-
-		p.SetState(25)
-		p.GetErrorHandler().Sync(p)
-		if p.HasError() {
-			goto errorExit
-		}
-		_la = p.GetTokenStream().LA(1)
-	}
-	{
-		p.SetState(26)
-		p.Header()
-	}
-	p.SetState(30)
-	p.GetErrorHandler().Sync(p)
-	if p.HasError() {
-		goto errorExit
-	}
-	_la = p.GetTokenStream().LA(1)
-
-	for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&410736) != 0 {
-		{
-			p.SetState(27)
-			p.Row()
-		}
-
-		p.SetState(32)
-		p.GetErrorHandler().Sync(p)
-		if p.HasError() {
-			goto errorExit
-		}
-		_la = p.GetTokenStream().LA(1)
-	}
-	{
-		p.SetState(33)
-		p.Match(BPFParserEOF)
-		if p.HasError() {
-			// Recognition error - abort rule
-			goto errorExit
-		}
-	}
-
-errorExit:
-	if p.HasError() {
-		v := p.GetError()
-		localctx.SetException(v)
-		p.GetErrorHandler().ReportError(p, v)
-		p.GetErrorHandler().Recover(p, v)
-		p.SetError(nil)
-	}
-	p.ExitRule()
-	return localctx
-	goto errorExit // Trick to prevent compiler error if the label is not used
-}
-
-// IHeaderContext is an interface to support dynamic dispatch.
-type IHeaderContext interface {
-	antlr.ParserRuleContext
-
-	// GetParser returns the parser.
-	GetParser() antlr.Parser
-
-	// Getter signatures
-	AllProcName() []IProcNameContext
-	ProcName(i int) IProcNameContext
-	SEMI() antlr.TerminalNode
-	AllPIPE() []antlr.TerminalNode
-	PIPE(i int) antlr.TerminalNode
-
-	// IsHeaderContext differentiates from other interfaces.
-	IsHeaderContext()
-}
-
-type HeaderContext struct {
-	antlr.BaseParserRuleContext
-	parser antlr.Parser
-}
-
-func NewEmptyHeaderContext() *HeaderContext {
-	var p = new(HeaderContext)
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = BPFParserRULE_header
-	return p
-}
-
-func InitEmptyHeaderContext(p *HeaderContext) {
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = BPFParserRULE_header
-}
-
-func (*HeaderContext) IsHeaderContext() {}
-
-func NewHeaderContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *HeaderContext {
-	var p = new(HeaderContext)
-
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
-
-	p.parser = parser
-	p.RuleIndex = BPFParserRULE_header
-
-	return p
-}
-
-func (s *HeaderContext) GetParser() antlr.Parser { return s.parser }
-
-func (s *HeaderContext) AllProcName() []IProcNameContext {
-	children := s.GetChildren()
-	len := 0
-	for _, ctx := range children {
-		if _, ok := ctx.(IProcNameContext); ok {
-			len++
-		}
-	}
-
-	tst := make([]IProcNameContext, len)
-	i := 0
-	for _, ctx := range children {
-		if t, ok := ctx.(IProcNameContext); ok {
-			tst[i] = t.(IProcNameContext)
-			i++
-		}
-	}
-
-	return tst
-}
-
-func (s *HeaderContext) ProcName(i int) IProcNameContext {
-	var t antlr.RuleContext
-	j := 0
-	for _, ctx := range s.GetChildren() {
-		if _, ok := ctx.(IProcNameContext); ok {
-			if j == i {
-				t = ctx.(antlr.RuleContext)
-				break
-			}
-			j++
-		}
-	}
-
-	if t == nil {
-		return nil
-	}
-
-	return t.(IProcNameContext)
-}
-
-func (s *HeaderContext) SEMI() antlr.TerminalNode {
-	return s.GetToken(BPFParserSEMI, 0)
-}
-
-func (s *HeaderContext) AllPIPE() []antlr.TerminalNode {
-	return s.GetTokens(BPFParserPIPE)
-}
-
-func (s *HeaderContext) PIPE(i int) antlr.TerminalNode {
-	return s.GetToken(BPFParserPIPE, i)
-}
-
-func (s *HeaderContext) GetRuleContext() antlr.RuleContext {
-	return s
-}
-
-func (s *HeaderContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
-	return antlr.TreesStringTree(s, ruleNames, recog)
-}
-
-func (p *BPFParser) Header() (localctx IHeaderContext) {
-	localctx = NewHeaderContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 2, BPFParserRULE_header)
-	var _la int
-
-	p.EnterOuterAlt(localctx, 1)
-	{
-		p.SetState(35)
-		p.ProcName()
-	}
-	p.SetState(40)
-	p.GetErrorHandler().Sync(p)
-	if p.HasError() {
-		goto errorExit
-	}
-	_la = p.GetTokenStream().LA(1)
-
-	for _la == BPFParserPIPE {
-		{
-			p.SetState(36)
-			p.Match(BPFParserPIPE)
-			if p.HasError() {
-				// Recognition error - abort rule
-				goto errorExit
-			}
-		}
-		{
-			p.SetState(37)
-			p.ProcName()
-		}
-
-		p.SetState(42)
-		p.GetErrorHandler().Sync(p)
-		if p.HasError() {
-			goto errorExit
-		}
-		_la = p.GetTokenStream().LA(1)
-	}
-	{
-		p.SetState(43)
-		p.Match(BPFParserSEMI)
-		if p.HasError() {
-			// Recognition error - abort rule
-			goto errorExit
-		}
-	}
-
-errorExit:
-	if p.HasError() {
-		v := p.GetError()
-		localctx.SetException(v)
-		p.GetErrorHandler().ReportError(p, v)
-		p.GetErrorHandler().Recover(p, v)
-		p.SetError(nil)
-	}
-	p.ExitRule()
-	return localctx
-	goto errorExit // Trick to prevent compiler error if the label is not used
-}
-
-// IProcNameContext is an interface to support dynamic dispatch.
-type IProcNameContext interface {
-	antlr.ParserRuleContext
-
-	// GetParser returns the parser.
-	GetParser() antlr.Parser
-
-	// Getter signatures
-	NAME() antlr.TerminalNode
-
-	// IsProcNameContext differentiates from other interfaces.
-	IsProcNameContext()
-}
-
-type ProcNameContext struct {
-	antlr.BaseParserRuleContext
-	parser antlr.Parser
-}
-
-func NewEmptyProcNameContext() *ProcNameContext {
-	var p = new(ProcNameContext)
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = BPFParserRULE_procName
-	return p
-}
-
-func InitEmptyProcNameContext(p *ProcNameContext) {
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = BPFParserRULE_procName
-}
-
-func (*ProcNameContext) IsProcNameContext() {}
-
-func NewProcNameContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *ProcNameContext {
-	var p = new(ProcNameContext)
-
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
-
-	p.parser = parser
-	p.RuleIndex = BPFParserRULE_procName
-
-	return p
-}
-
-func (s *ProcNameContext) GetParser() antlr.Parser { return s.parser }
-
-func (s *ProcNameContext) NAME() antlr.TerminalNode {
-	return s.GetToken(BPFParserNAME, 0)
-}
-
-func (s *ProcNameContext) GetRuleContext() antlr.RuleContext {
-	return s
-}
-
-func (s *ProcNameContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
-	return antlr.TreesStringTree(s, ruleNames, recog)
-}
-
-func (p *BPFParser) ProcName() (localctx IProcNameContext) {
-	localctx = NewProcNameContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 4, BPFParserRULE_procName)
-	p.EnterOuterAlt(localctx, 1)
-	{
-		p.SetState(45)
-		p.Match(BPFParserNAME)
-		if p.HasError() {
-			// Recognition error - abort rule
-			goto errorExit
-		}
-	}
-
-errorExit:
-	if p.HasError() {
-		v := p.GetError()
-		localctx.SetException(v)
-		p.GetErrorHandler().ReportError(p, v)
-		p.GetErrorHandler().Recover(p, v)
-		p.SetError(nil)
-	}
-	p.ExitRule()
-	return localctx
-	goto errorExit // Trick to prevent compiler error if the label is not used
-}
-
-// IRowContext is an interface to support dynamic dispatch.
-type IRowContext interface {
-	antlr.ParserRuleContext
-
-	// GetParser returns the parser.
-	GetParser() antlr.Parser
-
-	// Getter signatures
-	AllCell() []ICellContext
-	Cell(i int) ICellContext
-	SEMI() antlr.TerminalNode
-	AllPIPE() []antlr.TerminalNode
-	PIPE(i int) antlr.TerminalNode
-
-	// IsRowContext differentiates from other interfaces.
-	IsRowContext()
-}
-
-type RowContext struct {
-	antlr.BaseParserRuleContext
-	parser antlr.Parser
-}
-
-func NewEmptyRowContext() *RowContext {
-	var p = new(RowContext)
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = BPFParserRULE_row
-	return p
-}
-
-func InitEmptyRowContext(p *RowContext) {
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = BPFParserRULE_row
-}
-
-func (*RowContext) IsRowContext() {}
-
-func NewRowContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *RowContext {
-	var p = new(RowContext)
-
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
-
-	p.parser = parser
-	p.RuleIndex = BPFParserRULE_row
-
-	return p
-}
-
-func (s *RowContext) GetParser() antlr.Parser { return s.parser }
-
-func (s *RowContext) AllCell() []ICellContext {
-	children := s.GetChildren()
-	len := 0
-	for _, ctx := range children {
-		if _, ok := ctx.(ICellContext); ok {
-			len++
-		}
-	}
-
-	tst := make([]ICellContext, len)
-	i := 0
-	for _, ctx := range children {
-		if t, ok := ctx.(ICellContext); ok {
-			tst[i] = t.(ICellContext)
-			i++
-		}
-	}
-
-	return tst
-}
-
-func (s *RowContext) Cell(i int) ICellContext {
-	var t antlr.RuleContext
-	j := 0
-	for _, ctx := range s.GetChildren() {
-		if _, ok := ctx.(ICellContext); ok {
-			if j == i {
-				t = ctx.(antlr.RuleContext)
-				break
-			}
-			j++
-		}
-	}
-
-	if t == nil {
-		return nil
-	}
-
-	return t.(ICellContext)
-}
-
-func (s *RowContext) SEMI() antlr.TerminalNode {
-	return s.GetToken(BPFParserSEMI, 0)
-}
-
-func (s *RowContext) AllPIPE() []antlr.TerminalNode {
-	return s.GetTokens(BPFParserPIPE)
-}
-
-func (s *RowContext) PIPE(i int) antlr.TerminalNode {
-	return s.GetToken(BPFParserPIPE, i)
-}
-
-func (s *RowContext) GetRuleContext() antlr.RuleContext {
-	return s
-}
-
-func (s *RowContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
-	return antlr.TreesStringTree(s, ruleNames, recog)
-}
-
-func (p *BPFParser) Row() (localctx IRowContext) {
-	localctx = NewRowContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 6, BPFParserRULE_row)
-	var _la int
-
-	p.EnterOuterAlt(localctx, 1)
-	{
-		p.SetState(47)
-		p.Cell()
-	}
-	p.SetState(52)
-	p.GetErrorHandler().Sync(p)
-	if p.HasError() {
-		goto errorExit
-	}
-	_la = p.GetTokenStream().LA(1)
-
-	for _la == BPFParserPIPE {
-		{
-			p.SetState(48)
-			p.Match(BPFParserPIPE)
-			if p.HasError() {
-				// Recognition error - abort rule
-				goto errorExit
-			}
-		}
-		{
-			p.SetState(49)
-			p.Cell()
-		}
-
-		p.SetState(54)
-		p.GetErrorHandler().Sync(p)
-		if p.HasError() {
-			goto errorExit
-		}
-		_la = p.GetTokenStream().LA(1)
-	}
-	{
-		p.SetState(55)
-		p.Match(BPFParserSEMI)
-		if p.HasError() {
-			// Recognition error - abort rule
-			goto errorExit
-		}
-	}
-
-errorExit:
-	if p.HasError() {
-		v := p.GetError()
-		localctx.SetException(v)
-		p.GetErrorHandler().ReportError(p, v)
-		p.GetErrorHandler().Recover(p, v)
-		p.SetError(nil)
-	}
-	p.ExitRule()
-	return localctx
-	goto errorExit // Trick to prevent compiler error if the label is not used
-}
-
-// ICellContext is an interface to support dynamic dispatch.
-type ICellContext interface {
-	antlr.ParserRuleContext
-
-	// GetParser returns the parser.
-	GetParser() antlr.Parser
-
-	// Getter signatures
-	AllLabel() []ILabelContext
-	Label(i int) ILabelContext
-	Instruction() IInstructionContext
-
-	// IsCellContext differentiates from other interfaces.
-	IsCellContext()
-}
-
-type CellContext struct {
-	antlr.BaseParserRuleContext
-	parser antlr.Parser
-}
-
-func NewEmptyCellContext() *CellContext {
-	var p = new(CellContext)
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = BPFParserRULE_cell
-	return p
-}
-
-func InitEmptyCellContext(p *CellContext) {
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = BPFParserRULE_cell
-}
-
-func (*CellContext) IsCellContext() {}
-
-func NewCellContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *CellContext {
-	var p = new(CellContext)
-
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
-
-	p.parser = parser
-	p.RuleIndex = BPFParserRULE_cell
-
-	return p
-}
-
-func (s *CellContext) GetParser() antlr.Parser { return s.parser }
-
-func (s *CellContext) AllLabel() []ILabelContext {
-	children := s.GetChildren()
-	len := 0
-	for _, ctx := range children {
-		if _, ok := ctx.(ILabelContext); ok {
-			len++
-		}
-	}
-
-	tst := make([]ILabelContext, len)
-	i := 0
-	for _, ctx := range children {
-		if t, ok := ctx.(ILabelContext); ok {
-			tst[i] = t.(ILabelContext)
-			i++
-		}
-	}
-
-	return tst
-}
-
-func (s *CellContext) Label(i int) ILabelContext {
-	var t antlr.RuleContext
-	j := 0
-	for _, ctx := range s.GetChildren() {
-		if _, ok := ctx.(ILabelContext); ok {
-			if j == i {
-				t = ctx.(antlr.RuleContext)
-				break
-			}
-			j++
-		}
-	}
-
-	if t == nil {
-		return nil
-	}
-
-	return t.(ILabelContext)
-}
-
-func (s *CellContext) Instruction() IInstructionContext {
-	var t antlr.RuleContext
-	for _, ctx := range s.GetChildren() {
-		if _, ok := ctx.(IInstructionContext); ok {
-			t = ctx.(antlr.RuleContext)
-			break
-		}
-	}
-
-	if t == nil {
-		return nil
-	}
-
-	return t.(IInstructionContext)
-}
-
-func (s *CellContext) GetRuleContext() antlr.RuleContext {
-	return s
-}
-
-func (s *CellContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
-	return antlr.TreesStringTree(s, ruleNames, recog)
-}
-
-func (p *BPFParser) Cell() (localctx ICellContext) {
-	localctx = NewCellContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 8, BPFParserRULE_cell)
-	var _la int
-
-	var _alt int
-
-	p.EnterOuterAlt(localctx, 1)
-	p.SetState(60)
-	p.GetErrorHandler().Sync(p)
-	if p.HasError() {
-		goto errorExit
-	}
-	_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 4, p.GetParserRuleContext())
-	if p.HasError() {
-		goto errorExit
-	}
-	for _alt != 2 && _alt != antlr.ATNInvalidAltNumber {
-		if _alt == 1 {
-			{
-				p.SetState(57)
-				p.Label()
-			}
-
-		}
-		p.SetState(62)
-		p.GetErrorHandler().Sync(p)
-		if p.HasError() {
-			goto errorExit
-		}
-		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 4, p.GetParserRuleContext())
-		if p.HasError() {
-			goto errorExit
-		}
-	}
-	p.SetState(64)
-	p.GetErrorHandler().Sync(p)
-	if p.HasError() {
-		goto errorExit
-	}
-	_la = p.GetTokenStream().LA(1)
-
-	if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&17520) != 0 {
-		{
-			p.SetState(63)
-			p.Instruction()
-		}
-
-	}
-
-errorExit:
-	if p.HasError() {
-		v := p.GetError()
-		localctx.SetException(v)
-		p.GetErrorHandler().ReportError(p, v)
-		p.GetErrorHandler().Recover(p, v)
-		p.SetError(nil)
-	}
-	p.ExitRule()
-	return localctx
-	goto errorExit // Trick to prevent compiler error if the label is not used
-}
-
-// ILabelContext is an interface to support dynamic dispatch.
-type ILabelContext interface {
-	antlr.ParserRuleContext
-
-	// GetParser returns the parser.
-	GetParser() antlr.Parser
-
-	// Getter signatures
-	NAME() antlr.TerminalNode
-	COLON() antlr.TerminalNode
-
-	// IsLabelContext differentiates from other interfaces.
-	IsLabelContext()
-}
-
-type LabelContext struct {
-	antlr.BaseParserRuleContext
-	parser antlr.Parser
-}
-
-func NewEmptyLabelContext() *LabelContext {
-	var p = new(LabelContext)
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = BPFParserRULE_label
-	return p
-}
-
-func InitEmptyLabelContext(p *LabelContext) {
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = BPFParserRULE_label
-}
-
-func (*LabelContext) IsLabelContext() {}
-
-func NewLabelContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *LabelContext {
-	var p = new(LabelContext)
-
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
-
-	p.parser = parser
-	p.RuleIndex = BPFParserRULE_label
-
-	return p
-}
-
-func (s *LabelContext) GetParser() antlr.Parser { return s.parser }
-
-func (s *LabelContext) NAME() antlr.TerminalNode {
-	return s.GetToken(BPFParserNAME, 0)
-}
-
-func (s *LabelContext) COLON() antlr.TerminalNode {
-	return s.GetToken(BPFParserCOLON, 0)
-}
-
-func (s *LabelContext) GetRuleContext() antlr.RuleContext {
-	return s
-}
-
-func (s *LabelContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
-	return antlr.TreesStringTree(s, ruleNames, recog)
-}
-
-func (p *BPFParser) Label() (localctx ILabelContext) {
-	localctx = NewLabelContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 10, BPFParserRULE_label)
-	p.EnterOuterAlt(localctx, 1)
-	{
-		p.SetState(66)
-		p.Match(BPFParserNAME)
-		if p.HasError() {
-			// Recognition error - abort rule
-			goto errorExit
-		}
-	}
-	{
-		p.SetState(67)
-		p.Match(BPFParserCOLON)
-		if p.HasError() {
-			// Recognition error - abort rule
-			goto errorExit
-		}
-	}
-
-errorExit:
-	if p.HasError() {
-		v := p.GetError()
-		localctx.SetException(v)
-		p.GetErrorHandler().ReportError(p, v)
-		p.GetErrorHandler().Recover(p, v)
-		p.SetError(nil)
-	}
-	p.ExitRule()
-	return localctx
-	goto errorExit // Trick to prevent compiler error if the label is not used
-}
 
 // IInstructionContext is an interface to support dynamic dispatch.
 type IInstructionContext interface {
@@ -2215,23 +1312,23 @@ func (s *IfImmContext) NAME() antlr.TerminalNode {
 
 func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 	localctx = NewInstructionContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 12, BPFParserRULE_instruction)
-	p.SetState(167)
+	p.EnterRule(localctx, 0, BPFParserRULE_instruction)
+	p.SetState(118)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
-	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 6, p.GetParserRuleContext()) {
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 0, p.GetParserRuleContext()) {
 	case 1:
 		localctx = NewAluRegContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(69)
+			p.SetState(20)
 			p.Reg()
 		}
 		{
-			p.SetState(70)
+			p.SetState(21)
 			p.Match(BPFParserALUOP)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2239,7 +1336,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(71)
+			p.SetState(22)
 			p.Reg()
 		}
 
@@ -2247,11 +1344,11 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 		localctx = NewAluImmContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(73)
+			p.SetState(24)
 			p.Reg()
 		}
 		{
-			p.SetState(74)
+			p.SetState(25)
 			p.Match(BPFParserALUOP)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2259,7 +1356,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(75)
+			p.SetState(26)
 			p.Imm()
 		}
 
@@ -2267,11 +1364,11 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 		localctx = NewMovRegContext(p, localctx)
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(77)
+			p.SetState(28)
 			p.Reg()
 		}
 		{
-			p.SetState(78)
+			p.SetState(29)
 			p.Match(BPFParserEQUAL)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2279,7 +1376,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(79)
+			p.SetState(30)
 			p.Reg()
 		}
 
@@ -2287,11 +1384,11 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 		localctx = NewMovImmContext(p, localctx)
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(81)
+			p.SetState(32)
 			p.Reg()
 		}
 		{
-			p.SetState(82)
+			p.SetState(33)
 			p.Match(BPFParserEQUAL)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2299,7 +1396,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(83)
+			p.SetState(34)
 			p.Imm()
 		}
 
@@ -2307,11 +1404,11 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 		localctx = NewLoadContext(p, localctx)
 		p.EnterOuterAlt(localctx, 5)
 		{
-			p.SetState(85)
+			p.SetState(36)
 			p.Reg()
 		}
 		{
-			p.SetState(86)
+			p.SetState(37)
 			p.Match(BPFParserEQUAL)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2319,7 +1416,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(87)
+			p.SetState(38)
 			p.Match(BPFParserSTAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2327,7 +1424,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(88)
+			p.SetState(39)
 			p.Pointer()
 		}
 
@@ -2335,7 +1432,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 		localctx = NewStoreContext(p, localctx)
 		p.EnterOuterAlt(localctx, 6)
 		{
-			p.SetState(90)
+			p.SetState(41)
 			p.Match(BPFParserSTAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2343,11 +1440,11 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(91)
+			p.SetState(42)
 			p.Pointer()
 		}
 		{
-			p.SetState(92)
+			p.SetState(43)
 			p.Match(BPFParserEQUAL)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2355,7 +1452,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(93)
+			p.SetState(44)
 			p.Reg()
 		}
 
@@ -2363,7 +1460,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 		localctx = NewStoreImmContext(p, localctx)
 		p.EnterOuterAlt(localctx, 7)
 		{
-			p.SetState(95)
+			p.SetState(46)
 			p.Match(BPFParserSTAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2371,11 +1468,11 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(96)
+			p.SetState(47)
 			p.Pointer()
 		}
 		{
-			p.SetState(97)
+			p.SetState(48)
 			p.Match(BPFParserEQUAL)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2383,7 +1480,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(98)
+			p.SetState(49)
 			p.Imm()
 		}
 
@@ -2391,11 +1488,11 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 		localctx = NewLoadFuncContext(p, localctx)
 		p.EnterOuterAlt(localctx, 8)
 		{
-			p.SetState(100)
+			p.SetState(51)
 			p.Reg()
 		}
 		{
-			p.SetState(101)
+			p.SetState(52)
 			p.Match(BPFParserEQUAL)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2403,7 +1500,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(102)
+			p.SetState(53)
 			p.Match(BPFParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2411,7 +1508,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(103)
+			p.SetState(54)
 			p.Match(BPFParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2419,11 +1516,11 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(104)
+			p.SetState(55)
 			p.Pointer()
 		}
 		{
-			p.SetState(105)
+			p.SetState(56)
 			p.Match(BPFParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2435,7 +1532,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 		localctx = NewStoreFuncContext(p, localctx)
 		p.EnterOuterAlt(localctx, 9)
 		{
-			p.SetState(107)
+			p.SetState(58)
 			p.Match(BPFParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2443,7 +1540,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(108)
+			p.SetState(59)
 			p.Match(BPFParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2451,11 +1548,11 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(109)
+			p.SetState(60)
 			p.Pointer()
 		}
 		{
-			p.SetState(110)
+			p.SetState(61)
 			p.Match(BPFParserCOMMA)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2463,11 +1560,11 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(111)
+			p.SetState(62)
 			p.Reg()
 		}
 		{
-			p.SetState(112)
+			p.SetState(63)
 			p.Match(BPFParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2479,11 +1576,11 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 		localctx = NewFetchFuncContext(p, localctx)
 		p.EnterOuterAlt(localctx, 10)
 		{
-			p.SetState(114)
+			p.SetState(65)
 			p.Reg()
 		}
 		{
-			p.SetState(115)
+			p.SetState(66)
 			p.Match(BPFParserEQUAL)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2491,7 +1588,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(116)
+			p.SetState(67)
 			p.Match(BPFParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2499,7 +1596,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(117)
+			p.SetState(68)
 			p.Match(BPFParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2507,11 +1604,11 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(118)
+			p.SetState(69)
 			p.Pointer()
 		}
 		{
-			p.SetState(119)
+			p.SetState(70)
 			p.Match(BPFParserCOMMA)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2519,11 +1616,11 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(120)
+			p.SetState(71)
 			p.Reg()
 		}
 		{
-			p.SetState(121)
+			p.SetState(72)
 			p.Match(BPFParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2535,11 +1632,11 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 		localctx = NewXchgFuncContext(p, localctx)
 		p.EnterOuterAlt(localctx, 11)
 		{
-			p.SetState(123)
+			p.SetState(74)
 			p.Reg()
 		}
 		{
-			p.SetState(124)
+			p.SetState(75)
 			p.Match(BPFParserEQUAL)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2547,7 +1644,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(125)
+			p.SetState(76)
 			p.Match(BPFParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2555,7 +1652,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(126)
+			p.SetState(77)
 			p.Match(BPFParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2563,15 +1660,15 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(127)
+			p.SetState(78)
 			p.Reg()
 		}
 		{
-			p.SetState(128)
+			p.SetState(79)
 			p.Imm()
 		}
 		{
-			p.SetState(129)
+			p.SetState(80)
 			p.Match(BPFParserCOMMA)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2579,11 +1676,11 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(130)
+			p.SetState(81)
 			p.Reg()
 		}
 		{
-			p.SetState(131)
+			p.SetState(82)
 			p.Match(BPFParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2595,11 +1692,11 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 		localctx = NewCmpxchgFuncContext(p, localctx)
 		p.EnterOuterAlt(localctx, 12)
 		{
-			p.SetState(133)
+			p.SetState(84)
 			p.Reg()
 		}
 		{
-			p.SetState(134)
+			p.SetState(85)
 			p.Match(BPFParserEQUAL)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2607,7 +1704,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(135)
+			p.SetState(86)
 			p.Match(BPFParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2615,7 +1712,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(136)
+			p.SetState(87)
 			p.Match(BPFParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2623,15 +1720,15 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(137)
+			p.SetState(88)
 			p.Reg()
 		}
 		{
-			p.SetState(138)
+			p.SetState(89)
 			p.Imm()
 		}
 		{
-			p.SetState(139)
+			p.SetState(90)
 			p.Match(BPFParserCOMMA)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2639,11 +1736,11 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(140)
+			p.SetState(91)
 			p.Reg()
 		}
 		{
-			p.SetState(141)
+			p.SetState(92)
 			p.Match(BPFParserCOMMA)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2651,11 +1748,11 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(142)
+			p.SetState(93)
 			p.Reg()
 		}
 		{
-			p.SetState(143)
+			p.SetState(94)
 			p.Match(BPFParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2667,7 +1764,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 		localctx = NewLockOpContext(p, localctx)
 		p.EnterOuterAlt(localctx, 13)
 		{
-			p.SetState(145)
+			p.SetState(96)
 			p.Match(BPFParserLOCK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2675,7 +1772,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(146)
+			p.SetState(97)
 			p.Match(BPFParserSTAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2683,11 +1780,11 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(147)
+			p.SetState(98)
 			p.Pointer()
 		}
 		{
-			p.SetState(148)
+			p.SetState(99)
 			p.Match(BPFParserALUOP)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2695,7 +1792,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(149)
+			p.SetState(100)
 			p.Reg()
 		}
 
@@ -2703,7 +1800,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 		localctx = NewGotoContext(p, localctx)
 		p.EnterOuterAlt(localctx, 14)
 		{
-			p.SetState(151)
+			p.SetState(102)
 			p.Match(BPFParserGOTO)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2711,7 +1808,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(152)
+			p.SetState(103)
 			p.Match(BPFParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2723,7 +1820,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 		localctx = NewIfRegContext(p, localctx)
 		p.EnterOuterAlt(localctx, 15)
 		{
-			p.SetState(153)
+			p.SetState(104)
 			p.Match(BPFParserIF)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2731,11 +1828,11 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(154)
+			p.SetState(105)
 			p.Reg()
 		}
 		{
-			p.SetState(155)
+			p.SetState(106)
 			p.Match(BPFParserCOND)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2743,11 +1840,11 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(156)
+			p.SetState(107)
 			p.Reg()
 		}
 		{
-			p.SetState(157)
+			p.SetState(108)
 			p.Match(BPFParserGOTO)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2755,7 +1852,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(158)
+			p.SetState(109)
 			p.Match(BPFParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2767,7 +1864,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 		localctx = NewIfImmContext(p, localctx)
 		p.EnterOuterAlt(localctx, 16)
 		{
-			p.SetState(160)
+			p.SetState(111)
 			p.Match(BPFParserIF)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2775,11 +1872,11 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(161)
+			p.SetState(112)
 			p.Reg()
 		}
 		{
-			p.SetState(162)
+			p.SetState(113)
 			p.Match(BPFParserCOND)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2787,11 +1884,11 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(163)
+			p.SetState(114)
 			p.Imm()
 		}
 		{
-			p.SetState(164)
+			p.SetState(115)
 			p.Match(BPFParserGOTO)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2799,7 +1896,7 @@ func (p *BPFParser) Instruction() (localctx IInstructionContext) {
 			}
 		}
 		{
-			p.SetState(165)
+			p.SetState(116)
 			p.Match(BPFParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2943,10 +2040,10 @@ func (s *PointerContext) ToStringTree(ruleNames []string, recog antlr.Recognizer
 
 func (p *BPFParser) Pointer() (localctx IPointerContext) {
 	localctx = NewPointerContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 14, BPFParserRULE_pointer)
+	p.EnterRule(localctx, 2, BPFParserRULE_pointer)
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(169)
+		p.SetState(120)
 		p.Match(BPFParserLPAR)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -2954,7 +2051,7 @@ func (p *BPFParser) Pointer() (localctx IPointerContext) {
 		}
 	}
 	{
-		p.SetState(170)
+		p.SetState(121)
 		p.Match(BPFParserSIZE)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -2962,7 +2059,7 @@ func (p *BPFParser) Pointer() (localctx IPointerContext) {
 		}
 	}
 	{
-		p.SetState(171)
+		p.SetState(122)
 		p.Match(BPFParserSTAR)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -2970,7 +2067,7 @@ func (p *BPFParser) Pointer() (localctx IPointerContext) {
 		}
 	}
 	{
-		p.SetState(172)
+		p.SetState(123)
 		p.Match(BPFParserRPAR)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -2978,7 +2075,7 @@ func (p *BPFParser) Pointer() (localctx IPointerContext) {
 		}
 	}
 	{
-		p.SetState(173)
+		p.SetState(124)
 		p.Match(BPFParserLPAR)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -2986,15 +2083,15 @@ func (p *BPFParser) Pointer() (localctx IPointerContext) {
 		}
 	}
 	{
-		p.SetState(174)
+		p.SetState(125)
 		p.Reg()
 	}
 	{
-		p.SetState(175)
+		p.SetState(126)
 		p.Imm()
 	}
 	{
-		p.SetState(176)
+		p.SetState(127)
 		p.Match(BPFParserRPAR)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -3075,10 +2172,10 @@ func (s *RegContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) st
 
 func (p *BPFParser) Reg() (localctx IRegContext) {
 	localctx = NewRegContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 16, BPFParserRULE_reg)
+	p.EnterRule(localctx, 4, BPFParserRULE_reg)
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(178)
+		p.SetState(129)
 		p.Match(BPFParserNAME)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -3169,8 +2266,8 @@ func (s *ImmContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) st
 
 func (p *BPFParser) Imm() (localctx IImmContext) {
 	localctx = NewImmContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 18, BPFParserRULE_imm)
-	p.SetState(185)
+	p.EnterRule(localctx, 6, BPFParserRULE_imm)
+	p.SetState(136)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -3180,7 +2277,7 @@ func (p *BPFParser) Imm() (localctx IImmContext) {
 	case BPFParserNUM:
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(180)
+			p.SetState(131)
 			p.Match(BPFParserNUM)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3191,7 +2288,7 @@ func (p *BPFParser) Imm() (localctx IImmContext) {
 	case BPFParserMINUS:
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(181)
+			p.SetState(132)
 			p.Match(BPFParserMINUS)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3199,7 +2296,7 @@ func (p *BPFParser) Imm() (localctx IImmContext) {
 			}
 		}
 		{
-			p.SetState(182)
+			p.SetState(133)
 			p.Match(BPFParserNUM)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3210,7 +2307,7 @@ func (p *BPFParser) Imm() (localctx IImmContext) {
 	case BPFParserPLUS:
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(183)
+			p.SetState(134)
 			p.Match(BPFParserPLUS)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3218,7 +2315,7 @@ func (p *BPFParser) Imm() (localctx IImmContext) {
 			}
 		}
 		{
-			p.SetState(184)
+			p.SetState(135)
 			p.Match(BPFParserNUM)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3229,6 +2326,909 @@ func (p *BPFParser) Imm() (localctx IImmContext) {
 	default:
 		p.SetError(antlr.NewNoViableAltException(p, nil, nil, nil, nil, nil))
 		goto errorExit
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// IProgramContext is an interface to support dynamic dispatch.
+type IProgramContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	Header() IHeaderContext
+	EOF() antlr.TerminalNode
+	AllSEMI() []antlr.TerminalNode
+	SEMI(i int) antlr.TerminalNode
+	AllRow() []IRowContext
+	Row(i int) IRowContext
+
+	// IsProgramContext differentiates from other interfaces.
+	IsProgramContext()
+}
+
+type ProgramContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyProgramContext() *ProgramContext {
+	var p = new(ProgramContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = BPFParserRULE_program
+	return p
+}
+
+func InitEmptyProgramContext(p *ProgramContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = BPFParserRULE_program
+}
+
+func (*ProgramContext) IsProgramContext() {}
+
+func NewProgramContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *ProgramContext {
+	var p = new(ProgramContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = BPFParserRULE_program
+
+	return p
+}
+
+func (s *ProgramContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *ProgramContext) Header() IHeaderContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IHeaderContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IHeaderContext)
+}
+
+func (s *ProgramContext) EOF() antlr.TerminalNode {
+	return s.GetToken(BPFParserEOF, 0)
+}
+
+func (s *ProgramContext) AllSEMI() []antlr.TerminalNode {
+	return s.GetTokens(BPFParserSEMI)
+}
+
+func (s *ProgramContext) SEMI(i int) antlr.TerminalNode {
+	return s.GetToken(BPFParserSEMI, i)
+}
+
+func (s *ProgramContext) AllRow() []IRowContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IRowContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IRowContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IRowContext); ok {
+			tst[i] = t.(IRowContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *ProgramContext) Row(i int) IRowContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IRowContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IRowContext)
+}
+
+func (s *ProgramContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *ProgramContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *BPFParser) Program() (localctx IProgramContext) {
+	localctx = NewProgramContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 8, BPFParserRULE_program)
+	var _la int
+
+	p.EnterOuterAlt(localctx, 1)
+	p.SetState(141)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	for _la == BPFParserSEMI {
+		{
+			p.SetState(138)
+			p.Match(BPFParserSEMI)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+		p.SetState(143)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+	}
+	{
+		p.SetState(144)
+		p.Header()
+	}
+	p.SetState(148)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&410736) != 0 {
+		{
+			p.SetState(145)
+			p.Row()
+		}
+
+		p.SetState(150)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+	}
+	{
+		p.SetState(151)
+		p.Match(BPFParserEOF)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// IHeaderContext is an interface to support dynamic dispatch.
+type IHeaderContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	AllProcName() []IProcNameContext
+	ProcName(i int) IProcNameContext
+	SEMI() antlr.TerminalNode
+	AllPIPE() []antlr.TerminalNode
+	PIPE(i int) antlr.TerminalNode
+
+	// IsHeaderContext differentiates from other interfaces.
+	IsHeaderContext()
+}
+
+type HeaderContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyHeaderContext() *HeaderContext {
+	var p = new(HeaderContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = BPFParserRULE_header
+	return p
+}
+
+func InitEmptyHeaderContext(p *HeaderContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = BPFParserRULE_header
+}
+
+func (*HeaderContext) IsHeaderContext() {}
+
+func NewHeaderContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *HeaderContext {
+	var p = new(HeaderContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = BPFParserRULE_header
+
+	return p
+}
+
+func (s *HeaderContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *HeaderContext) AllProcName() []IProcNameContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IProcNameContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IProcNameContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IProcNameContext); ok {
+			tst[i] = t.(IProcNameContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *HeaderContext) ProcName(i int) IProcNameContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IProcNameContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IProcNameContext)
+}
+
+func (s *HeaderContext) SEMI() antlr.TerminalNode {
+	return s.GetToken(BPFParserSEMI, 0)
+}
+
+func (s *HeaderContext) AllPIPE() []antlr.TerminalNode {
+	return s.GetTokens(BPFParserPIPE)
+}
+
+func (s *HeaderContext) PIPE(i int) antlr.TerminalNode {
+	return s.GetToken(BPFParserPIPE, i)
+}
+
+func (s *HeaderContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *HeaderContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *BPFParser) Header() (localctx IHeaderContext) {
+	localctx = NewHeaderContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 10, BPFParserRULE_header)
+	var _la int
+
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(153)
+		p.ProcName()
+	}
+	p.SetState(158)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	for _la == BPFParserPIPE {
+		{
+			p.SetState(154)
+			p.Match(BPFParserPIPE)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(155)
+			p.ProcName()
+		}
+
+		p.SetState(160)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+	}
+	{
+		p.SetState(161)
+		p.Match(BPFParserSEMI)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// IProcNameContext is an interface to support dynamic dispatch.
+type IProcNameContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	NAME() antlr.TerminalNode
+
+	// IsProcNameContext differentiates from other interfaces.
+	IsProcNameContext()
+}
+
+type ProcNameContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyProcNameContext() *ProcNameContext {
+	var p = new(ProcNameContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = BPFParserRULE_procName
+	return p
+}
+
+func InitEmptyProcNameContext(p *ProcNameContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = BPFParserRULE_procName
+}
+
+func (*ProcNameContext) IsProcNameContext() {}
+
+func NewProcNameContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *ProcNameContext {
+	var p = new(ProcNameContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = BPFParserRULE_procName
+
+	return p
+}
+
+func (s *ProcNameContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *ProcNameContext) NAME() antlr.TerminalNode {
+	return s.GetToken(BPFParserNAME, 0)
+}
+
+func (s *ProcNameContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *ProcNameContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *BPFParser) ProcName() (localctx IProcNameContext) {
+	localctx = NewProcNameContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 12, BPFParserRULE_procName)
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(163)
+		p.Match(BPFParserNAME)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// IRowContext is an interface to support dynamic dispatch.
+type IRowContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	AllCell() []ICellContext
+	Cell(i int) ICellContext
+	SEMI() antlr.TerminalNode
+	AllPIPE() []antlr.TerminalNode
+	PIPE(i int) antlr.TerminalNode
+
+	// IsRowContext differentiates from other interfaces.
+	IsRowContext()
+}
+
+type RowContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyRowContext() *RowContext {
+	var p = new(RowContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = BPFParserRULE_row
+	return p
+}
+
+func InitEmptyRowContext(p *RowContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = BPFParserRULE_row
+}
+
+func (*RowContext) IsRowContext() {}
+
+func NewRowContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *RowContext {
+	var p = new(RowContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = BPFParserRULE_row
+
+	return p
+}
+
+func (s *RowContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *RowContext) AllCell() []ICellContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(ICellContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]ICellContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(ICellContext); ok {
+			tst[i] = t.(ICellContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *RowContext) Cell(i int) ICellContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(ICellContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(ICellContext)
+}
+
+func (s *RowContext) SEMI() antlr.TerminalNode {
+	return s.GetToken(BPFParserSEMI, 0)
+}
+
+func (s *RowContext) AllPIPE() []antlr.TerminalNode {
+	return s.GetTokens(BPFParserPIPE)
+}
+
+func (s *RowContext) PIPE(i int) antlr.TerminalNode {
+	return s.GetToken(BPFParserPIPE, i)
+}
+
+func (s *RowContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *RowContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *BPFParser) Row() (localctx IRowContext) {
+	localctx = NewRowContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 14, BPFParserRULE_row)
+	var _la int
+
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(165)
+		p.Cell()
+	}
+	p.SetState(170)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	for _la == BPFParserPIPE {
+		{
+			p.SetState(166)
+			p.Match(BPFParserPIPE)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(167)
+			p.Cell()
+		}
+
+		p.SetState(172)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+	}
+	{
+		p.SetState(173)
+		p.Match(BPFParserSEMI)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// ICellContext is an interface to support dynamic dispatch.
+type ICellContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	AllLabel() []ILabelContext
+	Label(i int) ILabelContext
+	Instruction() IInstructionContext
+
+	// IsCellContext differentiates from other interfaces.
+	IsCellContext()
+}
+
+type CellContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyCellContext() *CellContext {
+	var p = new(CellContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = BPFParserRULE_cell
+	return p
+}
+
+func InitEmptyCellContext(p *CellContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = BPFParserRULE_cell
+}
+
+func (*CellContext) IsCellContext() {}
+
+func NewCellContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *CellContext {
+	var p = new(CellContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = BPFParserRULE_cell
+
+	return p
+}
+
+func (s *CellContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *CellContext) AllLabel() []ILabelContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(ILabelContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]ILabelContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(ILabelContext); ok {
+			tst[i] = t.(ILabelContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *CellContext) Label(i int) ILabelContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(ILabelContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(ILabelContext)
+}
+
+func (s *CellContext) Instruction() IInstructionContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IInstructionContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IInstructionContext)
+}
+
+func (s *CellContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *CellContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *BPFParser) Cell() (localctx ICellContext) {
+	localctx = NewCellContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 16, BPFParserRULE_cell)
+	var _la int
+
+	var _alt int
+
+	p.EnterOuterAlt(localctx, 1)
+	p.SetState(178)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 6, p.GetParserRuleContext())
+	if p.HasError() {
+		goto errorExit
+	}
+	for _alt != 2 && _alt != antlr.ATNInvalidAltNumber {
+		if _alt == 1 {
+			{
+				p.SetState(175)
+				p.Label()
+			}
+
+		}
+		p.SetState(180)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 6, p.GetParserRuleContext())
+		if p.HasError() {
+			goto errorExit
+		}
+	}
+	p.SetState(182)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&17520) != 0 {
+		{
+			p.SetState(181)
+			p.Instruction()
+		}
+
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// ILabelContext is an interface to support dynamic dispatch.
+type ILabelContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	NAME() antlr.TerminalNode
+	COLON() antlr.TerminalNode
+
+	// IsLabelContext differentiates from other interfaces.
+	IsLabelContext()
+}
+
+type LabelContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyLabelContext() *LabelContext {
+	var p = new(LabelContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = BPFParserRULE_label
+	return p
+}
+
+func InitEmptyLabelContext(p *LabelContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = BPFParserRULE_label
+}
+
+func (*LabelContext) IsLabelContext() {}
+
+func NewLabelContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *LabelContext {
+	var p = new(LabelContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = BPFParserRULE_label
+
+	return p
+}
+
+func (s *LabelContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *LabelContext) NAME() antlr.TerminalNode {
+	return s.GetToken(BPFParserNAME, 0)
+}
+
+func (s *LabelContext) COLON() antlr.TerminalNode {
+	return s.GetToken(BPFParserCOLON, 0)
+}
+
+func (s *LabelContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *LabelContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *BPFParser) Label() (localctx ILabelContext) {
+	localctx = NewLabelContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 18, BPFParserRULE_label)
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(184)
+		p.Match(BPFParserNAME)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+	{
+		p.SetState(185)
+		p.Match(BPFParserCOLON)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
 	}
 
 errorExit:

@@ -40,55 +40,55 @@ func x86ParserInit() {
 		"COLON", "SEMI", "PIPE", "LBRK", "RBRK", "LPAR", "RPAR",
 	}
 	staticData.RuleNames = []string{
-		"program", "header", "procName", "row", "cell", "label", "instruction",
-		"operand",
+		"instruction", "operand", "program", "header", "procName", "row", "cell",
+		"label",
 	}
 	staticData.PredictionContextCache = antlr.NewPredictionContextCache()
 	staticData.serializedATN = []int32{
 		4, 1, 15, 105, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
-		4, 2, 5, 7, 5, 2, 6, 7, 6, 2, 7, 7, 7, 1, 0, 5, 0, 18, 8, 0, 10, 0, 12,
-		0, 21, 9, 0, 1, 0, 1, 0, 5, 0, 25, 8, 0, 10, 0, 12, 0, 28, 9, 0, 1, 0,
-		1, 0, 1, 1, 1, 1, 1, 1, 5, 1, 35, 8, 1, 10, 1, 12, 1, 38, 9, 1, 1, 1, 1,
-		1, 1, 2, 1, 2, 1, 3, 1, 3, 1, 3, 5, 3, 47, 8, 3, 10, 3, 12, 3, 50, 9, 3,
-		1, 3, 1, 3, 1, 4, 5, 4, 55, 8, 4, 10, 4, 12, 4, 58, 9, 4, 1, 4, 3, 4, 61,
-		8, 4, 1, 5, 1, 5, 1, 5, 1, 6, 1, 6, 3, 6, 68, 8, 6, 1, 6, 1, 6, 1, 6, 1,
-		6, 1, 6, 5, 6, 75, 8, 6, 10, 6, 12, 6, 78, 9, 6, 3, 6, 80, 8, 6, 3, 6,
-		82, 8, 6, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 3, 7, 89, 8, 7, 1, 7, 1, 7, 1,
-		7, 1, 7, 3, 7, 95, 8, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 3, 7, 103,
-		8, 7, 1, 7, 0, 0, 8, 0, 2, 4, 6, 8, 10, 12, 14, 0, 1, 1, 0, 6, 7, 114,
-		0, 19, 1, 0, 0, 0, 2, 31, 1, 0, 0, 0, 4, 41, 1, 0, 0, 0, 6, 43, 1, 0, 0,
-		0, 8, 56, 1, 0, 0, 0, 10, 62, 1, 0, 0, 0, 12, 81, 1, 0, 0, 0, 14, 102,
-		1, 0, 0, 0, 16, 18, 5, 10, 0, 0, 17, 16, 1, 0, 0, 0, 18, 21, 1, 0, 0, 0,
-		19, 17, 1, 0, 0, 0, 19, 20, 1, 0, 0, 0, 20, 22, 1, 0, 0, 0, 21, 19, 1,
-		0, 0, 0, 22, 26, 3, 2, 1, 0, 23, 25, 3, 6, 3, 0, 24, 23, 1, 0, 0, 0, 25,
-		28, 1, 0, 0, 0, 26, 24, 1, 0, 0, 0, 26, 27, 1, 0, 0, 0, 27, 29, 1, 0, 0,
-		0, 28, 26, 1, 0, 0, 0, 29, 30, 5, 0, 0, 1, 30, 1, 1, 0, 0, 0, 31, 36, 3,
-		4, 2, 0, 32, 33, 5, 11, 0, 0, 33, 35, 3, 4, 2, 0, 34, 32, 1, 0, 0, 0, 35,
-		38, 1, 0, 0, 0, 36, 34, 1, 0, 0, 0, 36, 37, 1, 0, 0, 0, 37, 39, 1, 0, 0,
-		0, 38, 36, 1, 0, 0, 0, 39, 40, 5, 10, 0, 0, 40, 3, 1, 0, 0, 0, 41, 42,
-		5, 6, 0, 0, 42, 5, 1, 0, 0, 0, 43, 48, 3, 8, 4, 0, 44, 45, 5, 11, 0, 0,
-		45, 47, 3, 8, 4, 0, 46, 44, 1, 0, 0, 0, 47, 50, 1, 0, 0, 0, 48, 46, 1,
-		0, 0, 0, 48, 49, 1, 0, 0, 0, 49, 51, 1, 0, 0, 0, 50, 48, 1, 0, 0, 0, 51,
-		52, 5, 10, 0, 0, 52, 7, 1, 0, 0, 0, 53, 55, 3, 10, 5, 0, 54, 53, 1, 0,
-		0, 0, 55, 58, 1, 0, 0, 0, 56, 54, 1, 0, 0, 0, 56, 57, 1, 0, 0, 0, 57, 60,
-		1, 0, 0, 0, 58, 56, 1, 0, 0, 0, 59, 61, 3, 12, 6, 0, 60, 59, 1, 0, 0, 0,
-		60, 61, 1, 0, 0, 0, 61, 9, 1, 0, 0, 0, 62, 63, 5, 6, 0, 0, 63, 64, 5, 9,
-		0, 0, 64, 11, 1, 0, 0, 0, 65, 67, 5, 3, 0, 0, 66, 68, 5, 10, 0, 0, 67,
-		66, 1, 0, 0, 0, 67, 68, 1, 0, 0, 0, 68, 69, 1, 0, 0, 0, 69, 82, 3, 12,
-		6, 0, 70, 79, 5, 6, 0, 0, 71, 76, 3, 14, 7, 0, 72, 73, 5, 8, 0, 0, 73,
-		75, 3, 14, 7, 0, 74, 72, 1, 0, 0, 0, 75, 78, 1, 0, 0, 0, 76, 74, 1, 0,
-		0, 0, 76, 77, 1, 0, 0, 0, 77, 80, 1, 0, 0, 0, 78, 76, 1, 0, 0, 0, 79, 71,
-		1, 0, 0, 0, 79, 80, 1, 0, 0, 0, 80, 82, 1, 0, 0, 0, 81, 65, 1, 0, 0, 0,
-		81, 70, 1, 0, 0, 0, 82, 13, 1, 0, 0, 0, 83, 103, 5, 4, 0, 0, 84, 103, 5,
-		5, 0, 0, 85, 103, 5, 6, 0, 0, 86, 103, 5, 7, 0, 0, 87, 89, 5, 5, 0, 0,
-		88, 87, 1, 0, 0, 0, 88, 89, 1, 0, 0, 0, 89, 90, 1, 0, 0, 0, 90, 91, 5,
-		12, 0, 0, 91, 92, 7, 0, 0, 0, 92, 103, 5, 13, 0, 0, 93, 95, 5, 5, 0, 0,
-		94, 93, 1, 0, 0, 0, 94, 95, 1, 0, 0, 0, 95, 96, 1, 0, 0, 0, 96, 97, 5,
-		14, 0, 0, 97, 98, 7, 0, 0, 0, 98, 103, 5, 15, 0, 0, 99, 100, 5, 12, 0,
-		0, 100, 101, 5, 5, 0, 0, 101, 103, 5, 13, 0, 0, 102, 83, 1, 0, 0, 0, 102,
-		84, 1, 0, 0, 0, 102, 85, 1, 0, 0, 0, 102, 86, 1, 0, 0, 0, 102, 88, 1, 0,
-		0, 0, 102, 94, 1, 0, 0, 0, 102, 99, 1, 0, 0, 0, 103, 15, 1, 0, 0, 0, 13,
-		19, 26, 36, 48, 56, 60, 67, 76, 79, 81, 88, 94, 102,
+		4, 2, 5, 7, 5, 2, 6, 7, 6, 2, 7, 7, 7, 1, 0, 1, 0, 3, 0, 19, 8, 0, 1, 0,
+		1, 0, 1, 0, 1, 0, 1, 0, 5, 0, 26, 8, 0, 10, 0, 12, 0, 29, 9, 0, 3, 0, 31,
+		8, 0, 3, 0, 33, 8, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 40, 8, 1, 1,
+		1, 1, 1, 1, 1, 1, 1, 3, 1, 46, 8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		3, 1, 54, 8, 1, 1, 2, 5, 2, 57, 8, 2, 10, 2, 12, 2, 60, 9, 2, 1, 2, 1,
+		2, 5, 2, 64, 8, 2, 10, 2, 12, 2, 67, 9, 2, 1, 2, 1, 2, 1, 3, 1, 3, 1, 3,
+		5, 3, 74, 8, 3, 10, 3, 12, 3, 77, 9, 3, 1, 3, 1, 3, 1, 4, 1, 4, 1, 5, 1,
+		5, 1, 5, 5, 5, 86, 8, 5, 10, 5, 12, 5, 89, 9, 5, 1, 5, 1, 5, 1, 6, 5, 6,
+		94, 8, 6, 10, 6, 12, 6, 97, 9, 6, 1, 6, 3, 6, 100, 8, 6, 1, 7, 1, 7, 1,
+		7, 1, 7, 0, 0, 8, 0, 2, 4, 6, 8, 10, 12, 14, 0, 1, 1, 0, 6, 7, 114, 0,
+		32, 1, 0, 0, 0, 2, 53, 1, 0, 0, 0, 4, 58, 1, 0, 0, 0, 6, 70, 1, 0, 0, 0,
+		8, 80, 1, 0, 0, 0, 10, 82, 1, 0, 0, 0, 12, 95, 1, 0, 0, 0, 14, 101, 1,
+		0, 0, 0, 16, 18, 5, 3, 0, 0, 17, 19, 5, 10, 0, 0, 18, 17, 1, 0, 0, 0, 18,
+		19, 1, 0, 0, 0, 19, 20, 1, 0, 0, 0, 20, 33, 3, 0, 0, 0, 21, 30, 5, 6, 0,
+		0, 22, 27, 3, 2, 1, 0, 23, 24, 5, 8, 0, 0, 24, 26, 3, 2, 1, 0, 25, 23,
+		1, 0, 0, 0, 26, 29, 1, 0, 0, 0, 27, 25, 1, 0, 0, 0, 27, 28, 1, 0, 0, 0,
+		28, 31, 1, 0, 0, 0, 29, 27, 1, 0, 0, 0, 30, 22, 1, 0, 0, 0, 30, 31, 1,
+		0, 0, 0, 31, 33, 1, 0, 0, 0, 32, 16, 1, 0, 0, 0, 32, 21, 1, 0, 0, 0, 33,
+		1, 1, 0, 0, 0, 34, 54, 5, 4, 0, 0, 35, 54, 5, 5, 0, 0, 36, 54, 5, 6, 0,
+		0, 37, 54, 5, 7, 0, 0, 38, 40, 5, 5, 0, 0, 39, 38, 1, 0, 0, 0, 39, 40,
+		1, 0, 0, 0, 40, 41, 1, 0, 0, 0, 41, 42, 5, 12, 0, 0, 42, 43, 7, 0, 0, 0,
+		43, 54, 5, 13, 0, 0, 44, 46, 5, 5, 0, 0, 45, 44, 1, 0, 0, 0, 45, 46, 1,
+		0, 0, 0, 46, 47, 1, 0, 0, 0, 47, 48, 5, 14, 0, 0, 48, 49, 7, 0, 0, 0, 49,
+		54, 5, 15, 0, 0, 50, 51, 5, 12, 0, 0, 51, 52, 5, 5, 0, 0, 52, 54, 5, 13,
+		0, 0, 53, 34, 1, 0, 0, 0, 53, 35, 1, 0, 0, 0, 53, 36, 1, 0, 0, 0, 53, 37,
+		1, 0, 0, 0, 53, 39, 1, 0, 0, 0, 53, 45, 1, 0, 0, 0, 53, 50, 1, 0, 0, 0,
+		54, 3, 1, 0, 0, 0, 55, 57, 5, 10, 0, 0, 56, 55, 1, 0, 0, 0, 57, 60, 1,
+		0, 0, 0, 58, 56, 1, 0, 0, 0, 58, 59, 1, 0, 0, 0, 59, 61, 1, 0, 0, 0, 60,
+		58, 1, 0, 0, 0, 61, 65, 3, 6, 3, 0, 62, 64, 3, 10, 5, 0, 63, 62, 1, 0,
+		0, 0, 64, 67, 1, 0, 0, 0, 65, 63, 1, 0, 0, 0, 65, 66, 1, 0, 0, 0, 66, 68,
+		1, 0, 0, 0, 67, 65, 1, 0, 0, 0, 68, 69, 5, 0, 0, 1, 69, 5, 1, 0, 0, 0,
+		70, 75, 3, 8, 4, 0, 71, 72, 5, 11, 0, 0, 72, 74, 3, 8, 4, 0, 73, 71, 1,
+		0, 0, 0, 74, 77, 1, 0, 0, 0, 75, 73, 1, 0, 0, 0, 75, 76, 1, 0, 0, 0, 76,
+		78, 1, 0, 0, 0, 77, 75, 1, 0, 0, 0, 78, 79, 5, 10, 0, 0, 79, 7, 1, 0, 0,
+		0, 80, 81, 5, 6, 0, 0, 81, 9, 1, 0, 0, 0, 82, 87, 3, 12, 6, 0, 83, 84,
+		5, 11, 0, 0, 84, 86, 3, 12, 6, 0, 85, 83, 1, 0, 0, 0, 86, 89, 1, 0, 0,
+		0, 87, 85, 1, 0, 0, 0, 87, 88, 1, 0, 0, 0, 88, 90, 1, 0, 0, 0, 89, 87,
+		1, 0, 0, 0, 90, 91, 5, 10, 0, 0, 91, 11, 1, 0, 0, 0, 92, 94, 3, 14, 7,
+		0, 93, 92, 1, 0, 0, 0, 94, 97, 1, 0, 0, 0, 95, 93, 1, 0, 0, 0, 95, 96,
+		1, 0, 0, 0, 96, 99, 1, 0, 0, 0, 97, 95, 1, 0, 0, 0, 98, 100, 3, 0, 0, 0,
+		99, 98, 1, 0, 0, 0, 99, 100, 1, 0, 0, 0, 100, 13, 1, 0, 0, 0, 101, 102,
+		5, 6, 0, 0, 102, 103, 5, 9, 0, 0, 103, 15, 1, 0, 0, 0, 13, 18, 27, 30,
+		32, 39, 45, 53, 58, 65, 75, 87, 95, 99,
 	}
 	deserializer := antlr.NewATNDeserializer(nil)
 	staticData.atn = deserializer.Deserialize(staticData.serializedATN)
@@ -146,918 +146,15 @@ const (
 
 // X86Parser rules.
 const (
-	X86ParserRULE_program     = 0
-	X86ParserRULE_header      = 1
-	X86ParserRULE_procName    = 2
-	X86ParserRULE_row         = 3
-	X86ParserRULE_cell        = 4
-	X86ParserRULE_label       = 5
-	X86ParserRULE_instruction = 6
-	X86ParserRULE_operand     = 7
+	X86ParserRULE_instruction = 0
+	X86ParserRULE_operand     = 1
+	X86ParserRULE_program     = 2
+	X86ParserRULE_header      = 3
+	X86ParserRULE_procName    = 4
+	X86ParserRULE_row         = 5
+	X86ParserRULE_cell        = 6
+	X86ParserRULE_label       = 7
 )
-
-// IProgramContext is an interface to support dynamic dispatch.
-type IProgramContext interface {
-	antlr.ParserRuleContext
-
-	// GetParser returns the parser.
-	GetParser() antlr.Parser
-
-	// Getter signatures
-	Header() IHeaderContext
-	EOF() antlr.TerminalNode
-	AllSEMI() []antlr.TerminalNode
-	SEMI(i int) antlr.TerminalNode
-	AllRow() []IRowContext
-	Row(i int) IRowContext
-
-	// IsProgramContext differentiates from other interfaces.
-	IsProgramContext()
-}
-
-type ProgramContext struct {
-	antlr.BaseParserRuleContext
-	parser antlr.Parser
-}
-
-func NewEmptyProgramContext() *ProgramContext {
-	var p = new(ProgramContext)
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = X86ParserRULE_program
-	return p
-}
-
-func InitEmptyProgramContext(p *ProgramContext) {
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = X86ParserRULE_program
-}
-
-func (*ProgramContext) IsProgramContext() {}
-
-func NewProgramContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *ProgramContext {
-	var p = new(ProgramContext)
-
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
-
-	p.parser = parser
-	p.RuleIndex = X86ParserRULE_program
-
-	return p
-}
-
-func (s *ProgramContext) GetParser() antlr.Parser { return s.parser }
-
-func (s *ProgramContext) Header() IHeaderContext {
-	var t antlr.RuleContext
-	for _, ctx := range s.GetChildren() {
-		if _, ok := ctx.(IHeaderContext); ok {
-			t = ctx.(antlr.RuleContext)
-			break
-		}
-	}
-
-	if t == nil {
-		return nil
-	}
-
-	return t.(IHeaderContext)
-}
-
-func (s *ProgramContext) EOF() antlr.TerminalNode {
-	return s.GetToken(X86ParserEOF, 0)
-}
-
-func (s *ProgramContext) AllSEMI() []antlr.TerminalNode {
-	return s.GetTokens(X86ParserSEMI)
-}
-
-func (s *ProgramContext) SEMI(i int) antlr.TerminalNode {
-	return s.GetToken(X86ParserSEMI, i)
-}
-
-func (s *ProgramContext) AllRow() []IRowContext {
-	children := s.GetChildren()
-	len := 0
-	for _, ctx := range children {
-		if _, ok := ctx.(IRowContext); ok {
-			len++
-		}
-	}
-
-	tst := make([]IRowContext, len)
-	i := 0
-	for _, ctx := range children {
-		if t, ok := ctx.(IRowContext); ok {
-			tst[i] = t.(IRowContext)
-			i++
-		}
-	}
-
-	return tst
-}
-
-func (s *ProgramContext) Row(i int) IRowContext {
-	var t antlr.RuleContext
-	j := 0
-	for _, ctx := range s.GetChildren() {
-		if _, ok := ctx.(IRowContext); ok {
-			if j == i {
-				t = ctx.(antlr.RuleContext)
-				break
-			}
-			j++
-		}
-	}
-
-	if t == nil {
-		return nil
-	}
-
-	return t.(IRowContext)
-}
-
-func (s *ProgramContext) GetRuleContext() antlr.RuleContext {
-	return s
-}
-
-func (s *ProgramContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
-	return antlr.TreesStringTree(s, ruleNames, recog)
-}
-
-func (p *X86Parser) Program() (localctx IProgramContext) {
-	localctx = NewProgramContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 0, X86ParserRULE_program)
-	var _la int
-
-	p.EnterOuterAlt(localctx, 1)
-	p.SetState(19)
-	p.GetErrorHandler().Sync(p)
-	if p.HasError() {
-		goto errorExit
-	}
-	_la = p.GetTokenStream().LA(1)
-
-	for _la == X86ParserSEMI {
-		{
-			p.SetState(16)
-			p.Match(X86ParserSEMI)
-			if p.HasError() {
-				// Recognition error - abort rule
-				goto errorExit
-			}
-		}
-
-		p.SetState(21)
-		p.GetErrorHandler().Sync(p)
-		if p.HasError() {
-			goto errorExit
-		}
-		_la = p.GetTokenStream().LA(1)
-	}
-	{
-		p.SetState(22)
-		p.Header()
-	}
-	p.SetState(26)
-	p.GetErrorHandler().Sync(p)
-	if p.HasError() {
-		goto errorExit
-	}
-	_la = p.GetTokenStream().LA(1)
-
-	for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&3144) != 0 {
-		{
-			p.SetState(23)
-			p.Row()
-		}
-
-		p.SetState(28)
-		p.GetErrorHandler().Sync(p)
-		if p.HasError() {
-			goto errorExit
-		}
-		_la = p.GetTokenStream().LA(1)
-	}
-	{
-		p.SetState(29)
-		p.Match(X86ParserEOF)
-		if p.HasError() {
-			// Recognition error - abort rule
-			goto errorExit
-		}
-	}
-
-errorExit:
-	if p.HasError() {
-		v := p.GetError()
-		localctx.SetException(v)
-		p.GetErrorHandler().ReportError(p, v)
-		p.GetErrorHandler().Recover(p, v)
-		p.SetError(nil)
-	}
-	p.ExitRule()
-	return localctx
-	goto errorExit // Trick to prevent compiler error if the label is not used
-}
-
-// IHeaderContext is an interface to support dynamic dispatch.
-type IHeaderContext interface {
-	antlr.ParserRuleContext
-
-	// GetParser returns the parser.
-	GetParser() antlr.Parser
-
-	// Getter signatures
-	AllProcName() []IProcNameContext
-	ProcName(i int) IProcNameContext
-	SEMI() antlr.TerminalNode
-	AllPIPE() []antlr.TerminalNode
-	PIPE(i int) antlr.TerminalNode
-
-	// IsHeaderContext differentiates from other interfaces.
-	IsHeaderContext()
-}
-
-type HeaderContext struct {
-	antlr.BaseParserRuleContext
-	parser antlr.Parser
-}
-
-func NewEmptyHeaderContext() *HeaderContext {
-	var p = new(HeaderContext)
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = X86ParserRULE_header
-	return p
-}
-
-func InitEmptyHeaderContext(p *HeaderContext) {
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = X86ParserRULE_header
-}
-
-func (*HeaderContext) IsHeaderContext() {}
-
-func NewHeaderContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *HeaderContext {
-	var p = new(HeaderContext)
-
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
-
-	p.parser = parser
-	p.RuleIndex = X86ParserRULE_header
-
-	return p
-}
-
-func (s *HeaderContext) GetParser() antlr.Parser { return s.parser }
-
-func (s *HeaderContext) AllProcName() []IProcNameContext {
-	children := s.GetChildren()
-	len := 0
-	for _, ctx := range children {
-		if _, ok := ctx.(IProcNameContext); ok {
-			len++
-		}
-	}
-
-	tst := make([]IProcNameContext, len)
-	i := 0
-	for _, ctx := range children {
-		if t, ok := ctx.(IProcNameContext); ok {
-			tst[i] = t.(IProcNameContext)
-			i++
-		}
-	}
-
-	return tst
-}
-
-func (s *HeaderContext) ProcName(i int) IProcNameContext {
-	var t antlr.RuleContext
-	j := 0
-	for _, ctx := range s.GetChildren() {
-		if _, ok := ctx.(IProcNameContext); ok {
-			if j == i {
-				t = ctx.(antlr.RuleContext)
-				break
-			}
-			j++
-		}
-	}
-
-	if t == nil {
-		return nil
-	}
-
-	return t.(IProcNameContext)
-}
-
-func (s *HeaderContext) SEMI() antlr.TerminalNode {
-	return s.GetToken(X86ParserSEMI, 0)
-}
-
-func (s *HeaderContext) AllPIPE() []antlr.TerminalNode {
-	return s.GetTokens(X86ParserPIPE)
-}
-
-func (s *HeaderContext) PIPE(i int) antlr.TerminalNode {
-	return s.GetToken(X86ParserPIPE, i)
-}
-
-func (s *HeaderContext) GetRuleContext() antlr.RuleContext {
-	return s
-}
-
-func (s *HeaderContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
-	return antlr.TreesStringTree(s, ruleNames, recog)
-}
-
-func (p *X86Parser) Header() (localctx IHeaderContext) {
-	localctx = NewHeaderContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 2, X86ParserRULE_header)
-	var _la int
-
-	p.EnterOuterAlt(localctx, 1)
-	{
-		p.SetState(31)
-		p.ProcName()
-	}
-	p.SetState(36)
-	p.GetErrorHandler().Sync(p)
-	if p.HasError() {
-		goto errorExit
-	}
-	_la = p.GetTokenStream().LA(1)
-
-	for _la == X86ParserPIPE {
-		{
-			p.SetState(32)
-			p.Match(X86ParserPIPE)
-			if p.HasError() {
-				// Recognition error - abort rule
-				goto errorExit
-			}
-		}
-		{
-			p.SetState(33)
-			p.ProcName()
-		}
-
-		p.SetState(38)
-		p.GetErrorHandler().Sync(p)
-		if p.HasError() {
-			goto errorExit
-		}
-		_la = p.GetTokenStream().LA(1)
-	}
-	{
-		p.SetState(39)
-		p.Match(X86ParserSEMI)
-		if p.HasError() {
-			// Recognition error - abort rule
-			goto errorExit
-		}
-	}
-
-errorExit:
-	if p.HasError() {
-		v := p.GetError()
-		localctx.SetException(v)
-		p.GetErrorHandler().ReportError(p, v)
-		p.GetErrorHandler().Recover(p, v)
-		p.SetError(nil)
-	}
-	p.ExitRule()
-	return localctx
-	goto errorExit // Trick to prevent compiler error if the label is not used
-}
-
-// IProcNameContext is an interface to support dynamic dispatch.
-type IProcNameContext interface {
-	antlr.ParserRuleContext
-
-	// GetParser returns the parser.
-	GetParser() antlr.Parser
-
-	// Getter signatures
-	NAME() antlr.TerminalNode
-
-	// IsProcNameContext differentiates from other interfaces.
-	IsProcNameContext()
-}
-
-type ProcNameContext struct {
-	antlr.BaseParserRuleContext
-	parser antlr.Parser
-}
-
-func NewEmptyProcNameContext() *ProcNameContext {
-	var p = new(ProcNameContext)
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = X86ParserRULE_procName
-	return p
-}
-
-func InitEmptyProcNameContext(p *ProcNameContext) {
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = X86ParserRULE_procName
-}
-
-func (*ProcNameContext) IsProcNameContext() {}
-
-func NewProcNameContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *ProcNameContext {
-	var p = new(ProcNameContext)
-
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
-
-	p.parser = parser
-	p.RuleIndex = X86ParserRULE_procName
-
-	return p
-}
-
-func (s *ProcNameContext) GetParser() antlr.Parser { return s.parser }
-
-func (s *ProcNameContext) NAME() antlr.TerminalNode {
-	return s.GetToken(X86ParserNAME, 0)
-}
-
-func (s *ProcNameContext) GetRuleContext() antlr.RuleContext {
-	return s
-}
-
-func (s *ProcNameContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
-	return antlr.TreesStringTree(s, ruleNames, recog)
-}
-
-func (p *X86Parser) ProcName() (localctx IProcNameContext) {
-	localctx = NewProcNameContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 4, X86ParserRULE_procName)
-	p.EnterOuterAlt(localctx, 1)
-	{
-		p.SetState(41)
-		p.Match(X86ParserNAME)
-		if p.HasError() {
-			// Recognition error - abort rule
-			goto errorExit
-		}
-	}
-
-errorExit:
-	if p.HasError() {
-		v := p.GetError()
-		localctx.SetException(v)
-		p.GetErrorHandler().ReportError(p, v)
-		p.GetErrorHandler().Recover(p, v)
-		p.SetError(nil)
-	}
-	p.ExitRule()
-	return localctx
-	goto errorExit // Trick to prevent compiler error if the label is not used
-}
-
-// IRowContext is an interface to support dynamic dispatch.
-type IRowContext interface {
-	antlr.ParserRuleContext
-
-	// GetParser returns the parser.
-	GetParser() antlr.Parser
-
-	// Getter signatures
-	AllCell() []ICellContext
-	Cell(i int) ICellContext
-	SEMI() antlr.TerminalNode
-	AllPIPE() []antlr.TerminalNode
-	PIPE(i int) antlr.TerminalNode
-
-	// IsRowContext differentiates from other interfaces.
-	IsRowContext()
-}
-
-type RowContext struct {
-	antlr.BaseParserRuleContext
-	parser antlr.Parser
-}
-
-func NewEmptyRowContext() *RowContext {
-	var p = new(RowContext)
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = X86ParserRULE_row
-	return p
-}
-
-func InitEmptyRowContext(p *RowContext) {
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = X86ParserRULE_row
-}
-
-func (*RowContext) IsRowContext() {}
-
-func NewRowContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *RowContext {
-	var p = new(RowContext)
-
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
-
-	p.parser = parser
-	p.RuleIndex = X86ParserRULE_row
-
-	return p
-}
-
-func (s *RowContext) GetParser() antlr.Parser { return s.parser }
-
-func (s *RowContext) AllCell() []ICellContext {
-	children := s.GetChildren()
-	len := 0
-	for _, ctx := range children {
-		if _, ok := ctx.(ICellContext); ok {
-			len++
-		}
-	}
-
-	tst := make([]ICellContext, len)
-	i := 0
-	for _, ctx := range children {
-		if t, ok := ctx.(ICellContext); ok {
-			tst[i] = t.(ICellContext)
-			i++
-		}
-	}
-
-	return tst
-}
-
-func (s *RowContext) Cell(i int) ICellContext {
-	var t antlr.RuleContext
-	j := 0
-	for _, ctx := range s.GetChildren() {
-		if _, ok := ctx.(ICellContext); ok {
-			if j == i {
-				t = ctx.(antlr.RuleContext)
-				break
-			}
-			j++
-		}
-	}
-
-	if t == nil {
-		return nil
-	}
-
-	return t.(ICellContext)
-}
-
-func (s *RowContext) SEMI() antlr.TerminalNode {
-	return s.GetToken(X86ParserSEMI, 0)
-}
-
-func (s *RowContext) AllPIPE() []antlr.TerminalNode {
-	return s.GetTokens(X86ParserPIPE)
-}
-
-func (s *RowContext) PIPE(i int) antlr.TerminalNode {
-	return s.GetToken(X86ParserPIPE, i)
-}
-
-func (s *RowContext) GetRuleContext() antlr.RuleContext {
-	return s
-}
-
-func (s *RowContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
-	return antlr.TreesStringTree(s, ruleNames, recog)
-}
-
-func (p *X86Parser) Row() (localctx IRowContext) {
-	localctx = NewRowContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 6, X86ParserRULE_row)
-	var _la int
-
-	p.EnterOuterAlt(localctx, 1)
-	{
-		p.SetState(43)
-		p.Cell()
-	}
-	p.SetState(48)
-	p.GetErrorHandler().Sync(p)
-	if p.HasError() {
-		goto errorExit
-	}
-	_la = p.GetTokenStream().LA(1)
-
-	for _la == X86ParserPIPE {
-		{
-			p.SetState(44)
-			p.Match(X86ParserPIPE)
-			if p.HasError() {
-				// Recognition error - abort rule
-				goto errorExit
-			}
-		}
-		{
-			p.SetState(45)
-			p.Cell()
-		}
-
-		p.SetState(50)
-		p.GetErrorHandler().Sync(p)
-		if p.HasError() {
-			goto errorExit
-		}
-		_la = p.GetTokenStream().LA(1)
-	}
-	{
-		p.SetState(51)
-		p.Match(X86ParserSEMI)
-		if p.HasError() {
-			// Recognition error - abort rule
-			goto errorExit
-		}
-	}
-
-errorExit:
-	if p.HasError() {
-		v := p.GetError()
-		localctx.SetException(v)
-		p.GetErrorHandler().ReportError(p, v)
-		p.GetErrorHandler().Recover(p, v)
-		p.SetError(nil)
-	}
-	p.ExitRule()
-	return localctx
-	goto errorExit // Trick to prevent compiler error if the label is not used
-}
-
-// ICellContext is an interface to support dynamic dispatch.
-type ICellContext interface {
-	antlr.ParserRuleContext
-
-	// GetParser returns the parser.
-	GetParser() antlr.Parser
-
-	// Getter signatures
-	AllLabel() []ILabelContext
-	Label(i int) ILabelContext
-	Instruction() IInstructionContext
-
-	// IsCellContext differentiates from other interfaces.
-	IsCellContext()
-}
-
-type CellContext struct {
-	antlr.BaseParserRuleContext
-	parser antlr.Parser
-}
-
-func NewEmptyCellContext() *CellContext {
-	var p = new(CellContext)
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = X86ParserRULE_cell
-	return p
-}
-
-func InitEmptyCellContext(p *CellContext) {
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = X86ParserRULE_cell
-}
-
-func (*CellContext) IsCellContext() {}
-
-func NewCellContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *CellContext {
-	var p = new(CellContext)
-
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
-
-	p.parser = parser
-	p.RuleIndex = X86ParserRULE_cell
-
-	return p
-}
-
-func (s *CellContext) GetParser() antlr.Parser { return s.parser }
-
-func (s *CellContext) AllLabel() []ILabelContext {
-	children := s.GetChildren()
-	len := 0
-	for _, ctx := range children {
-		if _, ok := ctx.(ILabelContext); ok {
-			len++
-		}
-	}
-
-	tst := make([]ILabelContext, len)
-	i := 0
-	for _, ctx := range children {
-		if t, ok := ctx.(ILabelContext); ok {
-			tst[i] = t.(ILabelContext)
-			i++
-		}
-	}
-
-	return tst
-}
-
-func (s *CellContext) Label(i int) ILabelContext {
-	var t antlr.RuleContext
-	j := 0
-	for _, ctx := range s.GetChildren() {
-		if _, ok := ctx.(ILabelContext); ok {
-			if j == i {
-				t = ctx.(antlr.RuleContext)
-				break
-			}
-			j++
-		}
-	}
-
-	if t == nil {
-		return nil
-	}
-
-	return t.(ILabelContext)
-}
-
-func (s *CellContext) Instruction() IInstructionContext {
-	var t antlr.RuleContext
-	for _, ctx := range s.GetChildren() {
-		if _, ok := ctx.(IInstructionContext); ok {
-			t = ctx.(antlr.RuleContext)
-			break
-		}
-	}
-
-	if t == nil {
-		return nil
-	}
-
-	return t.(IInstructionContext)
-}
-
-func (s *CellContext) GetRuleContext() antlr.RuleContext {
-	return s
-}
-
-func (s *CellContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
-	return antlr.TreesStringTree(s, ruleNames, recog)
-}
-
-func (p *X86Parser) Cell() (localctx ICellContext) {
-	localctx = NewCellContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 8, X86ParserRULE_cell)
-	var _la int
-
-	var _alt int
-
-	p.EnterOuterAlt(localctx, 1)
-	p.SetState(56)
-	p.GetErrorHandler().Sync(p)
-	if p.HasError() {
-		goto errorExit
-	}
-	_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 4, p.GetParserRuleContext())
-	if p.HasError() {
-		goto errorExit
-	}
-	for _alt != 2 && _alt != antlr.ATNInvalidAltNumber {
-		if _alt == 1 {
-			{
-				p.SetState(53)
-				p.Label()
-			}
-
-		}
-		p.SetState(58)
-		p.GetErrorHandler().Sync(p)
-		if p.HasError() {
-			goto errorExit
-		}
-		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 4, p.GetParserRuleContext())
-		if p.HasError() {
-			goto errorExit
-		}
-	}
-	p.SetState(60)
-	p.GetErrorHandler().Sync(p)
-	if p.HasError() {
-		goto errorExit
-	}
-	_la = p.GetTokenStream().LA(1)
-
-	if _la == X86ParserLOCK || _la == X86ParserNAME {
-		{
-			p.SetState(59)
-			p.Instruction()
-		}
-
-	}
-
-errorExit:
-	if p.HasError() {
-		v := p.GetError()
-		localctx.SetException(v)
-		p.GetErrorHandler().ReportError(p, v)
-		p.GetErrorHandler().Recover(p, v)
-		p.SetError(nil)
-	}
-	p.ExitRule()
-	return localctx
-	goto errorExit // Trick to prevent compiler error if the label is not used
-}
-
-// ILabelContext is an interface to support dynamic dispatch.
-type ILabelContext interface {
-	antlr.ParserRuleContext
-
-	// GetParser returns the parser.
-	GetParser() antlr.Parser
-
-	// Getter signatures
-	NAME() antlr.TerminalNode
-	COLON() antlr.TerminalNode
-
-	// IsLabelContext differentiates from other interfaces.
-	IsLabelContext()
-}
-
-type LabelContext struct {
-	antlr.BaseParserRuleContext
-	parser antlr.Parser
-}
-
-func NewEmptyLabelContext() *LabelContext {
-	var p = new(LabelContext)
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = X86ParserRULE_label
-	return p
-}
-
-func InitEmptyLabelContext(p *LabelContext) {
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
-	p.RuleIndex = X86ParserRULE_label
-}
-
-func (*LabelContext) IsLabelContext() {}
-
-func NewLabelContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *LabelContext {
-	var p = new(LabelContext)
-
-	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
-
-	p.parser = parser
-	p.RuleIndex = X86ParserRULE_label
-
-	return p
-}
-
-func (s *LabelContext) GetParser() antlr.Parser { return s.parser }
-
-func (s *LabelContext) NAME() antlr.TerminalNode {
-	return s.GetToken(X86ParserNAME, 0)
-}
-
-func (s *LabelContext) COLON() antlr.TerminalNode {
-	return s.GetToken(X86ParserCOLON, 0)
-}
-
-func (s *LabelContext) GetRuleContext() antlr.RuleContext {
-	return s
-}
-
-func (s *LabelContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
-	return antlr.TreesStringTree(s, ruleNames, recog)
-}
-
-func (p *X86Parser) Label() (localctx ILabelContext) {
-	localctx = NewLabelContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 10, X86ParserRULE_label)
-	p.EnterOuterAlt(localctx, 1)
-	{
-		p.SetState(62)
-		p.Match(X86ParserNAME)
-		if p.HasError() {
-			// Recognition error - abort rule
-			goto errorExit
-		}
-	}
-	{
-		p.SetState(63)
-		p.Match(X86ParserCOLON)
-		if p.HasError() {
-			// Recognition error - abort rule
-			goto errorExit
-		}
-	}
-
-errorExit:
-	if p.HasError() {
-		v := p.GetError()
-		localctx.SetException(v)
-		p.GetErrorHandler().ReportError(p, v)
-		p.GetErrorHandler().Recover(p, v)
-		p.SetError(nil)
-	}
-	p.ExitRule()
-	return localctx
-	goto errorExit // Trick to prevent compiler error if the label is not used
-}
 
 // IInstructionContext is an interface to support dynamic dispatch.
 type IInstructionContext interface {
@@ -1228,10 +325,10 @@ func (s *PlainInstructionContext) COMMA(i int) antlr.TerminalNode {
 
 func (p *X86Parser) Instruction() (localctx IInstructionContext) {
 	localctx = NewInstructionContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 12, X86ParserRULE_instruction)
+	p.EnterRule(localctx, 0, X86ParserRULE_instruction)
 	var _la int
 
-	p.SetState(81)
+	p.SetState(32)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1242,14 +339,14 @@ func (p *X86Parser) Instruction() (localctx IInstructionContext) {
 		localctx = NewLockedInstructionContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(65)
+			p.SetState(16)
 			p.Match(X86ParserLOCK)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(67)
+		p.SetState(18)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1258,7 +355,7 @@ func (p *X86Parser) Instruction() (localctx IInstructionContext) {
 
 		if _la == X86ParserSEMI {
 			{
-				p.SetState(66)
+				p.SetState(17)
 				p.Match(X86ParserSEMI)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1268,7 +365,7 @@ func (p *X86Parser) Instruction() (localctx IInstructionContext) {
 
 		}
 		{
-			p.SetState(69)
+			p.SetState(20)
 			p.Instruction()
 		}
 
@@ -1276,14 +373,14 @@ func (p *X86Parser) Instruction() (localctx IInstructionContext) {
 		localctx = NewPlainInstructionContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(70)
+			p.SetState(21)
 			p.Match(X86ParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(79)
+		p.SetState(30)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1292,10 +389,10 @@ func (p *X86Parser) Instruction() (localctx IInstructionContext) {
 
 		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&20720) != 0 {
 			{
-				p.SetState(71)
+				p.SetState(22)
 				p.Operand()
 			}
-			p.SetState(76)
+			p.SetState(27)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -1304,7 +401,7 @@ func (p *X86Parser) Instruction() (localctx IInstructionContext) {
 
 			for _la == X86ParserCOMMA {
 				{
-					p.SetState(72)
+					p.SetState(23)
 					p.Match(X86ParserCOMMA)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -1312,11 +409,11 @@ func (p *X86Parser) Instruction() (localctx IInstructionContext) {
 					}
 				}
 				{
-					p.SetState(73)
+					p.SetState(24)
 					p.Operand()
 				}
 
-				p.SetState(78)
+				p.SetState(29)
 				p.GetErrorHandler().Sync(p)
 				if p.HasError() {
 					goto errorExit
@@ -1546,21 +643,21 @@ func (s *AbsOperandContext) RBRK() antlr.TerminalNode {
 
 func (p *X86Parser) Operand() (localctx IOperandContext) {
 	localctx = NewOperandContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 14, X86ParserRULE_operand)
+	p.EnterRule(localctx, 2, X86ParserRULE_operand)
 	var _la int
 
-	p.SetState(102)
+	p.SetState(53)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
-	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 12, p.GetParserRuleContext()) {
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 6, p.GetParserRuleContext()) {
 	case 1:
 		localctx = NewImmOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(83)
+			p.SetState(34)
 			p.Match(X86ParserIMM)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1572,7 +669,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 		localctx = NewImmOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(84)
+			p.SetState(35)
 			p.Match(X86ParserNUM)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1584,7 +681,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 		localctx = NewNameOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(85)
+			p.SetState(36)
 			p.Match(X86ParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1596,7 +693,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 		localctx = NewSymRegOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(86)
+			p.SetState(37)
 			p.Match(X86ParserSYMREG)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1607,7 +704,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 	case 5:
 		localctx = NewMemOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 5)
-		p.SetState(88)
+		p.SetState(39)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1616,7 +713,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 
 		if _la == X86ParserNUM {
 			{
-				p.SetState(87)
+				p.SetState(38)
 				p.Match(X86ParserNUM)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1626,7 +723,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 
 		}
 		{
-			p.SetState(90)
+			p.SetState(41)
 			p.Match(X86ParserLBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1634,7 +731,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 			}
 		}
 		{
-			p.SetState(91)
+			p.SetState(42)
 			_la = p.GetTokenStream().LA(1)
 
 			if !(_la == X86ParserNAME || _la == X86ParserSYMREG) {
@@ -1645,7 +742,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 			}
 		}
 		{
-			p.SetState(92)
+			p.SetState(43)
 			p.Match(X86ParserRBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1656,7 +753,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 	case 6:
 		localctx = NewMemOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 6)
-		p.SetState(94)
+		p.SetState(45)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1665,7 +762,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 
 		if _la == X86ParserNUM {
 			{
-				p.SetState(93)
+				p.SetState(44)
 				p.Match(X86ParserNUM)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1675,7 +772,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 
 		}
 		{
-			p.SetState(96)
+			p.SetState(47)
 			p.Match(X86ParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1683,7 +780,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 			}
 		}
 		{
-			p.SetState(97)
+			p.SetState(48)
 			_la = p.GetTokenStream().LA(1)
 
 			if !(_la == X86ParserNAME || _la == X86ParserSYMREG) {
@@ -1694,7 +791,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 			}
 		}
 		{
-			p.SetState(98)
+			p.SetState(49)
 			p.Match(X86ParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1706,7 +803,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 		localctx = NewAbsOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 7)
 		{
-			p.SetState(99)
+			p.SetState(50)
 			p.Match(X86ParserLBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1714,7 +811,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 			}
 		}
 		{
-			p.SetState(100)
+			p.SetState(51)
 			p.Match(X86ParserNUM)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1722,7 +819,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 			}
 		}
 		{
-			p.SetState(101)
+			p.SetState(52)
 			p.Match(X86ParserRBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1732,6 +829,909 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 
 	case antlr.ATNInvalidAltNumber:
 		goto errorExit
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// IProgramContext is an interface to support dynamic dispatch.
+type IProgramContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	Header() IHeaderContext
+	EOF() antlr.TerminalNode
+	AllSEMI() []antlr.TerminalNode
+	SEMI(i int) antlr.TerminalNode
+	AllRow() []IRowContext
+	Row(i int) IRowContext
+
+	// IsProgramContext differentiates from other interfaces.
+	IsProgramContext()
+}
+
+type ProgramContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyProgramContext() *ProgramContext {
+	var p = new(ProgramContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = X86ParserRULE_program
+	return p
+}
+
+func InitEmptyProgramContext(p *ProgramContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = X86ParserRULE_program
+}
+
+func (*ProgramContext) IsProgramContext() {}
+
+func NewProgramContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *ProgramContext {
+	var p = new(ProgramContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = X86ParserRULE_program
+
+	return p
+}
+
+func (s *ProgramContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *ProgramContext) Header() IHeaderContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IHeaderContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IHeaderContext)
+}
+
+func (s *ProgramContext) EOF() antlr.TerminalNode {
+	return s.GetToken(X86ParserEOF, 0)
+}
+
+func (s *ProgramContext) AllSEMI() []antlr.TerminalNode {
+	return s.GetTokens(X86ParserSEMI)
+}
+
+func (s *ProgramContext) SEMI(i int) antlr.TerminalNode {
+	return s.GetToken(X86ParserSEMI, i)
+}
+
+func (s *ProgramContext) AllRow() []IRowContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IRowContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IRowContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IRowContext); ok {
+			tst[i] = t.(IRowContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *ProgramContext) Row(i int) IRowContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IRowContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IRowContext)
+}
+
+func (s *ProgramContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *ProgramContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *X86Parser) Program() (localctx IProgramContext) {
+	localctx = NewProgramContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 4, X86ParserRULE_program)
+	var _la int
+
+	p.EnterOuterAlt(localctx, 1)
+	p.SetState(58)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	for _la == X86ParserSEMI {
+		{
+			p.SetState(55)
+			p.Match(X86ParserSEMI)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+		p.SetState(60)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+	}
+	{
+		p.SetState(61)
+		p.Header()
+	}
+	p.SetState(65)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&3144) != 0 {
+		{
+			p.SetState(62)
+			p.Row()
+		}
+
+		p.SetState(67)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+	}
+	{
+		p.SetState(68)
+		p.Match(X86ParserEOF)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// IHeaderContext is an interface to support dynamic dispatch.
+type IHeaderContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	AllProcName() []IProcNameContext
+	ProcName(i int) IProcNameContext
+	SEMI() antlr.TerminalNode
+	AllPIPE() []antlr.TerminalNode
+	PIPE(i int) antlr.TerminalNode
+
+	// IsHeaderContext differentiates from other interfaces.
+	IsHeaderContext()
+}
+
+type HeaderContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyHeaderContext() *HeaderContext {
+	var p = new(HeaderContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = X86ParserRULE_header
+	return p
+}
+
+func InitEmptyHeaderContext(p *HeaderContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = X86ParserRULE_header
+}
+
+func (*HeaderContext) IsHeaderContext() {}
+
+func NewHeaderContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *HeaderContext {
+	var p = new(HeaderContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = X86ParserRULE_header
+
+	return p
+}
+
+func (s *HeaderContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *HeaderContext) AllProcName() []IProcNameContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IProcNameContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IProcNameContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IProcNameContext); ok {
+			tst[i] = t.(IProcNameContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *HeaderContext) ProcName(i int) IProcNameContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IProcNameContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IProcNameContext)
+}
+
+func (s *HeaderContext) SEMI() antlr.TerminalNode {
+	return s.GetToken(X86ParserSEMI, 0)
+}
+
+func (s *HeaderContext) AllPIPE() []antlr.TerminalNode {
+	return s.GetTokens(X86ParserPIPE)
+}
+
+func (s *HeaderContext) PIPE(i int) antlr.TerminalNode {
+	return s.GetToken(X86ParserPIPE, i)
+}
+
+func (s *HeaderContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *HeaderContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *X86Parser) Header() (localctx IHeaderContext) {
+	localctx = NewHeaderContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 6, X86ParserRULE_header)
+	var _la int
+
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(70)
+		p.ProcName()
+	}
+	p.SetState(75)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	for _la == X86ParserPIPE {
+		{
+			p.SetState(71)
+			p.Match(X86ParserPIPE)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(72)
+			p.ProcName()
+		}
+
+		p.SetState(77)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+	}
+	{
+		p.SetState(78)
+		p.Match(X86ParserSEMI)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// IProcNameContext is an interface to support dynamic dispatch.
+type IProcNameContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	NAME() antlr.TerminalNode
+
+	// IsProcNameContext differentiates from other interfaces.
+	IsProcNameContext()
+}
+
+type ProcNameContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyProcNameContext() *ProcNameContext {
+	var p = new(ProcNameContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = X86ParserRULE_procName
+	return p
+}
+
+func InitEmptyProcNameContext(p *ProcNameContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = X86ParserRULE_procName
+}
+
+func (*ProcNameContext) IsProcNameContext() {}
+
+func NewProcNameContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *ProcNameContext {
+	var p = new(ProcNameContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = X86ParserRULE_procName
+
+	return p
+}
+
+func (s *ProcNameContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *ProcNameContext) NAME() antlr.TerminalNode {
+	return s.GetToken(X86ParserNAME, 0)
+}
+
+func (s *ProcNameContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *ProcNameContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *X86Parser) ProcName() (localctx IProcNameContext) {
+	localctx = NewProcNameContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 8, X86ParserRULE_procName)
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(80)
+		p.Match(X86ParserNAME)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// IRowContext is an interface to support dynamic dispatch.
+type IRowContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	AllCell() []ICellContext
+	Cell(i int) ICellContext
+	SEMI() antlr.TerminalNode
+	AllPIPE() []antlr.TerminalNode
+	PIPE(i int) antlr.TerminalNode
+
+	// IsRowContext differentiates from other interfaces.
+	IsRowContext()
+}
+
+type RowContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyRowContext() *RowContext {
+	var p = new(RowContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = X86ParserRULE_row
+	return p
+}
+
+func InitEmptyRowContext(p *RowContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = X86ParserRULE_row
+}
+
+func (*RowContext) IsRowContext() {}
+
+func NewRowContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *RowContext {
+	var p = new(RowContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = X86ParserRULE_row
+
+	return p
+}
+
+func (s *RowContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *RowContext) AllCell() []ICellContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(ICellContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]ICellContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(ICellContext); ok {
+			tst[i] = t.(ICellContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *RowContext) Cell(i int) ICellContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(ICellContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(ICellContext)
+}
+
+func (s *RowContext) SEMI() antlr.TerminalNode {
+	return s.GetToken(X86ParserSEMI, 0)
+}
+
+func (s *RowContext) AllPIPE() []antlr.TerminalNode {
+	return s.GetTokens(X86ParserPIPE)
+}
+
+func (s *RowContext) PIPE(i int) antlr.TerminalNode {
+	return s.GetToken(X86ParserPIPE, i)
+}
+
+func (s *RowContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *RowContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *X86Parser) Row() (localctx IRowContext) {
+	localctx = NewRowContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 10, X86ParserRULE_row)
+	var _la int
+
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(82)
+		p.Cell()
+	}
+	p.SetState(87)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	for _la == X86ParserPIPE {
+		{
+			p.SetState(83)
+			p.Match(X86ParserPIPE)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(84)
+			p.Cell()
+		}
+
+		p.SetState(89)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+	}
+	{
+		p.SetState(90)
+		p.Match(X86ParserSEMI)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// ICellContext is an interface to support dynamic dispatch.
+type ICellContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	AllLabel() []ILabelContext
+	Label(i int) ILabelContext
+	Instruction() IInstructionContext
+
+	// IsCellContext differentiates from other interfaces.
+	IsCellContext()
+}
+
+type CellContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyCellContext() *CellContext {
+	var p = new(CellContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = X86ParserRULE_cell
+	return p
+}
+
+func InitEmptyCellContext(p *CellContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = X86ParserRULE_cell
+}
+
+func (*CellContext) IsCellContext() {}
+
+func NewCellContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *CellContext {
+	var p = new(CellContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = X86ParserRULE_cell
+
+	return p
+}
+
+func (s *CellContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *CellContext) AllLabel() []ILabelContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(ILabelContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]ILabelContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(ILabelContext); ok {
+			tst[i] = t.(ILabelContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *CellContext) Label(i int) ILabelContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(ILabelContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(ILabelContext)
+}
+
+func (s *CellContext) Instruction() IInstructionContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IInstructionContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IInstructionContext)
+}
+
+func (s *CellContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *CellContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *X86Parser) Cell() (localctx ICellContext) {
+	localctx = NewCellContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 12, X86ParserRULE_cell)
+	var _la int
+
+	var _alt int
+
+	p.EnterOuterAlt(localctx, 1)
+	p.SetState(95)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 11, p.GetParserRuleContext())
+	if p.HasError() {
+		goto errorExit
+	}
+	for _alt != 2 && _alt != antlr.ATNInvalidAltNumber {
+		if _alt == 1 {
+			{
+				p.SetState(92)
+				p.Label()
+			}
+
+		}
+		p.SetState(97)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 11, p.GetParserRuleContext())
+		if p.HasError() {
+			goto errorExit
+		}
+	}
+	p.SetState(99)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	if _la == X86ParserLOCK || _la == X86ParserNAME {
+		{
+			p.SetState(98)
+			p.Instruction()
+		}
+
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// ILabelContext is an interface to support dynamic dispatch.
+type ILabelContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	NAME() antlr.TerminalNode
+	COLON() antlr.TerminalNode
+
+	// IsLabelContext differentiates from other interfaces.
+	IsLabelContext()
+}
+
+type LabelContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyLabelContext() *LabelContext {
+	var p = new(LabelContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = X86ParserRULE_label
+	return p
+}
+
+func InitEmptyLabelContext(p *LabelContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = X86ParserRULE_label
+}
+
+func (*LabelContext) IsLabelContext() {}
+
+func NewLabelContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *LabelContext {
+	var p = new(LabelContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = X86ParserRULE_label
+
+	return p
+}
+
+func (s *LabelContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *LabelContext) NAME() antlr.TerminalNode {
+	return s.GetToken(X86ParserNAME, 0)
+}
+
+func (s *LabelContext) COLON() antlr.TerminalNode {
+	return s.GetToken(X86ParserCOLON, 0)
+}
+
+func (s *LabelContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *LabelContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *X86Parser) Label() (localctx ILabelContext) {
+	localctx = NewLabelContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 14, X86ParserRULE_label)
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(101)
+		p.Match(X86ParserNAME)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+	{
+		p.SetState(102)
+		p.Match(X86ParserCOLON)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
 	}
 
 errorExit:

@@ -1,12 +1,13 @@
-package asm
+package asmtable
 
 import (
 	"github.com/antlr4-go/antlr/v4"
+	"github.com/purr-mcm/purr/litmus/internal/asm"
 	"github.com/purr-mcm/purr/litmus/internal/syntax"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
-// The assembly grammars share the shape of a program section (header of
+// The assembly grammars import the program section of Table.g4 (header of
 // procName, rows of cells, a cell's labels and instruction); each
 // generates its own types for it, which these interfaces name.
 
@@ -33,17 +34,17 @@ type LabelNode interface {
 // instr reads a cell's instruction (and keeps its errors: the caller
 // reports them).
 func ReadTable[R RowNode[C], C CellNode[L, N], L LabelNode, N antlr.ParserRuleContext, P antlr.ParserRuleContext, I any](
-	file string, procs []P, rows []R, final xcfa.Pos, instr func(N) *I) *Table[I] {
-	t := &Table[I]{FinalPos: final}
+	file string, procs []P, rows []R, final xcfa.Pos, instr func(N) *I) *asm.Table[I] {
+	t := &asm.Table[I]{FinalPos: final}
 	for _, pn := range procs {
-		t.Procs = append(t.Procs, Proc{Name: pn.GetText(), Pos: syntax.CtxPos(file, pn)})
+		t.Procs = append(t.Procs, asm.Proc{Name: pn.GetText(), Pos: syntax.CtxPos(file, pn)})
 	}
 	for _, r := range rows {
-		var cells []Cell[I]
+		var cells []asm.Cell[I]
 		for _, c := range r.AllCell() {
-			var cl Cell[I]
+			var cl asm.Cell[I]
 			for _, lab := range c.AllLabel() {
-				cl.Labels = append(cl.Labels, Label{Name: lab.NAME().GetText(), Pos: syntax.CtxPos(file, lab)})
+				cl.Labels = append(cl.Labels, asm.Label{Name: lab.NAME().GetText(), Pos: syntax.CtxPos(file, lab)})
 			}
 			if in := c.Instruction(); any(in) != nil {
 				cl.Instr = instr(in)
@@ -54,4 +55,13 @@ func ReadTable[R RowNode[C], C CellNode[L, N], L LabelNode, N antlr.ParserRuleCo
 		t.RowPos = append(t.RowPos, syntax.CtxPos(file, r))
 	}
 	return t
+}
+
+// SourceText is the text of c as written, spaces included.
+func SourceText(c antlr.ParserRuleContext) string {
+	start, stop := c.GetStart(), c.GetStop()
+	if start == nil || stop == nil {
+		return c.GetText()
+	}
+	return start.GetInputStream().GetTextFromInterval(antlr.NewInterval(start.GetStart(), stop.GetStop()))
 }

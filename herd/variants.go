@@ -1,4 +1,4 @@
-package main
+package herd
 
 import (
 	"fmt"
@@ -16,10 +16,10 @@ import (
 // is not what herd7 answers (under `variant deps`, herd's catalogue test
 // LB6b is allowed, and forbidden without it).
 
-// herdSemanticVariants maps each of herd7's semantic variant names (as
+// semanticVariants maps each of herd7's semantic variant names (as
 // herd7 spells them, lower case: herd7 ignores the case) to what it
 // switches on.
-var herdSemanticVariants = map[string]string{}
+var semanticVariants = map[string]string{}
 
 func init() {
 	for reason, names := range map[string][]string{
@@ -41,23 +41,23 @@ func init() {
 			"exp", "telechat", "test"},
 	} {
 		for _, n := range names {
-			herdSemanticVariants[n] = reason
+			semanticVariants[n] = reason
 		}
 	}
 }
 
-// checkHerdVariant refuses a variant that switches one of herd7's
+// checkVariant refuses a variant that switches one of herd7's
 // semantics purr does not model. The variants that do not change herd7's
 // answers on what purr runs pass, as every other name (a Cat variant):
 // herd's ASL interpretation of instructions (asl, strict, warn, ...: the
 // same answers, by design), its optimisations (cos-opt, OptRfRMW) and the
 // handling of faults and tag mismatches (fatal, skip, handled, sync, async,
 // asym: there are none without tags or virtual memory, which are refused).
-func checkHerdVariant(name string) error {
+func checkVariant(name string) error {
 	lower := strings.ToLower(name)
-	reason, ok := herdSemanticVariants[lower]
+	reason, ok := semanticVariants[lower]
 	if !ok && len(lower) == 3 && lower[0] == 't' && isDigit(lower[1]) && isDigit(lower[2]) {
-		reason, ok = herdSemanticVariants["test"], true // herd7's T00 to T99
+		reason, ok = semanticVariants["test"], true // herd7's T00 to T99
 	}
 	if !ok {
 		return nil
@@ -66,17 +66,6 @@ func checkHerdVariant(name string) error {
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
-
-// checkHerdVariants checks the variants of the command line (those of a
-// .cfg file are checked where it is read, with their position).
-func checkHerdVariants(variants []string) error {
-	for _, v := range variants {
-		if err := checkHerdVariant(v); err != nil {
-			return fmt.Errorf("-%w", err)
-		}
-	}
-	return nil
-}
 
 // testVariants returns the variants a test runs with: the run's, and those
 // its own Variant= lines add, as herd7 adds them for that test. A semantic
@@ -88,7 +77,7 @@ func testVariants(t *litmus.Test, run []string) ([]string, error) {
 			continue
 		}
 		for _, v := range strings.FieldsFunc(kv.Value, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
-			if err := checkHerdVariant(v); err != nil {
+			if err := checkVariant(v); err != nil {
 				return nil, litmus.Errorf(kv.Pos, "%v", err)
 			}
 			if !slices.Contains(variants, v) {

@@ -1,0 +1,114 @@
+package parser
+
+import (
+	"strings"
+
+	"github.com/antlr4-go/antlr/v4"
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/litmus/internal/asm"
+	"github.com/purr-mcm/purr/litmus/internal/asmtable"
+	"github.com/purr-mcm/purr/litmus/internal/syntax"
+	"github.com/purr-mcm/purr/xcfa"
+)
+
+// Instr is an instruction as written: a mnemonic and its operands, which
+// the translator gives meaning to.
+type Instr struct {
+	Mnem string // upper case
+	Ops  []Operand
+	Pos  xcfa.Pos
+	Text string // as written
+}
+
+// OperandKind is the syntactic form of an operand.
+type OperandKind int
+
+const (
+	ImmOp    OperandKind = iota // #5, 5
+	NameOp                      // X0, EQ, SXTW, a label, a symbol
+	ShiftOp                     // LSL #3
+	MemOp                       // [X1, #4]!
+	RelOp                       // .+8
+	SymRegOp                    // %name, X%name
+)
+
+// Operand is an instruction's operand as written.
+type Operand struct {
+	Kind      OperandKind
+	Imm       int64
+	Name      string // as written
+	Sub       []Operand
+	Writeback bool
+	Pos       xcfa.Pos
+	Text      string
+}
+
+// ParseTable parses the program section into its table of instructions.
+func ParseTable(sec litmus.Section) (*asm.Table[Instr], error) {
+	l := syntax.NewListener(sec.File)
+	lexer := NewAArch64Lexer(nil)
+	sec.Feed(lexer.BaseLexer)
+	p := NewAArch64Parser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
+	l.Attach(lexer, p)
+	tree := p.Program()
+	if len(l.Errs) > 0 {
+		return nil, l.Errs.Err()
+	}
+	b := &astBuilder{file: sec.File}
+	t := asmtable.ReadTable[IRowContext, ICellContext, ILabelContext](
+		sec.File, tree.Header().AllProcName(), tree.AllRow(), sec.Pos(sec.End), b.instr)
+	if len(b.errs) > 0 {
+		return nil, b.errs.Err()
+	}
+	return t, nil
+}
+
+type astBuilder struct {
+	file string
+	errs syntax.List
+}
+
+func (b *astBuilder) pos(c antlr.ParserRuleContext) xcfa.Pos { return syntax.CtxPos(b.file, c) }
+
+func (b *astBuilder) instr(c IInstructionContext) *Instr {
+	in := &Instr{Mnem: strings.ToUpper(c.NAME().GetText()), Pos: b.pos(c), Text: asmtable.SourceText(c)}
+	ops := c.AllOperand()
+	in.Ops = make([]Operand, 0, len(ops))
+	for _, o := range ops {
+		in.Ops = append(in.Ops, b.operand(o))
+	}
+	return in
+}
+
+func (b *astBuilder) num(t antlr.TerminalNode) int64 {
+	n, err := litmus.ParseInt(t.GetText())
+	if err != nil {
+		b.errs = append(b.errs, syntax.Errorf(syntax.TokenPos(b.file, t.GetSymbol()), "%v", err))
+	}
+	return n
+}
+
+func (b *astBuilder) operand(c IOperandContext) Operand {
+	o := Operand{Pos: b.pos(c), Text: c.GetText()}
+	switch c := c.(type) {
+	case *ImmOperandContext:
+		o.Kind, o.Imm = ImmOp, b.num(c.NUM())
+	case *ShiftOperandContext:
+		o.Kind, o.Name, o.Imm = ShiftOp, c.NAME().GetText(), b.num(c.NUM())
+	case *NameOperandContext:
+		o.Kind, o.Name = NameOp, c.NAME().GetText()
+		if c.SYMREG() != nil {
+			o.Kind = SymRegOp
+		}
+	case *SymRegOperandContext:
+		o.Kind, o.Name = SymRegOp, c.SYMREG().GetText()
+	case *MemOperandContext:
+		o.Kind, o.Writeback = MemOp, c.BANG() != nil
+		for _, s := range c.AllOperand() {
+			o.Sub = append(o.Sub, b.operand(s))
+		}
+	case *RelOperandContext:
+		o.Kind, o.Imm = RelOp, b.num(c.NUM())
+	}
+	return o
+}

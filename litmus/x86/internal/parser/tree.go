@@ -1,0 +1,124 @@
+package parser
+
+import (
+	"strings"
+
+	"github.com/antlr4-go/antlr/v4"
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/litmus/internal/asm"
+	"github.com/purr-mcm/purr/litmus/internal/asmtable"
+	"github.com/purr-mcm/purr/litmus/internal/syntax"
+	"github.com/purr-mcm/purr/xcfa"
+)
+
+// Instr is one instruction as written: a mnemonic and its operands, or a
+// LOCK prefix and the instruction it applies to.
+type Instr struct {
+	Mnem   string // upper case
+	Ops    []Operand
+	Locked *Instr // LOCK ; inner
+	Pos    xcfa.Pos
+	Text   string // as written
+}
+
+// OperandKind is the syntactic form of an operand.
+type OperandKind int
+
+const (
+	ImmOp    OperandKind = iota // $5, 5
+	NameOp                      // EAX, a label
+	MemOp                       // [x], [EAX], (EAX), (%rax), 8(%rax)
+	AbsOp                       // [5]
+	SymRegOp                    // %r
+)
+
+// Operand is an instruction's operand as written.
+type Operand struct {
+	Kind    OperandKind
+	Imm     int64  // ImmOp: the value; AbsOp: the address; MemOp: the displacement
+	Name    string // as written, without the % of a SymRegOp or of a MemOp's %r
+	Paren   bool   // MemOp written (R)
+	Percent bool   // MemOp whose name is written %r
+	Disp    bool   // MemOp written with a displacement: 8(%rax)
+	Pos     xcfa.Pos
+	Text    string
+}
+
+// ParseTable parses the program section into its table of instructions.
+func ParseTable(sec litmus.Section) (*asm.Table[Instr], error) {
+	l := syntax.NewListener(sec.File)
+	lexer := NewX86Lexer(nil)
+	sec.Feed(lexer.BaseLexer)
+	p := NewX86Parser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
+	l.Attach(lexer, p)
+	tree := p.Program()
+	if len(l.Errs) > 0 {
+		return nil, l.Errs.Err()
+	}
+	b := &astBuilder{file: sec.File}
+	t := asmtable.ReadTable[IRowContext, ICellContext, ILabelContext](
+		sec.File, tree.Header().AllProcName(), tree.AllRow(), sec.Pos(sec.End), b.instr)
+	if len(b.errs) > 0 {
+		return nil, b.errs.Err()
+	}
+	return t, nil
+}
+
+type astBuilder struct {
+	file string
+	errs syntax.List
+}
+
+func (b *astBuilder) pos(c antlr.ParserRuleContext) xcfa.Pos { return syntax.CtxPos(b.file, c) }
+
+func (b *astBuilder) instr(c IInstructionContext) *Instr {
+	in := &Instr{Pos: b.pos(c), Text: asmtable.SourceText(c)}
+	switch c := c.(type) {
+	case *LockedInstructionContext:
+		in.Mnem = "LOCK"
+		in.Locked = b.instr(c.Instruction())
+	case *PlainInstructionContext:
+		in.Mnem = strings.ToUpper(c.NAME().GetText())
+		for _, o := range c.AllOperand() {
+			in.Ops = append(in.Ops, b.operand(o))
+		}
+	}
+	return in
+}
+
+func (b *astBuilder) num(t antlr.TerminalNode) int64 {
+	n, err := litmus.ParseInt(strings.TrimPrefix(t.GetText(), "$"))
+	if err != nil {
+		b.errs = append(b.errs, syntax.Errorf(syntax.TokenPos(b.file, t.GetSymbol()), "%v", err))
+	}
+	return n
+}
+
+func (b *astBuilder) operand(c IOperandContext) Operand {
+	o := Operand{Pos: b.pos(c), Text: c.GetText()}
+	switch c := c.(type) {
+	case *ImmOperandContext:
+		t := c.IMM()
+		if t == nil {
+			t = c.NUM()
+		}
+		o.Kind, o.Imm = ImmOp, b.num(t)
+	case *NameOperandContext:
+		o.Kind, o.Name = NameOp, c.NAME().GetText()
+	case *SymRegOperandContext:
+		o.Kind, o.Name = SymRegOp, strings.TrimPrefix(c.SYMREG().GetText(), "%")
+	case *MemOperandContext:
+		o.Kind, o.Paren = MemOp, c.LPAR() != nil
+		if n := c.NAME(); n != nil {
+			o.Name = n.GetText()
+		} else {
+			o.Name, o.Percent = strings.TrimPrefix(c.SYMREG().GetText(), "%"), true
+		}
+		if d := c.NUM(); d != nil {
+			o.Imm, o.Disp = b.num(d), true
+		}
+	case *AbsOperandContext:
+		o.Kind, o.Imm = AbsOp, b.num(c.NUM())
+	}
+	return o
+}
