@@ -4,16 +4,16 @@ import (
 	"maps"
 	"strings"
 
-	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/litmus/c/internal/cparser"
+	"github.com/purr-mcm/purr/litmus/c/internal/cast"
+	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
 // call is one call being translated.
 type call struct {
 	name   string
-	pos    xcfa.Pos
-	args   []cparser.IExprContext
+	pos    source.Pos
+	args   []cast.Expr
 	op     string   // the operator argument: __atomic_op(X,+,V)
 	annots []string // herd's internal forms: __load{once}(...)
 	hint   string
@@ -76,67 +76,41 @@ func linuxTags(annots []string, rmw bool) []string {
 
 func once() []string { return []string{"once"} }
 
-// callOf tells whether an expression is a call: a statement that is one
-// is a statement call (herd's PCall).
-func callOf(e cparser.IExprContext) (cparser.IPrimaryContext, bool) {
-	p, ok := unparen(e).(*cparser.PrimaryExprContext)
-	if !ok {
-		return nil, false
-	}
-	switch q := p.Primary().(type) {
-	case *cparser.CallPrimaryContext, *cparser.AnnotatedPrimaryContext, *cparser.AtomicOpPrimaryContext:
-		return q, true
-	}
-	return nil, false
-}
-
-// callPrimary translates a call; stmt tells whether it is a statement.
-func (t *translator) callPrimary(p cparser.IPrimaryContext, hint string, stmt bool) (value, error) {
-	c := &call{pos: t.pos(p), hint: hint}
-	var annots cparser.IAnnotationsContext
-	switch p := p.(type) {
-	case *cparser.CallPrimaryContext:
-		c.name, c.args, annots = p.IDENT().GetText(), p.AllExpr(), p.Annotations()
-	case *cparser.AnnotatedPrimaryContext:
-		c.name, annots = p.IDENT().GetText(), p.Annotations()
-	case *cparser.AtomicOpPrimaryContext:
-		c.name, c.args, annots = p.IDENT().GetText(), p.AllExpr(), p.Annotations()
-		if err := t.checkAtomicOp(p.AtomicOp()); err != nil {
+// callExpr translates a call; stmt tells whether it is a statement.
+func (t *translator) callExpr(e *cast.CallExpr, hint string, stmt bool) (value, error) {
+	c := &call{name: e.Name, pos: t.pos(e.Pos), args: e.Args, annots: e.Annots, hint: hint}
+	if e.Op != "" {
+		if err := t.checkAtomicOp(e); err != nil {
 			return value{}, err
 		}
-		c.op = p.AtomicOp().GetText()
-	}
-	if annots != nil {
-		for _, an := range annots.AllAnnotation() {
-			c.annots = append(c.annots, an.GetText())
-		}
+		c.op = e.Op
 	}
 	if m := t.lookupMacro(c.name); m != nil {
 		if c.op != "" {
-			return value{}, litmus.Errorf(c.pos, "macro %s: an operator is no argument", c.name)
+			return value{}, errorf(c.pos, "macro %s: an operator is no argument", c.name)
 		}
 		return t.expand(m, c, stmt)
 	}
 	b, ok := builtins[c.name]
 	if !ok {
 		if t.macros == nil {
-			return value{}, litmus.Errorf(c.pos, "unsupported function %s (herd7 knows it only from a macro file: give -macros FILE.def, or -conf with a macros key)", c.name)
+			return value{}, errorf(c.pos, "unsupported function %s (herd7 knows it only from a macro file: give -macros FILE.def, or -conf with a macros key)", c.name)
 		}
-		return value{}, litmus.Errorf(c.pos, "unsupported function %s: neither herd7 nor the macro file %s defines it", c.name, t.macros.file)
+		return value{}, errorf(c.pos, "unsupported function %s: neither herd7 nor the macro file %s defines it", c.name, t.macros.file)
 	}
 	// lkmmv2 annotates the RMW herd 7.57 writes without: __atomic_op{noreturn}.
 	optional := t.lkmmv2 && c.name == "__atomic_op"
 	switch {
 	case b.annotated && c.annots == nil:
-		return value{}, litmus.Errorf(c.pos, "%s needs annotations: %s{...}(...)", c.name, c.name)
+		return value{}, errorf(c.pos, "%s needs annotations: %s{...}(...)", c.name, c.name)
 	case !b.annotated && !optional && c.annots != nil:
-		return value{}, litmus.Errorf(c.pos, "unsupported annotations on %s", c.name)
+		return value{}, errorf(c.pos, "unsupported annotations on %s", c.name)
 	case c.op != "" && !isAtomicOp(c.name):
-		return value{}, litmus.Errorf(c.pos, "%s takes no operator argument", c.name)
+		return value{}, errorf(c.pos, "%s takes no operator argument", c.name)
 	case c.op == "" && isAtomicOp(c.name):
-		return value{}, litmus.Errorf(c.pos, "%s takes an operator: %s(X,+,V)", c.name, c.name)
+		return value{}, errorf(c.pos, "%s takes an operator: %s(X,+,V)", c.name, c.name)
 	case b.nargs >= 0 && len(c.args) != b.nargs:
-		return value{}, litmus.Errorf(c.pos, "%s takes %d arguments, not %d", c.name, b.nargs, len(c.args))
+		return value{}, errorf(c.pos, "%s takes %d arguments, not %d", c.name, b.nargs, len(c.args))
 	}
 	return b.fn(t, c)
 }
@@ -148,8 +122,8 @@ func isAtomicOp(name string) bool {
 // checkAtomicOp checks the operator argument of __atomic_op: herd 7.57
 // knows + and -; the kernel's current macros (variant lkmmv2) also use &,
 // |, ^ and &~.
-func (t *translator) checkAtomicOp(p cparser.IAtomicOpContext) error {
-	switch p.GetText() {
+func (t *translator) checkAtomicOp(e *cast.CallExpr) error {
+	switch e.Op {
 	case "+", "-":
 		return nil
 	case "&", "|", "^", "&~":
@@ -157,7 +131,7 @@ func (t *translator) checkAtomicOp(p cparser.IAtomicOpContext) error {
 			return nil
 		}
 	}
-	return litmus.Errorf(t.pos(p), "unsupported atomic operator %s (herd7 7.57 knows + and -; the variant lkmmv2 also &, |, ^ and &~)", p.GetText())
+	return errorf(t.pos(e.OpPos), "unsupported atomic operator %s (herd7 7.57 knows + and -; the variant lkmmv2 also &, |, ^ and &~)", e.Op)
 }
 
 // applyOp is the value an atomic operator writes: old op v.
@@ -181,24 +155,22 @@ func applyOp(op string, old, v xcfa.Expr) xcfa.Expr {
 // memOrder reads argument i, which must name a memory order.
 func (t *translator) memOrder(c *call, i int) (string, error) {
 	arg, _ := t.resolve(c.args[i])
-	if p, ok := arg.(*cparser.PrimaryExprContext); ok {
-		if n, ok := p.Primary().(*cparser.NamePrimaryContext); ok {
-			if mo, ok := memoryOrders[n.IDENT().GetText()]; ok {
-				return mo, nil
-			}
+	if n, ok := arg.(*cast.Ident); ok {
+		if mo, ok := memoryOrders[n.Name]; ok {
+			return mo, nil
 		}
 	}
-	return "", litmus.Errorf(t.pos(arg), "%s: expected a memory order (memory_order_relaxed, ...), found %s", c.name, arg.GetText())
+	return "", errorf(t.pos(arg.Position()), "%s: expected a memory order (memory_order_relaxed, ...), found %s", c.name, cast.Text(arg))
 }
 
 // derefAddr reads an argument that must be written *p (herd's
 // __load{once}(*x): the location, not its address) and returns p.
 func (t *translator) derefAddr(c *call, i int) (value, error) {
 	arg, f := t.resolve(c.args[i])
-	if u, ok := arg.(*cparser.UnaryExprContext); ok && u.GetOp().GetTokenType() == cparser.CParserSTAR {
-		return t.in(f, func() (value, error) { return t.value(u.Expr()) })
+	if u, ok := arg.(*cast.UnaryExpr); ok && u.Op == "*" {
+		return t.in(f, func() (value, error) { return t.value(u.X) })
 	}
-	return value{}, litmus.Errorf(c.pos, "bad %s argument %s: herd7 takes a location *p here", c.name, arg.GetText())
+	return value{}, errorf(c.pos, "bad %s argument %s: herd7 takes a location *p here", c.name, cast.Text(arg))
 }
 
 // load emits a load of addr into a register for c's result.
@@ -306,12 +278,10 @@ func c11CAS(explicit, strong bool) func(t *translator, c *call) (value, error) {
 		var expAddr xcfa.Expr
 		var expected xcfa.Expr
 		expReg := ""
-		if u, ok := unparen(c.args[1]).(*cparser.UnaryExprContext); ok && u.GetOp().GetTokenType() == cparser.CParserAMPER {
-			if p, ok := unparen(u.Expr()).(*cparser.PrimaryExprContext); ok {
-				if n, ok := p.Primary().(*cparser.NamePrimaryContext); ok {
-					expReg = n.IDENT().GetText()
-					expected = xcfa.Reg{Name: expReg}
-				}
+		if u, ok := unparen(c.args[1]).(*cast.UnaryExpr); ok && u.Op == "&" {
+			if n, ok := unparen(u.X).(*cast.Ident); ok {
+				expReg = n.Name
+				expected = xcfa.Reg{Name: expReg}
 			}
 		}
 		if expReg == "" {
@@ -459,7 +429,7 @@ func rmwOrder(t *translator, c *call) (r, w []string, mb bool, err error) {
 	case "once":
 		return once(), once(), false, nil
 	}
-	return nil, nil, false, litmus.Errorf(c.pos, "unsupported annotation {%s} on %s: purr reads once, acquire, release and mb (herd7 7.57's orders of an RMW)", a, c.name)
+	return nil, nil, false, errorf(c.pos, "unsupported annotation {%s} on %s: purr reads once, acquire, release and mb (herd7 7.57's orders of an RMW)", a, c.name)
 }
 
 // mbFence emits an Mb fence around a read-modify-write, which program
@@ -621,7 +591,7 @@ func addUnless(retBool bool) func(t *translator, c *call) (value, error) {
 		if t.lkmmv2 {
 			// herd 7.57 has no lkmmv2; what a newer herd's
 			// __atomic_add_unless{MB} returns is not documented.
-			return value{}, litmus.Errorf(c.pos, "unsupported %s with the variant lkmmv2 (its result there is not herd7 7.57's)", c.name)
+			return value{}, errorf(c.pos, "unsupported %s with the variant lkmmv2 (its result there is not herd7 7.57's)", c.name)
 		}
 		// The result is assigned last on each path: the arguments may
 		// read the register it goes to.

@@ -1,7 +1,9 @@
 // Package c translates the program part of C litmus tests (herd7's C
 // dialect: threads "P0(atomic_int *x, int *y) { ... }") into an XCFA, one
 // process per thread. It registers itself with package litmus for the
-// architecture "C"; import it for that side effect.
+// architecture "C"; import it for that side effect. internal/cparser reads
+// the program and macro files into the syntax tree of internal/cast, which
+// the translation, the macro expansion and herd7's hash work on.
 //
 // # Names and macros
 //

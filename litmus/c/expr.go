@@ -4,8 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/litmus/c/internal/cparser"
+	"github.com/purr-mcm/purr/litmus/c/internal/cast"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -19,29 +18,24 @@ type value struct {
 
 // unparen strips parentheses and casts around an expression (herd's
 // parser drops both).
-func unparen(e cparser.IExprContext) cparser.IExprContext {
+func unparen(e cast.Expr) cast.Expr {
 	for {
-		if c, ok := e.(*cparser.CastExprContext); ok {
-			e = c.Expr()
-			continue
-		}
-		p, ok := e.(*cparser.PrimaryExprContext)
-		if !ok {
+		switch p := e.(type) {
+		case *cast.CastExpr:
+			e = p.X
+		case *cast.ParenExpr:
+			e = p.X
+		default:
 			return e
 		}
-		par, ok := p.Primary().(*cparser.ParenPrimaryContext)
-		if !ok {
-			return e
-		}
-		e = par.Expr()
 	}
 }
 
 // value translates an expression that must have a value.
-func (t *translator) value(e cparser.IExprContext) (value, error) {
+func (t *translator) value(e cast.Expr) (value, error) {
 	v, err := t.expr(e, "")
 	if err == nil && v.e == nil {
-		err = litmus.Errorf(t.pos(e), "%s has no value", e.GetText())
+		err = errorf(t.pos(e.Position()), "%s has no value", cast.Text(e))
 	}
 	return v, err
 }
@@ -49,57 +43,48 @@ func (t *translator) value(e cparser.IExprContext) (value, error) {
 // expr translates an expression. hint names the register the caller will
 // assign the value to: an access that ends the evaluation may load straight
 // into it (the result is then Reg{hint}).
-func (t *translator) expr(e cparser.IExprContext, hint string) (value, error) {
+func (t *translator) expr(e cast.Expr, hint string) (value, error) {
 	switch e := e.(type) {
-	case *cparser.PrimaryExprContext:
-		return t.primary(e.Primary(), hint)
-	case *cparser.UnaryExprContext:
-		return t.unary(e, hint)
-	case *cparser.BinaryExprContext:
-		return t.binary(e)
-	case *cparser.CondExprContext:
-		return t.conditional(e)
-	case *cparser.CastExprContext:
-		// herd drops casts: (intptr_t *)r is r. The type gives the value
-		// its pointer depth.
-		v, err := t.expr(e.Expr(), hint)
+	case *cast.Number:
+		n, err := parseNumber(e.Text)
 		if err != nil {
-			return v, err
-		}
-		v.ptr = len(e.CastType().AllPointer())
-		return v, nil
-	}
-	return value{}, litmus.Errorf(t.pos(e), "unsupported expression %s", e.GetText())
-}
-
-func (t *translator) primary(p cparser.IPrimaryContext, hint string) (value, error) {
-	switch p := p.(type) {
-	case *cparser.NumberPrimaryContext:
-		n, err := parseNumber(p.NUMBER().GetText())
-		if err != nil {
-			return value{}, litmus.Errorf(t.pos(p), "bad number %s", p.NUMBER().GetText())
+			return value{}, errorf(t.pos(e.Pos), "bad number %s", e.Text)
 		}
 		return value{e: xcfa.Const{Value: n}}, nil
-	case *cparser.NamePrimaryContext:
-		name := p.IDENT().GetText()
+	case *cast.Ident:
 		if t.frame != nil {
-			if b, ok := t.frame.args[name]; ok { // a macro's parameter
+			if b, ok := t.frame.args[e.Name]; ok { // a macro's parameter
 				return t.in(b.frame, func() (value, error) { return t.expr(b.expr, hint) })
 			}
 		}
-		if name == "NULL" {
+		if e.Name == "NULL" {
 			return value{e: xcfa.Const{Value: 0}, ptr: 1}, nil
 		}
-		if strings.HasPrefix(name, "memory_order_") {
-			return value{}, litmus.Errorf(t.pos(p), "unsupported use of %s outside an atomic operation", name)
+		if strings.HasPrefix(e.Name, "memory_order_") {
+			return value{}, errorf(t.pos(e.Pos), "unsupported use of %s outside an atomic operation", e.Name)
 		}
-		return value{e: xcfa.Reg{Name: name}, ptr: t.ptr[name]}, nil
-	case *cparser.ParenPrimaryContext:
-		return t.expr(p.Expr(), hint)
-	case *cparser.CallPrimaryContext, *cparser.AnnotatedPrimaryContext, *cparser.AtomicOpPrimaryContext:
-		return t.callPrimary(p, hint, false)
+		return value{e: xcfa.Reg{Name: e.Name}, ptr: t.ptr[e.Name]}, nil
+	case *cast.ParenExpr:
+		return t.expr(e.X, hint)
+	case *cast.CallExpr:
+		return t.callExpr(e, hint, false)
+	case *cast.UnaryExpr:
+		return t.unary(e, hint)
+	case *cast.BinaryExpr:
+		return t.binary(e)
+	case *cast.CondExpr:
+		return t.conditional(e)
+	case *cast.CastExpr:
+		// herd drops casts: (intptr_t *)r is r. The type gives the value
+		// its pointer depth.
+		v, err := t.expr(e.X, hint)
+		if err != nil {
+			return v, err
+		}
+		v.ptr = e.Pointers
+		return v, nil
 	}
-	return value{}, litmus.Errorf(t.pos(p), "unsupported expression %s", p.GetText())
+	return value{}, errorf(t.pos(e.Position()), "unsupported expression %s", cast.Text(e))
 }
 
 func parseNumber(s string) (int64, error) {
@@ -110,83 +95,79 @@ func parseNumber(s string) (int64, error) {
 	return strconv.ParseInt(s, 10, 64)
 }
 
-func (t *translator) unary(e *cparser.UnaryExprContext, hint string) (value, error) {
-	op := e.GetOp().GetTokenType()
-	switch op {
-	case cparser.CParserSTAR:
-		addr, err := t.value(e.Expr())
+func (t *translator) unary(e *cast.UnaryExpr, hint string) (value, error) {
+	switch e.Op {
+	case "*":
+		addr, err := t.value(e.X)
 		if err != nil {
 			return value{}, err
 		}
 		dst := t.dstFor(hint)
-		t.emit(xcfa.Load{Dst: dst, Addr: addr.e, Tags: plainTags()}, t.pos(e))
+		t.emit(xcfa.Load{Dst: dst, Addr: addr.e, Tags: plainTags()}, t.pos(e.Pos))
 		return value{e: xcfa.Reg{Name: dst}, ptr: max(addr.ptr-1, 0)}, nil
-	case cparser.CParserAMPER:
+	case "&":
 		// &*p is p; the address of a register does not exist in herd's C.
-		if in, ok := unparen(e.Expr()).(*cparser.UnaryExprContext); ok && in.GetOp().GetTokenType() == cparser.CParserSTAR {
-			v, err := t.value(in.Expr())
+		if in, ok := unparen(e.X).(*cast.UnaryExpr); ok && in.Op == "*" {
+			v, err := t.value(in.X)
 			return v, err
 		}
-		return value{}, litmus.Errorf(t.pos(e), "unsupported address-of %s", e.GetText())
-	case cparser.CParserMINUS:
-		if p, ok := unparen(e.Expr()).(*cparser.PrimaryExprContext); ok {
-			if n, ok := p.Primary().(*cparser.NumberPrimaryContext); ok {
-				v, err := parseNumber("-" + n.NUMBER().GetText())
-				if err != nil {
-					// "-0x8000000000000000" and the like.
-					u, err2 := parseNumber(n.NUMBER().GetText())
-					if err2 != nil {
-						return value{}, litmus.Errorf(t.pos(e), "bad number %s", e.GetText())
-					}
-					v = -u
+		return value{}, errorf(t.pos(e.Pos), "unsupported address-of %s", cast.Text(e))
+	case "-":
+		if n, ok := unparen(e.X).(*cast.Number); ok {
+			v, err := parseNumber("-" + n.Text)
+			if err != nil {
+				// "-0x8000000000000000" and the like.
+				u, err2 := parseNumber(n.Text)
+				if err2 != nil {
+					return value{}, errorf(t.pos(e.Pos), "bad number %s", cast.Text(e))
 				}
-				return value{e: xcfa.Const{Value: v}}, nil
+				v = -u
 			}
+			return value{e: xcfa.Const{Value: v}}, nil
 		}
 	}
-	x, err := t.value(e.Expr())
+	x, err := t.value(e.X)
 	if err != nil {
 		return value{}, err
 	}
-	switch op {
-	case cparser.CParserPLUS:
+	switch e.Op {
+	case "+":
 		return x, nil
-	case cparser.CParserMINUS:
+	case "-":
 		return value{e: xcfa.Unary{Op: xcfa.Neg, X: x.e}}, nil
-	case cparser.CParserBANG:
+	case "!":
 		return value{e: xcfa.Unary{Op: xcfa.Not, X: x.e}}, nil
-	case cparser.CParserTILDE:
+	case "~":
 		return value{e: xcfa.Unary{Op: xcfa.BNot, X: x.e}}, nil
 	}
-	return value{}, litmus.Errorf(t.pos(e), "unsupported operator %s", e.GetOp().GetText())
+	return value{}, errorf(t.pos(e.Pos), "unsupported operator %s", e.Op)
 }
 
-var binaryOps = map[int]xcfa.BinOp{
-	cparser.CParserSTAR: xcfa.Mul, cparser.CParserSLASH: xcfa.Div, cparser.CParserPERCENT: xcfa.Mod,
-	cparser.CParserPLUS: xcfa.Add, cparser.CParserMINUS: xcfa.Sub,
-	cparser.CParserSHL: xcfa.Shl, cparser.CParserSHR: xcfa.Ashr,
-	cparser.CParserLT: xcfa.Lt, cparser.CParserLE: xcfa.Le, cparser.CParserGT: xcfa.Gt, cparser.CParserGE: xcfa.Ge,
-	cparser.CParserEQEQ: xcfa.Eq, cparser.CParserNEQ: xcfa.Ne,
-	cparser.CParserAMPER: xcfa.And, cparser.CParserCARET: xcfa.Xor, cparser.CParserPIPE: xcfa.Or,
-	cparser.CParserANDAND: xcfa.LAnd, cparser.CParserOROR: xcfa.LOr,
+var binaryOps = map[string]xcfa.BinOp{
+	"*": xcfa.Mul, "/": xcfa.Div, "%": xcfa.Mod,
+	"+": xcfa.Add, "-": xcfa.Sub,
+	"<<": xcfa.Shl, ">>": xcfa.Ashr,
+	"<": xcfa.Lt, "<=": xcfa.Le, ">": xcfa.Gt, ">=": xcfa.Ge,
+	"==": xcfa.Eq, "!=": xcfa.Ne,
+	"&": xcfa.And, "^": xcfa.Xor, "|": xcfa.Or,
+	"&&": xcfa.LAnd, "||": xcfa.LOr,
 }
 
-func (t *translator) binary(e *cparser.BinaryExprContext) (value, error) {
-	opTok := e.GetOp()
-	op, ok := binaryOps[opTok.GetTokenType()]
+func (t *translator) binary(e *cast.BinaryExpr) (value, error) {
+	op, ok := binaryOps[e.Op]
 	if !ok {
-		return value{}, litmus.Errorf(t.tokPos(opTok), "unsupported operator %s", opTok.GetText())
+		return value{}, errorf(t.pos(e.OpPos), "unsupported operator %s", e.Op)
 	}
 	// herd evaluates the operands in parallel: no program order between
 	// their events.
 	var x, y value
 	before := 0
 	err := t.parallel(func() (err error) {
-		x, err = t.value(e.Expr(0))
+		x, err = t.value(e.X)
 		return err
 	}, func() (err error) {
 		before = len(t.proc.Edges)
-		y, err = t.value(e.Expr(1))
+		y, err = t.value(e.Y)
 		return err
 	})
 	if err != nil {
@@ -195,36 +176,36 @@ func (t *translator) binary(e *cparser.BinaryExprContext) (value, error) {
 	if (op == xcfa.LAnd || op == xcfa.LOr) && len(t.proc.Edges) != before {
 		// C evaluates the right operand only when needed; herd has no such
 		// operator with side effects.
-		return value{}, litmus.Errorf(t.pos(e.Expr(1)), "unsupported memory access in the right operand of %s", opTok.GetText())
+		return value{}, errorf(t.pos(e.Y.Position()), "unsupported memory access in the right operand of %s", e.Op)
 	}
 	if (op == xcfa.Add || op == xcfa.Sub) && (x.ptr > 0 || y.ptr > 0) {
 		// herd adds the integer to the address's offset as it is, not
 		// scaled by the size of what it points to: y+1 is the byte after
 		// y's first one, and the mixed-size check refuses accesses there.
 		if x.ptr > 0 && y.ptr > 0 || op == xcfa.Sub && y.ptr > 0 {
-			return value{}, litmus.Errorf(t.tokPos(opTok), "unsupported pointer arithmetic %s (herd7 adds an integer to an address, or subtracts one from it)", e.GetText())
+			return value{}, errorf(t.pos(e.OpPos), "unsupported pointer arithmetic %s (herd7 adds an integer to an address, or subtracts one from it)", cast.Text(e))
 		}
 		return value{e: xcfa.Binary{Op: op, X: x.e, Y: y.e}, ptr: max(x.ptr, y.ptr)}, nil
 	}
 	return value{e: xcfa.Binary{Op: op, X: x.e, Y: y.e}}, nil
 }
 
-func (t *translator) conditional(e *cparser.CondExprContext) (value, error) {
-	c, err := t.value(e.Expr(0))
+func (t *translator) conditional(e *cast.CondExpr) (value, error) {
+	c, err := t.value(e.Cond)
 	if err != nil {
 		return value{}, err
 	}
 	before := len(t.proc.Edges)
-	x, err := t.value(e.Expr(1))
+	x, err := t.value(e.X)
 	if err != nil {
 		return value{}, err
 	}
-	y, err := t.value(e.Expr(2))
+	y, err := t.value(e.Y)
 	if err != nil {
 		return value{}, err
 	}
 	if len(t.proc.Edges) != before {
-		return value{}, litmus.Errorf(t.pos(e), "unsupported memory access in a branch of ?:")
+		return value{}, errorf(t.pos(e.Pos), "unsupported memory access in a branch of ?:")
 	}
 	return value{e: xcfa.Ite{Cond: c.e, X: x.e, Y: y.e}, ptr: max(x.ptr, y.ptr)}, nil
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/purr-mcm/purr/litmus/c/internal/cparser"
+	"github.com/purr-mcm/purr/litmus/c/internal/cast"
 )
 
 // Herd7 hashes a C test's program as litmus7 parses it: each thread
@@ -13,22 +13,15 @@ import (
 // BODY the text between the function's braces exactly as written. Each
 // thread is one cell of the program's columns.
 
-// hashCode prints the threads of tree as herd7 does for its hash; text
-// is the source the tree was parsed from.
-func hashCode(tree cparser.IProgramContext, text []rune) [][]string {
+// hashCode prints the threads of tree as herd7 does for its hash.
+func hashCode(tree *cast.Program) [][]string {
 	var code [][]string
-	for _, th := range tree.AllThread() {
+	for _, th := range tree.Threads {
 		var params []string
-		for _, p := range th.AllParam() {
-			params = append(params, hashType(p.TypeSpec())+"* "+p.IDENT().GetText())
+		for _, p := range th.Params {
+			params = append(params, hashType(p.Type)+"* "+p.Name.Name)
 		}
-		blk := th.Block()
-		from, to := blk.GetStart().GetStart()+1, blk.GetStop().GetStart()
-		body := ""
-		if from <= to && to <= len(text) {
-			body = string(text[from:to])
-		}
-		code = append(code, []string{fmt.Sprintf("%s(%s) {\n%s\n}\n", th.PROC().GetText(), strings.Join(params, ", "), body)})
+		code = append(code, []string{fmt.Sprintf("%s(%s) {\n%s\n}\n", th.Name, strings.Join(params, ", "), th.BodyText)})
 	}
 	return code
 }
@@ -36,21 +29,21 @@ func hashCode(tree cparser.IProgramContext, text []rune) [][]string {
 // hashType prints a parameter's type without its outer pointer as herd7's
 // CType.dump does: "int", "_Atomic int" (also for atomic_int), "volatile
 // int", "int const", "int*" for a pointer to int.
-func hashType(ts cparser.ITypeSpecContext) string {
+func hashType(ts *cast.TypeSpec) string {
 	var base string
 	var atomic, volatile, constant bool
-	for _, w := range ts.AllTypeWord() {
-		switch {
-		case w.CONST() != nil:
+	for _, w := range ts.Words {
+		switch w.Kind {
+		case cast.Const:
 			constant = true
-		case w.VOLATILE() != nil:
+		case cast.Volatile:
 			volatile = true
-		case w.ATOMIC() != nil:
+		case cast.Atomic:
 			atomic = true
-		case w.STRUCT() != nil:
-			base = "struct " + w.IDENT().GetText()
+		case cast.Struct:
+			base = "struct " + w.Name
 		default:
-			base = w.GetText()
+			base = w.Name
 		}
 	}
 	if base == "atomic_int" {
@@ -71,7 +64,7 @@ func hashType(ts cparser.ITypeSpecContext) string {
 	if constant {
 		s += " const"
 	}
-	for range max(len(ts.AllPointer())-1, 0) {
+	for range max(ts.Pointers-1, 0) {
 		s += "*"
 	}
 	return s

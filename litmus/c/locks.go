@@ -3,7 +3,7 @@ package c
 import (
 	"strings"
 
-	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
@@ -41,7 +41,7 @@ func (t *translator) lockAddr(c *call) (xcfa.Expr, error) {
 }
 
 // takeLock emits a successful lock of addr: LKR, then LKW.
-func (t *translator) takeLock(addr xcfa.Expr, pos xcfa.Pos) {
+func (t *translator) takeLock(addr xcfa.Expr, pos source.Pos) {
 	t.emit(xcfa.Mark{Addr: addr, Tags: []string{"LKR", "LK", "NA"}}, pos)
 	t.emit(xcfa.Mark{Addr: addr, Tags: []string{"LKW", "LK", "NA"}, NewInstr: true, InCo: true}, pos)
 }
@@ -102,7 +102,7 @@ func islockedCall(t *translator, c *call) (value, error) {
 // srcuIndex is the index an srcu-lock returns: herd7 makes one per call,
 // (proc+1)*307 + (program point)*599; purr numbers program points by
 // source position, so the indexes differ from herd's but are as distinct.
-func srcuIndex(proc int, pos xcfa.Pos) int64 {
+func srcuIndex(proc int, pos source.Pos) int64 {
 	return int64(proc+1)*307 + int64(pos.Line*256+pos.Col)*599
 }
 
@@ -111,16 +111,16 @@ func srcuIndex(proc int, pos xcfa.Pos) int64 {
 // sync-srcu.
 func srcuCall(t *translator, c *call) (value, error) {
 	if len(c.annots) != 1 {
-		return value{}, litmus.Errorf(c.pos, "unsupported annotation list {%s} on %s", strings.Join(c.annots, ","), c.name)
+		return value{}, errorf(c.pos, "unsupported annotation list {%s} on %s", strings.Join(c.annots, ","), c.name)
 	}
 	a := c.annots[0]
 	want := map[string]int{"srcu-lock": 1, "srcu-unlock": 2, "sync-srcu": 1}
 	n, ok := want[a]
 	if !ok {
-		return value{}, litmus.Errorf(c.pos, "unsupported SRCU annotation %s (srcu-lock, srcu-unlock, sync-srcu)", a)
+		return value{}, errorf(c.pos, "unsupported SRCU annotation %s (srcu-lock, srcu-unlock, sync-srcu)", a)
 	}
 	if len(c.args) != n {
-		return value{}, litmus.Errorf(c.pos, "%s{%s} takes %d arguments, not %d", c.name, a, n, len(c.args))
+		return value{}, errorf(c.pos, "%s{%s} takes %d arguments, not %d", c.name, a, n, len(c.args))
 	}
 	addr, err := t.lockAddr(c)
 	if err != nil {

@@ -6,8 +6,9 @@ import (
 	"strings"
 
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/litmus/c/internal/cast"
 	"github.com/purr-mcm/purr/litmus/c/internal/cparser"
-	"github.com/purr-mcm/purr/xcfa"
+	"github.com/purr-mcm/purr/source"
 )
 
 // Macros are the definitions of a herd7 macro file (-macros FILE.def, the
@@ -24,10 +25,10 @@ type Macros struct {
 
 type macro struct {
 	name   string
-	pos    xcfa.Pos
+	pos    source.Pos
 	params []string
-	expr   cparser.IExprContext  // an expression macro's body
-	block  cparser.IBlockContext // a statement macro's body
+	expr   cast.Expr       // an expression macro's body
+	block  *cast.BlockStmt // a statement macro's body
 }
 
 // Path is the file the macros come from.
@@ -39,20 +40,18 @@ func (m *Macros) Names() []string { return slices.Sorted(maps.Keys(m.defs)) }
 // ParseMacros reads a herd7 macro file. A later definition of a name
 // replaces an earlier one, as in herd.
 func ParseMacros(file string, src []byte) (*Macros, error) {
-	parser, l := newParser(file, string(src))
-	tree := parser.MacroFile()
-	if len(l.errs) > 0 {
-		return nil, l.errs.Err()
+	tree, err := cparser.ParseMacroFile(file, string(src))
+	if err != nil {
+		return nil, litmusError(err)
 	}
 	ms := &Macros{file: file, defs: map[string]*macro{}}
-	for _, d := range tree.AllMacroDef() {
-		ids := d.AllIDENT()
-		m := &macro{name: ids[0].GetText(), pos: ctxPos(file, d), expr: d.Expr(), block: d.Block()}
-		for _, p := range ids[1:] {
-			if slices.Contains(m.params, p.GetText()) {
-				return nil, litmus.Errorf(tokPos(file, p.GetSymbol()), "macro %s has two parameters %s", m.name, p.GetText())
+	for _, d := range tree.Defs {
+		m := &macro{name: d.Name, pos: d.Pos, expr: d.Expr, block: d.Block}
+		for _, p := range d.Params {
+			if slices.Contains(m.params, p.Name) {
+				return nil, errorf(p.Pos, "macro %s has two parameters %s", m.name, p.Name)
 			}
-			m.params = append(m.params, p.GetText())
+			m.params = append(m.params, p.Name)
 		}
 		ms.defs[m.name] = m
 	}
@@ -67,7 +66,7 @@ type frame struct {
 }
 
 type binding struct {
-	expr  cparser.IExprContext
+	expr  cast.Expr
 	frame *frame
 }
 
@@ -90,15 +89,15 @@ func (t *translator) lookupMacro(name string) *macro {
 func (t *translator) expand(m *macro, c *call, stmt bool) (value, error) {
 	switch {
 	case stmt && m.block == nil:
-		return value{}, litmus.Errorf(c.pos, "macro %s (%s) is an expression: herd7 expands it only where a value is used, not as a statement", m.name, m.pos)
+		return value{}, errorf(c.pos, "macro %s (%s) is an expression: herd7 expands it only where a value is used, not as a statement", m.name, m.pos)
 	case !stmt && m.block != nil:
-		return value{}, litmus.Errorf(c.pos, "macro %s (%s) is a statement: herd7 expands it only as a statement, not inside an expression", m.name, m.pos)
+		return value{}, errorf(c.pos, "macro %s (%s) is a statement: herd7 expands it only as a statement, not inside an expression", m.name, m.pos)
 	case c.annots != nil:
-		return value{}, litmus.Errorf(c.pos, "unsupported annotations on macro %s", m.name)
+		return value{}, errorf(c.pos, "unsupported annotations on macro %s", m.name)
 	case len(c.args) != len(m.params):
-		return value{}, litmus.Errorf(c.pos, "macro %s (%s) takes %d arguments, not %d", m.name, m.pos, len(m.params), len(c.args))
+		return value{}, errorf(c.pos, "macro %s (%s) takes %d arguments, not %d", m.name, m.pos, len(m.params), len(c.args))
 	case len(t.expanding) >= maxExpansionDepth:
-		return value{}, litmus.Errorf(c.pos, "macro %s: expansions nested too deeply (%s)", m.name, strings.Join(t.expanding, " -> "))
+		return value{}, errorf(c.pos, "macro %s: expansions nested too deeply (%s)", m.name, strings.Join(t.expanding, " -> "))
 	}
 	f := &frame{args: map[string]binding{}}
 	for i, p := range m.params {
@@ -131,7 +130,7 @@ func (t *translator) expand(m *macro, c *call, stmt bool) (value, error) {
 // resolve follows parameters to the argument expressions they stand for:
 // the expression as the code being expanded has it, without parentheses
 // and casts, and the frame to translate it in.
-func (t *translator) resolve(e cparser.IExprContext) (cparser.IExprContext, *frame) {
+func (t *translator) resolve(e cast.Expr) (cast.Expr, *frame) {
 	f := t.frame
 	for {
 		e = unparen(e)
@@ -148,11 +147,9 @@ func (t *translator) resolve(e cparser.IExprContext) (cparser.IExprContext, *fra
 }
 
 // nameOf returns the identifier an expression is, if it is one.
-func nameOf(e cparser.IExprContext) (string, bool) {
-	if p, ok := e.(*cparser.PrimaryExprContext); ok {
-		if n, ok := p.Primary().(*cparser.NamePrimaryContext); ok {
-			return n.IDENT().GetText(), true
-		}
+func nameOf(e cast.Expr) (string, bool) {
+	if n, ok := e.(*cast.Ident); ok {
+		return n.Name, true
 	}
 	return "", false
 }

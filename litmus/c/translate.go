@@ -3,18 +3,16 @@ package c
 import (
 	"slices"
 	"strconv"
-	"strings"
 
-	"github.com/antlr4-go/antlr/v4"
 	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/litmus/c/internal/cparser"
+	"github.com/purr-mcm/purr/litmus/c/internal/cast"
+	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
 
 // translator builds one process; rmwIDs is shared by the whole program so
 // that atomic pairs have ids unique in the program.
 type translator struct {
-	file   string
 	proc   *xcfa.Process
 	cur    *xcfa.Location
 	ptr    map[string]int // pointer depth of the variables declared so far
@@ -23,115 +21,115 @@ type translator struct {
 	source map[xcfa.Pos]string // the program's Source
 	text   string              // the statement being translated, as written
 
-	step      int        // the instruction of the statement being translated (xcfa.Pos.Step)
-	par       []xcfa.Par // the parallel parts being translated (xcfa.Edge.Par)
-	parNodes  int        // the parallel compositions made so far
-	macros    *Macros    // herd's macro file, nil for none
-	lkmmv2    bool       // herd's variant lkmmv2: RMWs carry their annotations
-	frame     *frame     // the parameters of the macro being expanded
-	site      *xcfa.Pos  // the call in the thread's code being expanded
-	expanding []string   // the macros being expanded, outermost first
+	step      int         // the instruction of the statement being translated (xcfa.Pos.Step)
+	par       []xcfa.Par  // the parallel parts being translated (xcfa.Edge.Par)
+	parNodes  int         // the parallel compositions made so far
+	macros    *Macros     // herd's macro file, nil for none
+	lkmmv2    bool        // herd's variant lkmmv2: RMWs carry their annotations
+	frame     *frame      // the parameters of the macro being expanded
+	site      *source.Pos // the call in the thread's code being expanded
+	expanding []string    // the macros being expanded, outermost first
 }
 
-func translateProgram(file string, tree cparser.IProgramContext, macros *Macros, lkmmv2 bool) (*xcfa.Program, error) {
+func translateProgram(file string, tree *cast.Program, macros *Macros, lkmmv2 bool) (*xcfa.Program, error) {
 	prog := &xcfa.Program{Arch: "C", Source: map[xcfa.Pos]string{}, OrderedInstrs: true, NoBranchEvents: true}
 	seen := map[int]bool{}
 	rmwIDs := 0
-	for i, th := range tree.AllThread() {
-		tok := th.PROC().GetSymbol()
-		id, err := strconv.Atoi(tok.GetText()[1:])
+	for i, th := range tree.Threads {
+		id, err := strconv.Atoi(th.Name[1:])
 		if err != nil {
-			return nil, litmus.Errorf(tokPos(file, tok), "bad thread name %s", tok.GetText())
+			return nil, errorf(th.Pos, "bad thread name %s", th.Name)
 		}
 		if seen[id] {
-			return nil, litmus.Errorf(tokPos(file, tok), "thread P%d is defined twice", id)
+			return nil, errorf(th.Pos, "thread P%d is defined twice", id)
 		}
 		seen[id] = true
-		if err := litmus.CheckThreadOrder(tokPos(file, tok), i, id); err != nil {
+		if err := litmus.CheckThreadOrder(xcfaPos(th.Pos), i, id); err != nil {
 			return nil, err
 		}
-		t := &translator{file: file, proc: xcfa.NewProcess(id), ptr: map[string]int{}, rmwIDs: &rmwIDs, source: prog.Source, macros: macros, lkmmv2: lkmmv2}
+		t := &translator{proc: xcfa.NewProcess(id), ptr: map[string]int{}, rmwIDs: &rmwIDs, source: prog.Source, macros: macros, lkmmv2: lkmmv2}
 		t.cur = t.proc.Init
-		for _, p := range th.AllParam() {
-			depth, err := t.typeOf(p.TypeSpec())
+		for _, p := range th.Params {
+			depth, err := t.typeOf(p.Type)
 			if err != nil {
 				return nil, err
 			}
-			name := p.IDENT().GetText()
+			name := p.Name.Name
 			if _, dup := t.ptr[name]; dup {
-				return nil, litmus.Errorf(tokPos(file, p.IDENT().GetSymbol()), "parameter %s is declared twice", name)
+				return nil, errorf(p.Name.Pos, "parameter %s is declared twice", name)
 			}
 			t.ptr[name] = depth
 			t.proc.Params = append(t.proc.Params, name)
 		}
-		if err := t.block(th.Block()); err != nil {
+		if err := t.block(th.Body); err != nil {
 			return nil, err
 		}
 		t.proc.Final = t.cur
 		prog.Procs = append(prog.Procs, t.proc)
 	}
 	if len(prog.Procs) == 0 {
-		return nil, litmus.Errorf(xcfa.Pos{File: file, Line: 1, Col: 1}, "the program has no thread")
+		return nil, errorf(source.Pos{File: file, Line: 1, Col: 1}, "the program has no thread")
 	}
 	return prog, nil
 }
 
 // typeOf checks a type and returns its pointer depth.
-func (t *translator) typeOf(ts cparser.ITypeSpecContext) (int, error) {
+func (t *translator) typeOf(ts *cast.TypeSpec) (int, error) {
 	base := false
-	for _, w := range ts.AllTypeWord() {
-		switch {
-		case w.VOID() != nil, w.TYPE() != nil:
+	for _, w := range ts.Words {
+		switch w.Kind {
+		case cast.Void, cast.BaseType:
 			base = true
-		case w.STRUCT() != nil:
+		case cast.Struct:
 			// herd knows one structure, the Linux kernel's srcu_struct.
-			if name := w.IDENT().GetText(); name != "srcu_struct" {
-				return 0, litmus.Errorf(t.pos(w), "unsupported type struct %s (herd7 knows struct srcu_struct only)", name)
+			if w.Name != "srcu_struct" {
+				return 0, errorf(t.pos(w.Pos), "unsupported type struct %s (herd7 knows struct srcu_struct only)", w.Name)
 			}
 			base = true
-		case w.IDENT() != nil:
-			return 0, litmus.Errorf(t.pos(w), "unsupported type %s", w.IDENT().GetText())
+		case cast.Unknown:
+			return 0, errorf(t.pos(w.Pos), "unsupported type %s", w.Name)
 		}
 	}
 	if !base {
-		return 0, litmus.Errorf(t.pos(ts), "expected a type name")
+		return 0, errorf(t.pos(ts.Pos), "expected a type name")
 	}
-	return len(ts.AllPointer()), nil
+	return ts.Pointers, nil
 }
 
-// pos is the position of c, or in a macro's body the call it expands:
-// the events and errors of an expansion belong to the call.
-func (t *translator) pos(c antlr.ParserRuleContext) xcfa.Pos {
+// pos is p, a position in the thread's code, or in a macro's body the
+// call it expands: the events and errors of an expansion belong to the
+// call.
+func (t *translator) pos(p source.Pos) source.Pos {
 	if t.site != nil {
 		return *t.site
 	}
-	return ctxPos(t.file, c)
+	return p
 }
 
-func (t *translator) tokPos(tok antlr.Token) xcfa.Pos {
-	if t.site != nil {
-		return *t.site
-	}
-	return tokPos(t.file, tok)
+// edgePos is the position of an edge made at pos: its instruction is the
+// statement being translated.
+func (t *translator) edgePos(pos source.Pos) xcfa.Pos {
+	p := xcfaPos(pos)
+	p.Step = t.step
+	return p
 }
 
 // emit adds an edge from the current location to a new one; its position
 // quotes the statement it comes from.
-func (t *translator) emit(op xcfa.Op, pos xcfa.Pos) {
-	pos.Step = t.step
+func (t *translator) emit(op xcfa.Op, pos source.Pos) {
+	p := t.edgePos(pos)
 	if t.text != "" {
-		t.source[pos] = t.text
+		t.source[p] = t.text
 	}
 	to := t.proc.NewLoc("")
-	t.proc.AddEdge(t.cur, to, op, pos).Par = t.par
+	t.proc.AddEdge(t.cur, to, op, p).Par = t.par
 	t.cur = to
 }
 
 // join ends the current path with an edge to the location to, where an
 // earlier path ended: the alternatives of a choice meet.
-func (t *translator) join(to *xcfa.Location, op xcfa.Op, pos xcfa.Pos) {
-	pos.Step = t.step
-	t.proc.AddEdge(t.cur, to, op, pos).Par = t.par
+func (t *translator) join(to *xcfa.Location, op xcfa.Op, pos source.Pos) {
+	t.proc.AddEdge(t.cur, to, op, t.edgePos(pos)).Par = t.par
 	t.cur = to
 }
 
@@ -163,8 +161,8 @@ func (t *translator) newRMW() int {
 	return *t.rmwIDs
 }
 
-func (t *translator) block(b cparser.IBlockContext) error {
-	for _, s := range b.AllStatement() {
+func (t *translator) block(b *cast.BlockStmt) error {
+	for _, s := range b.Stmts {
 		if err := t.statement(s); err != nil {
 			return err
 		}
@@ -172,18 +170,7 @@ func (t *translator) block(b cparser.IBlockContext) error {
 	return nil
 }
 
-// sourceText is a piece of the program as written, its spaces collapsed
-// and without its final semicolon.
-func sourceText(c antlr.ParserRuleContext) string {
-	start, stop := c.GetStart(), c.GetStop()
-	if start == nil || stop == nil || start.GetInputStream() == nil {
-		return c.GetText()
-	}
-	text := start.GetInputStream().GetTextFromInterval(antlr.NewInterval(start.GetStart(), stop.GetStop()))
-	return strings.TrimSuffix(strings.Join(strings.Fields(text), " "), ";")
-}
-
-func (t *translator) statement(s cparser.IStatementContext) error {
+func (t *translator) statement(s cast.Stmt) error {
 	if t.site == nil {
 		t.quote(s)
 		t.step = 0
@@ -193,75 +180,74 @@ func (t *translator) statement(s cparser.IStatementContext) error {
 		t.step++
 	}
 	switch s := s.(type) {
-	case *cparser.BlockStmtContext:
-		return t.block(s.Block())
-	case *cparser.SkipStmtContext:
+	case *cast.BlockStmt:
+		return t.block(s)
+	case *cast.EmptyStmt:
 		return nil
-	case *cparser.DeclStmtContext:
-		depth, err := t.typeOf(s.TypeSpec())
+	case *cast.DeclStmt:
+		depth, err := t.typeOf(s.Type)
 		if err != nil {
 			return err
 		}
-		name := s.IDENT().GetText()
-		t.ptr[name] = depth
-		if s.Expr() == nil {
+		t.ptr[s.Name] = depth
+		if s.Init == nil {
 			return nil // herd: a declaration alone makes no event
 		}
-		return t.assignRegister(name, s.Expr(), t.pos(s))
-	case *cparser.ExprStmtContext:
-		if s.ASSIGN() != nil {
-			return t.assign(s)
+		return t.assignRegister(s.Name, s.Init, t.pos(s.Pos))
+	case *cast.AssignStmt:
+		return t.assign(s)
+	case *cast.ExprStmt:
+		if name, ok := nameOf(unparen(s.X)); ok && (name == "break" || name == "continue") {
+			return errorf(t.pos(s.Pos), "unsupported %s statement", name)
 		}
-		if name, ok := nameOf(unparen(s.Expr(0))); ok && (name == "break" || name == "continue") {
-			return litmus.Errorf(t.pos(s), "unsupported %s statement", name)
-		}
-		if p, ok := callOf(s.Expr(0)); ok {
-			_, err := t.callPrimary(p, "", true)
+		if e, ok := unparen(s.X).(*cast.CallExpr); ok {
+			_, err := t.callExpr(e, "", true)
 			return err
 		}
 		// herd's statements are calls and assignments: smp_mb; or *x; is
 		// a syntax error there.
-		return litmus.Errorf(t.pos(s), "unsupported statement %s: herd7 takes a call or an assignment here", sourceText(s))
-	case *cparser.IfStmtContext:
+		return errorf(t.pos(s.Pos), "unsupported statement %s: herd7 takes a call or an assignment here", s.Text)
+	case *cast.IfStmt:
 		return t.ifStmt(s)
-	case *cparser.WhileStmtContext:
+	case *cast.WhileStmt:
 		return t.whileStmt(s)
 	}
-	return litmus.Errorf(t.pos(s), "unsupported statement")
+	return errorf(t.pos(s.Position()), "unsupported statement")
 }
 
 // quote records the statement being translated, for the program's Source.
-func (t *translator) quote(s cparser.IStatementContext) {
+func (t *translator) quote(s cast.Stmt) {
 	switch s := s.(type) {
-	case *cparser.DeclStmtContext, *cparser.ExprStmtContext:
-		t.text = sourceText(s)
-	case *cparser.IfStmtContext:
-		t.text = "if (" + sourceText(s.Expr()) + ")"
-	case *cparser.WhileStmtContext:
-		t.text = "while (" + sourceText(s.Expr()) + ")"
+	case *cast.DeclStmt:
+		t.text = s.Text
+	case *cast.AssignStmt:
+		t.text = s.Text
+	case *cast.ExprStmt:
+		t.text = s.Text
+	case *cast.IfStmt:
+		t.text = "if (" + s.CondText + ")"
+	case *cast.WhileStmt:
+		t.text = "while (" + s.CondText + ")"
 	}
 }
 
-func (t *translator) assign(s *cparser.ExprStmtContext) error {
-	lhs, rhs := s.Expr(0), s.Expr(1)
-	pos := t.pos(s)
+func (t *translator) assign(s *cast.AssignStmt) error {
+	pos := t.pos(s.Pos)
 	// A macro's parameter assigned to is the argument: a register, or *p
 	// (herd's substitution of an lvalue).
-	target, f := t.resolve(lhs)
+	target, f := t.resolve(s.LHS)
 	switch l := target.(type) {
-	case *cparser.PrimaryExprContext:
-		if n, ok := l.Primary().(*cparser.NamePrimaryContext); ok {
-			return t.assignRegister(n.IDENT().GetText(), rhs, pos)
-		}
-	case *cparser.UnaryExprContext:
-		if l.GetOp().GetTokenType() == cparser.CParserSTAR {
+	case *cast.Ident:
+		return t.assignRegister(l.Name, s.RHS, pos)
+	case *cast.UnaryExpr:
+		if l.Op == "*" {
 			// herd evaluates the address and the value in parallel.
 			var addr, v value
 			err := t.parallel(func() (err error) {
-				addr, err = t.in(f, func() (value, error) { return t.value(l.Expr()) })
+				addr, err = t.in(f, func() (value, error) { return t.value(l.X) })
 				return err
 			}, func() (err error) {
-				v, err = t.value(rhs)
+				v, err = t.value(s.RHS)
 				return err
 			})
 			if err != nil {
@@ -271,18 +257,18 @@ func (t *translator) assign(s *cparser.ExprStmtContext) error {
 			return nil
 		}
 	}
-	return litmus.Errorf(t.pos(lhs), "unsupported assignment target %s", lhs.GetText())
+	return errorf(t.pos(s.LHS.Position()), "unsupported assignment target %s", cast.Text(s.LHS))
 }
 
 // assignRegister translates "name = e": the value goes straight into the
 // register when e ends with a load.
-func (t *translator) assignRegister(name string, e cparser.IExprContext, pos xcfa.Pos) error {
+func (t *translator) assignRegister(name string, e cast.Expr, pos source.Pos) error {
 	v, err := t.expr(e, name)
 	if err != nil {
 		return err
 	}
 	if v.e == nil {
-		return litmus.Errorf(t.pos(e), "%s has no value", e.GetText())
+		return errorf(t.pos(e.Position()), "%s has no value", cast.Text(e))
 	}
 	if _, declared := t.ptr[name]; !declared {
 		t.ptr[name] = v.ptr
@@ -296,7 +282,7 @@ func (t *translator) assignRegister(name string, e cparser.IExprContext, pos xcf
 
 // condition evaluates a branch condition; like herd, a condition that is
 // no comparison tests "non-zero", which Assume does by itself.
-func (t *translator) condition(e cparser.IExprContext) (xcfa.Expr, error) {
+func (t *translator) condition(e cast.Expr) (xcfa.Expr, error) {
 	v, err := t.value(e)
 	if err != nil {
 		return nil, err
@@ -306,21 +292,21 @@ func (t *translator) condition(e cparser.IExprContext) (xcfa.Expr, error) {
 
 func negate(e xcfa.Expr) xcfa.Expr { return xcfa.Unary{Op: xcfa.Not, X: e} }
 
-func (t *translator) ifStmt(s *cparser.IfStmtContext) error {
-	cond, err := t.condition(s.Expr())
+func (t *translator) ifStmt(s *cast.IfStmt) error {
+	cond, err := t.condition(s.Cond)
 	if err != nil {
 		return err
 	}
-	pos := t.pos(s)
+	pos := xcfaPos(t.pos(s.Pos))
 	branch := t.cur
 	then := t.proc.NewLoc("")
 	t.proc.AddEdge(branch, then, xcfa.Assume{Cond: cond}, pos)
 	t.cur = then
-	if err := t.statement(s.Statement(0)); err != nil {
+	if err := t.statement(s.Then); err != nil {
 		return err
 	}
 	thenEnd := t.cur
-	if s.ELSE() == nil {
+	if s.Else == nil {
 		t.proc.AddEdge(branch, thenEnd, xcfa.Assume{Cond: negate(cond)}, pos)
 		t.cur = thenEnd
 		return nil
@@ -328,18 +314,18 @@ func (t *translator) ifStmt(s *cparser.IfStmtContext) error {
 	els := t.proc.NewLoc("")
 	t.proc.AddEdge(branch, els, xcfa.Assume{Cond: negate(cond)}, pos)
 	t.cur = els
-	if err := t.statement(s.Statement(1)); err != nil {
+	if err := t.statement(s.Else); err != nil {
 		return err
 	}
-	t.proc.AddEdge(t.cur, thenEnd, xcfa.Nop{}, t.pos(s.Statement(1)))
+	t.proc.AddEdge(t.cur, thenEnd, xcfa.Nop{}, xcfaPos(t.pos(s.Else.Position())))
 	t.cur = thenEnd
 	return nil
 }
 
-func (t *translator) whileStmt(s *cparser.WhileStmtContext) error {
-	pos := t.pos(s)
+func (t *translator) whileStmt(s *cast.WhileStmt) error {
+	pos := xcfaPos(t.pos(s.Pos))
 	head := t.cur
-	cond, err := t.condition(s.Expr())
+	cond, err := t.condition(s.Cond)
 	if err != nil {
 		return err
 	}
@@ -347,10 +333,10 @@ func (t *translator) whileStmt(s *cparser.WhileStmtContext) error {
 	body := t.proc.NewLoc("")
 	t.proc.AddEdge(test, body, xcfa.Assume{Cond: cond}, pos)
 	t.cur = body
-	if err := t.statement(s.Statement()); err != nil {
+	if err := t.statement(s.Body); err != nil {
 		return err
 	}
-	t.proc.AddEdge(t.cur, head, xcfa.Nop{}, t.pos(s.Statement()))
+	t.proc.AddEdge(t.cur, head, xcfa.Nop{}, xcfaPos(t.pos(s.Body.Position())))
 	exit := t.proc.NewLoc("")
 	t.proc.AddEdge(test, exit, xcfa.Assume{Cond: negate(cond)}, pos)
 	t.cur = exit
