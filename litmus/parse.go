@@ -30,6 +30,9 @@ func ParseWith(filename string, src []byte, opts Options) (*Test, error) {
 	if t.Init, err = ParseInit(s.Init); err != nil {
 		return nil, err
 	}
+	if err := checkInitOnce(t.Init, false); err != nil {
+		return nil, err
+	}
 	c, err := ParseConstraints(s.Cond)
 	if err != nil {
 		return nil, err
@@ -43,6 +46,9 @@ func ParseWith(filename string, src []byte, opts Options) (*Test, error) {
 	}
 	if t.Program != nil {
 		t.Program.Name, t.Program.Arch = t.Name, t.Arch
+		if err := checkInitOnce(t.Init, true); err != nil {
+			return nil, err
+		}
 		if err := checkThreadRefs(t); err != nil {
 			return nil, err
 		}

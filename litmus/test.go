@@ -396,6 +396,10 @@ type Dialect struct {
 	// Layout is how the program section is written, which the splitter
 	// needs before the dialect reads it.
 	Layout Layout
+	// AddressBytes is the size of an address when herd7 refuses an access
+	// narrower than that of one (AArch64's LDR W0 of a pointer: "Illegal
+	// operation mask32 on x"); 0 when the dialect has no such check.
+	AddressBytes int
 }
 
 // Layout is how a dialect writes its program section.

@@ -64,7 +64,7 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.SetOutput(out)
 	fs.SortFlags = false
 	c, d := &o.cfg, herd.Default()
-	fs.StringVarP(&c.Model, "model", "m", "", "Cat model: a file, or the name of an embedded model (sc, tso, pso, ...)")
+	fs.StringVarP(&c.Model, "model", "m", "", "Cat model: a file, or the name of an embedded model (sc, tso, pso, ...); default: the architecture's, as herd7 chooses it, except for C tests: purr's rc11 where herd7 7.57 runs c11_partialSC.cat (give -m to compare)")
 	fs.StringArrayVarP(&c.Includes, "include", "I", nil, "add `DIR` to the Cat include path (repeatable)")
 	fs.StringSliceVar(&c.Variants, "variant", nil, "enable model variants `a,b,...`")
 	fs.IntVar(&c.Unroll, "unroll", d.Unroll, "unroll loops `N` times")

@@ -300,8 +300,9 @@ func (b *builder) adr(in *parser.Instr) error {
 	}
 	o := in.Ops[1]
 	if o.Kind == parser.NameOp && b.syms[o.Name] {
-		b.assign(d, xcfa.Sym{Name: o.Name})
-		return nil
+		// herd7 7.57 reads ADR's operand as a code label only.
+		return b.errorf(o.Pos, "ADR of the data location %s: ADR takes the address of a code label (herd7: \"Label %s not found on %s, although used in the instruction ADR %s,%s\")", o.Name,
+			o.Name, b.code.name(), in.Ops[0].Text, o.Name)
 	}
 	l, ok := b.codeAddress(o)
 	if !ok {

@@ -2,6 +2,7 @@ package aarch64
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -14,7 +15,7 @@ func init() {
 	litmus.RegisterDialect(litmus.Dialect{Arch: "AArch64", Translate: Translate, Model: "aarch64",
 		HerdIncludes: []string{"aarch64hwreqs.cat", "enumerations.cat", "aarch64deps.cat", "aarch64fences.cat", "aarch64util.cat",
 			"aarch64show.cat", "cos.cat", "aarch64bbm.cat", "aarch64loc.cat", "cos-ok-opt.cat", "cos-no-opt.cat",
-			"aarch64memattrs.cat", "cross.cat"}})
+			"aarch64memattrs.cat", "cross.cat"}, AddressBytes: 8})
 }
 
 // Translate turns the program part of an AArch64 test into an XCFA. It
@@ -50,8 +51,8 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 		builders[i] = threads[i].newSegment(id)
 	}
 	for r, row := range tab.Rows {
-		if len(row) > len(tab.Procs) {
-			return nil, litmus.Errorf(tab.RowPos[r], "this row has %d cells but the program has %d threads", len(row), len(tab.Procs))
+		if len(row) != len(tab.Procs) {
+			return nil, litmus.RowMismatch(tab.RowPos[r], len(row), len(tab.Procs))
 		}
 	}
 	if err := pr.canonicalLabels(t); err != nil {
@@ -83,7 +84,9 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 			return nil, err
 		}
 	}
-	normaliseRegisters(t)
+	if err := normaliseRegisters(t); err != nil {
+		return nil, err
+	}
 	return prog, nil
 }
 
@@ -277,12 +280,22 @@ func negate(e xcfa.Expr) xcfa.Expr {
 }
 
 // normaliseRegisters renames registers of the test's state and condition
-// to the XCFA's names: W3, w3 and x3 are X3.
-func normaliseRegisters(t *litmus.Test) {
-	t.RenameRegisters(func(l litmus.Loc) (string, error) {
+// to the XCFA's names: W3, w3 and x3 are X3. It refuses a name that no
+// register of herd7's AArch64 has (1:X11x, 2:X-3, 0:X31), as herd7 does;
+// the names of its other register files (V0, Q1, Z2, P3, system
+// registers) stay as written.
+func normaliseRegisters(t *litmus.Test) error {
+	return t.RenameRegisters(func(l litmus.Loc) (string, error) {
 		if r, ok := parseReg(l.Name); ok && !r.zero {
 			return r.name, nil
+		} else if ok || otherRegisterFile.MatchString(l.Name) {
+			return l.Name, nil
 		}
-		return l.Name, nil
+		return "", litmus.Errorf(l.Pos, "%s is not a register of herd7's AArch64 (herd7: %q)", l.Name, l.Name+" is not a register")
 	})
 }
+
+// otherRegisterFile matches the names of herd7's AArch64 registers that
+// purr's translation does not read: vector (V0, B0 ... Q0), SVE (Z0, P0),
+// capability (C0) and system registers (ELR_EL1, NZCV).
+var otherRegisterFile = regexp.MustCompile(`^(?i:[VBHSDQZC]([0-9]|[12][0-9]|3[01])|P([0-9]|1[0-5])|[A-Z][A-Z0-9]*_EL[0-3]|NZCV)$`)

@@ -39,8 +39,8 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 		builders[i] = &builder{Flow: asm.NewFlow(p), rmw: &rmw}
 	}
 	for r, row := range tab.Rows {
-		if len(row) > len(tab.Procs) {
-			return nil, litmus.Errorf(tab.RowPos[r], "this row has %d cells but the program has %d threads", len(row), len(tab.Procs))
+		if len(row) != len(tab.Procs) {
+			return nil, litmus.RowMismatch(tab.RowPos[r], len(row), len(tab.Procs))
 		}
 		for i, c := range row {
 			b := builders[i]
@@ -96,7 +96,7 @@ func normaliseRegisters(t *litmus.Test) error {
 	return t.RenameRegisters(func(l litmus.Loc) (string, error) {
 		n, ok := regNumber(l.Name)
 		if !ok {
-			return "", fmt.Errorf("%d:%s is no register of herd7's BPF (r0 ... r10, fp)", l.Proc, l.Name)
+			return "", litmus.Errorf(l.Pos, "%d:%s is no register of herd7's BPF: r0 ... r10, fp (herd7: %q)", l.Proc, l.Name, l.Name+" is not a register")
 		}
 		return canonicalReg(n), nil
 	})

@@ -18,6 +18,9 @@ func init() {
 
 // Translate turns the program part of an X86 test into an XCFA.
 func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Program, error) {
+	if err := t.RenameRegisters(stateRegister); err != nil {
+		return nil, err
+	}
 	prog, tab, err := translateTable(t, sec, (*builder).x86Instruction)
 	if err != nil {
 		return nil, err
@@ -55,8 +58,8 @@ func translateTable(t *litmus.Test, sec litmus.Section, instruction func(*builde
 		builders[i] = &builder{Flow: asm.NewFlow(p), prog: shared}
 	}
 	for r, row := range tab.Rows {
-		if len(row) > len(tab.Procs) {
-			return nil, nil, litmus.Errorf(tab.RowPos[r], "this row has %d cells but the program has %d threads", len(row), len(tab.Procs))
+		if len(row) != len(tab.Procs) {
+			return nil, nil, litmus.RowMismatch(tab.RowPos[r], len(row), len(tab.Procs))
 		}
 		for i, c := range row {
 			b := builders[i]

@@ -30,6 +30,16 @@ func checkRegister(name string, pos xcfa.Pos) error {
 	return litmus.Errorf(pos, "expected a register, [x], [REG] or $n, found %s", name)
 }
 
+// stateRegister checks a register of the test's state, locations, filter
+// or condition: herd7 refuses a name that is none of its X86 registers
+// (EIP included: herd7 reads it there), as it does 1:EXX.
+func stateRegister(l litmus.Loc) (string, error) {
+	if registers[l.Name] || l.Name == "EIP" {
+		return l.Name, nil
+	}
+	return "", litmus.Errorf(l.Pos, "%s is not a register of herd7's X86 (herd7: %q)", l.Name, l.Name+" is not a register")
+}
+
 // lvalue resolves an operand that is written (or read and written).
 func (b *builder) lvalue(o parser.Operand) (location, error) {
 	switch o.Kind {

@@ -64,9 +64,14 @@ func NewListener(file string) *Listener {
 // SyntaxError records one error; ANTLR columns count from 0.
 func (l *Listener) SyntaxError(_ antlr.Recognizer, _ any, line, column int, msg string, _ antlr.RecognitionException) {
 	if len(l.Errs) < maxErrors {
+		// ANTLR's lexer quotes the text it cannot read as is, line
+		// breaks included: one error must stay one line.
+		msg = controlEscaper.Replace(msg)
 		l.Errs = append(l.Errs, &Error{Pos: xcfa.Pos{File: l.File, Line: line, Col: column + 1}, Msg: msg})
 	}
 }
+
+var controlEscaper = strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", `\t`)
 
 // Attach replaces the console listeners of a lexer and a parser by l.
 func (l *Listener) Attach(lexer antlr.Recognizer, parser antlr.Recognizer) {

@@ -68,8 +68,9 @@ type declaration struct {
 // no such access: herd7 without -variant mixed takes the address for a
 // location of its own, and so do the engines (a cell with no initial
 // write, which no read can see).
-// It also refuses an access that may touch code (instruction fetch) and a
-// read that can read no value (its address is never a location).
+// It also refuses an access that may touch code (instruction fetch) or
+// a number (an address that is no location's), and a read that can read
+// no value (its address is never a location).
 // It runs on the events after the value analysis: an access counts at
 // every address it may use.
 func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
@@ -95,6 +96,12 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 			if isCode(v) {
 				return source.Errorf(SourcePos(a.pos), "%s may access the code at %s: purr has no semantics for instruction fetch or self-modifying code", a.what, v)
 			}
+			if !v.IsAddr() && withoutReads(e.Addr, map[*Term]bool{}) {
+				return nonSymbolic(a, v)
+			}
+		}
+		if err := narrowAddress(t, e, a); err != nil {
+			return err
 		}
 		if e.IsRead() && len(e.Val.Dom) == 0 && noValue == nil {
 			// No write, not even an initial one, is at any address the
@@ -107,6 +114,12 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 		for _, v := range e.Addr.Dom {
 			if !v.IsAddr() || isCode(v) {
 				continue
+			}
+			if lay.Length[v.Sym] > 0 && outside(lay, v) {
+				// An array's bounds are declared: herd7 refuses an access
+				// past them rather than take it for another location.
+				return fmt.Errorf("%s: %s may access %s, outside the array %s (herd7: %q)",
+					a.pos, a.what, v, v.Sym, "Out of bounds access on array "+v.Sym)
 			}
 			if e.IsWrite() && !e.IsRead() && outside(lay, v) {
 				// herd7 without -variant mixed: an address off the
@@ -195,6 +208,60 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 		}
 	}
 	return noValue
+}
+
+// nonSymbolic refuses an access whose address may be a number rather
+// than the address of a location: a register never given a location
+// (its line of the initial state lost) holds 0, and herd7 stops on such
+// an access rather than take the number for a location of its own. herd7
+// checks the addresses it knows before it pairs reads with writes (those
+// withoutReads computes); an address read from memory that may be a
+// number in some pairing is no refusal: herd7 drops such pairings.
+func nonSymbolic(a sizedAccess, addr Value) error {
+	return fmt.Errorf("%s: %s may access memory at %s, a number and not the address of a location (herd7: %q)",
+		a.pos, a.what, addr, fmt.Sprintf("Non-symbolic memory access found on '[%s]'", addr))
+}
+
+// withoutReads tells whether a term's value is known without the value of
+// any read: from constants and the initial registers only, or x^x (herd7
+// makes it zero before x is known). seen marks the terms visited.
+func withoutReads(t *Term, seen map[*Term]bool) bool {
+	if t == nil || seen[t] || t.Op == TermConst || t.Cancels() {
+		return true
+	}
+	seen[t] = true
+	if t.Op == TermRead {
+		return false
+	}
+	for _, a := range t.Args {
+		if !withoutReads(a, seen) {
+			return false
+		}
+	}
+	return true
+}
+
+// narrowAddress refuses an access narrower than an address that may read
+// or write one (AArch64's LDR W0 of a pointer, STR W0 of X0 = &y), in a
+// dialect whose addresses herd7 cannot cut (litmus.Dialect.AddressBytes):
+// herd7 stops ("Illegal operation mask32 on x") rather than make a number
+// of the address.
+func narrowAddress(t *litmus.Test, e *Event, a sizedAccess) error {
+	d, _ := litmus.LookupDialect(t.Arch)
+	if e.Size == 0 || e.Size >= d.AddressBytes {
+		return nil
+	}
+	verb := "writes"
+	if e.IsRead() {
+		verb = "reads"
+	}
+	for _, v := range e.Val.Dom {
+		if v.IsAddr() && !v.IsCode() {
+			return fmt.Errorf("%s: %s %s %d bits of the address %s (herd7: %q)",
+				a.pos, a.what, verb, 8*e.Size, v, fmt.Sprintf("Illegal operation mask%d on %s", 8*e.Size, v))
+		}
+	}
+	return nil
 }
 
 // outside tells whether address a lies off its location's storage: before

@@ -75,6 +75,12 @@ func (en *encoding) encodePaths() {
 		switch {
 		case sg.Cut || sg.Dead:
 			en.seg[sg.ID] = sat.False
+			if sg.Parent == nil {
+				// Roots always execute: a thread cut at its start (B L
+				// to itself) has no execution, as the explicit engine
+				// finds, rather than one that runs nothing.
+				s.AddClause()
+			}
 		case sg.Parent == nil:
 			en.seg[sg.ID] = sat.True
 		case len(sg.Parent.Children) == 1:
