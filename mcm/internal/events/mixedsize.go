@@ -118,8 +118,8 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 			if lay.Length[v.Sym] > 0 && outside(lay, v) {
 				// An array's bounds are declared: herd7 refuses an access
 				// past them rather than take it for another location.
-				return fmt.Errorf("%s: %s may access %s, outside the array %s (herd7: %q)",
-					a.pos, a.what, v, v.Sym, "Out of bounds access on array "+v.Sym)
+				return source.Errorf(SourcePos(a.pos), "%s may access %s, outside the array %s (herd7: %q)",
+					a.what, v, v.Sym, "Out of bounds access on array "+v.Sym)
 			}
 			if e.IsWrite() && !e.IsRead() && outside(lay, v) {
 				// herd7 without -variant mixed: an address off the
@@ -217,9 +217,9 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 // checks the addresses it knows before it pairs reads with writes (those
 // withoutReads computes); an address read from memory that may be a
 // number in some pairing is no refusal: herd7 drops such pairings.
-func nonSymbolic(a sizedAccess, addr Value) error {
-	return fmt.Errorf("%s: %s may access memory at %s, a number and not the address of a location (herd7: %q)",
-		a.pos, a.what, addr, fmt.Sprintf("Non-symbolic memory access found on '[%s]'", addr))
+func nonSymbolic(a sizedAccess, addr outcome.Value) error {
+	return source.Errorf(SourcePos(a.pos), "%s may access memory at %s, a number and not the address of a location (herd7: %q)",
+		a.what, addr, fmt.Sprintf("Non-symbolic memory access found on '[%s]'", addr))
 }
 
 // withoutReads tells whether a term's value is known without the value of
@@ -256,9 +256,9 @@ func narrowAddress(t *litmus.Test, e *Event, a sizedAccess) error {
 		verb = "reads"
 	}
 	for _, v := range e.Val.Dom {
-		if v.IsAddr() && !v.IsCode() {
-			return fmt.Errorf("%s: %s %s %d bits of the address %s (herd7: %q)",
-				a.pos, a.what, verb, 8*e.Size, v, fmt.Sprintf("Illegal operation mask%d on %s", 8*e.Size, v))
+		if v.IsAddr() && !isCode(v) {
+			return source.Errorf(SourcePos(a.pos), "%s %s %d bits of the address %s (herd7: %q)",
+				a.what, verb, 8*e.Size, v, fmt.Sprintf("Illegal operation mask%d on %s", 8*e.Size, v))
 		}
 	}
 	return nil
