@@ -7,12 +7,13 @@ import (
 
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/mcm/eval"
-	"github.com/purr-mcm/purr/mcm/events"
-	"github.com/purr-mcm/purr/mcm/explicit"
+	"github.com/purr-mcm/purr/mcm/internal/engine"
+	"github.com/purr-mcm/purr/mcm/internal/eval"
+	"github.com/purr-mcm/purr/mcm/internal/events"
+	"github.com/purr-mcm/purr/mcm/internal/explicit"
+	"github.com/purr-mcm/purr/mcm/internal/sat"
+	"github.com/purr-mcm/purr/mcm/internal/satengine"
 	"github.com/purr-mcm/purr/mcm/outcome"
-	"github.com/purr-mcm/purr/mcm/sat"
-	"github.com/purr-mcm/purr/mcm/satengine"
 )
 
 // Outcome is what a model says of a test.
@@ -25,7 +26,7 @@ type Options struct {
 	Speedcheck    bool     // stop at the first execution that decides the condition
 	MaxExecutions int      // stop enumerating after this many executions (0: all)
 	// MaxVars and MaxClauses bound the SAT formula of a test, which is
-	// refused with a *sat.LimitError past them, before it exhausts memory
+	// refused with a *LimitError past them, before it exhausts memory
 	// (0: no bound, as for the command line's --max-sat-vars and
 	// --max-sat-clauses, whose defaults are DefaultMaxVars and
 	// DefaultMaxClauses).
@@ -62,6 +63,17 @@ type Options struct {
 	wellFormedInFull bool
 }
 
+// LimitError says that a test's formula outgrew Options.MaxVars or
+// Options.MaxClauses: the test is refused.
+type LimitError struct {
+	What  string // "variables" or "clauses"
+	Limit int
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("the formula needs more than %d SAT %s", e.Limit, e.What)
+}
+
 // The default bounds of a test's formula: about ten times what the
 // largest test of purr's corpora needs (dat3m-c11's TSan: 51,660
 // variables, 202,373 clauses), and a few hundred MB of memory at most.
@@ -91,7 +103,7 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 		out = nil
 		var limit *sat.LimitError
 		if errors.As(err, &limit) && err == error(limit) {
-			err = fmt.Errorf("%s: test refused: %w", t.File, err)
+			err = fmt.Errorf("%s: test refused: %w", t.File, &LimitError{What: limit.What, Limit: limit.Limit})
 		} else if err == ctx.Err() {
 			err = fmt.Errorf("%s: %w", t.File, err)
 		}
@@ -120,18 +132,18 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 	if err := events.CheckAccessSizes(t, u, lay); err != nil {
 		return nil, err
 	}
+	eopt := engine.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions, Distinct: opt.Distinct,
+		Show: opt.Show, Capture: opt.Capture, MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses}
 	if explicitly, err := useExplicit(opt); err != nil || explicitly {
 		if err != nil {
 			return nil, err
 		}
-		return explicit.Check(ctx, model, t, u, lay, explicit.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions,
-			Distinct: opt.Distinct, Show: opt.Show, Capture: opt.Capture})
+		return explicit.Check(ctx, model, t, u, lay, eopt)
 	}
-	sopt := satengine.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions, Distinct: opt.Distinct, Show: opt.Show, Capture: opt.Capture,
-		Limits: sat.Limits{MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses, Context: ctx}}
+	var recheck func(satengine.Accepted) error
 	if opt.CheckModels {
 		c := explicit.NewChecker(ctx, model, t, u, lay)
-		sopt.Recheck = func(a satengine.Accepted) error {
+		recheck = func(a satengine.Accepted) error {
 			leaves, err := a.Paths()
 			if err != nil {
 				return fmt.Errorf("%s: check-models: %v", t.File, err)
@@ -143,13 +155,12 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 	if !opt.wellFormedInFull {
 		satModel.ByConstruction = satengine.WellFormedByConstruction
 	}
-	res, err := satengine.Check(satModel, t, u, lay, sopt)
+	res, err := satengine.Check(ctx, satModel, t, u, lay, eopt, recheck)
 	if err != nil && opt.Engine == "" && eval.NeedsConcreteExecutions(err) && explicit.Candidates(u) <= maxFallbackCandidates {
 		// The model walks sets that differ between executions (lock.cat's
 		// choices for a spin_is_locked or a failed spin_trylock): the
 		// explicit engine has each execution concretely.
-		return explicit.Check(ctx, model, t, u, lay, explicit.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions,
-			Distinct: opt.Distinct, Show: opt.Show, Capture: opt.Capture})
+		return explicit.Check(ctx, model, t, u, lay, eopt)
 	}
 	return res, err
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/cat/ast"
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/internal/satengine"
 	"github.com/purr-mcm/purr/mcm/outcome"
-	"github.com/purr-mcm/purr/mcm/satengine"
 	"github.com/purr-mcm/purr/models"
 	"github.com/purr-mcm/purr/stdlib"
 )

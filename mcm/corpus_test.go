@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/internal/herdtest"
 	"github.com/purr-mcm/purr/internal/shared"
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/mcm/herdout"
@@ -47,7 +48,7 @@ type corpusCase struct {
 // did not finish counts as agreeing when its verdict is the expected one.
 func runCorpus(t *testing.T, c corpusCase) {
 	dir := shared.Path(t, filepath.Join("corpus", c.folder))
-	refs, err := herdout.ParseFile(filepath.Join(dir, c.ref))
+	refs, err := herdtest.ParseFile(filepath.Join(dir, c.ref))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func runCorpus(t *testing.T, c corpusCase) {
 			}
 			continue
 		}
-		if d := herdout.Compare(ref, got); len(d) > 0 {
+		if d := herdtest.Compare(ref, got); len(d) > 0 {
 			if slices.Contains(c.herdFewer, ref.Path) && moreCandidatesOnly(ref, got) {
 				fewer++
 				agreed++
@@ -130,12 +131,12 @@ func runCorpus(t *testing.T, c corpusCase) {
 // moreCandidatesOnly tells whether got differs from herd7's ref only as
 // more candidate executions would make it: the same verdict, every state
 // of ref, and counts at least ref's.
-func moreCandidatesOnly(ref, got herdout.Block) bool {
+func moreCandidatesOnly(ref, got herdtest.Block) bool {
 	r, g := ref.Result, got.Result
 	if r == nil || g == nil || r.Verdict != g.Verdict || g.Positive < r.Positive || g.Negative < r.Negative {
 		return false
 	}
-	for _, d := range herdout.Compare(ref, got) {
+	for _, d := range herdtest.Compare(ref, got) {
 		if strings.HasPrefix(d, "missing state:") {
 			return false
 		}
@@ -187,7 +188,7 @@ func readExpected(t *testing.T, path string) map[string]bool {
 	return out
 }
 
-func checkFile(m *cat.Model, path string) (blk herdout.Block, err error) {
+func checkFile(m *cat.Model, path string) (blk herdtest.Block, err error) {
 	src, err := readFile(path)
 	if err != nil {
 		return blk, err
@@ -201,7 +202,7 @@ func checkFile(m *cat.Model, path string) (blk herdout.Block, err error) {
 		return blk, err
 	}
 	r := out.Result(lt, false)
-	return herdout.Block{Path: path, Result: &r}, nil
+	return herdtest.Block{Path: path, Result: &r}, nil
 }
 
 // dat3mAArch64Short: under -short, the corpus tests check one in
@@ -284,7 +285,7 @@ func TestRegression(t *testing.T) {
 			agreed := 0
 			var diffs []string
 			for _, exp := range expected {
-				refs, err := herdout.ParseFile(exp)
+				refs, err := herdtest.ParseFile(exp)
 				if err != nil || len(refs) != 1 || refs[0].Result == nil {
 					t.Fatalf("%s: %v", exp, err)
 				}
@@ -294,7 +295,7 @@ func TestRegression(t *testing.T) {
 					diffs = append(diffs, fmt.Sprintf("%s: %v", filepath.Base(path), err))
 					continue
 				}
-				if d := herdout.Compare(refs[0], got); len(d) > 0 {
+				if d := herdtest.Compare(refs[0], got); len(d) > 0 {
 					diffs = append(diffs, fmt.Sprintf("%s: %s", filepath.Base(path), strings.Join(d, "; ")))
 					// An answer that differs from herd7's is a wrong
 					// answer unless purr marks it as cut by the

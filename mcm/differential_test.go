@@ -10,11 +10,11 @@ import (
 	"testing"
 
 	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/internal/herdtest"
 	"github.com/purr-mcm/purr/internal/shared"
 	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/mcm/events"
-	"github.com/purr-mcm/purr/mcm/explicit"
-	"github.com/purr-mcm/purr/mcm/herdout"
+	"github.com/purr-mcm/purr/mcm/internal/events"
+	"github.com/purr-mcm/purr/mcm/internal/explicit"
 	"github.com/purr-mcm/purr/models"
 )
 
@@ -29,7 +29,7 @@ const differentialLimit = 20000
 // sameOutcome compares two engines' outcomes of one test field by field.
 func sameOutcome(t *litmus.Test, want, got *Outcome) []string {
 	rw, rg := want.Result(t, false), got.Result(t, false)
-	diffs := herdout.Compare(herdout.Block{Result: &rw}, herdout.Block{Result: &rg})
+	diffs := herdtest.Compare(herdtest.Block{Result: &rw}, herdtest.Block{Result: &rg})
 	if a, b := strings.Join(rw.Flags, ","), strings.Join(rg.Flags, ","); a != b {
 		diffs = append(diffs, fmt.Sprintf("flags: want {%s}, got {%s}", a, b))
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/mcm/events"
+	"github.com/purr-mcm/purr/mcm/internal/events"
 )
 
 // The relations Options.Distinct may name: those that, with the paths the

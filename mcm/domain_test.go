@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/mcm/events"
 	"github.com/purr-mcm/purr/mcm/herdout"
+	"github.com/purr-mcm/purr/mcm/outcome"
 )
 
 // casCasIncrement is the shape the value analysis used to refuse ("the
@@ -89,7 +89,7 @@ func TestRMWIncrementDomains(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	allowed := map[events.Value]bool{events.Int(0): true, events.Int(1): true, events.Int(2): true, events.Int(3): true, events.Addr("x"): true}
+	allowed := map[outcome.Value]bool{outcome.Int(0): true, outcome.Int(1): true, outcome.Int(2): true, outcome.Int(3): true, outcome.Addr("x"): true}
 	for _, term := range u.Terms {
 		for _, v := range term.Dom {
 			if !allowed[v] {

@@ -61,7 +61,7 @@ flag ~empty (left \ closure) | (closure \ left) as squaring-differs
 }
 
 // TestPrefixpoints: let recs that only grow into required checks are
-// encoded as prefixpoints by the SAT engine (mcm/eval/letrec.go); the
+// encoded as prefixpoints by the SAT engine (mcm/internal/eval/letrec.go); the
 // explicit engine iterates them. Both must agree, with the same let rec
 // iterated where a flag or a shown relation reads it too.
 func TestPrefixpoints(t *testing.T) {

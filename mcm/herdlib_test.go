@@ -11,9 +11,9 @@ import (
 	"testing"
 
 	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/internal/herdtest"
 	"github.com/purr-mcm/purr/internal/shared"
 	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/mcm/herdout"
 	"github.com/purr-mcm/purr/models"
 	"github.com/purr-mcm/purr/stdlib"
 )
@@ -127,7 +127,7 @@ func herdLibModel(t *testing.T, name string) *cat.Model {
 
 func runHerdLib(t *testing.T, c herdLibCase) {
 	dir := shared.Path(t, filepath.Join("corpus", c.folder))
-	refs, err := herdout.ParseFile(filepath.Join(dir, c.ref))
+	refs, err := herdtest.ParseFile(filepath.Join(dir, c.ref))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func runHerdLib(t *testing.T, c herdLibCase) {
 			diffs = append(diffs, fmt.Sprintf("%s: %v", ref.Path, err))
 			continue
 		}
-		if d := herdout.Compare(ref, got); len(d) > 0 {
+		if d := herdtest.Compare(ref, got); len(d) > 0 {
 			diffs = append(diffs, fmt.Sprintf("%s: %s", ref.Path, strings.Join(d, "; ")))
 			continue
 		}

@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/internal/herdtest"
 	"github.com/purr-mcm/purr/internal/shared"
 	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/mcm/herdout"
 	"github.com/purr-mcm/purr/models"
 	"github.com/purr-mcm/purr/stdlib"
 )
@@ -73,7 +73,7 @@ func TestHerdModels(t *testing.T) {
 // runHerdModel checks every test of refFile under herd-libdir's model.cat;
 // note says why the model could not run, or sums up the differences.
 func runHerdModel(t *testing.T, libdir, dir, refFile, model string) (agreed, total int, note string) {
-	refs, err := herdout.ParseFile(refFile)
+	refs, err := herdtest.ParseFile(refFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func runHerdModel(t *testing.T, libdir, dir, refFile, model string) (agreed, tot
 			reasons[firstLine(strings.TrimPrefix(err.Error(), dir+"/"))]++
 			continue
 		}
-		if d := herdout.Compare(ref, got); len(d) > 0 {
+		if d := herdtest.Compare(ref, got); len(d) > 0 {
 			if *corpusReport {
 				t.Logf("  %s %s: %s", model, ref.Path, strings.Join(d, "; "))
 			}
@@ -131,7 +131,7 @@ func firstLine(s string) string {
 	return s
 }
 
-func checkHerdModel(m *cat.Model, path, engine string) (blk herdout.Block, err error) {
+func checkHerdModel(m *cat.Model, path, engine string) (blk herdtest.Block, err error) {
 	src, err := readFile(path)
 	if err != nil {
 		return blk, err
@@ -149,5 +149,5 @@ func checkHerdModel(m *cat.Model, path, engine string) (blk herdout.Block, err e
 		return blk, err
 	}
 	r := out.Result(lt, false)
-	return herdout.Block{Path: path, Result: &r}, nil
+	return herdtest.Block{Path: path, Result: &r}, nil
 }

@@ -10,9 +10,23 @@ import (
 // and what it shares with the SAT engine depend on nothing of the SAT
 // side: the differential tests compare two independent meanings.
 func TestIndependence(t *testing.T) {
-	const module = "github.com/purr-mcm/purr/mcm/"
-	forbidden := []string{module + "sat", module + "satengine", "github.com/crillab/gophersat"}
-	for _, pkg := range []string{"explicit", "eval", "events", "outcome"} {
+	const internal = "github.com/purr-mcm/purr/mcm/internal/"
+	forbidDeps(t, []string{"internal/explicit", "internal/engine", "internal/eval", "internal/events", "outcome"},
+		internal+"sat", internal+"satengine", "github.com/crillab/gophersat")
+}
+
+// TestOutputIndependence checks that the packages that print or draw
+// results depend on no engine internals (the unfolding, the evaluator,
+// the engines): an outcome is all they need.
+func TestOutputIndependence(t *testing.T) {
+	forbidDeps(t, []string{"outcome", "herdout", "show", "../picture", "../view"}, "github.com/purr-mcm/purr/mcm/internal")
+}
+
+// forbidDeps fails when one of pkgs (relative to mcm) depends on one of
+// forbidden or a package under it.
+func forbidDeps(t *testing.T, pkgs []string, forbidden ...string) {
+	t.Helper()
+	for _, pkg := range pkgs {
 		out, err := exec.Command("go", "list", "-deps", "./"+pkg).Output()
 		if err != nil {
 			t.Fatalf("go list -deps ./%s: %v", pkg, err)
@@ -24,7 +38,7 @@ func TestIndependence(t *testing.T) {
 		for _, dep := range deps {
 			for _, f := range forbidden {
 				if dep == f || strings.HasPrefix(dep, f+"/") {
-					t.Errorf("mcm/%s depends on %s", pkg, dep)
+					t.Errorf("%s depends on %s", pkg, dep)
 				}
 			}
 		}

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/purr-mcm/purr/mcm/sat"
 )
 
 // manyWriters is a test of threads that each write distinct values to x
@@ -51,7 +49,7 @@ func TestLimits(t *testing.T) {
 		src          string
 		opt          Options
 		deadline     bool   // the error wraps context.DeadlineExceeded
-		limit        string // the error is a *sat.LimitError on this
+		limit        string // the error is a *LimitError on this
 		executions   int    // else: the executions enumerated
 		wantComplete bool
 	}{
@@ -78,7 +76,7 @@ func TestLimits(t *testing.T) {
 			}
 			c.opt.Unroll = 2
 			out, err := CheckContext(ctx, empty, inlineTest(t, c.src), c.opt)
-			var limit *sat.LimitError
+			var limit *LimitError
 			switch {
 			case c.deadline:
 				if !errors.Is(err, context.DeadlineExceeded) || out != nil {

@@ -2,7 +2,7 @@ package mcm
 
 import (
 	"github.com/purr-mcm/purr/cat"
-	"github.com/purr-mcm/purr/mcm/eval"
+	"github.com/purr-mcm/purr/mcm/internal/eval"
 )
 
 // CheckNames sets l to refuse, when it loads a model, the names that

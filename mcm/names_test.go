@@ -6,10 +6,10 @@ import (
 	"testing"
 
 	"github.com/purr-mcm/purr/cat"
-	"github.com/purr-mcm/purr/mcm/eval"
-	"github.com/purr-mcm/purr/mcm/explicit"
-	"github.com/purr-mcm/purr/mcm/predef"
-	"github.com/purr-mcm/purr/mcm/satengine"
+	"github.com/purr-mcm/purr/mcm/internal/eval"
+	"github.com/purr-mcm/purr/mcm/internal/explicit"
+	"github.com/purr-mcm/purr/mcm/internal/predef"
+	"github.com/purr-mcm/purr/mcm/internal/satengine"
 	"github.com/purr-mcm/purr/models"
 	"github.com/purr-mcm/purr/stdlib"
 )

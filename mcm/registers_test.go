@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/mcm/events"
+	"github.com/purr-mcm/purr/mcm/internal/events"
 )
 
 // registerEvents unfolds an inline AArch64 test with register events and

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/mcm/events"
 	"github.com/purr-mcm/purr/mcm/outcome"
 )
 
@@ -19,8 +18,8 @@ var update = flag.Bool("update", false, "rewrite the golden SVG files under test
 
 func withState(x outcome.Execution) outcome.Execution {
 	x.State = outcome.State{
-		{Loc: &litmus.Loc{Kind: litmus.RegLoc, Proc: 1, Name: "X0"}, Value: events.Value{Off: 1}},
-		{Loc: &litmus.Loc{Kind: litmus.RegLoc, Proc: 1, Name: "X2"}, Value: events.Value{Off: 0}},
+		{Loc: &litmus.Loc{Kind: litmus.RegLoc, Proc: 1, Name: "X0"}, Value: outcome.Value{Off: 1}},
+		{Loc: &litmus.Loc{Kind: litmus.RegLoc, Proc: 1, Name: "X2"}, Value: outcome.Value{Off: 0}},
 	}
 	return x
 }

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/purr-mcm/purr/herd"
+	"github.com/purr-mcm/purr/mcm"
 	"github.com/purr-mcm/purr/mcm/outcome"
-	"github.com/purr-mcm/purr/mcm/sat"
 )
 
 // testStatus is what became of one test of a batch.
@@ -72,7 +72,7 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 			return timedOut
 		}
 		err = checkErr.Err
-		var limit *sat.LimitError
+		var limit *mcm.LimitError
 		if errors.As(err, &limit) {
 			flag := "--max-sat-clauses"
 			if limit.What == "variables" {

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/purr-mcm/purr/internal/herdtest"
 	"github.com/purr-mcm/purr/internal/shared"
-	"github.com/purr-mcm/purr/mcm/herdout"
 )
 
 // TestLKMMAsHerdPrintsThem runs the Dat3M LKMM tests that compare two
@@ -19,11 +19,11 @@ import (
 // position of the access.
 func TestLKMMAsHerdPrintsThem(t *testing.T) {
 	t.Chdir(shared.Path(t, "lkmm/model"))
-	refs, err := herdout.ParseFile("../dat3m/herd-7.57.txt")
+	refs, err := herdtest.ParseFile("../dat3m/herd-7.57.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	byPath := map[string]herdout.Block{}
+	byPath := map[string]herdtest.Block{}
 	for _, r := range refs {
 		byPath[r.Path] = r
 	}

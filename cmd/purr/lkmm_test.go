@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/purr-mcm/purr/internal/herdtest"
 	"github.com/purr-mcm/purr/internal/shared"
-	"github.com/purr-mcm/purr/mcm/herdout"
 )
 
 var (
@@ -63,7 +63,7 @@ func TestLKMMAgreement(t *testing.T) {
 	}
 	var lines []string
 	for _, s := range sets {
-		refs, err := herdout.ParseFile(filepath.Join(s.dir, "herd-7.57.txt"))
+		refs, err := herdtest.ParseFile(filepath.Join(s.dir, "herd-7.57.txt"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,12 +81,12 @@ func TestLKMMAgreement(t *testing.T) {
 			got := runLKMM(path)
 			if s.engines && got.Result != nil {
 				if other := runLKMM(path, "--engine", "explicit"); other.Result != nil {
-					if d := append(herdout.Compare(got, other), herdout.CompareFlags(got, other)...); len(d) > 0 {
+					if d := append(herdtest.Compare(got, other), herdtest.CompareFlags(got, other)...); len(d) > 0 {
 						t.Errorf("%s: the engines disagree: %s", path, strings.Join(d, "; "))
 					}
 				}
 			}
-			d := append(herdout.Compare(ref, got), herdout.CompareFlags(ref, got)...)
+			d := append(herdtest.Compare(ref, got), herdtest.CompareFlags(ref, got)...)
 			if len(d) == 0 {
 				agreed++
 				continue
@@ -137,22 +137,22 @@ func TestLKMMAgreement(t *testing.T) {
 
 // runLKMM runs purr -conf linux-kernel.cfg on one test, in the model's
 // folder; a test purr does not answer gives a block with its error.
-func runLKMM(path string, extra ...string) herdout.Block {
+func runLKMM(path string, extra ...string) herdtest.Block {
 	args := append([]string{"-conf", "linux-kernel.cfg", "--timeout", "20s"}, extra...)
 	stdout, stderr, status := runPurr(append(args, path)...)
-	blocks, err := herdout.ParseOutput(strings.NewReader(stdout))
+	blocks, err := herdtest.ParseOutput(strings.NewReader(stdout))
 	if status != 0 || err != nil || len(blocks) != 1 {
 		msg := strings.TrimSpace(stderr)
 		if i := strings.LastIndex(msg, "\n"); i >= 0 {
 			msg = msg[i+1:]
 		}
-		return herdout.Block{Path: path, Error: msg}
+		return herdtest.Block{Path: path, Error: msg}
 	}
 	return blocks[0]
 }
 
 // lkmmReason names the kind of a difference, for the summary line.
-func lkmmReason(diffs []string, got herdout.Block) string {
+func lkmmReason(diffs []string, got herdtest.Block) string {
 	if got.Result == nil {
 		msg := got.Error
 		switch {

@@ -14,11 +14,10 @@ import (
 	"time"
 
 	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/internal/herdtest"
 	"github.com/purr-mcm/purr/litmus"
 	_ "github.com/purr-mcm/purr/litmus/dialects"
 	"github.com/purr-mcm/purr/mcm"
-	"github.com/purr-mcm/purr/mcm/herdout"
-	"github.com/purr-mcm/purr/mcm/sat"
 	"github.com/purr-mcm/purr/models"
 	"github.com/purr-mcm/purr/stdlib"
 )
@@ -130,7 +129,7 @@ func checkMutant(src []byte) string {
 		return fmt.Sprintf("one engine refuses: sat: %v; explicit: %v\n%s", werr, gerr, src)
 	}
 	rw, rg := want.Result(lt, false), got.Result(lt, false)
-	if diffs := herdout.Compare(herdout.Block{Result: &rw}, herdout.Block{Result: &rg}); len(diffs) > 0 {
+	if diffs := herdtest.Compare(herdtest.Block{Result: &rw}, herdtest.Block{Result: &rg}); len(diffs) > 0 {
 		return fmt.Sprintf("the engines answer differently: %s\n%s", strings.Join(diffs, "; "), src)
 	}
 	return ""
@@ -163,7 +162,7 @@ func checkWithin(m *cat.Model, lt *litmus.Test, engine string) (*mcm.Outcome, er
 // outOfBudget tells whether a check gave up for want of time or of room,
 // which says nothing about the mutant.
 func outOfBudget(err error) bool {
-	var limit *sat.LimitError
+	var limit *mcm.LimitError
 	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &limit)
 }
 

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/mcm/events"
 )
 
 // Binding is one location's final value in a state.
@@ -14,8 +13,8 @@ type Binding struct {
 	// several times the size of the rest of a binding.
 	Loc   *litmus.Loc
 	Type  string // the declared type, which says how the value prints
-	Value events.Value
-	Array []events.Value // a whole array's elements, when Loc names an array
+	Value Value
+	Array []Value // a whole array's elements, when Loc names an array
 }
 
 // LocString prints the location as herd7 prints it in states: [x], x[1],
@@ -30,11 +29,11 @@ func (b Binding) LocString() string {
 // ValueString prints the value as herd7 does (hex: as herd7 -hexa does).
 func (b Binding) ValueString(hex bool) string {
 	if b.Array == nil {
-		return events.Format(b.Type, b.Value, hex)
+		return Format(b.Type, b.Value, hex)
 	}
 	parts := make([]string, len(b.Array))
 	for i, v := range b.Array {
-		parts[i] = events.Format(b.Type, v, hex)
+		parts[i] = Format(b.Type, v, hex)
 	}
 	return "{" + strings.Join(parts, ",") + "}"
 }

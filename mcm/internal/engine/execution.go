@@ -1,0 +1,208 @@
+package engine
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/internal/eval"
+	"github.com/purr-mcm/purr/mcm/internal/events"
+	"github.com/purr-mcm/purr/mcm/outcome"
+)
+
+// Occurrence is an event as one execution has it: its address and value
+// there.
+type Occurrence struct {
+	Event     *events.Event
+	Addr, Val outcome.Value
+}
+
+// Builder assembles one execution from an engine's events, whatever the
+// engine: it numbers and labels the events in herd7's order, and maps the
+// unfolding's event IDs onto the execution's.
+type Builder struct {
+	x   *outcome.Execution
+	ids map[int]int // unfolding event ID → execution event ID
+}
+
+// NewBuilder lays out the executed events of t (herd's branches are left
+// out): init writes first, then thread by thread in program order.
+func NewBuilder(t *litmus.Test, lay events.Layout, occ []Occurrence) *Builder {
+	var keep []Occurrence
+	for _, o := range occ {
+		if o.Event.IsMem() || o.Event.Kind == events.KindFence {
+			keep = append(keep, o)
+		}
+	}
+	sort.SliceStable(keep, func(i, j int) bool {
+		a, b := keep[i].Event, keep[j].Event
+		if a.Thread != b.Thread {
+			return a.Thread < b.Thread // init writes (-1) first
+		}
+		if a.Depth != b.Depth {
+			return a.Depth < b.Depth
+		}
+		return a.ID < b.ID
+	})
+	b := &Builder{x: &outcome.Execution{Relations: map[string][]outcome.Edge{}, Sets: map[string][]int{}}, ids: map[int]int{}}
+	for i, o := range keep {
+		e := o.Event
+		ev := outcome.Event{ID: i, Label: outcome.Label(i), Thread: -1, Tags: append([]string(nil), e.Tags...)}
+		if e.Thread >= 0 {
+			ev.Thread = t.Program.Procs[e.Thread].ID
+			ev.Instr = t.Program.Procs[e.Thread].Instr(e.Code).Text
+			ev.Pos = e.Pos.String()
+		}
+		switch {
+		case e.IsRead():
+			ev.Kind = "R"
+		case e.IsWrite():
+			ev.Kind = "W"
+		default:
+			ev.Kind = "F"
+		}
+		if e.IsMem() {
+			ev.Loc = lay.CellName(o.Addr)
+			ev.Value = outcome.Format(lay.TypeOf(litmus.Loc{Kind: litmus.GlobalLoc, Name: o.Addr.Sym}), o.Val, false)
+		}
+		b.ids[e.ID] = i
+		b.x.Events = append(b.x.Events, ev)
+	}
+	// Immediate program order: po (events.POOrdered) with no kept event
+	// between. The events of one instruction instance, or of parallel
+	// parts of a C statement, are not ordered among themselves.
+	for i, o := range keep {
+		a := o.Event
+		if a.Thread < 0 {
+			continue
+		}
+		for j, p := range keep[i+1:] {
+			c := p.Event
+			if c.Thread != a.Thread {
+				break
+			}
+			if !events.POOrdered(a, c) {
+				continue
+			}
+			between := false
+			for _, q := range keep[i+1 : i+1+j] {
+				if events.POOrdered(a, q.Event) && events.POOrdered(q.Event, c) {
+					between = true
+					break
+				}
+			}
+			if !between {
+				b.add("po", a.ID, c.ID)
+			}
+		}
+	}
+	return b
+}
+
+// add puts the pair (from, to), by unfolding event IDs, in a relation; a
+// pair with an event the execution does not list is left out.
+func (b *Builder) add(rel string, from, to int) {
+	f, ok1 := b.ids[from]
+	t, ok2 := b.ids[to]
+	if ok1 && ok2 {
+		b.x.Relations[rel] = append(b.x.Relations[rel], outcome.Edge{From: f, To: t})
+	}
+}
+
+// relation makes sure a relation exists, even empty.
+func (b *Builder) relation(rel string) {
+	if _, ok := b.x.Relations[rel]; !ok {
+		b.x.Relations[rel] = []outcome.Edge{}
+	}
+}
+
+// member puts an event, by unfolding event ID, in a set.
+func (b *Builder) member(set string, id int) {
+	if i, ok := b.ids[id]; ok {
+		b.x.Sets[set] = append(b.x.Sets[set], i)
+	}
+}
+
+// set makes sure a set exists, even empty.
+func (b *Builder) set(set string) {
+	if _, ok := b.x.Sets[set]; !ok {
+		b.x.Sets[set] = []int{}
+	}
+}
+
+// Finish sorts the edges and members and returns the execution.
+func (b *Builder) Finish(index int, st outcome.State, holds bool, flags []string) outcome.Execution {
+	x := b.x
+	for _, rel := range outcome.BaseRelations {
+		b.relation(rel)
+	}
+	for name, edges := range x.Relations {
+		sort.Slice(edges, func(i, j int) bool {
+			if edges[i].From != edges[j].From {
+				return edges[i].From < edges[j].From
+			}
+			return edges[i].To < edges[j].To
+		})
+		x.Relations[name] = dedupEdges(edges)
+	}
+	for name, ids := range x.Sets {
+		sort.Ints(ids)
+		x.Sets[name] = ids
+	}
+	x.Index, x.State, x.Holds, x.Flags = index, st, holds, flags
+	return *x
+}
+
+func dedupEdges(edges []outcome.Edge) []outcome.Edge {
+	out := edges[:0]
+	for i, e := range edges {
+		if i == 0 || e != edges[i-1] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// AddRelations puts in b rf, co and fr, the relations and sets the model
+// captured, and the predefined ones capture names, whichever engine holds
+// them: holds tells whether a literal holds in the execution.
+func AddRelations[L comparable](b *Builder, rels map[string]eval.Rel[L], sets map[string]eval.Set[L],
+	captured *eval.Captured[L], capture []string, holds func(L) bool) {
+	rel := func(name string, r eval.Rel[L]) {
+		b.relation(name)
+		for k, in := range r {
+			if holds(in) {
+				b.add(name, int(k.A), int(k.B))
+			}
+		}
+	}
+	set := func(name string, x eval.Set[L]) {
+		b.set(name)
+		for id, in := range x {
+			if holds(in) {
+				b.member(name, id)
+			}
+		}
+	}
+	for _, name := range []string{"rf", "co", "fr"} {
+		rel(name, rels[name])
+	}
+	for name, r := range captured.Rels {
+		if !slices.Contains(outcome.BaseRelations, name) {
+			rel(name, r)
+		}
+	}
+	for name, x := range captured.Sets {
+		set(name, x)
+	}
+	for _, name := range capture {
+		if slices.Contains(outcome.BaseRelations, name) {
+			continue
+		}
+		if r, ok := rels[name]; ok {
+			rel(name, r)
+		} else if x, ok := sets[name]; ok {
+			set(name, x)
+		}
+	}
+}

@@ -1,0 +1,679 @@
+package events
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/purr-mcm/purr/mcm/outcome"
+	"github.com/purr-mcm/purr/source"
+	"github.com/purr-mcm/purr/xcfa"
+)
+
+// EventKind says what an event does.
+type EventKind uint8
+
+// The event kinds. Init writes give every location its initial value.
+const (
+	KindInit EventKind = iota
+	KindRead
+	KindWrite
+	KindFence
+	KindBranch
+	// Register events exist only in unfoldings made with register events
+	// (herd's event structure, for models that compute dependencies
+	// themselves): a read of a register by an instruction, a write of one.
+	KindRegRead
+	KindRegWrite
+	// A mark is an event at a location that is no memory access (herd's
+	// lock and SRCU events, xcfa.Mark): its tags say which.
+	KindMark
+)
+
+// Event is one memory access, fence or branch of an unfolded program.
+// Events of one thread form a tree (the unfolding): two events are in
+// program order when one lies on the path to the other.
+type Event struct {
+	ID     int
+	Thread int // the thread's place in the program (not its P-number); -1 for init writes
+	Kind   EventKind
+	Tags   []string
+	Addr   *Term // reads and writes
+	Val    *Term // writes: the value written; reads: the value read
+	Size   int
+	Seg    *Segment
+	Depth  int // position along its path: program order is ancestry
+	// Instr numbers the instruction instances along the path: events of one
+	// instance (the read and write of a SWP) are not in program order, as in
+	// herd7, where po orders instructions, not the events inside one.
+	Instr int
+	// Par places the event among the parallel parts of its instruction
+	// instance: program order relates two events of one path unless they
+	// are parallel (InParallel). In C, X86 and BPF it is the edge's
+	// (xcfa.Edge.Par, xcfa.Program.OrderedInstrs): herd7 orders a
+	// statement's events as its C semantics composes them (a cmpxchg's
+	// fence, read, write and fence in sequence; the operands of a binary
+	// operator in parallel), and an X86 or BPF read before the write that
+	// depends on it. Elsewhere every event of an instruction instance is
+	// a part of its own, as herd7's po orders AArch64's instructions, not
+	// the events inside one.
+	Par []xcfa.Par
+	// ParRun tells apart the passes of a path through one composition:
+	// a loop repeats its statements' edges, and a later iteration's
+	// events are in program order after the earlier's, whatever their Par.
+	ParRun int
+	Pos    source.Pos
+	// Code is the instruction the event comes from, in its thread's
+	// process (xcfa.Edge.Instr): Program.Procs[Thread].Instr(Code).
+	Code int
+	Loc  string // init writes: the location
+
+	// RMW is the other half of an atomic read-modify-write pair, or of a
+	// load-exclusive / store-exclusive pair.
+	RMW *Event
+	// OneEvent marks the write half of a read-modify-write that herd7
+	// builds as one event with its read (C11 atomics).
+	OneEvent bool
+	// InCo puts a mark among the events co orders (xcfa.Mark.InCo).
+	InCo bool
+
+	AddrDeps, DataDeps, CtrlDeps []*Event // reads this event depends on
+	// The reads it depends on only through a choice (pick dependencies).
+	AddrPicks, DataPicks, CtrlPicks []*Event
+
+	// With register events only. Reg names the register of a register
+	// event. IicoData are the events of the same instruction whose values
+	// this event takes (herd's iico_data), IicoCtrl those that choose it
+	// (iico_ctrl); RegFrom is the register write a register read takes its
+	// value from (rf-reg), nil for a register's initial value.
+	Reg                string
+	IicoData, IicoCtrl []*Event
+	RegFrom            *Event
+}
+
+func (e *Event) IsRead() bool  { return e.Kind == KindRead }
+func (e *Event) IsWrite() bool { return e.Kind == KindWrite || e.Kind == KindInit }
+func (e *Event) IsMem() bool   { return e.IsRead() || e.IsWrite() }
+
+// HasLoc tells whether the event is at a location: a memory access or a
+// mark. loc relates such events.
+func (e *Event) HasLoc() bool { return e.IsMem() || e.Kind == KindMark }
+
+// InCoherence tells whether co orders the event: the writes, and the
+// marks that ask for it.
+func (e *Event) InCoherence() bool { return e.IsWrite() || (e.Kind == KindMark && e.InCo) }
+
+// CoEvents are the events co orders, initial writes first, in the order of
+// Events.
+func (u *Unfolding) CoEvents() []*Event {
+	var out []*Event
+	for _, e := range u.Events {
+		if e.InCoherence() {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Writes are the unfolding's write events, initial writes first, in the
+// order of Events.
+func (u *Unfolding) Writes() []*Event {
+	var writes []*Event
+	for _, e := range u.Events {
+		if e.IsWrite() {
+			writes = append(writes, e)
+		}
+	}
+	return writes
+}
+
+// isReg tells whether e is a register event.
+func (e *Event) isReg() bool { return e.Kind == KindRegRead || e.Kind == KindRegWrite }
+
+// IsReceive tells whether the event receives a message (C's recv): a read
+// that may read from no write at all, and then holds Nothing.
+func (e *Event) IsReceive() bool { return e.Kind == KindRead && e.HasTag("RECV") }
+
+// Nothing is the value of a receive that got no message. Whether a receive
+// may get nothing is the model's to say (stdlib/msg.cat); the engines offer
+// the choice to every receive.
+var Nothing = outcome.Int(-1)
+
+func (e *Event) String() string {
+	if e.Kind == KindInit {
+		return fmt.Sprintf("init(%s)", e.Loc)
+	}
+	return fmt.Sprintf("e%d(P%d)", e.ID, e.Thread)
+}
+
+// HasTag tells whether the event belongs to the Cat set named tag.
+func (e *Event) HasTag(tag string) bool { return hasTag(e.Tags, tag) }
+
+// Segment is a straight-line piece of one thread's unfolding: it is
+// executed whole or not at all. A segment with children ends in a choice
+// of exactly one child; a segment without children ends the thread (or is
+// Cut, when the unrolling bound stopped it, and is never executed).
+type Segment struct {
+	ID       int
+	Thread   int
+	Parent   *Segment
+	Children []*Segment
+	Events   []*Event
+	// Assumes must all be true when the segment executes.
+	Assumes []*Term
+	// Regs are the thread's registers at the end of a leaf segment.
+	Regs map[string]*Term
+	Cut  bool
+	// Dead segments can never execute (a store-exclusive that would
+	// succeed without a reservation).
+	Dead bool
+}
+
+// leaf tells whether the segment ends its thread's path.
+func (s *Segment) leaf() bool { return len(s.Children) == 0 }
+
+// Unfolding is a program unfolded into events.
+type Unfolding struct {
+	Events   []*Event
+	Threads  int
+	Roots    []*Segment   // one per thread
+	Segments []*Segment   // all, parents before children
+	Leaves   [][]*Segment // per thread, the segments that end a path (not cut)
+	Terms    []*Term
+	Cut      bool // some path was cut by the unrolling bound (herd's "Loop")
+	// RegisterEvents: the unfolding has herd's register events, and its
+	// events carry IicoData, IicoCtrl and RegFrom.
+	RegisterEvents bool
+}
+
+// unfoldLimit bounds the events of one unfolding: past it, a test is
+// refused rather than exhausting memory.
+const unfoldLimit = 20000
+
+type unfolder struct {
+	ctx    context.Context
+	u      *Unfolding
+	terms  map[termKey]*Term // hash-consed operation terms
+	unroll int
+	rmwIDs int
+	regs   bool // make register events
+	// noBranches: no branch (commit) events, and control dependencies
+	// end where the branches join (joins.go): xcfa.Program.NoBranchEvents.
+	noBranches bool
+	// unorderedInstrs: no two events of one instruction are in program
+	// order (xcfa.Program.OrderedInstrs).
+	unorderedInstrs bool
+	join            map[*xcfa.Location]*xcfa.Location // the current process's
+}
+
+// ctrlScope is a C branch being walked: at join, the control
+// dependencies return to ctrl and ctrlPicks.
+type ctrlScope struct {
+	join            *xcfa.Location
+	ctrl, ctrlPicks []*Event
+}
+
+type pathState struct {
+	thread    int // the thread's index in the program, not its P-number
+	seg       *Segment
+	depth     int
+	regs      map[string]*Term
+	visits    map[*xcfa.Location]int
+	ctrl      []*Event       // reads the path's branches depend on
+	ctrlPicks []*Event       // reads the path's branches depend on by a pick
+	scopes    []ctrlScope    // C: the branches whose join is ahead
+	openRMW   map[int]*Event // xcfa RMW id → its read half on this path
+	lastX     *Event         // latest load-exclusive on this path
+	instr     int            // the current instruction instance
+	code      int            // the instruction of the current instance (xcfa.Edge.Instr)
+	lastPos   source.Pos     // where the current instance starts
+	par       []xcfa.Par     // the current edge's place among parallel parts
+	parRun    int            // counts the runs of edges of one outermost composition (Event.ParRun)
+	// With register events: the latest write of each register on this
+	// path, and what the current instruction has read and written.
+	regWriter map[string]*Event
+	cur       *instrRegs
+}
+
+func (p *pathState) fork(seg *Segment) *pathState {
+	q := &pathState{thread: p.thread, seg: seg, depth: p.depth, regs: make(map[string]*Term, len(p.regs)),
+		visits: make(map[*xcfa.Location]int, len(p.visits)), ctrl: p.ctrl, ctrlPicks: p.ctrlPicks, scopes: p.scopes,
+		openRMW: make(map[int]*Event, len(p.openRMW)), lastX: p.lastX, instr: p.instr, code: p.code, lastPos: p.lastPos, par: p.par, parRun: p.parRun}
+	if p.regWriter != nil {
+		q.regWriter = make(map[string]*Event, len(p.regWriter))
+		for k, v := range p.regWriter {
+			q.regWriter[k] = v
+		}
+		q.cur = p.cur.clone()
+	}
+	for k, v := range p.regs {
+		q.regs[k] = v
+	}
+	for k, v := range p.visits {
+		q.visits[k] = v
+	}
+	for k, v := range p.openRMW {
+		q.openRMW[k] = v
+	}
+	return q
+}
+
+// Unfold unrolls every process of prog up to unroll iterations of each loop.
+// initRegs gives the registers' initial values (unlisted registers hold 0);
+// initMem lists every location with its initial value.
+func Unfold(prog *xcfa.Program, unroll int, initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value) (*Unfolding, error) {
+	return UnfoldContext(context.Background(), prog, unroll, initRegs, initMem)
+}
+
+// UnfoldContext is Unfold that gives up, returning ctx.Err(), when ctx is done.
+func UnfoldContext(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value) (*Unfolding, error) {
+	return unfold(ctx, prog, unroll, initRegs, initMem, false)
+}
+
+// UnfoldRegisterEvents is UnfoldContext with herd's register events: every
+// instruction reads and writes registers through events of its own, related
+// by iico_data, iico_ctrl and rf-reg, so that a model can compute
+// dependencies as herd's catdep models do. They are in no memory set.
+func UnfoldRegisterEvents(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value) (*Unfolding, error) {
+	return unfold(ctx, prog, unroll, initRegs, initMem, true)
+}
+
+func unfold(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value, regs bool) (*Unfolding, error) {
+	f := &unfolder{ctx: ctx, u: &Unfolding{Threads: len(prog.Procs), RegisterEvents: regs}, unroll: unroll,
+		terms: map[termKey]*Term{}, regs: regs, noBranches: prog.NoBranchEvents, unorderedInstrs: !prog.OrderedInstrs}
+	cells := make([]outcome.Value, 0, len(initMem))
+	for a := range initMem {
+		cells = append(cells, a)
+	}
+	sortValues(cells)
+	for _, l := range cells {
+		e := &Event{ID: len(f.u.Events), Thread: -1, Kind: KindInit, Loc: l.String(),
+			Addr: f.constTerm(l), Val: f.constTerm(initMem[l])}
+		f.u.Events = append(f.u.Events, e)
+	}
+	f.u.Leaves = make([][]*Segment, len(prog.Procs))
+	for i, proc := range prog.Procs {
+		root := f.newSegment(i, nil)
+		f.u.Roots = append(f.u.Roots, root)
+		st := &pathState{thread: i, seg: root, regs: map[string]*Term{}, visits: map[*xcfa.Location]int{}, openRMW: map[int]*Event{}}
+		if regs {
+			st.regWriter = map[string]*Event{}
+			st.cur = newInstrRegs()
+		}
+		for r, v := range initRegs[proc.ID] {
+			st.regs[r] = f.constTerm(v)
+		}
+		if f.noBranches {
+			f.join = joins(proc)
+		}
+		if err := f.walk(proc, proc.Init, st); err != nil {
+			return nil, err
+		}
+	}
+	return f.u, nil
+}
+
+func (f *unfolder) newSegment(thread int, parent *Segment) *Segment {
+	s := &Segment{ID: len(f.u.Segments), Thread: thread, Parent: parent}
+	f.u.Segments = append(f.u.Segments, s)
+	if parent != nil {
+		parent.Children = append(parent.Children, s)
+	}
+	return s
+}
+
+func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) error {
+	for {
+		if err := f.ctx.Err(); err != nil {
+			return err
+		}
+		if len(f.u.Events) > unfoldLimit {
+			return fmt.Errorf("%s: the unfolding exceeds %d events; lower --unroll", proc.Name, unfoldLimit)
+		}
+		for len(st.scopes) > 0 && st.scopes[len(st.scopes)-1].join == loc {
+			top := st.scopes[len(st.scopes)-1]
+			st.ctrl, st.ctrlPicks = top.ctrl, top.ctrlPicks
+			st.scopes = st.scopes[:len(st.scopes)-1]
+		}
+		st.visits[loc]++
+		if st.visits[loc] > f.unroll+1 {
+			st.seg.Cut = true
+			f.u.Cut = true
+			return nil
+		}
+		switch len(loc.Out) {
+		case 0:
+			st.seg.Regs = st.regs
+			f.u.Leaves[st.thread] = append(f.u.Leaves[st.thread], st.seg)
+			return nil
+		case 1:
+			e := loc.Out[0]
+			if a, ok := e.Op.(xcfa.Assume); ok && !a.Internal {
+				// An indirect jump with one possible target is still a
+				// branch: it makes a branch event and control dependencies.
+				t, err := f.term(a.Cond, st)
+				if err != nil {
+					return source.Errorf(e.Pos, "%v", err)
+				}
+				var src sources
+				if f.regs {
+					st.enter(e)
+					f.exprSources(a.Cond, st, false, false, &src)
+				}
+				f.branch(proc, e, []*Term{t}, st, src, false)
+			}
+			if err := f.apply(proc, e, st); err != nil {
+				return err
+			}
+			if st.seg.Dead {
+				return nil
+			}
+			loc = e.To
+			continue
+		}
+		// A choice: a program branch when its edges test conditions.
+		var conds []*Term
+		var src sources
+		isBranch := false
+		for _, e := range loc.Out {
+			if a, ok := e.Op.(xcfa.Assume); ok && !a.Internal {
+				isBranch = true
+				t, err := f.term(a.Cond, st)
+				if err != nil {
+					return source.Errorf(e.Pos, "%v", err)
+				}
+				conds = append(conds, t)
+				if f.regs {
+					st.enter(e) // the branch is its own instruction's
+					f.exprSources(a.Cond, st, false, false, &src)
+				}
+			}
+		}
+		if isBranch {
+			if j := f.join[loc]; j != nil {
+				st.scopes = append(st.scopes[:len(st.scopes):len(st.scopes)], ctrlScope{join: j, ctrl: st.ctrl, ctrlPicks: st.ctrlPicks})
+			}
+			f.branch(proc, loc.Out[0], conds, st, src, true)
+		}
+		parent := st.seg
+		storeExclusive := false
+		for _, e := range loc.Out {
+			if s, ok := e.Op.(xcfa.Store); ok && hasTag(s.Tags, "X") && s.RMW == 0 {
+				storeExclusive = true
+			}
+		}
+		for _, e := range loc.Out {
+			child := st.fork(f.newSegment(st.thread, parent))
+			if storeExclusive {
+				if s, ok := e.Op.(xcfa.Store); !ok || !hasTag(s.Tags, "X") {
+					// A failing store-exclusive also ends the reservation.
+					child.lastX = nil
+				}
+			}
+			if err := f.apply(proc, e, child); err != nil {
+				return err
+			}
+			if child.seg.Dead {
+				continue // its assumption is false whatever the values
+			}
+			if err := f.walk(proc, e.To, child); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// branch adds a branch event testing conds: later events depend on the
+// reads the conditions depend on.
+func (f *unfolder) branch(proc *xcfa.Process, edge *xcfa.Edge, conds []*Term, st *pathState, src sources, conditional bool) {
+	var deps, picks []*Event
+	for _, t := range conds {
+		deps = mergeEvents(deps, t.deps)
+		picks = mergeEvents(picks, t.picks)
+	}
+	st.ctrl = mergeEvents(st.ctrl, deps)
+	st.ctrlPicks = mergeEvents(st.ctrlPicks, picks)
+	if f.noBranches {
+		return
+	}
+	b := f.newEvent(proc, KindBranch, edge.Pos, edge.Instr, st)
+	b.DataDeps, b.DataPicks = deps, picks
+	if f.regs {
+		b.IicoData, b.IicoCtrl = src.data, src.ctrl
+		if conditional {
+			b.Tags = []string{"BCC"} // herd's conditional branch commit
+		}
+	}
+}
+
+func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos source.Pos, code int, st *pathState) *Event {
+	st.depth++
+	e := &Event{ID: len(f.u.Events), Thread: st.thread, Kind: kind, Seg: st.seg, Depth: st.depth, Pos: pos, Code: code,
+		Instr: st.instr, Par: st.par, ParRun: st.parRun, CtrlDeps: st.ctrl, CtrlPicks: st.ctrlPicks}
+	if f.unorderedInstrs {
+		// Parts of one composition per instruction instance (negative:
+		// the C front end numbers its compositions from 1), whatever
+		// edges of the instruction they come from.
+		e.Par = []xcfa.Par{{Node: -st.instr, Branch: e.ID}}
+		e.ParRun = 0
+	}
+	f.u.Events = append(f.u.Events, e)
+	st.seg.Events = append(st.seg.Events, e)
+	return e
+}
+
+// apply performs one edge's operation on the path state.
+func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) error {
+	st.enter(edge)
+	if len(edge.Par) == 0 || len(st.par) == 0 || edge.Par[0].Node != st.par[0].Node {
+		// A composition's edges follow one another along a path: a new
+		// outermost one (or a new pass through the same) starts here.
+		st.parRun++
+	}
+	st.par = edge.Par
+	wrap := func(err error) error { return source.Errorf(edge.Pos, "%v", err) }
+	switch op := edge.Op.(type) {
+	case xcfa.Nop:
+	case xcfa.Assign:
+		t, err := f.term(op.Value, st)
+		if err != nil {
+			return wrap(err)
+		}
+		if f.regs {
+			var src sources
+			f.exprSources(op.Value, st, false, false, &src)
+			f.writeReg(proc, edge, op.Dst, src, st)
+		}
+		st.regs[op.Dst] = t
+	case xcfa.Assume:
+		t, err := f.term(op.Cond, st)
+		if err != nil {
+			return wrap(err)
+		}
+		var src sources
+		if f.regs {
+			// An instruction's own test (a CAS comparing) still reads
+			// its registers.
+			f.exprSources(op.Cond, st, false, false, &src)
+		}
+		if op.Commit {
+			// herd's commit of a CAS that succeeds: a branch event of the
+			// instruction, in program order, deciding no later event.
+			b := f.newEvent(proc, KindBranch, edge.Pos, edge.Instr, st)
+			b.IicoData = mergeEvents(src.data, src.ctrl)
+		}
+		if v, ok := t.IsConst(); ok && !Truth(v) {
+			st.seg.Dead = true // no execution takes this path
+		}
+		st.seg.Assumes = append(st.seg.Assumes, t)
+	case xcfa.Load:
+		addr, err := f.term(op.Addr, st)
+		if err != nil {
+			return wrap(err)
+		}
+		var src sources
+		if f.regs {
+			f.exprSources(op.Addr, st, false, false, &src)
+		}
+		e := f.newEvent(proc, KindRead, edge.Pos, edge.Instr, st)
+		e.Tags, e.Addr, e.Size, e.AddrDeps, e.AddrPicks = op.Tags, addr, op.Size, addr.deps, addr.picks
+		e.IicoData, e.IicoCtrl = src.data, src.ctrl
+		e.Val = f.readTerm(e)
+		if op.RMW != 0 {
+			st.openRMW[op.RMW] = e
+		}
+		if e.HasTag("X") {
+			st.lastX = e
+		}
+		// A load of fewer than 8 bytes zero-extends what it reads.
+		v := e.Val
+		if narrow, ok := zextOf[op.Size]; ok {
+			if v, err = f.unaryTerm(narrow, v); err != nil {
+				return wrap(err)
+			}
+		}
+		if op.Dst != "" {
+			if f.regs {
+				f.writeReg(proc, edge, op.Dst, sources{data: []*Event{e}}, st)
+			}
+			st.regs[op.Dst] = v
+		}
+	case xcfa.Store:
+		addr, err := f.term(op.Addr, st)
+		if err != nil {
+			return wrap(err)
+		}
+		val, err := f.term(op.Value, st)
+		if err != nil {
+			return wrap(err)
+		}
+		// A store of fewer than 8 bytes writes the low bytes of its value.
+		if narrow, ok := zextOf[op.Size]; ok {
+			if val, err = f.unaryTerm(narrow, val); err != nil {
+				return wrap(err)
+			}
+		}
+		var src sources
+		if f.regs {
+			f.exprSources(op.Addr, st, false, false, &src)
+			f.exprSources(op.Value, st, true, false, &src)
+		}
+		e := f.newEvent(proc, KindWrite, edge.Pos, edge.Instr, st)
+		e.Tags, e.Addr, e.Val, e.Size, e.OneEvent = op.Tags, addr, val, op.Size, op.OneEvent
+		e.IicoData, e.IicoCtrl = src.data, src.ctrl
+		e.AddrDeps, e.DataDeps = addr.deps, val.deps
+		e.AddrPicks, e.DataPicks = addr.picks, val.picks
+		var partner *Event
+		if op.RMW != 0 {
+			partner = st.openRMW[op.RMW]
+			if partner == nil {
+				return wrap(fmt.Errorf("the write half of atomic pair %d has no read half before it", op.RMW))
+			}
+		} else if e.HasTag("X") {
+			partner = st.lastX
+			st.lastX = nil
+			switch {
+			case partner == nil || partner.Size != e.Size:
+				// No load-exclusive of this size holds a reservation: herd's
+				// store-exclusive can only fail, so this (successful) path
+				// never executes.
+				st.seg.Dead = true
+				partner = nil
+			default:
+				// Success at another address than the reservation's is
+				// constrained unpredictable, which herd7 leaves out.
+				same := f.addTerm(&Term{Op: TermBinary, Bin: xcfa.Eq, Args: []*Term{partner.Addr, e.Addr}})
+				st.seg.Assumes = append(st.seg.Assumes, same)
+			}
+		}
+		if partner != nil {
+			e.RMW, partner.RMW = partner, e
+		}
+	case xcfa.Fence:
+		e := f.newEvent(proc, KindFence, edge.Pos, edge.Instr, st)
+		e.Tags = op.Tags
+	case xcfa.Mark:
+		addr, err := f.term(op.Addr, st)
+		if err != nil {
+			return wrap(err)
+		}
+		if op.NewInstr {
+			st.instr++
+		}
+		e := f.newEvent(proc, KindMark, edge.Pos, edge.Instr, st)
+		e.Tags, e.Addr, e.AddrDeps, e.AddrPicks, e.InCo = op.Tags, addr, addr.deps, addr.picks, op.InCo
+		if op.Value != nil {
+			if e.Val, err = f.term(op.Value, st); err != nil {
+				return wrap(err)
+			}
+			e.DataDeps, e.DataPicks = e.Val.deps, e.Val.picks
+		}
+	default:
+		return wrap(fmt.Errorf("unknown operation %T", op))
+	}
+	return nil
+}
+
+// mergeEvents returns the sorted union of two sorted event lists.
+func mergeEvents(a, b []*Event) []*Event {
+	if len(b) == 0 {
+		return a
+	}
+	if len(a) == 0 {
+		return b
+	}
+	out := make([]*Event, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i].ID < b[j].ID:
+			out = append(out, a[i])
+			i++
+		case a[i].ID > b[j].ID:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
+}
+
+// zextOf gives the operator that keeps the low bytes of a narrow access.
+var zextOf = map[int]xcfa.UnOp{1: xcfa.Zext8, 2: xcfa.Zext16, 4: xcfa.Zext32}
+
+func hasTag(tags []string, tag string) bool {
+	for _, t := range tags {
+		if t == tag {
+			return true
+		}
+	}
+	return false
+}
+
+// InAmo tells whether the read-modify-write pair whose write is w belongs
+// to herd's amo relation as well as to rmw. X on the write marks the pairs
+// herd keeps out of amo: AArch64's exclusive pairs and X86's locked
+// exchange. BPF's fully ordered atomics carry X too (herd's BPF set X holds
+// every atomic access), but also SC, and they are amo: bpf.cat orders
+// around a successful cmpxchg through (SC * SC) & amo.
+func InAmo(w *Event) bool { return !w.HasTag("X") || w.HasTag("SC") }
+
+// OneEventPairs maps the write half of every read-modify-write that herd7
+// builds as one event to its read half: a model sees each such pair as the
+// read half alone, both read and write (see eval.Algebra.Fuse).
+func (u *Unfolding) OneEventPairs() map[int]int {
+	var out map[int]int
+	for _, e := range u.Events {
+		if e.OneEvent && e.RMW != nil {
+			if out == nil {
+				out = map[int]int{}
+			}
+			out[e.ID] = e.RMW.ID
+		}
+	}
+	return out
+}

@@ -1,0 +1,297 @@
+package satengine
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/purr-mcm/purr/cat/ast"
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/herdout"
+	"github.com/purr-mcm/purr/mcm/internal/engine"
+	"github.com/purr-mcm/purr/mcm/internal/eval"
+	"github.com/purr-mcm/purr/mcm/internal/events"
+	"github.com/purr-mcm/purr/mcm/internal/predef"
+	"github.com/purr-mcm/purr/mcm/internal/sat"
+	"github.com/purr-mcm/purr/mcm/outcome"
+)
+
+// WellFormedByConstruction are the rules of stdlib/wellformed.cat that the
+// formula's rf and co meet by construction (encodeRF, encodeCO): rf
+// relates a write to a read of its location, at most one per read; co is
+// a strict total order of each location's writes, initial writes first.
+// The rules on reads that read nothing (receives) are evaluated.
+var WellFormedByConstruction = []string{"rf-shape", "rf-functional",
+	"co-shape", "co-irreflexive", "co-transitive", "co-total", "co-init-first"}
+
+// Accepted is an execution the engine accepts: the solver's current model,
+// as Check's recheck sees it.
+type Accepted struct {
+	en    *encoding
+	Holds bool          // the condition
+	State outcome.State // the final state
+	Flags []string      // the flags it raises, sorted
+}
+
+// Paths are the leaves of the paths the threads take, one per thread.
+func (a Accepted) Paths() ([]*events.Segment, error) {
+	u, s := a.en.u, a.en.s
+	leaves := make([]*events.Segment, len(u.Roots))
+	for th := range u.Roots {
+		for _, leaf := range u.Leaves[th] {
+			if s.Value(a.en.seg[leaf.ID]) {
+				if leaves[th] != nil {
+					return nil, fmt.Errorf("thread %d takes two paths", th)
+				}
+				leaves[th] = leaf
+			}
+		}
+		if leaves[th] == nil {
+			return nil, fmt.Errorf("thread %d takes no path", th)
+		}
+	}
+	return leaves, nil
+}
+
+// ReadsFrom lists the pairs (write, read) of rf, in a fixed order.
+func (a Accepted) ReadsFrom() [][2]*events.Event { return a.pairs(a.en.rf) }
+
+// Coherence lists the pairs of writes of co, in a fixed order.
+func (a Accepted) Coherence() [][2]*events.Event { return a.pairs(a.en.co) }
+
+func (a Accepted) pairs(r Rel) [][2]*events.Event {
+	var out [][2]*events.Event
+	for _, k := range eval.SortedPairs(r) {
+		if a.en.s.Value(r[k]) {
+			out = append(out, [2]*events.Event{a.en.u.Events[k.A], a.en.u.Events[k.B]})
+		}
+	}
+	return out
+}
+
+// Check decides test t, unfolded into u (after its value analysis), under
+// the model m, and enumerates its consistent executions; recheck, when
+// not nil, re-checks every execution the engine accepts (an error stops
+// the enumeration, and Check returns it). The formula's bounds
+// (opt.MaxVars, opt.MaxClauses) and ctx stop it with an error (a
+// *sat.LimitError, or one that wraps the context's).
+func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout, opt engine.Options,
+	recheck func(Accepted) error) (out *outcome.Outcome, err error) {
+	defer sat.Catch(&err) // the formula's bounds and ctx abort by panicking
+	en := encodeLimited(u, sat.Limits{MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses, Context: ctx})
+	sets, rels := en.predefined(events.ObservedAddrs(t, lay))
+	al := en.al
+	if pairs := en.u.OneEventPairs(); pairs != nil {
+		al, sets, rels = al.Fuse(pairs, sets, rels, predef.Reflexive)
+	}
+	showing := opt.Showing()
+	var checks []eval.Check[sat.Lit]
+	var captured *eval.Captured[sat.Lit]
+	if showing {
+		checks, captured, err = eval.RunCapturing(ctx, m, al, sets, rels)
+	} else {
+		checks, err = eval.Run(ctx, m, al, sets, rels)
+	}
+	if err != nil {
+		return nil, err
+	}
+
+	s := en.s
+	var consistent []sat.Lit
+	var lazy []Rel
+	flags := map[string][]sat.Lit{}
+	for _, c := range checks {
+		switch c.Mode {
+		case ast.Require, ast.Assert:
+			if c.Acyclic != nil {
+				lazy = append(lazy, c.Acyclic)
+				continue
+			}
+			consistent = append(consistent, c.Lit)
+		case ast.Flag:
+			flags[c.Name] = append(flags[c.Name], c.Lit)
+		case ast.UndefinedUnless:
+			// herd7 raises its undefined-behaviour flag when the check fails.
+			flags[herdout.UndefFlag] = append(flags[herdout.UndefFlag], -c.Lit)
+		}
+	}
+	tally := engine.NewTally(t, opt, u.Cut)
+	if err := tally.RefuseFlags(len(flags) > 0); err != nil {
+		return nil, err
+	}
+	s.AddClause(s.And(consistent...))
+	lazy = append(lazy, en.derivation())
+	procIDs := make([]int, len(t.Program.Procs))
+	for i, p := range t.Program.Procs {
+		procIDs[i] = p.ID
+	}
+	fs := newFinalState(en, procIDs, lay)
+	if t.Filter != nil {
+		f, err := fs.propLit(t.Filter)
+		if err != nil {
+			return nil, err
+		}
+		s.AddClause(f)
+	}
+	cond, err := fs.propLit(t.Cond)
+	if err != nil {
+		return nil, err
+	}
+	observed := events.ObservedLocations(t)
+	flagNames := make([]string, 0, len(flags))
+	for name := range flags {
+		flagNames = append(flagNames, name)
+	}
+	sort.Strings(flagNames)
+	flagLits := map[string]sat.Lit{}
+	for _, name := range flagNames {
+		flagLits[name] = s.Or(flags[name]...)
+	}
+
+	var failure error
+	if showing {
+		tally.Shown(captured.Shown)
+	}
+	var raw []byte
+	var vals []outcome.Value
+	var slab []outcome.Binding
+	slabStates := 2 // states in the last slab
+	types := make([]string, len(observed))
+	arrayLen := make([]int, len(observed)) // an array's length, or -1
+	for i, loc := range observed {
+		types[i] = lay.TypeOf(loc)
+		arrayLen[i] = -1
+		if n, isArray := lay.Length[loc.Name]; isArray && loc.Kind == litmus.GlobalLoc {
+			arrayLen[i] = n
+		}
+	}
+	// herd7 tells executions apart by paths, rf and co, or, for a model
+	// that builds no co of its own from the engine's, by the final writes
+	// of the observed locations instead of co; and by the choices of the
+	// model's "with x from S".
+	projection := en.projection
+	switch {
+	case opt.Distinct != nil:
+		projection = en.distinctProjection(opt.Distinct)
+	case !al.ReadsCo() && !en.marksInCo():
+		projection = en.distinctProjection([]string{"rf"})
+		for _, l := range sets["FW"] {
+			if l != sat.False && l != sat.True {
+				projection = append(projection, l)
+			}
+		}
+	}
+	if opt.Distinct == nil {
+		// --distinct counts classes of executions, whatever the choices.
+		projection = append(projection[:len(projection):len(projection)], al.Choices()...)
+	}
+	complete := enumerate(s, projection, lazy, opt.MaxExecutions, func() bool {
+		holds := s.Value(cond)
+		// Key the states by their values, cast to their locations' types,
+		// and build one only when it is new (or an execution needs it).
+		// Format prints cast values injectively, so equal keys are equal
+		// states.
+		vals = vals[:0]
+		raw = raw[:0]
+		for i, loc := range observed {
+			if n := arrayLen[i]; n >= 0 {
+				for j := range n {
+					v, _ := fs.valueOf(litmus.Loc{Kind: litmus.IndexLoc, Name: loc.Name, Index: j})
+					vals = append(vals, v)
+					raw = appendValue(raw, outcome.Cast(types[i], v))
+				}
+				continue
+			}
+			v, _ := fs.valueOf(loc)
+			vals = append(vals, v)
+			raw = appendValue(raw, outcome.Cast(types[i], v))
+		}
+		var st outcome.State
+		state := func() outcome.State {
+			if st == nil {
+				// Cut from a slab: one allocation for many states. The
+				// slabs grow, most tests having a handful of states.
+				if len(slab) < len(observed) {
+					slabStates = min(2*slabStates, 256)
+					slab = make([]outcome.Binding, slabStates*len(observed))
+				}
+				st, slab = slab[:0:len(observed)], slab[len(observed):]
+				rest := vals
+				for i := range observed {
+					b := outcome.Binding{Loc: &observed[i], Type: types[i]}
+					if n := arrayLen[i]; n >= 0 {
+						b.Array = slices.Clone(rest[:n])
+						rest = rest[n:]
+					} else {
+						b.Value = rest[0]
+						rest = rest[1:]
+					}
+					st = append(st, b)
+				}
+			}
+			return st
+		}
+		var these []string
+		for _, name := range flagNames {
+			if s.Value(flagLits[name]) {
+				these = append(these, name)
+			}
+		}
+		index := tally.Count(1, holds, raw, state, these)
+		if tally.Selects(holds) {
+			tally.Keep(en.execution(t, lay, sets, rels, captured, opt.Capture, index, state(), holds, these))
+		}
+		if recheck != nil {
+			if failure = recheck(Accepted{en: en, Holds: holds, State: state(), Flags: these}); failure != nil {
+				return false
+			}
+		}
+		return !tally.Decided(holds)
+	})
+	if failure != nil {
+		return nil, failure
+	}
+	return tally.Outcome(complete), nil
+}
+
+// marksInCo tells whether co orders marks too: then the final writes do
+// not determine the final values, and executions are told apart by co.
+func (en *encoding) marksInCo() bool {
+	for _, e := range en.u.Events {
+		if e.InCoherence() && !e.IsWrite() {
+			return true
+		}
+	}
+	return false
+}
+
+// appendValue appends an encoding of v that tells it from every other
+// value.
+func appendValue(b []byte, v outcome.Value) []byte {
+	b = binary.AppendUvarint(b, uint64(len(v.Sym)))
+	b = append(b, v.Sym...)
+	return binary.AppendVarint(b, v.Off)
+}
+
+// execution describes the solver's current model for people to read.
+func (en *encoding) execution(t *litmus.Test, lay events.Layout, sets map[string]Set, rels map[string]Rel,
+	captured *eval.Captured[sat.Lit], capture []string, index int, st outcome.State, holds bool, flags []string) outcome.Execution {
+	s := en.s
+	var occ []engine.Occurrence
+	for _, e := range en.u.Events {
+		if !s.Value(en.al.Exec[e.ID]) {
+			continue
+		}
+		o := engine.Occurrence{Event: e}
+		if e.IsMem() {
+			o.Addr, _ = en.termValue(e.Addr)
+			o.Val, _ = en.termValue(e.Val)
+		}
+		occ = append(occ, o)
+	}
+	b := engine.NewBuilder(t, lay, occ)
+	engine.AddRelations(b, rels, sets, captured, capture, s.Value)
+	return b.Finish(index, st, holds, flags)
+}
