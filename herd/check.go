@@ -13,6 +13,7 @@ import (
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/litmus/c"
 	"github.com/purr-mcm/purr/mcm"
+	"github.com/purr-mcm/purr/mcm/outcome"
 
 	_ "github.com/purr-mcm/purr/litmus/dialects" // every architecture purr reads
 )
@@ -41,7 +42,7 @@ type Result struct {
 	// Skipped says that -names, -oknames, -nonames or -excl left the test
 	// out: herd7 prints nothing for it, and Outcome is nil.
 	Skipped bool
-	Outcome *mcm.Outcome
+	Outcome *outcome.Outcome
 	Elapsed time.Duration // the check's, after reading the test and its model
 }
 

@@ -16,9 +16,6 @@ import (
 	"github.com/purr-mcm/purr/mcm/outcome"
 )
 
-// Outcome is what a model says of a test.
-type Outcome = outcome.Outcome
-
 // Options tune one check.
 type Options struct {
 	Unroll        int      // loop iterations (herd's -unroll; default 2)
@@ -47,7 +44,7 @@ type Options struct {
 	// herd7 does (paths, rf and co). A test whose condition, filter or
 	// locations the named relations do not determine is refused.
 	Distinct []string
-	// Show selects the consistent executions Outcome.Executions keeps
+	// Show selects the consistent executions outcome.Outcome.Executions keeps
 	// (herd7's -show; "" keeps none), with their events, rf, co, fr, po
 	// and the sets and relations the model binds at its top level and
 	// shows; Capture names predefined sets and relations (addr, data,
@@ -84,7 +81,7 @@ const (
 
 // Check decides a test under a model and enumerates its consistent
 // executions.
-func Check(m *cat.Model, t *litmus.Test, opt Options) (*Outcome, error) {
+func Check(m *cat.Model, t *litmus.Test, opt Options) (*outcome.Outcome, error) {
 	return CheckContext(context.Background(), m, t, opt)
 }
 
@@ -92,7 +89,7 @@ func Check(m *cat.Model, t *litmus.Test, opt Options) (*Outcome, error) {
 // that wraps ctx.Err(). The work stops between the steps of the unfolding,
 // of the model's evaluation, of the formula's construction and of the
 // enumeration; a single call to the SAT solver cannot be interrupted.
-func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options) (out *Outcome, err error) {
+func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options) (out *outcome.Outcome, err error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", t.File, err)
 	}

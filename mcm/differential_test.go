@@ -15,6 +15,7 @@ import (
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/mcm/internal/events"
 	"github.com/purr-mcm/purr/mcm/internal/explicit"
+	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/models"
 )
 
@@ -27,7 +28,7 @@ var differentialAll = flag.Bool("differential-all", false,
 const differentialLimit = 20000
 
 // sameOutcome compares two engines' outcomes of one test field by field.
-func sameOutcome(t *litmus.Test, want, got *Outcome) []string {
+func sameOutcome(t *litmus.Test, want, got *outcome.Outcome) []string {
 	rw, rg := want.Result(t, false), got.Result(t, false)
 	diffs := herdtest.Compare(herdtest.Block{Result: &rw}, herdtest.Block{Result: &rg})
 	if a, b := strings.Join(rw.Flags, ","), strings.Join(rg.Flags, ","); a != b {
@@ -72,7 +73,7 @@ func engineDiff(m *cat.Model, t *litmus.Test) []string {
 
 // compareEngines is engineDiff that also returns the SAT engine's outcome
 // (nil on an error).
-func compareEngines(m *cat.Model, t *litmus.Test) (*Outcome, []string) {
+func compareEngines(m *cat.Model, t *litmus.Test) (*outcome.Outcome, []string) {
 	want, werr := Check(m, t, engineOptions(EngineSAT, 2))
 	got, gerr := Check(m, t, engineOptions(EngineExplicit, 2))
 	if werr != nil {
@@ -90,7 +91,7 @@ func engineOptions(engine string, unroll int) Options {
 // resultsDiff describes how the SAT engine's result of a test (want,
 // werr) differs from the explicit engine's; nil when they agree. Errors
 // agree when they are the same error.
-func resultsDiff(t *litmus.Test, want *Outcome, werr error, got *Outcome, gerr error) []string {
+func resultsDiff(t *litmus.Test, want *outcome.Outcome, werr error, got *outcome.Outcome, gerr error) []string {
 	switch {
 	case werr != nil && gerr != nil:
 		if werr.Error() != gerr.Error() {

@@ -11,7 +11,7 @@ import (
 
 // canonicalExecutions lists the canonical forms of an outcome's
 // executions, sorted.
-func canonicalExecutions(out *Outcome) []string {
+func canonicalExecutions(out *outcome.Outcome) []string {
 	var keys []string
 	for i := range out.Executions {
 		keys = append(keys, out.Executions[i].Canonical())

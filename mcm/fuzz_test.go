@@ -13,6 +13,7 @@ import (
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/internal/shared"
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/models"
 	"github.com/purr-mcm/purr/stdlib"
 )
@@ -100,7 +101,7 @@ func FuzzEval(f *testing.F) {
 // describes their disagreement ("" when they agree or one ran out of
 // time).
 func fuzzCompare(m *cat.Model, lt *litmus.Test) string {
-	run := func(engine string) (*Outcome, error) {
+	run := func(engine string) (*outcome.Outcome, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), fuzzBudget)
 		defer cancel()
 		return CheckContext(ctx, m, lt, engineOptions(engine, 1))

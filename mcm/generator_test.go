@@ -260,7 +260,7 @@ func TestGeneratedDifferential(t *testing.T) {
 		compared++
 		candidates += n
 		states := map[string]string{}
-		outs := map[string]*Outcome{}
+		outs := map[string]*outcome.Outcome{}
 		for _, model := range names {
 			out, d := compareEngines(ms[model], lt)
 			if len(d) > 0 {

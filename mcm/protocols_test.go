@@ -9,6 +9,7 @@ import (
 
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/models"
 	"github.com/purr-mcm/purr/stdlib"
 )
@@ -27,9 +28,9 @@ func protocolModel(t *testing.T, name, src string) *cat.Model {
 
 // checkBoth runs a test under a model in both engines, which must agree
 // on everything they report, and returns the result.
-func checkBoth(t *testing.T, m *cat.Model, test *litmus.Test, distinct []string) *Outcome {
+func checkBoth(t *testing.T, m *cat.Model, test *litmus.Test, distinct []string) *outcome.Outcome {
 	t.Helper()
-	var outs [2]*Outcome
+	var outs [2]*outcome.Outcome
 	for i, engine := range []string{EngineSAT, EngineExplicit} {
 		out, err := Check(m, test, Options{Unroll: 2, Engine: engine, Distinct: distinct, CheckModels: engine == EngineSAT})
 		if err != nil {
@@ -44,7 +45,7 @@ func checkBoth(t *testing.T, m *cat.Model, test *litmus.Test, distinct []string)
 	return outs[0]
 }
 
-func states(t *litmus.Test, out *Outcome) []string {
+func states(t *litmus.Test, out *outcome.Outcome) []string {
 	r := out.Result(t, false)
 	var s []string
 	for _, st := range r.States {

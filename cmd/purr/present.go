@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/purr-mcm/purr/litmus"
-	"github.com/purr-mcm/purr/mcm"
 	"github.com/purr-mcm/purr/mcm/herdout"
 	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/mcm/show"
@@ -17,7 +16,7 @@ import (
 
 // relations are the relations pictures and listings present (see
 // show.Relations).
-func (o *options) relations(out *mcm.Outcome) []string {
+func (o *options) relations(out *outcome.Outcome) []string {
 	return show.Relations(out.Shown, o.doshow, o.unshow)
 }
 
@@ -27,7 +26,7 @@ func dotPath(dir, name string) string {
 }
 
 // writeDOT writes the test's selected executions into -o's folder.
-func (o *options) writeDOT(t *litmus.Test, out *mcm.Outcome) error {
+func (o *options) writeDOT(t *litmus.Test, out *outcome.Outcome) error {
 	f, err := os.Create(dotPath(o.output, t.Name))
 	if err != nil {
 		return err
@@ -41,7 +40,7 @@ func (o *options) writeDOT(t *litmus.Test, out *mcm.Outcome) error {
 }
 
 // writeListing prints the test's selected executions as text.
-func (o *options) writeListing(w io.Writer, t *litmus.Test, out *mcm.Outcome) error {
+func (o *options) writeListing(w io.Writer, t *litmus.Test, out *outcome.Outcome) error {
 	fmt.Fprintf(w, "Test %s under %s: %d of %d executions (-show %s)\n\n", t.Name, o.cfg.ModelName(t.Arch),
 		len(out.Executions), out.Positive+out.Negative, o.cfg.Show)
 	return show.Listing(w, t.Name, out.Executions, o.relations(out))
@@ -110,7 +109,7 @@ func nonNil[T any](s []T) []T {
 }
 
 // writeJSON prints one test's line of --json.
-func (o *options) writeJSON(w io.Writer, path string, t *litmus.Test, out *mcm.Outcome, res herdout.Result) error {
+func (o *options) writeJSON(w io.Writer, path string, t *litmus.Test, out *outcome.Outcome, res herdout.Result) error {
 	j := jsonResult{Test: t.Name, Path: path, Model: o.cfg.ModelName(t.Arch), Kind: res.Quantifier.Kind().String(),
 		Condition: res.Quantifier.String() + " " + res.Condition, Verdict: res.Verdict.String(), Loop: res.Loop,
 		States: []map[string]string{}, Positive: out.Positive, Negative: out.Negative,

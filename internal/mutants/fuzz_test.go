@@ -18,6 +18,7 @@ import (
 	"github.com/purr-mcm/purr/litmus"
 	_ "github.com/purr-mcm/purr/litmus/dialects"
 	"github.com/purr-mcm/purr/mcm"
+	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/models"
 	"github.com/purr-mcm/purr/stdlib"
 )
@@ -139,9 +140,9 @@ var errHang = errors.New("hang")
 
 // checkWithin checks lt with one engine within budget, or returns errHang
 // when the engine has not returned after hang.
-func checkWithin(m *cat.Model, lt *litmus.Test, engine string) (*mcm.Outcome, error) {
+func checkWithin(m *cat.Model, lt *litmus.Test, engine string) (*outcome.Outcome, error) {
 	type result struct {
-		out *mcm.Outcome
+		out *outcome.Outcome
 		err error
 	}
 	done := make(chan result, 1)
