@@ -2,6 +2,7 @@ package litmus
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -401,6 +402,13 @@ type Dialect struct {
 	// narrower than that of one (AArch64's LDR W0 of a pointer: "Illegal
 	// operation mask32 on x"); 0 when the dialect has no such check.
 	AddressBytes int
+	// Tags are the event tags this dialect's events may carry (its fences
+	// and access annotations), which every model may name: purr defines
+	// the tags of every registered dialect on every test, unlike herd7,
+	// which defines an architecture's own only, because purr's classic
+	// models name the fences of all of them at once
+	// (models/fence-classes.cat); a tag no event carries is an empty set.
+	Tags []string
 }
 
 // Layout is how a dialect writes its program section.
@@ -443,6 +451,22 @@ func RegisterDialect(d Dialect) {
 func LookupDialect(arch string) (Dialect, bool) {
 	d, ok := dialects[arch]
 	return d, ok
+}
+
+// DialectTags returns the tags of every registered dialect, each once, in
+// the order of the dialects' architectures.
+func DialectTags() []string {
+	archs := Dialects()
+	slices.Sort(archs)
+	var tags []string
+	for _, a := range archs {
+		for _, t := range dialects[a].Tags {
+			if !slices.Contains(tags, t) {
+				tags = append(tags, t)
+			}
+		}
+	}
+	return tags
 }
 
 // Dialects lists the registered architectures.

@@ -16,7 +16,19 @@ func init() {
 	litmus.RegisterDialect(litmus.Dialect{Arch: "AArch64", Translate: Translate, Model: "aarch64",
 		HerdIncludes: []string{"aarch64hwreqs.cat", "enumerations.cat", "aarch64deps.cat", "aarch64fences.cat", "aarch64util.cat",
 			"aarch64show.cat", "cos.cat", "aarch64bbm.cat", "aarch64loc.cat", "cos-ok-opt.cat", "cos-no-opt.cat",
-			"aarch64memattrs.cat", "cross.cat"}, AddressBytes: 8})
+			"aarch64memattrs.cat", "cross.cat"}, AddressBytes: 8,
+		Tags: strings.Fields(
+			// Annotations of accesses, and the barriers.
+			`A Q L X NoRet NExp
+			TLBI TLBIIS TLBInXS DC.CVAU IC.IVAU IC.IALLU IC.IALLUIS TagCheck EXC-RET EXC-ENTRY FAULT T SPURIOUS
+			BCC DATA Rreg
+			DMB.SY DMB.LD DMB.ST DMB.ISH DMB.ISHLD DMB.ISHST DMB.OSH DMB.OSHLD DMB.OSHST DMB.NSH DMB.NSHLD DMB.NSHST
+			DSB.SY DSB.LD DSB.ST DSB.ISH DSB.ISHLD DSB.ISHST DSB.OSH DSB.OSHLD DSB.OSHST DSB.NSH DSB.NSHLD DSB.NSHST
+			ISB` +
+				// AArch32's barriers: herd7 defines them on AArch64 tests
+				// too, where no event carries them (its aarch32.cat reads
+				// them).
+				` DMB DSB`)})
 }
 
 // Translate turns the program part of an AArch64 test into an XCFA. It

@@ -15,7 +15,11 @@ func init() {
 	// purr's bpf is a model of its own, not a stand-in for herd's bpf.cat
 	// (which purr runs when the include path holds it, as herd7 does): no
 	// HerdIncludes.
-	litmus.RegisterDialect(litmus.Dialect{Arch: "BPF", Translate: Translate, Model: "bpf"})
+	// Tags: the atomics' X and SC, load_acquire's AQ and store_release's
+	// RL (the same name as Linux's read-lock tag: a set is just the
+	// events that carry the tag).
+	litmus.RegisterDialect(litmus.Dialect{Arch: "BPF", Translate: Translate, Model: "bpf",
+		Tags: []string{"X", "SC", "AQ", "RL"}})
 }
 
 // Translate turns the program part of a BPF test into an XCFA.

@@ -3,6 +3,7 @@ package c
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/litmus/c/internal/cast"
@@ -11,7 +12,18 @@ import (
 )
 
 func init() {
-	litmus.RegisterDialect(litmus.Dialect{Arch: "C", Translate: Translate, Model: "rc11", Layout: litmus.Functions})
+	litmus.RegisterDialect(litmus.Dialect{Arch: "C", Translate: Translate, Model: "rc11", Layout: litmus.Functions,
+		Tags: strings.Fields(
+			// Memory orders.
+			`NA RLX ACQ REL ACQ_REL SC CON` +
+				// herd's lock events (LK, LS of C11's mutexes; the Linux
+				// spinlock's LKR, LKW, UL, LF, RL, RU) and the RCU fences,
+				// which herd7 defines for every C test. The other Linux
+				// annotations (Once, Mb, Srcu-lock...) are a bell's: its
+				// enums define them.
+				` LK LS UL LKR LKW LF RL RU Rcu-lock Rcu-unlock Sync-rcu` +
+				// Messages: send(x, v) and recv(x) (docs/protocols.md).
+				` SEND RECV`)})
 }
 
 // Translate parses the program part of a C litmus test and builds its XCFA.

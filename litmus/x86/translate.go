@@ -11,10 +11,13 @@ import (
 )
 
 func init() {
+	// The barriers (herd's x86fences.cat reads them) and X, the set of
+	// locked accesses.
+	tags := []string{"MFENCE", "SFENCE", "LFENCE", "X"}
 	litmus.RegisterDialect(litmus.Dialect{Arch: "X86", Translate: Translate, Model: "x86tso",
-		HerdIncludes: []string{"x86fences.cat", "filters.cat", "cos.cat"}})
+		HerdIncludes: []string{"x86fences.cat", "filters.cat", "cos.cat"}, Tags: tags})
 	litmus.RegisterDialect(litmus.Dialect{Arch: "X86_64", Translate: Translate64, Model: "x86tso-mixed",
-		HerdIncludes: []string{"x86fences.cat", "cos.cat", "cos-ok-opt.cat", "cos-no-opt.cat"}})
+		HerdIncludes: []string{"x86fences.cat", "cos.cat", "cos-ok-opt.cat", "cos-no-opt.cat"}, Tags: tags})
 }
 
 // Translate turns the program part of an X86 test into an XCFA.

@@ -4,6 +4,11 @@ import (
 	"strings"
 
 	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/litmus"
+
+	// Every dialect's tags are predefined, whichever dialects the program
+	// reads tests of: a model resolves the same everywhere.
+	_ "github.com/purr-mcm/purr/litmus/dialects"
 )
 
 // Entry is one predefined name.
@@ -11,47 +16,17 @@ type Entry struct {
 	Name string
 	Kind cat.Kind
 	// Tag marks an event tag: the set of the events carrying it, empty
-	// when no event does. Every tag is defined on every architecture,
-	// unlike herd7, which defines an architecture's own only: purr's
-	// classic models name the fences of all of them at once
-	// (models/fence-classes.cat), and a tag a test's events cannot carry
-	// is just empty.
+	// when no event does. Every registered dialect's tags are defined on
+	// every test (see litmus.Dialect's Tags).
 	Tag bool
 }
 
-// The names, by kind. A name that is both a base set and a tag (RMW: the
-// read-modify-write events, and Linux's RMW annotation) is a base set here;
-// an engine gives it the tag's meaning when some event carries the tag.
+// The names, by kind; the tags are the dialects' (litmus.DialectTags). A
+// name that is both a base set and a tag (RMW: the read-modify-write
+// events, and Linux's RMW annotation) is a base set here; an engine gives
+// it the tag's meaning when some event carries the tag.
 var (
 	baseSets = fields(`_ W R M Exp F IW I FW B RMW`) // I: herd7's other name of IW
-
-	tags = fields(
-		// AArch64: annotations of accesses, and the barriers.
-		`A Q L X NoRet NExp
-		TLBI TLBIIS TLBInXS DC.CVAU IC.IVAU IC.IALLU IC.IALLUIS TagCheck EXC-RET EXC-ENTRY FAULT T SPURIOUS
-		BCC DATA Rreg
-		DMB.SY DMB.LD DMB.ST DMB.ISH DMB.ISHLD DMB.ISHST DMB.OSH DMB.OSHLD DMB.OSHST DMB.NSH DMB.NSHLD DMB.NSHST
-		DSB.SY DSB.LD DSB.ST DSB.ISH DSB.ISHLD DSB.ISHST DSB.OSH DSB.OSHLD DSB.OSHST DSB.NSH DSB.NSHLD DSB.NSHST
-		ISB`,
-		// X86's barriers (herd's x86fences.cat reads them; X above is its
-		// set of locked accesses).
-		`MFENCE SFENCE LFENCE`,
-		// BPF's annotations besides X and SC: load_acquire's AQ and
-		// store_release's RL (the same name as Linux's read-lock tag
-		// below: a set is just the events that carry the tag).
-		`AQ`,
-		// AArch32's barriers: herd7 defines them on AArch64 tests too,
-		// where no event carries them (its aarch32.cat reads them).
-		`DMB DSB`,
-		// C11: memory orders.
-		`NA RLX ACQ REL ACQ_REL SC CON`,
-		// C: herd's lock events (LK, LS of C11's mutexes; the Linux
-		// spinlock's LKR, LKW, UL, LF, RL, RU) and the RCU fences, which
-		// herd7 defines for every C test. The other Linux annotations
-		// (Once, Mb, Srcu-lock...) are a bell's: its enums define them.
-		`LK LS UL LKR LKW LF RL RU Rcu-lock Rcu-unlock Sync-rcu`,
-		// Messages: C's send(x, v) and recv(x) (docs/protocols.md).
-		`SEND RECV`)
 
 	relations = fields(`
 		id po int ext loc rf co fr rmw amo
@@ -83,7 +58,7 @@ func Table() []Entry {
 		}
 	}
 	add(baseSets, cat.KindSet, false)
-	add(tags, cat.KindSet, true)
+	add(litmus.DialectTags(), cat.KindSet, true)
 	add(relations, cat.KindRelation, false)
 	add(functions, cat.KindFunction, false)
 	return out
