@@ -141,36 +141,33 @@ func TestNoANTLROutsideInternal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dirs := map[string]bool{root: true}
 	fset := token.NewFileSet()
-	for dir := range dirs {
-		err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if e.IsDir() {
-				if e.Name() == "internal" || e.Name() == "testdata" {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !strings.HasSuffix(p, ".go") {
-				return nil
-			}
-			f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
-			if err != nil {
-				return err
-			}
-			for _, imp := range f.Imports {
-				if strings.Contains(imp.Path.Value, "antlr") {
-					t.Errorf("%s imports %s outside an internal/ folder", fset.Position(imp.Pos()), imp.Path.Value)
-				}
+	err = filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.IsDir() {
+			if e.Name() == "internal" || e.Name() == "testdata" {
+				return filepath.SkipDir
 			}
 			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
 		}
+		if !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			if strings.Contains(imp.Path.Value, "antlr") {
+				t.Errorf("%s imports %s outside an internal/ folder", fset.Position(imp.Pos()), imp.Path.Value)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
