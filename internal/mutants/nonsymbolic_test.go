@@ -73,25 +73,7 @@ P0 (int *x) {
 exists (x=0)
 `, "5:12"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			lt, err := litmus.Parse("mutant.litmus", []byte(c.src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := defaultModel(lt.Arch)
-			if err != nil || m == nil {
-				t.Fatalf("no model for %s: %v", lt.Arch, err)
-			}
-			for _, engine := range []string{mcm.EngineSAT, mcm.EngineExplicit} {
-				_, err := mcm.Check(m, lt, mcm.Options{Engine: engine})
-				if err == nil {
-					t.Fatalf("%s: answered", engine)
-				}
-				if want := "mutant.litmus:" + c.at + ": "; !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), reason) {
-					t.Fatalf("%s: got %v\nwant it at %s with %s", engine, err, want, reason)
-				}
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { refusedByBothEngines(t, c.src, c.at, reason) })
 	}
 }
 
@@ -153,24 +135,29 @@ locations [0:X0;]
 exists (x=0)
 `, "4:2", `"Illegal operation mask32 on y"`},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			lt, err := litmus.Parse("mutant.litmus", []byte(c.src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := defaultModel(lt.Arch)
-			if err != nil || m == nil {
-				t.Fatalf("no model for %s: %v", lt.Arch, err)
-			}
-			for _, engine := range []string{mcm.EngineSAT, mcm.EngineExplicit} {
-				_, err := mcm.Check(m, lt, mcm.Options{Engine: engine})
-				if err == nil {
-					t.Fatalf("%s: answered", engine)
-				}
-				if want := "mutant.litmus:" + c.at + ": "; !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), c.reason) {
-					t.Fatalf("%s: got %v\nwant it at %s with %s", engine, err, want, c.reason)
-				}
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { refusedByBothEngines(t, c.src, c.at, c.reason) })
+	}
+}
+
+// refusedByBothEngines checks that both engines refuse the test src (read
+// as mutant.litmus) at the line:col at, naming herd7's reason.
+func refusedByBothEngines(t *testing.T, src, at, reason string) {
+	t.Helper()
+	lt, err := litmus.Parse("mutant.litmus", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := defaultModel(lt.Arch)
+	if err != nil || m == nil {
+		t.Fatalf("no model for %s: %v", lt.Arch, err)
+	}
+	for _, engine := range []string{mcm.EngineSAT, mcm.EngineExplicit} {
+		_, err := mcm.Check(m, lt, mcm.Options{Engine: engine})
+		if err == nil {
+			t.Fatalf("%s: answered", engine)
+		}
+		if want := "mutant.litmus:" + at + ": "; !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), reason) {
+			t.Fatalf("%s: got %v\nwant it at %s with %s", engine, err, want, reason)
+		}
 	}
 }
