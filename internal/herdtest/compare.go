@@ -2,7 +2,6 @@ package herdtest
 
 import (
 	"fmt"
-	"math/big"
 	"slices"
 	"strings"
 
@@ -80,8 +79,8 @@ func normalState(s herdout.State) string {
 	parts := make([]string, 0, len(s.Bindings)+len(s.Faults))
 	for _, b := range s.Bindings {
 		v := b.Value
-		if n, ok := decimal(v); ok {
-			v = n
+		if n, ok := herdout.ParseInt(v); ok { // 0x10 and 16 are one value
+			v = n.String()
 		}
 		parts = append(parts, b.Loc+"="+v+";")
 	}
@@ -110,26 +109,4 @@ func CompareFlags(ref, got Block) []string {
 		}
 	}
 	return diffs
-}
-
-// decimal spells a decimal or 0x-prefixed hexadecimal integer, possibly
-// negative, in decimal; anything else is not an integer.
-func decimal(s string) (string, bool) {
-	neg := strings.HasPrefix(s, "-")
-	digits := strings.TrimPrefix(s, "-")
-	base := 10
-	if h, found := strings.CutPrefix(digits, "0x"); found {
-		digits, base = h, 16
-	}
-	if digits == "" {
-		return "", false
-	}
-	n, ok := new(big.Int).SetString(digits, base)
-	if !ok {
-		return "", false
-	}
-	if neg {
-		n.Neg(n)
-	}
-	return n.String(), true
 }

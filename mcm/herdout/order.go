@@ -159,9 +159,9 @@ func CompareLocations(a, b string) int {
 	return strings.Compare(a, b)
 }
 
-// parseInt reads a decimal or 0x-prefixed hexadecimal integer, possibly
-// negative.
-func parseInt(s string) (*big.Int, bool) {
+// ParseInt reads a value as herd7 prints it: a decimal or 0x-prefixed
+// hexadecimal integer, possibly negative.
+func ParseInt(s string) (*big.Int, bool) {
 	neg := strings.HasPrefix(s, "-")
 	digits := strings.TrimPrefix(s, "-")
 	base := 10
@@ -181,7 +181,7 @@ func parseInt(s string) (*big.Int, bool) {
 	return n, true
 }
 
-// parseInt64 reads the integers that fit 64 bits as parseInt and
+// parseInt64 reads the integers that fit 64 bits as ParseInt and
 // asSigned64 do, without their allocations: the common case of sorting.
 func parseInt64(s string) (int64, bool) {
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
@@ -218,8 +218,8 @@ func CompareValues(a, b string) int {
 			return cmp.Compare(x, y)
 		}
 	}
-	x, xInt := parseInt(a)
-	y, yInt := parseInt(b)
+	x, xInt := ParseInt(a)
+	y, yInt := ParseInt(b)
 	switch {
 	case xInt && yInt:
 		return asSigned64(x).Cmp(asSigned64(y))
