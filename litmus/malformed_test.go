@@ -74,6 +74,10 @@ func TestMalformedRefused(t *testing.T) {
 		{"aarch64-not-a-register", mpAArch64, "1:X3=x;", "1:X3=x; 1:X11x;", "4:17", `"X11x is not a register"`},
 		{"aarch64-dash", mpAArch64, "1:X3=x;", "1:X3=x; 2:X-3=z;", "4:17", `"X-3 is not a register"`},
 		{"aarch64-condition", mpAArch64, "1:X2=0)", "1:X31=0)", "11:19", `"X31 is not a register"`},
+		// Registers purr does not model: refused, not read as registers no
+		// instruction writes.
+		{"aarch64-vector-register", mpAArch64, "1:X3=x;", "1:X3=x; 1:V3=1;", "4:17", "1:V3 is a vector, SVE, capability or system register"},
+		{"aarch64-system-register", mpAArch64, "1:X2=0)", "1:ELR_EL1=0)", "11:19", "1:ELR_EL1 is a vector, SVE, capability or system register"},
 		{"x86-not-a-register", sbX86, "{ 0:EAX=0; }", "{ 1:EXX=2; }", "2:3", `"EXX is not a register"`},
 		{"x86-lower-case", sbX86, "{ 0:EAX=0; }", "{ 0:eax=2; }", "2:3", `"eax is not a register"`},
 		{"bpf-not-a-register", mpBPF, "1:r2=flag; }", "1:r2=flag; 0:r255=1; }", "2:55", `"r255 is not a register"`},

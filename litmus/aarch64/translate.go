@@ -294,14 +294,18 @@ func negate(e xcfa.Expr) xcfa.Expr {
 
 // normaliseRegisters renames registers of the test's state and condition
 // to the XCFA's names: W3, w3 and x3 are X3. It refuses a name that no
-// register of herd7's AArch64 has (1:X11x, 2:X-3, 0:X31), as herd7 does;
-// the names of its other register files (V0, Q1, Z2, P3, system
-// registers) stay as written.
+// register of herd7's AArch64 has (1:X11x, 2:X-3, 0:X31), as herd7 does,
+// and the names of herd7's other register files (V0, Q1, Z2, P3, C4,
+// system registers), which purr does not model: taken for registers no
+// instruction writes, they would be answered with a value herd7 does not
+// give them.
 func normaliseRegisters(t *litmus.Test) error {
 	return t.RenameRegisters(func(l litmus.Loc) (string, error) {
 		if r, ok := parseReg(l.Name); ok && !r.zero {
 			return r.name, nil
-		} else if ok || otherRegisterFile.MatchString(l.Name) {
+		} else if !ok && otherRegisterFile.MatchString(l.Name) {
+			return "", source.Errorf(l.Pos, "%d:%s is a vector, SVE, capability or system register of herd7's AArch64, which purr does not model", l.Proc, l.Name)
+		} else if ok {
 			return l.Name, nil
 		}
 		return "", source.Errorf(l.Pos, "%s is not a register of herd7's AArch64 (herd7: %q)", l.Name, l.Name+" is not a register")

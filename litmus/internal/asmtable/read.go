@@ -1,6 +1,8 @@
 package asmtable
 
 import (
+	"strings"
+
 	"github.com/antlr4-go/antlr/v4"
 	"github.com/purr-mcm/purr/litmus/internal/asm"
 	"github.com/purr-mcm/purr/litmus/internal/syntax"
@@ -57,11 +59,17 @@ func ReadTable[R RowNode[C], C CellNode[L, N], L LabelNode, N antlr.ParserRuleCo
 	return t
 }
 
-// SourceText is the text of c as written, spaces included.
+// SourceText is the text of c as written, spaces included, on one line.
 func SourceText(c antlr.ParserRuleContext) string {
 	start, stop := c.GetStart(), c.GetStop()
 	if start == nil || stop == nil {
 		return c.GetText()
 	}
-	return start.GetInputStream().GetTextFromInterval(antlr.NewInterval(start.GetStart(), stop.GetStop()))
+	text := start.GetInputStream().GetTextFromInterval(antlr.NewInterval(start.GetStart(), stop.GetStop()))
+	if strings.ContainsAny(text, "\r\n") {
+		// An instruction cut across lines reads as one line: messages and
+		// listings quote it on one.
+		text = strings.Join(strings.Fields(text), " ")
+	}
+	return text
 }

@@ -214,8 +214,10 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 // (its line of the initial state lost) holds 0, and herd7 stops on such
 // an access rather than take the number for a location of its own. herd7
 // checks the addresses it knows before it pairs reads with writes (those
-// withoutReads computes); an address read from memory that may be a
-// number in some pairing is no refusal: herd7 drops such pairings.
+// withoutReads computes). A write whose address comes from memory is
+// refused by the engines when a candidate execution makes it a number
+// (NumericAddressWrites); a read at such an address reads nothing and
+// its pairing is dropped, as herd7 answers LKMM's C-PPO000-019rcu.
 func nonSymbolic(a sizedAccess, addr outcome.Value) error {
 	return source.Errorf(a.pos, "%s may access memory at %s, a number and not the address of a location (herd7: %q)",
 		a.what, addr, fmt.Sprintf("Non-symbolic memory access found on '[%s]'", addr))

@@ -121,8 +121,14 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 	if err := tally.RefuseFlags(len(flags) > 0); err != nil {
 		return nil, err
 	}
+	derivation := en.derivation()
+	if ws := u.NumericAddressWrites(); len(ws) > 0 {
+		if w, v, found := en.writeAtNumber(ws, derivation); found {
+			return nil, events.NonSymbolicWrite(t, w, v)
+		}
+	}
 	s.AddClause(s.And(consistent...))
-	lazy = append(lazy, en.derivation())
+	lazy = append(lazy, derivation)
 	procIDs := make([]int, len(t.Program.Procs))
 	for i, p := range t.Program.Procs {
 		procIDs[i] = p.ID
@@ -294,4 +300,46 @@ func (en *encoding) execution(t *litmus.Test, lay events.Layout, sets map[string
 	b := engine.NewBuilder(t, lay, occ)
 	engine.AddRelations(b, rels, sets, captured, capture, s.Value)
 	return b.Finish(index, st, holds, flags)
+}
+
+// writeAtNumber looks for a candidate execution, whatever the model, in
+// which one of the writes ws takes a number for its address, and returns
+// the write and the number. A candidate is one herd7 builds: no read
+// reads from a write after it in program order (herd7 never pairs them),
+// and no value is derived from itself (derivation acyclic).
+func (en *encoding) writeAtNumber(ws []*events.Event, derivation Rel) (*events.Event, outcome.Value, bool) {
+	s := en.s
+	var goal []sat.Lit
+	for _, w := range ws {
+		for i, v := range w.Addr.Dom {
+			if !v.IsAddr() {
+				goal = append(goal, s.And(en.al.Exec[w.ID], en.val[w.Addr.ID][i]))
+			}
+		}
+	}
+	query := s.NewVar()
+	s.AddClause(append([]sat.Lit{-query}, goal...)...)
+	defer s.AddClause(-query)
+	assume := []sat.Lit{query}
+	for _, k := range eval.SortedPairs(en.rf) {
+		if events.POOrdered(en.u.Events[k.B], en.u.Events[k.A]) {
+			assume = append(assume, -en.rf[k])
+		}
+	}
+	cycles := newCycleFinder([]Rel{derivation})
+	for s.Solve(assume...) {
+		if cycle := cycles.find(s); cycle != nil {
+			s.AddClause(cycle...) // a consequence of acyclicity: it holds for every execution
+			continue
+		}
+		for _, w := range ws {
+			for i, v := range w.Addr.Dom {
+				if !v.IsAddr() && s.Value(en.al.Exec[w.ID]) && s.Value(en.val[w.Addr.ID][i]) {
+					return w, v, true
+				}
+			}
+		}
+		panic("satengine: the query holds with no write at a number")
+	}
+	return nil, outcome.Value{}, false
 }
