@@ -99,20 +99,21 @@ func TestRegisterEvents(t *testing.T) {
 				"data 1:R -> 1:WX0", "data 1:RX1 -> 1:R", "data 2:RX0 -> 2:WNZCV", "data 3:RNZCV -> 3:B",
 				"data 4:RX3 -> 4:W", "data 4:RX4(DATA) -> 4:W", "data 5:RX3 -> 5:W", "data 5:RX4(DATA) -> 5:W",
 			}},
-		{"compare and swap", `CAS W1,W2,[X3]`,
+		{"compare and swap", `CAS W4,W2,[X3]`,
 			// Two failing paths (the read gives Rs its value), two succeeding
 			// as herd builds them: Rs from the read, or from Rs itself
 			// chosen by the comparison; the comparison chooses the write,
-			// and a success commits (herd's Branching(pred), no BCC).
+			// and a success commits (herd's Branching(pred), no BCC). W4
+			// holds a number: a 32-bit view of an address is refused.
 			[]string{
-				"1:RX1 <- init", "1:RX2(DATA) <- init", "1:RX2(DATA) <- init",
-				"1:RX3 <- init", "1:RX3 <- init", "1:RX3 <- init", "1:RX3 <- init",
-				"ctrl 1:R -> 1:W", "ctrl 1:R -> 1:W", "ctrl 1:R -> 1:WX1", "ctrl 1:RX1 -> 1:W", "ctrl 1:RX1 -> 1:W",
-				"data 1:R -> 1:B", "data 1:R -> 1:B", "data 1:R -> 1:WX1", "data 1:R -> 1:WX1", "data 1:R -> 1:WX1",
-				"data 1:RX1 -> 1:B", "data 1:RX1 -> 1:B", "data 1:RX1 -> 1:WX1",
+				"1:RX2(DATA) <- init", "1:RX2(DATA) <- init",
+				"1:RX3 <- init", "1:RX3 <- init", "1:RX3 <- init", "1:RX3 <- init", "1:RX4 <- init",
+				"ctrl 1:R -> 1:W", "ctrl 1:R -> 1:W", "ctrl 1:R -> 1:WX4", "ctrl 1:RX4 -> 1:W", "ctrl 1:RX4 -> 1:W",
+				"data 1:R -> 1:B", "data 1:R -> 1:B", "data 1:R -> 1:WX4", "data 1:R -> 1:WX4", "data 1:R -> 1:WX4",
 				"data 1:RX2(DATA) -> 1:W", "data 1:RX2(DATA) -> 1:W",
 				"data 1:RX3 -> 1:R", "data 1:RX3 -> 1:R", "data 1:RX3 -> 1:R", "data 1:RX3 -> 1:R",
 				"data 1:RX3 -> 1:W", "data 1:RX3 -> 1:W",
+				"data 1:RX4 -> 1:B", "data 1:RX4 -> 1:B", "data 1:RX4 -> 1:WX4",
 			}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

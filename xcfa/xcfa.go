@@ -266,9 +266,15 @@ const (
 	Sext8 // sign-extend the low 8 bits
 	Sext16
 	Sext32
+	// Low8, Low16 and Low32 keep the low bits as X86_64 reads a narrow
+	// operand: herd7 clears the bits above them (an address has no bits
+	// to clear, where Zext is AArch64's mask).
+	Low8
+	Low16
+	Low32
 )
 
-var unOpNames = [...]string{"-", "!", "~", "zext8", "zext16", "zext32", "sext8", "sext16", "sext32"}
+var unOpNames = [...]string{"-", "!", "~", "zext8", "zext16", "zext32", "sext8", "sext16", "sext32", "low8", "low16", "low32"}
 
 func (o UnOp) String() string { return unOpNames[o] }
 

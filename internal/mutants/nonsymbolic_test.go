@@ -150,6 +150,76 @@ exists (x=1)
 	}
 }
 
+// TestIllegalOperationRefused checks, with both engines, that an
+// operation with no value on an address (EOR of two addresses, AND with a
+// mask, a 32-bit view of one on AArch64 and X86_64) is refused at its
+// instruction when a candidate execution computes it, whatever the model:
+// herd7 stops ("Illegal operation ^ on x and p", "Illegal operation mask32
+// on x").
+// The false-dependency idiom EOR X3,X1,X1 has a value, and is answered.
+func TestIllegalOperationRefused(t *testing.T) {
+	for _, c := range []struct{ name, src, at, reason string }{
+		{"aarch64-eor-of-address-read", `AArch64 I
+{ 0:X1=p; p=x; 1:X1=p; 1:X2=y; }
+ P0              | P1          ;
+ LDR X2,[X1]     | STR X2,[X1] ;
+ EOR X3,X2,X1    |             ;
+exists (0:X3=0)
+`, "5:2", `"Illegal operation ^ on x and p"`},
+		{"aarch64-and-of-address-read", `AArch64 I
+{ 0:X1=p; p=x; }
+ P0              ;
+ LDR X2,[X1]     ;
+ AND X3,X2,#255  ;
+exists (0:X3=0)
+`, "5:2", `"Illegal operation & on x and 255"`},
+		{"aarch64-32-bit-view-of-an-address", `AArch64 W
+{ 0:X1=x; }
+ P0           ;
+ MOV W3,W1    ;
+exists (0:X3=0)
+`, "4:2", `"Illegal operation mask32 on x"`},
+		{"x86_64-32-bit-store-of-an-address", `X86_64 X
+{ 0:rax=x; y=0; }
+ P0              ;
+ movl %eax,(y)   ;
+exists (y=0)
+`, "4:2", `"Illegal operation unset 32 bits to the left from 32th bit on x"`},
+		{"x86_64-32-bit-load-of-an-address", `X86_64 X
+{ int64_t *p = &x; 0:rbx=p; }
+ P0                ;
+ movl (%rbx),%eax  ;
+exists (0:rax=0)
+`, "4:2", `"Illegal operation unset 32 bits to the left from 32th bit on x"`},
+	} {
+		t.Run(c.name, func(t *testing.T) { refusedByBothEngines(t, c.src, c.at, c.reason) })
+	}
+	lt, err := litmus.Parse("idiom.litmus", []byte(`AArch64 I
+{ 0:X1=p; p=x; }
+ P0              ;
+ LDR X2,[X1]     ;
+ EOR X3,X2,X2    ;
+ LDR X4,[X1,X3]  ;
+exists (0:X4=x)
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := defaultModel(lt.Arch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, engine := range []string{mcm.EngineSAT, mcm.EngineExplicit} {
+		out, err := mcm.Check(m, lt, mcm.Options{Engine: engine})
+		if err != nil {
+			t.Fatalf("%s: %v", engine, err)
+		}
+		if out.Positive != 1 {
+			t.Fatalf("%s: %d positive executions, want 1", engine, out.Positive)
+		}
+	}
+}
+
 // TestAddressReadFromMemoryAnswered checks that a pointer read from
 // memory, which may be the initial 0 of its location in pairings the
 // model then forbids, does not make the test refused: herd7 answers such

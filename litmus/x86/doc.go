@@ -43,8 +43,9 @@
 //   - Registers: every view of a 64-bit register (rax, eax, ax, al, ah;
 //     r8, r8d, r8w, r8b; any case, with or without %) is the XCFA
 //     register of its 64-bit name in lower case ("rax"); the flags are ZF,
-//     SF and CF as in X86. A read of a view keeps its bits (zext32(rax),
-//     zext8(rax >> 8) for ah); a write, as herd7's write_reg, replaces the
+//     SF and CF as in X86. A read of a view keeps its bits (low32(rax),
+//     low8(rax >> 8) for ah: herd7 clears the bits above, which an address
+//     does not have: refused); a write, as herd7's write_reg, replaces the
 //     register for a 32-bit or 64-bit view and only its part for a 16-bit
 //     or 8-bit one, without masking the value (herd7 does not). The
 //     initial state and the condition name registers by their 64-bit

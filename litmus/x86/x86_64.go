@@ -194,8 +194,8 @@ func (b *builder) operand64(o parser.Operand, size opSize) (loc64, error) {
 	return loc64{}, source.Errorf(o.Pos, "unsupported absolute address %s: purr reads symbolic locations (x) only", o.Text)
 }
 
-// zextBits are the widths the zero-extensions keep.
-var zextBits = map[xcfa.UnOp]int{xcfa.Zext8: 8, xcfa.Zext16: 16, xcfa.Zext32: 32}
+// lowBits are the widths the narrow views keep.
+var lowBits = map[xcfa.UnOp]int{xcfa.Low8: 8, xcfa.Low16: 16, xcfa.Low32: 32}
 
 // keep keeps the low bits of a value, as herd7 masks what it reads.
 func keep(v xcfa.Expr, bits int) xcfa.Expr {
@@ -206,11 +206,11 @@ func keep(v xcfa.Expr, bits int) xcfa.Expr {
 	case xcfa.Const:
 		return xcfa.Const{Value: int64(uint64(v.Value) & (1<<bits - 1))}
 	case xcfa.Unary:
-		if w, ok := zextBits[v.Op]; ok && w <= bits {
+		if w, ok := lowBits[v.Op]; ok && w <= bits {
 			return v // already as narrow
 		}
 	}
-	op := map[int]xcfa.UnOp{8: xcfa.Zext8, 16: xcfa.Zext16, 32: xcfa.Zext32}[bits]
+	op := map[int]xcfa.UnOp{8: xcfa.Low8, 16: xcfa.Low16, 32: xcfa.Low32}[bits]
 	return xcfa.Unary{Op: op, X: v}
 }
 

@@ -135,6 +135,21 @@ type Check[L comparable] struct {
 	Lit     L
 	Acyclic Rel[L]
 	Pos     source.Pos
+	// Unnamed: the model gives the check no name (Name is its kind).
+	Unnamed bool
+	// Rel or Set is what the check tests, for the witness of its failure
+	// (a cycle, a reflexive pair, a member).
+	Rel Rel[L]
+	Set Set[L]
+}
+
+// ID names the check as -skipchecks takes it: its name, or for a check
+// the model leaves unnamed, its position (FILE:LINE:COL).
+func (c *Check[L]) ID() string {
+	if c.Unnamed {
+		return c.Pos.String()
+	}
+	return c.Name
 }
 
 // Literal returns the check's literal, encoding a lazy check exactly.
@@ -626,12 +641,20 @@ func (ev *evaluator[L]) stmt(st ast.Stmt, sc *env) (*env, error) {
 		if name == "" {
 			name = st.Kind.String()
 		}
+		c := Check[L]{Name: name, Mode: st.Mode, Pos: st.Pos, Unnamed: st.Name == ""}
+		switch v := v.(type) {
+		case Rel[L]:
+			c.Rel = v
+		case Set[L]:
+			c.Set = v
+		}
 		if st.Kind == ast.Acyclic && !st.Negated && st.Mode == ast.Require {
 			r, err := ev.rel(st.Pos, v)
 			if err != nil {
 				return nil, err
 			}
-			ev.checks = append(ev.checks, Check[L]{Name: name, Mode: st.Mode, Acyclic: r, Pos: st.Pos})
+			c.Acyclic, c.Rel = r, r
+			ev.checks = append(ev.checks, c)
 			return sc, nil
 		}
 		lit, err := ev.test(st, v)
@@ -641,7 +664,8 @@ func (ev *evaluator[L]) stmt(st ast.Stmt, sc *env) (*env, error) {
 		if st.Negated {
 			lit = ev.al.lg.Not(lit)
 		}
-		ev.checks = append(ev.checks, Check[L]{Name: name, Mode: st.Mode, Lit: lit, Pos: st.Pos})
+		c.Lit = lit
+		ev.checks = append(ev.checks, c)
 		return sc, nil
 	case *ast.Show, *ast.ShowAs, *ast.Unshow:
 		return sc, ev.show(st, sc)

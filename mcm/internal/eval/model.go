@@ -28,9 +28,14 @@ type Model struct {
 	// of writes for "co; co", assigned anew in every execution).
 	ByConstruction []string
 	// SkipChecks names the checks left out (herd's -skipchecks): they
-	// neither filter executions nor raise flags.
+	// neither filter executions nor raise flags. A check the model leaves
+	// unnamed is named by its position (Check.ID).
 	SkipChecks []string
 }
+
+// Skips tells whether the model leaves out the check of this ID
+// (Check.ID).
+func (m Model) Skips(id string) bool { return slices.Contains(m.SkipChecks, id) }
 
 // Run evaluates the model over the algebra, on top of the sets and
 // relations herd7 predefines for the test (rels["co"] is the co that
@@ -100,7 +105,7 @@ func run[L comparable](ctx context.Context, m Model, al *Algebra[L], sets map[st
 	}
 	// Only the model's own checks can be skipped, not purr's rules of
 	// well-formed executions.
-	ev.checks = slices.DeleteFunc(ev.checks, func(c Check[L]) bool { return slices.Contains(m.SkipChecks, c.Name) })
+	ev.checks = slices.DeleteFunc(ev.checks, func(c Check[L]) bool { return m.Skips(c.ID()) })
 	if !m.SkipWellFormed {
 		// The rules see the prelude's names, not the model's, with one
 		// exception: the receives that follow the message rules, which a

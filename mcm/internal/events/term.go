@@ -159,13 +159,17 @@ func (f *unfolder) term(x xcfa.Expr, st *pathState) (*Term, error) {
 			}
 			return f.binaryTerm(xcfa.Add, p, f.binaryTerm(xcfa.Sub, b, b)), nil
 		}
-		return f.binaryTerm(x.Op, a, b), nil
+		return f.noteOp(f.binaryTerm(x.Op, a, b), st), nil
 	case xcfa.Unary:
 		a, err := f.term(x.X, st)
 		if err != nil {
 			return nil, err
 		}
-		return f.unaryTerm(x.Op, a)
+		t, err := f.unaryTerm(x.Op, a)
+		if err != nil {
+			return nil, err
+		}
+		return f.noteOp(t, st), nil
 	case xcfa.Ite:
 		c, err := f.term(x.Cond, st)
 		if err != nil {
@@ -198,6 +202,20 @@ func (f *unfolder) term(x xcfa.Expr, st *pathState) (*Term, error) {
 		return f.addTerm(&Term{Op: TermPick, Args: []*Term{c, a}, deps: a.deps, picks: picks}), nil
 	}
 	return nil, fmt.Errorf("unknown expression %T", x)
+}
+
+// noteOp records that the current instruction computes the operation t
+// on its path's segment (Segment.Ops), once per segment.
+func (f *unfolder) noteOp(t *Term, st *pathState) *Term {
+	if t.Op != TermBinary && t.Op != TermUnary {
+		return t
+	}
+	k := [2]int{st.seg.ID, t.ID}
+	if !f.opsNoted[k] {
+		f.opsNoted[k] = true
+		st.seg.Ops = append(st.seg.Ops, OpSite{Term: t, Pos: st.lastPos, Code: st.code})
+	}
+	return t
 }
 
 // unaryTerm applies a unary operator to a term, folding constants.

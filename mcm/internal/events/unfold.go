@@ -163,6 +163,10 @@ type Segment struct {
 	// Regs are the thread's registers at the end of a leaf segment.
 	Regs map[string]*Term
 	Cut  bool
+	// Ops are the operations the segment's instructions compute, with
+	// where: herd7 evaluates every one on an executed path, and stops on
+	// one it cannot evaluate (IllegalOps).
+	Ops []OpSite
 	// Dead segments can never execute (a store-exclusive that would
 	// succeed without a reservation).
 	Dead bool
@@ -203,6 +207,7 @@ type unfolder struct {
 	// order (xcfa.Program.OrderedInstrs).
 	unorderedInstrs bool
 	join            map[*xcfa.Location]*xcfa.Location // the current process's
+	opsNoted        map[[2]int]bool                   // (segment, term) pairs in Segment.Ops
 }
 
 // ctrlScope is a C branch being walked: at join, the control
@@ -279,7 +284,7 @@ func UnfoldRegisterEvents(ctx context.Context, prog *xcfa.Program, unroll int, i
 
 func unfold(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value, regs bool) (*Unfolding, error) {
 	f := &unfolder{ctx: ctx, u: &Unfolding{Threads: len(prog.Procs), RegisterEvents: regs}, unroll: unroll,
-		terms: map[termKey]*Term{}, regs: regs, noBranches: prog.NoBranchEvents, unorderedInstrs: !prog.OrderedInstrs}
+		terms: map[termKey]*Term{}, opsNoted: map[[2]int]bool{}, regs: regs, noBranches: prog.NoBranchEvents, unorderedInstrs: !prog.OrderedInstrs}
 	cells := make([]outcome.Value, 0, len(initMem))
 	for a := range initMem {
 		cells = append(cells, a)
@@ -350,9 +355,9 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 			if a, ok := e.Op.(xcfa.Assume); ok && !a.Internal {
 				// An indirect jump with one possible target is still a
 				// branch: it makes a branch event and control dependencies.
-				t, err := f.term(a.Cond, st)
+				t, err := f.condition(proc, e, a, st)
 				if err != nil {
-					return source.Errorf(e.Pos, "%v", err)
+					return err
 				}
 				var src sources
 				if f.regs {
@@ -377,9 +382,9 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 		for _, e := range loc.Out {
 			if a, ok := e.Op.(xcfa.Assume); ok && !a.Internal {
 				isBranch = true
-				t, err := f.term(a.Cond, st)
+				t, err := f.condition(proc, e, a, st)
 				if err != nil {
-					return source.Errorf(e.Pos, "%v", err)
+					return err
 				}
 				conds = append(conds, t)
 				if f.regs {
@@ -462,6 +467,28 @@ func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos source.Pos, 
 	return e
 }
 
+// condition is the term of a branch's condition, computed by the
+// branch's instruction (Segment.Ops names it).
+func (f *unfolder) condition(proc *xcfa.Process, e *xcfa.Edge, a xcfa.Assume, st *pathState) (*Term, error) {
+	pos, code := st.lastPos, st.code
+	st.lastPos, st.code = e.Pos, e.Instr
+	defer func() { st.lastPos, st.code = pos, code }()
+	t, err := f.term(a.Cond, st)
+	if err != nil {
+		return nil, atEdge(proc, e, err)
+	}
+	return t, nil
+}
+
+// atEdge positions an error of an edge's operation: an operation with no
+// value on an address (folded from constants) as IllegalOp says it.
+func atEdge(proc *xcfa.Process, edge *xcfa.Edge, err error) error {
+	if OnAddress(err) {
+		return source.Errorf(edge.Pos, "%s", illegal(proc.Instr(edge.Instr).Text, err))
+	}
+	return source.Errorf(edge.Pos, "%v", err)
+}
+
 // apply performs one edge's operation on the path state.
 func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) error {
 	st.enter(edge)
@@ -471,7 +498,7 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 		st.parRun++
 	}
 	st.par = edge.Par
-	wrap := func(err error) error { return source.Errorf(edge.Pos, "%v", err) }
+	wrap := func(err error) error { return atEdge(proc, edge, err) }
 	switch op := edge.Op.(type) {
 	case xcfa.Nop:
 	case xcfa.Assign:

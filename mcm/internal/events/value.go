@@ -51,9 +51,15 @@ func boolValue(b bool) outcome.Value {
 }
 
 // errUndefinedOp marks arithmetic that has no value (division by zero,
-// arithmetic on addresses other than offsets); the path that would do it
-// is infeasible for that combination of operands.
-type errUndefinedOp struct{ msg string }
+// arithmetic on addresses other than offsets, a narrow view of an
+// address); the path that would do it is infeasible for that combination
+// of operands, and a test in which a candidate execution computes an
+// operation on an address is refused (IllegalOps), as herd7 stops on it.
+type errUndefinedOp struct {
+	msg       string
+	onAddress bool   // an operation on an address, which herd7 stops on
+	herd      string // herd7's message then
+}
 
 func (e errUndefinedOp) Error() string { return e.msg }
 
@@ -73,12 +79,12 @@ func ApplyBinary(op xcfa.BinOp, x, y outcome.Value) (outcome.Value, error) {
 		return outcome.Int(a * b), nil
 	case xcfa.Div:
 		if b == 0 {
-			return outcome.Value{}, errUndefinedOp{"division by zero"}
+			return outcome.Value{}, errUndefinedOp{msg: "division by zero"}
 		}
 		return outcome.Int(a / b), nil
 	case xcfa.Mod:
 		if b == 0 {
-			return outcome.Value{}, errUndefinedOp{"division by zero"}
+			return outcome.Value{}, errUndefinedOp{msg: "division by zero"}
 		}
 		return outcome.Int(a % b), nil
 	case xcfa.And:
@@ -137,6 +143,18 @@ func applyAddrBinary(op xcfa.BinOp, x, y outcome.Value) (outcome.Value, error) {
 		if x.Sym == y.Sym {
 			return outcome.Int(x.Off - y.Off), nil
 		}
+	case xcfa.Lt, xcfa.Gt:
+		// herd7 orders an address above zero (X86_64 sets its flags so).
+		lo, hi := x, y
+		if op == xcfa.Gt {
+			lo, hi = y, x
+		}
+		if lo.IsAddr() && hi == outcome.Int(0) {
+			return outcome.Int(0), nil
+		}
+		if lo == outcome.Int(0) && hi.IsAddr() {
+			return outcome.Int(1), nil
+		}
 	case xcfa.Eq:
 		return boolValue(x == y), nil
 	case xcfa.Ne:
@@ -176,7 +194,8 @@ func applyAddrBinary(op xcfa.BinOp, x, y outcome.Value) (outcome.Value, error) {
 			return outcome.Int(0), nil
 		}
 	}
-	return outcome.Value{}, errUndefinedOp{fmt.Sprintf("%v %v %v is not defined on addresses", x, op, y)}
+	return outcome.Value{}, errUndefinedOp{fmt.Sprintf("%v %v %v is not defined on addresses", x, op, y), true,
+		fmt.Sprintf("Illegal operation %s on %v and %v", herdBinaryName(op), x, y)}
 }
 
 // ApplyUnary computes op x.
@@ -185,12 +204,9 @@ func ApplyUnary(op xcfa.UnOp, x outcome.Value) (outcome.Value, error) {
 		switch op {
 		case xcfa.Not:
 			return outcome.Int(0), nil
-		case xcfa.Zext32, xcfa.Sext32:
-			// Addresses are small offsets in litmus tests: the 32-bit view of an
-			// address register is the address itself.
-			return x, nil
 		}
-		return outcome.Value{}, errUndefinedOp{fmt.Sprintf("%v %v is not defined on an address", op, x)}
+		return outcome.Value{}, errUndefinedOp{fmt.Sprintf("%v %v is not defined on an address", op, x), true,
+			fmt.Sprintf("Illegal operation %s on %v", herdUnary[op], x)}
 	}
 	a := x.Off
 	switch op {
@@ -200,11 +216,11 @@ func ApplyUnary(op xcfa.UnOp, x outcome.Value) (outcome.Value, error) {
 		return boolValue(a == 0), nil
 	case xcfa.BNot:
 		return outcome.Int(^a), nil
-	case xcfa.Zext8:
+	case xcfa.Zext8, xcfa.Low8:
 		return outcome.Int(int64(uint8(a))), nil
-	case xcfa.Zext16:
+	case xcfa.Zext16, xcfa.Low16:
 		return outcome.Int(int64(uint16(a))), nil
-	case xcfa.Zext32:
+	case xcfa.Zext32, xcfa.Low32:
 		return outcome.Int(int64(uint32(a))), nil
 	case xcfa.Sext8:
 		return outcome.Int(int64(int8(a))), nil

@@ -1020,7 +1020,7 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 			return nil, err
 		}
 	}
-	if err := refuseWriteAtNumber(t, u); err != nil {
+	if err := refuseHazards(t, u); err != nil {
 		return nil, err
 	}
 	tally := engine.NewTally(t, opt, u.Cut)
@@ -1086,13 +1086,15 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 	return tally.Outcome(complete), nil
 }
 
-// refuseWriteAtNumber refuses the test when a candidate execution,
-// whatever the model, has a write take a number for its address
-// (events.NumericAddressWrites). Candidates are herd7's: no read reads
-// from a write after it in program order.
-func refuseWriteAtNumber(t *litmus.Test, u *events.Unfolding) error {
-	ws := u.NumericAddressWrites()
-	if len(ws) == 0 {
+// refuseHazards refuses the test when a candidate execution, whatever
+// the model, does what herd7 stops on: a write takes a number for its
+// address (events.NumericAddressWrites), or an instruction computes an
+// operation that has no value on the addresses it gets
+// (events.IllegalOps). Candidates are herd7's: no read reads from a write
+// after it in program order.
+func refuseHazards(t *litmus.Test, u *events.Unfolding) error {
+	ws, ops := u.NumericAddressWrites(), u.IllegalOps()
+	if len(ws) == 0 && len(ops) == 0 {
 		return nil
 	}
 	var refusal error
@@ -1108,6 +1110,27 @@ func refuseWriteAtNumber(t *litmus.Test, u *events.Unfolding) error {
 			}
 			if v, _ := x.value(w.Addr); !v.IsAddr() {
 				refusal = events.NonSymbolicWrite(t, w, v)
+				return false
+			}
+		}
+		executed := map[*events.Segment]bool{}
+		x.segments(func(s *events.Segment) { executed[s] = true })
+		for _, op := range ops {
+			if !executed[op.Seg] {
+				continue
+			}
+			args := make([]outcome.Value, len(op.Term.Args))
+			for a, arg := range op.Term.Args {
+				args[a], _ = x.value(arg)
+			}
+			var err error
+			if len(args) == 1 {
+				_, err = events.ApplyUnary(op.Term.Un, args[0])
+			} else {
+				_, err = events.ApplyBinary(op.Term.Bin, args[0], args[1])
+			}
+			if events.OnAddress(err) {
+				refusal = events.IllegalOp(t, op, args)
 				return false
 			}
 		}

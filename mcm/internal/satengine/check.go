@@ -122,10 +122,8 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 		return nil, err
 	}
 	derivation := en.derivation()
-	if ws := u.NumericAddressWrites(); len(ws) > 0 {
-		if w, v, found := en.writeAtNumber(ws, derivation); found {
-			return nil, events.NonSymbolicWrite(t, w, v)
-		}
+	if err := en.refuseHazards(t, derivation); err != nil {
+		return nil, err
 	}
 	s.AddClause(s.And(consistent...))
 	lazy = append(lazy, derivation)
@@ -302,12 +300,18 @@ func (en *encoding) execution(t *litmus.Test, lay events.Layout, sets map[string
 	return b.Finish(index, st, holds, flags)
 }
 
-// writeAtNumber looks for a candidate execution, whatever the model, in
-// which one of the writes ws takes a number for its address, and returns
-// the write and the number. A candidate is one herd7 builds: no read
-// reads from a write after it in program order (herd7 never pairs them),
-// and no value is derived from itself (derivation acyclic).
-func (en *encoding) writeAtNumber(ws []*events.Event, derivation Rel) (*events.Event, outcome.Value, bool) {
+// refuseHazards refuses the test when a candidate execution, whatever
+// the model, does what herd7 stops on: a write takes a number for its
+// address (events.NumericAddressWrites), or an instruction computes an
+// operation that has no value on the addresses it gets
+// (events.IllegalOps). A candidate is one herd7 builds: no read reads from
+// a write after it in program order (herd7 never pairs them), and no
+// value is derived from itself (derivation acyclic).
+func (en *encoding) refuseHazards(t *litmus.Test, derivation Rel) error {
+	ws, ops := en.u.NumericAddressWrites(), en.u.IllegalOps()
+	if len(ws) == 0 && len(ops) == 0 {
+		return nil
+	}
 	s := en.s
 	var goal []sat.Lit
 	for _, w := range ws {
@@ -316,6 +320,19 @@ func (en *encoding) writeAtNumber(ws []*events.Event, derivation Rel) (*events.E
 				goal = append(goal, s.And(en.al.Exec[w.ID], en.val[w.Addr.ID][i]))
 			}
 		}
+	}
+	illegal := make([]sat.Lit, len(ops)) // the site computes its operation on an address
+	for k, op := range ops {
+		var combos []sat.Lit
+		for _, c := range events.IllegalOperands(op.Term) {
+			lits := []sat.Lit{en.seg[op.Seg.ID]}
+			for a, i := range c {
+				lits = append(lits, en.val[op.Term.Args[a].ID][i])
+			}
+			combos = append(combos, s.And(lits...))
+		}
+		illegal[k] = s.Or(combos...)
+		goal = append(goal, illegal[k])
 	}
 	query := s.NewVar()
 	s.AddClause(append([]sat.Lit{-query}, goal...)...)
@@ -335,11 +352,29 @@ func (en *encoding) writeAtNumber(ws []*events.Event, derivation Rel) (*events.E
 		for _, w := range ws {
 			for i, v := range w.Addr.Dom {
 				if !v.IsAddr() && s.Value(en.al.Exec[w.ID]) && s.Value(en.val[w.Addr.ID][i]) {
-					return w, v, true
+					return events.NonSymbolicWrite(t, w, v)
 				}
 			}
 		}
-		panic("satengine: the query holds with no write at a number")
+		for k, op := range ops {
+			if s.Value(illegal[k]) {
+				return events.IllegalOp(t, op, en.valuesOf(op.Term.Args))
+			}
+		}
+		panic("satengine: the query holds with no hazard")
 	}
-	return nil, outcome.Value{}, false
+	return nil
+}
+
+// valuesOf reads the terms' values off the solver's model.
+func (en *encoding) valuesOf(terms []*events.Term) []outcome.Value {
+	vals := make([]outcome.Value, len(terms))
+	for a, arg := range terms {
+		for i, v := range arg.Dom {
+			if en.s.Value(en.val[arg.ID][i]) {
+				vals[a] = v
+			}
+		}
+	}
+	return vals
 }
