@@ -398,10 +398,6 @@ type Dialect struct {
 	// Layout is how the program section is written, which the splitter
 	// needs before the dialect reads it.
 	Layout Layout
-	// AddressBytes is the size of an address when herd7 refuses an access
-	// narrower than that of one (AArch64's LDR W0 of a pointer: "Illegal
-	// operation mask32 on x"); 0 when the dialect has no such check.
-	AddressBytes int
 	// Tags are the event tags this dialect's events may carry (its fences
 	// and access annotations), which every model may name: purr defines
 	// the tags of every registered dialect on every test, unlike herd7,

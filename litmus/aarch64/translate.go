@@ -16,7 +16,7 @@ func init() {
 	litmus.RegisterDialect(litmus.Dialect{Arch: "AArch64", Translate: Translate, Model: "aarch64",
 		HerdIncludes: []string{"aarch64hwreqs.cat", "enumerations.cat", "aarch64deps.cat", "aarch64fences.cat", "aarch64util.cat",
 			"aarch64show.cat", "cos.cat", "aarch64bbm.cat", "aarch64loc.cat", "cos-ok-opt.cat", "cos-no-opt.cat",
-			"aarch64memattrs.cat", "cross.cat"}, AddressBytes: 8,
+			"aarch64memattrs.cat", "cross.cat"},
 		Tags: strings.Fields(
 			// Annotations of accesses, and the barriers.
 			`A Q L X NoRet NExp

@@ -99,9 +99,6 @@ func CheckAccessSizes(t *litmus.Test, u *Unfolding, lay Layout) error {
 				return nonSymbolic(a, v)
 			}
 		}
-		if err := narrowAddress(t, e, a); err != nil {
-			return err
-		}
 		if e.IsRead() && len(e.Val.Dom) == 0 && noValue == nil {
 			// No write, not even an initial one, is at any address the
 			// read may use: taking it that the path cannot run would be
@@ -240,29 +237,6 @@ func withoutReads(t *Term, seen map[*Term]bool) bool {
 		}
 	}
 	return true
-}
-
-// narrowAddress refuses an access narrower than an address that may read
-// or write one (AArch64's LDR W0 of a pointer, STR W0 of X0 = &y), in a
-// dialect whose addresses herd7 cannot cut (litmus.Dialect.AddressBytes):
-// herd7 stops ("Illegal operation mask32 on x") rather than make a number
-// of the address.
-func narrowAddress(t *litmus.Test, e *Event, a sizedAccess) error {
-	d, _ := litmus.LookupDialect(t.Arch)
-	if e.Size == 0 || e.Size >= d.AddressBytes {
-		return nil
-	}
-	verb := "writes"
-	if e.IsRead() {
-		verb = "reads"
-	}
-	for _, v := range e.Val.Dom {
-		if v.IsAddr() && !isCode(v) {
-			return source.Errorf(a.pos, "%s %s %d bits of the address %s (herd7: %q)",
-				a.what, verb, 8*e.Size, v, fmt.Sprintf("Illegal operation mask%d on %s", 8*e.Size, v))
-		}
-	}
-	return nil
 }
 
 // outside tells whether address a lies off its location's storage: before

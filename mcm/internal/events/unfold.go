@@ -558,6 +558,7 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 			if v, err = f.unaryTerm(narrow, v); err != nil {
 				return wrap(err)
 			}
+			f.noteOp(v, st)
 		}
 		if op.Dst != "" {
 			if f.regs {
@@ -579,6 +580,7 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 			if val, err = f.unaryTerm(narrow, val); err != nil {
 				return wrap(err)
 			}
+			f.noteOp(val, st)
 		}
 		var src sources
 		if f.regs {

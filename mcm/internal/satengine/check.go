@@ -80,29 +80,17 @@ func (a Accepted) pairs(r Rel) [][2]*events.Event {
 func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout, opt engine.Options,
 	recheck func(Accepted) error) (out *outcome.Outcome, err error) {
 	defer sat.Catch(&err) // the formula's bounds and ctx abort by panicking
-	en := encodeLimited(u, sat.Limits{MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses, Context: ctx})
-	sets, rels := en.predefined(events.ObservedAddrs(t, lay))
-	al := en.al
-	if pairs := en.u.OneEventPairs(); pairs != nil {
-		al, sets, rels = al.Fuse(pairs, sets, rels, predef.Reflexive)
-	}
 	showing := opt.Showing()
-	var checks []eval.Check[sat.Lit]
-	var captured *eval.Captured[sat.Lit]
-	if showing {
-		checks, captured, err = eval.RunCapturing(ctx, m, al, sets, rels)
-	} else {
-		checks, err = eval.Run(ctx, m, al, sets, rels)
-	}
+	f, err := build(ctx, m, t, u, lay, opt, showing)
 	if err != nil {
 		return nil, err
 	}
-
+	en, al, sets, rels, captured := f.en, f.al, f.sets, f.rels, f.captured
 	s := en.s
 	var consistent []sat.Lit
 	var lazy []Rel
 	flags := map[string][]sat.Lit{}
-	for _, c := range checks {
+	for _, c := range f.checks {
 		switch c.Mode {
 		case ast.Require, ast.Assert:
 			if c.Acyclic != nil {
@@ -121,25 +109,12 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 	if err := tally.RefuseFlags(len(flags) > 0); err != nil {
 		return nil, err
 	}
-	derivation := en.derivation()
-	if err := en.refuseHazards(t, derivation); err != nil {
+	if err := en.refuseHazards(t, f.derivation); err != nil {
 		return nil, err
 	}
 	s.AddClause(s.And(consistent...))
-	lazy = append(lazy, derivation)
-	procIDs := make([]int, len(t.Program.Procs))
-	for i, p := range t.Program.Procs {
-		procIDs[i] = p.ID
-	}
-	fs := newFinalState(en, procIDs, lay)
-	if t.Filter != nil {
-		f, err := fs.propLit(t.Filter)
-		if err != nil {
-			return nil, err
-		}
-		s.AddClause(f)
-	}
-	cond, err := fs.propLit(t.Cond)
+	lazy = append(lazy, f.derivation)
+	fs, cond, err := f.finalState(t, lay)
 	if err != nil {
 		return nil, err
 	}
@@ -258,6 +233,60 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 		return nil, failure
 	}
 	return tally.Outcome(complete), nil
+}
+
+// formula is a test's encoding with the model evaluated on it, where
+// Check and Why start.
+type formula struct {
+	en         *encoding
+	al         *eval.Algebra[sat.Lit]
+	sets       map[string]Set
+	rels       map[string]Rel
+	checks     []eval.Check[sat.Lit]
+	captured   *eval.Captured[sat.Lit] // when capturing
+	derivation Rel                     // the values' derivation, which must be acyclic
+}
+
+// build encodes the unfolding and evaluates the model on it, capturing
+// what the model binds and shows when asked (for executions to show).
+func build(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout, opt engine.Options,
+	capture bool) (*formula, error) {
+	en := encodeLimited(u, sat.Limits{MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses, Context: ctx})
+	f := &formula{en: en, al: en.al}
+	f.sets, f.rels = en.predefined(events.ObservedAddrs(t, lay))
+	if pairs := en.u.OneEventPairs(); pairs != nil {
+		f.al, f.sets, f.rels = f.al.Fuse(pairs, f.sets, f.rels, predef.Reflexive)
+	}
+	var err error
+	if capture {
+		f.checks, f.captured, err = eval.RunCapturing(ctx, m, f.al, f.sets, f.rels)
+	} else {
+		f.checks, err = eval.Run(ctx, m, f.al, f.sets, f.rels)
+	}
+	if err != nil {
+		return nil, err
+	}
+	f.derivation = en.derivation()
+	return f, nil
+}
+
+// finalState reads the final state off the formula, holds its filter
+// and returns the literal of the condition's proposition.
+func (f *formula) finalState(t *litmus.Test, lay events.Layout) (*finalState, sat.Lit, error) {
+	procIDs := make([]int, len(t.Program.Procs))
+	for i, p := range t.Program.Procs {
+		procIDs[i] = p.ID
+	}
+	fs := newFinalState(f.en, procIDs, lay)
+	if t.Filter != nil {
+		filter, err := fs.propLit(t.Filter)
+		if err != nil {
+			return nil, sat.False, err
+		}
+		f.en.s.AddClause(filter)
+	}
+	cond, err := fs.propLit(t.Cond)
+	return fs, cond, err
 }
 
 // marksInCo tells whether co orders marks too: then the final writes do
