@@ -78,23 +78,57 @@ func (k *Checker) Check(ctx context.Context, path string) (*Result, error) {
 	if !k.cfg.selects(t.Name, k.names) {
 		return &Result{Test: t, Skipped: true}, nil
 	}
-	variants, err := testVariants(t, k.cfg.Variants)
+	m, opt, err := k.prepare(t)
 	if err != nil {
 		return nil, err
 	}
-	m, err := k.Model(t.Arch)
-	if err != nil {
-		return nil, &ModelError{err}
-	}
-	cfg := &k.cfg
 	start := time.Now()
-	out, err := mcm.CheckContext(ctx, m, t, mcm.Options{Unroll: cfg.Unroll, Variants: variants, SkipChecks: cfg.SkipChecks,
-		Speedcheck: cfg.Speedcheck, MaxExecutions: cfg.MaxExecutions, Engine: cfg.Engine, CheckModels: cfg.CheckModels,
-		MaxVars: cfg.MaxVars, MaxClauses: cfg.MaxClauses, Distinct: cfg.Distinct, Show: cfg.Show, Capture: cfg.Capture})
+	out, err := mcm.CheckContext(ctx, m, t, opt)
 	if err != nil {
 		return nil, &CheckError{err}
 	}
 	return &Result{Test: t, Outcome: out, Elapsed: time.Since(start)}, nil
+}
+
+// prepare finds a test's model and the engine's options for it: the
+// run's and the test's variants.
+func (k *Checker) prepare(t *litmus.Test) (*cat.Model, mcm.Options, error) {
+	variants, err := testVariants(t, k.cfg.Variants)
+	if err != nil {
+		return nil, mcm.Options{}, err
+	}
+	m, err := k.Model(t.Arch)
+	if err != nil {
+		return nil, mcm.Options{}, &ModelError{err}
+	}
+	cfg := &k.cfg
+	return m, mcm.Options{Unroll: cfg.Unroll, Variants: variants, SkipChecks: cfg.SkipChecks,
+		Speedcheck: cfg.Speedcheck, MaxExecutions: cfg.MaxExecutions, Engine: cfg.Engine, CheckModels: cfg.CheckModels,
+		MaxVars: cfg.MaxVars, MaxClauses: cfg.MaxClauses, Distinct: cfg.Distinct, Show: cfg.Show, Capture: cfg.Capture}, nil
+}
+
+// Why reads the test at path and tells why its model forbids the outcome
+// its condition names (mcm.Why), within Config.Timeout: at most maxSets
+// minimal sets of checks (0: all). Errors are as Check's.
+func (k *Checker) Why(ctx context.Context, path string, maxSets int) (*litmus.Test, *outcome.Why, error) {
+	if k.cfg.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, k.cfg.Timeout)
+		defer cancel()
+	}
+	t, err := k.Read(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, opt, err := k.prepare(t)
+	if err != nil {
+		return t, nil, err
+	}
+	w, err := mcm.Why(ctx, m, t, opt, maxSets)
+	if err != nil {
+		return t, nil, &CheckError{err}
+	}
+	return t, w, nil
 }
 
 // Read parses the test at path as herd7 reads it: with the run's variants

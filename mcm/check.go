@@ -108,25 +108,8 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 	if err := checkDistinct(t, opt.Distinct); err != nil {
 		return nil, err
 	}
-	lay, initRegs, initMem, err := events.InitialState(t)
+	model, u, lay, err := prepare(ctx, m, t, opt)
 	if err != nil {
-		return nil, err
-	}
-	unfold := events.UnfoldContext
-	if m.CatDep {
-		// A model that computes its dependencies (herd's catdep option)
-		// reads them off herd's register events.
-		unfold = events.UnfoldRegisterEvents
-	}
-	u, err := unfold(ctx, t.Program, opt.Unroll, initRegs, initMem)
-	if err != nil {
-		return nil, err
-	}
-	if err := u.AnalyseValuesContext(ctx); err != nil {
-		return nil, fmt.Errorf("%s: %w", t.File, err)
-	}
-	model := eval.Model{Cat: m, Variants: opt.Variants, SkipWellFormed: opt.skipWellFormed, SkipChecks: opt.SkipChecks}
-	if err := events.CheckAccessSizes(t, u, lay); err != nil {
 		return nil, err
 	}
 	eopt := engine.Options{Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions, Distinct: opt.Distinct,
@@ -160,6 +143,33 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 		return explicit.Check(ctx, model, t, u, lay, eopt)
 	}
 	return res, err
+}
+
+// prepare unfolds a test into events, analyses their values and checks
+// its accesses, for an engine to decide it under the model.
+func prepare(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options) (eval.Model, *events.Unfolding, events.Layout, error) {
+	model := eval.Model{Cat: m, Variants: opt.Variants, SkipWellFormed: opt.skipWellFormed, SkipChecks: opt.SkipChecks}
+	lay, initRegs, initMem, err := events.InitialState(t)
+	if err != nil {
+		return model, nil, lay, err
+	}
+	unfold := events.UnfoldContext
+	if m.CatDep {
+		// A model that computes its dependencies (herd's catdep option)
+		// reads them off herd's register events.
+		unfold = events.UnfoldRegisterEvents
+	}
+	u, err := unfold(ctx, t.Program, opt.Unroll, initRegs, initMem)
+	if err != nil {
+		return model, nil, lay, err
+	}
+	if err := u.AnalyseValuesContext(ctx); err != nil {
+		return model, nil, lay, fmt.Errorf("%s: %w", t.File, err)
+	}
+	if err := events.CheckAccessSizes(t, u, lay); err != nil {
+		return model, nil, lay, err
+	}
+	return model, u, lay, nil
 }
 
 // maxFallbackCandidates bounds the candidate executions (as

@@ -7,6 +7,7 @@
 //	                                       print tests' XCFAs as Graphviz DOT
 //	purr executions [flags] TEST.litmus... list the executions -show selects (default all)
 //	purr view TEST.litmus [-m MODEL]       serve a page of the test's executions
+//	purr why [-m MODEL] TEST.litmus...     tell which checks forbid each test's outcome
 //
 // Flags follow herd7's names and accept its single-dash spellings
 // (-model x.cat, -I dir, -variant a,b).
@@ -43,6 +44,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return cmdExecutions(args[1:], stdout, stderr)
 		case "view":
 			return cmdView(args[1:], stdout, stderr)
+		case "why":
+			return cmdWhy(args[1:], stdout, stderr)
 		case "help", "-h", "--help", "-help":
 			usage(stdout)
 			return 0
@@ -61,6 +64,9 @@ func usage(w io.Writer) {
   purr executions [flags] TEST.litmus... list the executions -show selects (default all) as text
   purr view TEST.litmus [-m MODEL] [--addr HOST:PORT]
                                          serve a page of the test's executions (loopback)
+  purr why [-m MODEL] [--max-sets N] TEST.litmus...
+                                         the smallest sets of the model's checks that forbid
+                                         each test's outcome, with executions and witnesses
 
 flags (herd7's single-dash spellings work too: -model, -variant, -unroll ...):
 `)

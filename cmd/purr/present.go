@@ -76,6 +76,13 @@ type jsonExecution struct {
 	State     map[string]string   `json:"state"`
 	Holds     bool                `json:"holds"`
 	Flags     []string            `json:"flags"`
+	Fails     []jsonFailure       `json:"fails,omitempty"` // purr why's: the checks it fails
+}
+
+type jsonFailure struct {
+	Check   string   `json:"check"`
+	Kind    string   `json:"kind"`
+	Witness [][2]int `json:"witness"`
 }
 
 type jsonEvent struct {
@@ -108,6 +115,36 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
+// jsonExecution is an execution as JSON has it.
+func (o *options) jsonExecution(x outcome.Execution) jsonExecution {
+	jx := jsonExecution{Index: x.Index, Relations: map[string][][2]int{}, Sets: map[string][]int{},
+		State: stateMap(x.State, o.cfg.Hexa), Holds: x.Holds, Flags: nonNil(x.Flags)}
+	for _, e := range x.Events {
+		jx.Events = append(jx.Events, jsonEvent{ID: e.ID, Label: e.Label, Thread: e.Thread, Kind: e.Kind,
+			Loc: e.Loc, Value: e.Value, Tags: nonNil(e.Tags), Instr: e.Instr, Pos: e.Pos})
+	}
+	jx.Events = nonNil(jx.Events)
+	for name, edges := range x.Relations {
+		jx.Relations[name] = pairsOf(edges)
+	}
+	for name, ids := range x.Sets {
+		jx.Sets[name] = nonNil(ids)
+	}
+	for _, f := range x.Fails {
+		jx.Fails = append(jx.Fails, jsonFailure{Check: f.Check, Kind: f.Kind, Witness: pairsOf(f.Witness)})
+	}
+	return jx
+}
+
+// pairsOf is edges as JSON has them: [from, to] by event ID.
+func pairsOf(edges []outcome.Edge) [][2]int {
+	pairs := [][2]int{}
+	for _, e := range edges {
+		pairs = append(pairs, [2]int{e.From, e.To})
+	}
+	return pairs
+}
+
 // writeJSON prints one test's line of --json.
 func (o *options) writeJSON(w io.Writer, path string, t *litmus.Test, out *outcome.Outcome, res herdout.Result) error {
 	j := jsonResult{Test: t.Name, Path: path, Model: o.cfg.ModelName(t.Arch), Kind: res.Quantifier.Kind().String(),
@@ -123,24 +160,7 @@ func (o *options) writeJSON(w io.Writer, path string, t *litmus.Test, out *outco
 		j.States = append(j.States, m)
 	}
 	for _, x := range out.Executions {
-		jx := jsonExecution{Index: x.Index, Relations: map[string][][2]int{}, Sets: map[string][]int{},
-			State: stateMap(x.State, o.cfg.Hexa), Holds: x.Holds, Flags: nonNil(x.Flags)}
-		for _, e := range x.Events {
-			jx.Events = append(jx.Events, jsonEvent{ID: e.ID, Label: e.Label, Thread: e.Thread, Kind: e.Kind,
-				Loc: e.Loc, Value: e.Value, Tags: nonNil(e.Tags), Instr: e.Instr, Pos: e.Pos})
-		}
-		jx.Events = nonNil(jx.Events)
-		for name, edges := range x.Relations {
-			pairs := [][2]int{}
-			for _, e := range edges {
-				pairs = append(pairs, [2]int{e.From, e.To})
-			}
-			jx.Relations[name] = pairs
-		}
-		for name, ids := range x.Sets {
-			jx.Sets[name] = nonNil(ids)
-		}
-		j.Executions = append(j.Executions, jx)
+		j.Executions = append(j.Executions, o.jsonExecution(x))
 	}
 	line, err := json.Marshal(j)
 	if err != nil {

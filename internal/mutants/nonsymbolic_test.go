@@ -82,8 +82,9 @@ exists (x=0)
 // that a write through a pointer read from memory is refused at the write
 // when a candidate execution, whatever the model, reads 0 for the
 // pointer: herd7 stops on the Linux kernel's C-JO-OOTA-7 so ("Non-symbolic
-// memory access found on '[0]'"). A candidate is one herd7 builds: a read
-// of a later write of its own thread is none (the last case is answered).
+// memory access found on '[0]'"). Any pairing of reads with writes makes
+// a candidate, even one the model rejects (the last case: a read of a
+// later write of its own thread).
 func TestWriteThroughNumberReadFromMemoryRefused(t *testing.T) {
 	const reason = `"Non-symbolic memory access found on '[0]'"`
 	for _, c := range []struct{ name, src, at string }{
@@ -120,10 +121,7 @@ P1(int *x) {
 }
 exists (0:r1=1)
 `, "9:3"},
-	} {
-		t.Run(c.name, func(t *testing.T) { refusedByBothEngines(t, c.src, c.at, reason) })
-	}
-	lt, err := litmus.Parse("later.litmus", []byte(`C W2
+		{"c-read-of-a-later-write", `C W2
 { y=x; }
 P0(int *x, int *y) {
   int *r1 = *y;
@@ -131,22 +129,9 @@ P0(int *x, int *y) {
   *y = 0;
 }
 exists (x=1)
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := defaultModel(lt.Arch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, engine := range []string{mcm.EngineSAT, mcm.EngineExplicit} {
-		out, err := mcm.Check(m, lt, mcm.Options{Engine: engine})
-		if err != nil {
-			t.Fatalf("%s: %v", engine, err)
-		}
-		if out.Positive != 1 || out.Negative != 0 {
-			t.Fatalf("%s: %d positive, %d negative executions; want 1, 0", engine, out.Positive, out.Negative)
-		}
+`, "5:3"},
+	} {
+		t.Run(c.name, func(t *testing.T) { refusedByBothEngines(t, c.src, c.at, reason) })
 	}
 }
 

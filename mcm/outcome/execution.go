@@ -59,6 +59,22 @@ type Execution struct {
 	State     State             // its final state
 	Holds     bool              // the condition's proposition holds on it
 	Flags     []string          // the flags it raises
+	// Fails are the model's checks the execution fails, with what shows
+	// each failure: none for an execution the model allows (purr why
+	// shows others).
+	Fails []Failure
+}
+
+// Failure is a check of the model an execution fails.
+type Failure struct {
+	Check string // its name, or position for an unnamed one, as -skipchecks takes it
+	Kind  string // acyclic, irreflexive or empty ("~acyclic" ... when negated)
+	// Witness shows the failure, by event ID: a cycle (its edges in
+	// order) for acyclic, a pair (e, e) for irreflexive, a member for
+	// empty (a set's as the pair (e, e)). It passes over the events the
+	// execution does not list (branches); it is empty for a negated check,
+	// whose failure is an absence.
+	Witness []Edge
 }
 
 // Event is one event of an execution.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/purr-mcm/purr/mcm/outcome"
@@ -136,8 +137,118 @@ func Listing(w io.Writer, test string, xs []outcome.Execution, rels []string) er
 		if len(x.Flags) > 0 {
 			fmt.Fprintf(&b, "  flags: %s\n", strings.Join(x.Flags, " "))
 		}
+		for _, f := range x.Fails {
+			fmt.Fprintf(&b, "  fails %s (%s)%s\n", f.Check, f.Kind, WitnessText(x, f))
+		}
 		b.WriteString("\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// WitnessText shows a failure's witness by the events' labels: ": a
+// -rf-> b -po-> c -fr-> a" for a cycle, each edge named by the relations
+// of the execution that hold it (rf, co, fr, po first), "" for none.
+func WitnessText(x *outcome.Execution, f outcome.Failure) string {
+	if len(f.Witness) == 0 {
+		return ""
+	}
+	first := f.Witness[0]
+	if len(f.Witness) == 1 && first.From == first.To && f.Kind == "empty" && edgeNames(x, first) == "" {
+		return ": " + x.Events[first.From].Label // a member of a set
+	}
+	var b strings.Builder
+	b.WriteString(": ")
+	b.WriteString(x.Events[first.From].Label)
+	for _, e := range f.Witness {
+		if names := edgeNames(x, e); names != "" {
+			fmt.Fprintf(&b, " -%s-> %s", names, x.Events[e.To].Label)
+		} else {
+			fmt.Fprintf(&b, " -> %s", x.Events[e.To].Label)
+		}
+	}
+	return b.String()
+}
+
+// edgeNames names the relations of x that hold the edge, rf, co, fr and
+// po first; po holds it when its immediate edges chain from one event to
+// the other.
+func edgeNames(x *outcome.Execution, e outcome.Edge) string {
+	var names []string
+	for _, rel := range outcome.BaseRelations {
+		if rel == "po" && poBefore(x, e.From, e.To) || slices.Contains(x.Relations[rel], e) {
+			names = append(names, rel)
+		}
+	}
+	var others []string
+	for rel, edges := range x.Relations {
+		if !slices.Contains(outcome.BaseRelations, rel) && slices.Contains(edges, e) {
+			others = append(others, rel)
+		}
+	}
+	sort.Strings(others)
+	if len(names) == 0 {
+		names = others
+	}
+	return strings.Join(names, ",")
+}
+
+// poBefore tells whether a precedes b in program order: a chain of po's
+// immediate edges leads from a to b.
+func poBefore(x *outcome.Execution, a, b int) bool {
+	for {
+		next := -1
+		for _, e := range x.Relations["po"] {
+			if e.From == a {
+				next = e.To
+				break
+			}
+		}
+		switch next {
+		case -1:
+			return false
+		case b:
+			return true
+		}
+		a = next
+	}
+}
+
+// Why writes why the model forbids the test's outcome (outcome.Why) as
+// text: the minimal sets of checks, then each set's execution with the
+// witnesses of its failures.
+func Why(w io.Writer, test, model string, why *outcome.Why, rels []string) error {
+	var b strings.Builder
+	switch {
+	case why.Allowed != nil:
+		fmt.Fprintf(&b, "Test %s under %s: the outcome %s is allowed; an execution shows it:\n\n", test, model, why.Target)
+	case why.Never:
+		fmt.Fprintf(&b, "Test %s under %s: no candidate execution shows the outcome %s, whatever checks are left out: the program itself rules it out\n", test, model, why.Target)
+	default:
+		fmt.Fprintf(&b, "Test %s under %s: the outcome %s is forbidden; the smallest sets of checks whose removal allows it:\n", test, model, why.Target)
+		for i, set := range why.Sets {
+			fmt.Fprintf(&b, "  %d. -skipchecks %s\n", i+1, strings.Join(set.Checks, ","))
+		}
+		if !why.Complete {
+			b.WriteString("  (more sets exist: raise --max-sets)\n")
+		}
+		b.WriteString("\n")
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	if why.Allowed != nil {
+		return Listing(w, test, []outcome.Execution{*why.Allowed}, rels)
+	}
+	for i, set := range why.Sets {
+		x := set.Execution
+		x.Index = i + 1
+		if _, err := fmt.Fprintf(w, "Set %d: -skipchecks %s\n", i+1, strings.Join(set.Checks, ",")); err != nil {
+			return err
+		}
+		if err := Listing(w, test, []outcome.Execution{x}, rels); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -130,6 +130,23 @@ func (b *Builder) set(set string) {
 	}
 }
 
+// Fail records that the execution fails a check; witness is a path of
+// unfolding event IDs (a cycle's nodes in order, its first repeated at
+// the end; a pair; an event), shown by the events the execution lists.
+func (b *Builder) Fail(check, kind string, witness []int) {
+	var nodes []int
+	for _, id := range witness {
+		if i, ok := b.ids[id]; ok && (len(nodes) == 0 || nodes[len(nodes)-1] != i || len(witness) <= 2) {
+			nodes = append(nodes, i)
+		}
+	}
+	f := outcome.Failure{Check: check, Kind: kind}
+	for i := 1; i < len(nodes); i++ {
+		f.Witness = append(f.Witness, outcome.Edge{From: nodes[i-1], To: nodes[i]})
+	}
+	b.x.Fails = append(b.x.Fails, f)
+}
+
 // Finish sorts the edges and members and returns the execution.
 func (b *Builder) Finish(index int, st outcome.State, holds bool, flags []string) outcome.Execution {
 	x := b.x

@@ -137,6 +137,12 @@ type Check[L comparable] struct {
 	Pos     source.Pos
 	// Unnamed: the model gives the check no name (Name is its kind).
 	Unnamed bool
+	// Kind is what it tests: acyclic, irreflexive or empty, with ~ when
+	// negated; "" for the check of a "with" choice.
+	Kind string
+	// WellFormed marks purr's rules of well-formed executions, which are
+	// not the model's: no execution breaks them.
+	WellFormed bool
 	// Rel or Set is what the check tests, for the witness of its failure
 	// (a cycle, a reflexive pair, a member).
 	Rel Rel[L]
@@ -641,7 +647,10 @@ func (ev *evaluator[L]) stmt(st ast.Stmt, sc *env) (*env, error) {
 		if name == "" {
 			name = st.Kind.String()
 		}
-		c := Check[L]{Name: name, Mode: st.Mode, Pos: st.Pos, Unnamed: st.Name == ""}
+		c := Check[L]{Name: name, Mode: st.Mode, Pos: st.Pos, Unnamed: st.Name == "", Kind: st.Kind.String()}
+		if st.Negated {
+			c.Kind = "~" + c.Kind
+		}
 		switch v := v.(type) {
 		case Rel[L]:
 			c.Rel = v

@@ -119,8 +119,12 @@ func run[L comparable](ctx context.Context, m Model, al *Algebra[L], sets map[st
 			c, ok := st.(*ast.Check)
 			return ok && slices.Contains(m.ByConstruction, c.Name)
 		})
+		n := len(ev.checks)
 		if _, err := ev.run(rules, wfScope); err != nil {
 			return nil, nil, err
+		}
+		for i := n; i < len(ev.checks); i++ {
+			ev.checks[i].WellFormed = true
 		}
 	}
 	return ev.checks, ev.captured, nil

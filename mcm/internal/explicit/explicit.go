@@ -1090,8 +1090,8 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 // the model, does what herd7 stops on: a write takes a number for its
 // address (events.NumericAddressWrites), or an instruction computes an
 // operation that has no value on the addresses it gets
-// (events.IllegalOps). Candidates are herd7's: no read reads from a write
-// after it in program order.
+// (events.IllegalOps). Candidates are herd7's: any pairing of reads with
+// writes, but an instruction's own (herd7's -optace iico).
 func refuseHazards(t *litmus.Test, u *events.Unfolding) error {
 	ws, ops := u.NumericAddressWrites(), u.IllegalOps()
 	if len(ws) == 0 && len(ops) == 0 {
@@ -1099,11 +1099,6 @@ func refuseHazards(t *litmus.Test, u *events.Unfolding) error {
 	}
 	var refusal error
 	walk(u, func(x *execution) bool {
-		for _, r := range x.reads {
-			if w := x.rf[r.ID]; w != nil && x.before(r, w) {
-				return true
-			}
-		}
 		for _, w := range ws {
 			if !x.executed[w.ID] {
 				continue

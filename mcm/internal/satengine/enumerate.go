@@ -82,7 +82,8 @@ func enumerate(s *sat.Solver, projection []sat.Lit, lazy []Rel, limit int, visit
 // (the read, po-loc, the write, co, that write, rf, the read): without
 // the clause, every such choice of rf was a dead end of the search.
 func (f *cycleFinder) forbidShortCycles(s *sat.Solver) {
-	for _, r := range f.rels {
+	for i := range f.rels {
+		r := &f.rels[i]
 		edge := make(map[[2]int32]sat.Lit, len(r.lits))
 		succ := make([][]int32, r.nodes)
 		for i, l := range r.lits {
@@ -93,18 +94,18 @@ func (f *cycleFinder) forbidShortCycles(s *sat.Solver) {
 		for i, ab := range r.lits {
 			a, b := r.from[i], r.to[i]
 			if a == b {
-				s.AddClause(-ab)
+				s.AddClause(r.guarded([]sat.Lit{-ab})...)
 				continue
 			}
 			if ba, ok := edge[[2]int32{b, a}]; ok && a < b {
-				s.AddClause(-ab, -ba)
+				s.AddClause(r.guarded([]sat.Lit{-ab, -ba})...)
 			}
 			if ab != sat.True {
 				continue
 			}
 			for _, c := range succ[b] {
 				if ca, ok := edge[[2]int32{c, a}]; ok && c != a && c != b {
-					s.AddClause(-edge[[2]int32{b, c}], -ca)
+					s.AddClause(r.guarded([]sat.Lit{-edge[[2]int32{b, c}], -ca})...)
 				}
 			}
 		}
@@ -131,6 +132,9 @@ type cycleFinder struct {
 }
 
 type lazyRel struct {
+	// guard, unless sat.True, holds the relation acyclic only when true
+	// (Why leaves checks out so).
+	guard sat.Lit
 	nodes int
 	from  []int32 // per pair, sorted by (from, to): its nodes' numbers
 	to    []int32
@@ -138,8 +142,18 @@ type lazyRel struct {
 }
 
 func newCycleFinder(rels []Rel) *cycleFinder {
+	guards := make([]sat.Lit, len(rels))
+	for i := range guards {
+		guards[i] = sat.True
+	}
+	return newGuardedCycleFinder(rels, guards)
+}
+
+// newGuardedCycleFinder is newCycleFinder for relations that must be
+// acyclic only when their guards are true.
+func newGuardedCycleFinder(rels []Rel, guards []sat.Lit) *cycleFinder {
 	f := &cycleFinder{}
-	for _, r := range rels {
+	for ri, r := range rels {
 		var pairs []eval.Pair
 		for _, k := range eval.SortedPairs(r) {
 			if r[k] != sat.False {
@@ -161,7 +175,7 @@ func newCycleFinder(rels []Rel) *cycleFinder {
 		for i, e := range events {
 			num[e] = int32(i)
 		}
-		var lr lazyRel
+		lr := lazyRel{guard: guards[ri]}
 		for _, k := range pairs {
 			lr.from = append(lr.from, num[k.A])
 			lr.to = append(lr.to, num[k.B])
@@ -266,14 +280,26 @@ func withinComponents(pairs []eval.Pair) []eval.Pair {
 func (f *cycleFinder) find(s *sat.Solver) []sat.Lit {
 	for i := range f.rels {
 		r := &f.rels[i]
+		if r.guard != sat.True && !s.Value(r.guard) {
+			continue
+		}
 		if r.nodes <= len(f.succMask) && f.acyclicSmall(s, r) {
 			continue
 		}
 		if c := f.cycleIn(s, r); c != nil {
-			return c
+			return r.guarded(c)
 		}
 	}
 	return nil
+}
+
+// guarded is a clause of the relation's acyclicity, which holds only
+// when its guard does.
+func (r *lazyRel) guarded(clause []sat.Lit) []sat.Lit {
+	if r.guard == sat.True {
+		return clause
+	}
+	return append(clause, -r.guard)
 }
 
 // acyclicSmall tells whether a relation of at most 64 nodes is acyclic in
