@@ -102,7 +102,7 @@ func (k *Checker) prepare(t *litmus.Test) (*cat.Model, mcm.Options, error) {
 		return nil, mcm.Options{}, &ModelError{err}
 	}
 	cfg := &k.cfg
-	return m, mcm.Options{Unroll: cfg.Unroll, Variants: variants, SkipChecks: cfg.SkipChecks,
+	return m, mcm.Options{Unroll: cfg.Unroll, Variants: variants, SkipChecks: cfg.SkipChecks, Through: cfg.Through,
 		Speedcheck: cfg.Speedcheck, MaxExecutions: cfg.MaxExecutions, Engine: cfg.Engine, CheckModels: cfg.CheckModels,
 		MaxVars: cfg.MaxVars, MaxClauses: cfg.MaxClauses, Distinct: cfg.Distinct, Show: cfg.Show, Capture: cfg.Capture}, nil
 }

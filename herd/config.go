@@ -21,7 +21,7 @@ type Config struct {
 	Bell       string   // -bell: a file run before the model
 	Macros     string   // -macros: herd7's C macros (a .def file)
 	SkipChecks []string // -skipchecks: the model's checks left out
-	Through    string   // -through: only none is supported
+	Through    string   // -through: none, invalid or all
 	Names      []string // -names: files of the names of the tests to check
 	OKNames    []string // -oknames: the names of the tests to check
 	NoNames    []string // -nonames: the names of the tests to skip
@@ -84,14 +84,14 @@ func SpeedcheckValue(v string) string {
 	return v
 }
 
-// CheckThrough accepts herd7's -through none (the default); all and
-// invalid let executions that fail the model through, for pictures.
+// CheckThrough accepts herd7's -through: none (the default), invalid or
+// all, which let the executions the model's checks forbid through.
 func (c *Config) CheckThrough() error {
 	switch c.Through {
-	case "", "none":
+	case "", "none", "invalid", "all":
 		return nil
 	}
-	return fmt.Errorf("-through %s is not supported: it lets executions the model forbids through, for drawing them, which purr does not do", c.Through)
+	return fmt.Errorf("-through must be none, invalid or all, not %q", c.Through)
 }
 
 // CheckVariants refuses herd7's semantic variants among -variant's (those

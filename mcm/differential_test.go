@@ -134,6 +134,23 @@ func TestDifferentialCorpora(t *testing.T) {
 }
 
 func runDifferential(t *testing.T, c differentialCorpus) {
+	tests := differentialTests(t, c)
+	for _, name := range c.models {
+		m := embeddedModel(t, name)
+		bad := 0
+		for _, lt := range tests {
+			if d := engineDiff(m, lt); len(d) > 0 {
+				bad++
+				t.Errorf("%s under %s: the engines disagree: %s", lt.File, name, strings.Join(d, "; "))
+			}
+		}
+		t.Logf("%s under %s: %d tests compared, %d agree", c.folder, name, len(tests), len(tests)-bad)
+	}
+}
+
+// differentialTests reads the tests of a corpus the engines are compared
+// on: those purr reads, of at most differentialLimit candidates.
+func differentialTests(t *testing.T, c differentialCorpus) []*litmus.Test {
 	dir := shared.Path(t, filepath.Join("corpus", c.folder))
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -173,17 +190,57 @@ func runDifferential(t *testing.T, c differentialCorpus) {
 		}
 		tests = append(tests, lt)
 	}
-	for _, name := range c.models {
-		m := embeddedModel(t, name)
-		bad := 0
-		for _, lt := range tests {
-			if d := engineDiff(m, lt); len(d) > 0 {
-				bad++
-				t.Errorf("%s under %s: the engines disagree: %s", lt.File, name, strings.Join(d, "; "))
-			}
-		}
-		t.Logf("%s under %s: %d tests compared, %d agree", c.folder, name, len(tests), len(tests)-bad)
-	}
 	t.Logf("%s: %d tests left out (%d unreadable by purr, %d over %d candidates)", c.folder,
 		len(files)-len(tests), unreadable, big, differentialLimit)
+	return tests
+}
+
+// TestDifferentialThrough compares the engines under -through invalid:
+// the same counts and states, and, execution by execution, the same
+// checks failed.
+func TestDifferentialThrough(t *testing.T) {
+	for _, c := range []differentialCorpus{
+		{folder: "herd-catalogue-aarch64", models: []string{"aarch64", "sc"}, every: 1, short: 2},
+		{folder: "dat3m-aarch64", models: []string{"aarch64"}, every: 64, short: 512},
+		{folder: "dat3m-c11", models: []string{"rc11"}, every: 2, short: 8},
+	} {
+		t.Run(strings.ReplaceAll(c.folder, "/", "-"), func(t *testing.T) {
+			tests := differentialTests(t, c)
+			for _, name := range c.models {
+				m := embeddedModel(t, name)
+				for _, lt := range tests {
+					opt := Options{Through: "invalid", Show: outcome.ShowAll}
+					opt.Engine = EngineSAT
+					want, werr := Check(m, lt, opt)
+					opt.Engine = EngineExplicit
+					got, gerr := Check(m, lt, opt)
+					d := resultsDiff(lt, want, werr, got, gerr)
+					if len(d) == 0 && werr == nil {
+						if a, b := failsByExecution(want), failsByExecution(got); a != b {
+							d = append(d, fmt.Sprintf("failed checks: sat\n%s\nexplicit\n%s", a, b))
+						}
+					}
+					if len(d) > 0 {
+						t.Errorf("%s under %s, -through invalid: the engines disagree: %s", lt.File, name, strings.Join(d, "; "))
+					}
+				}
+			}
+		})
+	}
+}
+
+// failsByExecution lists, one line per execution in a fixed order, an
+// execution's identity and the checks it fails.
+func failsByExecution(out *outcome.Outcome) string {
+	var lines []string
+	for _, x := range out.Executions {
+		var checks []string
+		for _, f := range x.Fails {
+			checks = append(checks, f.Check)
+		}
+		sort.Strings(checks)
+		lines = append(lines, x.Canonical()+" fails "+strings.Join(checks, ","))
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
 }

@@ -133,6 +133,7 @@ func TestJSONMatchesSchema(t *testing.T) {
 		{"--json", "-show", "all", "-m", "aarch64", "../../testdata/classic/SB+swps.litmus", "../../testdata/classic/MP+dmb.st+po.litmus"},
 		{"--json", "-show", "wit", "testdata/SB.c.litmus", "testdata/MP-filtered.litmus"},
 		{"executions", "--json", "-m", "testdata/shows.cat", "--doshow", "rmw", "../../testdata/classic/IRIW.litmus"},
+		{"executions", "--json", "-through", "all", "-m", "tcp", "../../testdata/protocols/tcp.litmus"},
 	} {
 		out, errs, status := runPurr(args...)
 		if status != 0 {

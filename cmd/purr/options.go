@@ -91,7 +91,7 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.StringVar(&c.Bell, "bell", "", "run the bell `FILE` before the model")
 	fs.StringVar(&c.Macros, "macros", "", "expand herd7's C macros of `FILE.def` in C tests (the Linux kernel's primitives: linux-kernel.def)")
 	fs.StringSliceVar(&c.SkipChecks, "skipchecks", nil, "leave out the model's checks `name,...`")
-	fs.StringVar(&c.Through, "through", d.Through, "herd7's -through: only none is supported")
+	fs.StringVar(&c.Through, "through", d.Through, "let through the executions the model's checks forbid, as herd7's -through: none, invalid or all (the same under a Cat model); they count, and listings and JSON name the checks they fail")
 	fs.StringArrayVar(&c.Names, "names", nil, "check only the tests named in `FILE` (a name a line, up to its first space, as a kinds file has them; repeatable), as herd7's -names")
 	fs.StringSliceVar(&c.OKNames, "oknames", nil, "check only the tests named `name,...` (the names of their first lines), as herd7's -oknames")
 	fs.StringSliceVar(&c.NoNames, "nonames", nil, "skip the tests named `name,...`, as herd7's -nonames")

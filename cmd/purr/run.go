@@ -136,7 +136,7 @@ func cmdExecutions(args []string, stdout, stderr io.Writer) int {
 	files, err := parseFlags(flags, &o, args)
 	if err == nil {
 		err = onlyFlags(flags, "model", "include", "variant", "macros", "unroll", "show", "doshow", "unshow", "json",
-			"engine", "max-executions", "max-sat-vars", "max-sat-clauses", "distinct")
+			"engine", "max-executions", "max-sat-vars", "max-sat-clauses", "distinct", "conf", "bell", "skipchecks", "through")
 	}
 	if err == nil {
 		err = o.cfg.CheckVariants()

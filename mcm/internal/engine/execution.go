@@ -130,21 +130,21 @@ func (b *Builder) set(set string) {
 	}
 }
 
-// Fail records that the execution fails a check; witness is a path of
-// unfolding event IDs (a cycle's nodes in order, its first repeated at
-// the end; a pair; an event), shown by the events the execution lists.
-func (b *Builder) Fail(check, kind string, witness []int) {
+// Fail records that the execution fails a check, shown by the events
+// the execution lists: a witness that passes over others (branches) goes
+// from one listed event to the next.
+func (b *Builder) Fail(f Failure) {
 	var nodes []int
-	for _, id := range witness {
-		if i, ok := b.ids[id]; ok && (len(nodes) == 0 || nodes[len(nodes)-1] != i || len(witness) <= 2) {
+	for _, id := range f.Nodes {
+		if i, ok := b.ids[id]; ok && (len(nodes) == 0 || nodes[len(nodes)-1] != i || len(f.Nodes) <= 2) {
 			nodes = append(nodes, i)
 		}
 	}
-	f := outcome.Failure{Check: check, Kind: kind}
+	out := outcome.Failure{Check: f.Check, Kind: f.Kind}
 	for i := 1; i < len(nodes); i++ {
-		f.Witness = append(f.Witness, outcome.Edge{From: nodes[i-1], To: nodes[i]})
+		out.Witness = append(out.Witness, outcome.Edge{From: nodes[i-1], To: nodes[i]})
 	}
-	b.x.Fails = append(b.x.Fails, f)
+	b.x.Fails = append(b.x.Fails, out)
 }
 
 // Finish sorts the edges and members and returns the execution.

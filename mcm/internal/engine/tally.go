@@ -17,6 +17,10 @@ type Options struct {
 	Capture       []string
 	// MaxVars and MaxClauses bound the SAT engine's formula (0: no bound).
 	MaxVars, MaxClauses int
+	// Through lets through the executions the model's checks forbid
+	// (herd7's -through invalid or all): they count, and the executions
+	// kept carry the checks they fail (outcome.Execution.Fails).
+	Through bool
 }
 
 // Showing tells whether the options keep executions for people to read.

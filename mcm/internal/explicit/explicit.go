@@ -455,6 +455,8 @@ type judgement struct {
 	state      outcome.State
 	flags      []string // the flags the execution raises, sorted
 	hasFlags   bool     // the model has flags (raised or not)
+	// fails are the model's checks it fails, when let through.
+	fails []engine.Failure
 	// choices counts the choices of the model's "with x from S" with which
 	// the execution passes (1 for a model that chooses nothing): herd7
 	// counts each as an execution. flags are those of any of them.
@@ -488,6 +490,7 @@ type Checker struct {
 	// final writes herd7 tells executions apart by (FW).
 	observedAddrs []outcome.Value
 	capture       bool // keep what the model binds and shows in judgements
+	through       bool // let executions the model's checks forbid through (engine.Options.Through)
 	// chooses says that the model made a choice (with x from S) on an
 	// execution judged: Verify then keeps what it found right in verified.
 	chooses  bool
@@ -504,6 +507,10 @@ func NewChecker(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unf
 	}
 	return c
 }
+
+// LetThrough makes the checker let through the executions the model's
+// checks forbid, when through (engine.Options.Through).
+func (c *Checker) LetThrough(through bool) { c.through = through }
 
 // judge evaluates the model, the filter and the condition on an execution
 // whose values are determined, once per sequence of the choices the
@@ -629,9 +636,15 @@ func (c *Checker) judgeOnce(x *execution, lg eval.Logic[bool]) (judgement, error
 		ch := &checks[i]
 		switch ch.Mode {
 		case ast.Require, ast.Assert:
-			if !ch.Literal(al) {
-				j.consistent = false
+			if ch.Literal(al) {
+				break
 			}
+			if !c.through || ch.WellFormed {
+				j.consistent = false
+				break
+			}
+			nodes, _ := engine.Witness(ch, func(in bool) bool { return in })
+			j.fails = append(j.fails, engine.Failure{Check: ch.ID(), Kind: ch.Kind, Nodes: nodes})
 		case ast.Flag:
 			j.hasFlags = true
 			if ch.Lit {
@@ -1012,7 +1025,7 @@ func (c *Checker) validateBoth(x, y litmus.Prop) error {
 // the model m.
 func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout, opt engine.Options) (*outcome.Outcome, error) {
 	c := NewChecker(ctx, m, t, u, lay)
-	c.capture = opt.Showing()
+	c.capture, c.through = opt.Showing(), opt.Through
 	// Refuse a condition purr cannot evaluate even when no execution
 	// would evaluate it.
 	for _, p := range []litmus.Prop{t.Filter, t.Cond} {
@@ -1214,5 +1227,8 @@ func (c *Checker) execution(x *execution, j judgement, index int, capture []stri
 	}
 	b := engine.NewBuilder(c.test, c.lay, occ)
 	engine.AddRelations(b, j.rels, j.sets, j.captured, capture, func(in bool) bool { return in })
+	for _, f := range j.fails {
+		b.Fail(f)
+	}
 	return b.Finish(index, j.state, j.holds, j.flags)
 }

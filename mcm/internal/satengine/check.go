@@ -93,6 +93,9 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 	for _, c := range f.checks {
 		switch c.Mode {
 		case ast.Require, ast.Assert:
+			if opt.Through && !c.WellFormed {
+				continue // let through: Fails shows it
+			}
 			if c.Acyclic != nil {
 				lazy = append(lazy, c.Acyclic)
 				continue
@@ -220,7 +223,13 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 		}
 		index := tally.Count(1, holds, raw, state, these)
 		if tally.Selects(holds) {
-			tally.Keep(en.execution(t, lay, sets, rels, captured, opt.Capture, index, state(), holds, these))
+			b := en.builder(t, lay, sets, rels, captured, opt.Capture)
+			if opt.Through {
+				for _, fail := range engine.Fails(f.checks, s.Value) {
+					b.Fail(fail)
+				}
+			}
+			tally.Keep(b.Finish(index, state(), holds, these))
 		}
 		if recheck != nil {
 			if failure = recheck(Accepted{en: en, Holds: holds, State: state(), Flags: these}); failure != nil {
@@ -308,12 +317,6 @@ func appendValue(b []byte, v outcome.Value) []byte {
 	return binary.AppendVarint(b, v.Off)
 }
 
-// execution describes the solver's current model for people to read.
-func (en *encoding) execution(t *litmus.Test, lay events.Layout, sets map[string]Set, rels map[string]Rel,
-	captured *eval.Captured[sat.Lit], capture []string, index int, st outcome.State, holds bool, flags []string) outcome.Execution {
-	return en.builder(t, lay, sets, rels, captured, capture).Finish(index, st, holds, flags)
-}
-
 // builder lays out the solver's current model as an execution, for
 // Finish to complete.
 func (en *encoding) builder(t *litmus.Test, lay events.Layout, sets map[string]Set, rels map[string]Rel,
@@ -334,6 +337,15 @@ func (en *encoding) builder(t *litmus.Test, lay events.Layout, sets map[string]S
 	b := engine.NewBuilder(t, lay, occ)
 	engine.AddRelations(b, rels, sets, captured, capture, s.Value)
 	return b
+}
+
+// Hazards refuses the test when a candidate execution does what herd7
+// stops on (see refuseHazards), whatever the model: for a test refused
+// for something else (mixed sizes), whose refusal herd7 would not reach.
+func Hazards(ctx context.Context, t *litmus.Test, u *events.Unfolding, opt engine.Options) (err error) {
+	defer sat.Catch(&err)
+	en := encodeLimited(u, sat.Limits{MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses, Context: ctx})
+	return en.refuseHazards(t, en.derivation())
 }
 
 // refuseHazards refuses the test when a candidate execution, whatever

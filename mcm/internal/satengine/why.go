@@ -97,8 +97,8 @@ func Why(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfolding,
 		b := en.builder(t, lay, f.sets, f.rels, f.captured, opt.Capture)
 		for _, g := range fails {
 			for _, c := range g.checks {
-				if witness, failed := en.failure(c); failed {
-					b.Fail(c.ID(), c.Kind, witness)
+				if nodes, failed := engine.Witness(c, s.Value); failed {
+					b.Fail(engine.Failure{Check: c.ID(), Kind: c.Kind, Nodes: nodes})
 				}
 			}
 		}
@@ -177,95 +177,6 @@ func counter(s *sat.Solver, xs []sat.Lit) []sat.Lit {
 		prev = cur
 	}
 	return prev
-}
-
-// failure tells whether the current model fails the check c, and gives
-// the unfolding events that show it: a cycle's nodes (the first again at
-// the end), a reflexive pair, a member.
-func (en *encoding) failure(c *eval.Check[sat.Lit]) ([]int, bool) {
-	s := en.s
-	if c.Acyclic == nil {
-		if s.Value(c.Lit) {
-			return nil, false
-		}
-	}
-	var pairs [][2]int
-	for _, k := range eval.SortedPairs(c.Rel) {
-		if s.Value(c.Rel[k]) {
-			pairs = append(pairs, [2]int{int(k.A), int(k.B)})
-		}
-	}
-	switch c.Kind {
-	case "acyclic":
-		cycle := cycleOf(pairs)
-		return cycle, cycle != nil
-	case "irreflexive":
-		for _, p := range pairs {
-			if p[0] == p[1] {
-				return p[:], true
-			}
-		}
-	case "empty":
-		if len(pairs) > 0 {
-			return pairs[0][:], true
-		}
-		for id, l := range c.Set {
-			if s.Value(l) {
-				return []int{id, id}, true
-			}
-		}
-	}
-	return nil, true
-}
-
-// cycleOf returns a cycle of the relation, as its nodes with the first
-// again at the end, or nil when it is acyclic.
-func cycleOf(pairs [][2]int) []int {
-	succ := map[int][]int{}
-	var nodes []int
-	for _, p := range pairs {
-		if len(succ[p[0]]) == 0 {
-			nodes = append(nodes, p[0])
-		}
-		succ[p[0]] = append(succ[p[0]], p[1])
-	}
-	const (
-		unseen = iota
-		open
-		closed
-	)
-	state := map[int]int{}
-	var path []int
-	var visit func(a int) []int
-	visit = func(a int) []int {
-		state[a] = open
-		path = append(path, a)
-		for _, b := range succ[a] {
-			switch state[b] {
-			case open:
-				for i, n := range path {
-					if n == b {
-						return append(append([]int(nil), path[i:]...), b)
-					}
-				}
-			case unseen:
-				if c := visit(b); c != nil {
-					return c
-				}
-			}
-		}
-		state[a] = closed
-		path = path[:len(path)-1]
-		return nil
-	}
-	for _, a := range nodes {
-		if state[a] == unseen {
-			if c := visit(a); c != nil {
-				return c
-			}
-		}
-	}
-	return nil
 }
 
 // currentState is the final state of the solver's current model.
