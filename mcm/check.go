@@ -171,6 +171,9 @@ func parseThrough(through string) (bool, error) {
 // its accesses, for an engine to decide it under the model.
 func prepare(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options) (eval.Model, *events.Unfolding, events.Layout, error) {
 	model := eval.Model{Cat: m, Variants: opt.Variants, SkipWellFormed: opt.skipWellFormed, SkipChecks: opt.SkipChecks}
+	if err := checkReadsMessages(m, t); err != nil {
+		return model, nil, events.Layout{}, err
+	}
 	lay, initRegs, initMem, err := events.InitialState(t)
 	if err != nil {
 		return model, nil, lay, err

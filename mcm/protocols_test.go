@@ -1,6 +1,7 @@
 package mcm
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"reflect"
@@ -244,13 +245,21 @@ func TestProtocolScenarios(t *testing.T) {
 	}
 }
 
-// TestMessageRulesNeedMsgCat checks that without msg.cat a receive is a
-// read of memory: it gets something, possibly the initial value.
-func TestMessageRulesNeedMsgCat(t *testing.T) {
+// TestMessagesNeedMsgCat checks that a test with messages is refused,
+// at its first send or receive, under a model that does not read them
+// (no msg.cat), in both engines and by purr why, rather than having its
+// receives read memory; and that with msg.cat a receive may get nothing.
+func TestMessagesNeedMsgCat(t *testing.T) {
 	test := parseTestFile(t, repoPath("testdata/protocols/blocking.litmus"))
-	plain := checkBoth(t, protocolModel(t, "plain", `"no axioms"`), test, nil)
-	if got, want := states(test, plain), []string{"1:i=0;", "1:i=1;"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("without msg.cat: states %q, want %q", got, want)
+	plain := protocolModel(t, "plain", `"no axioms"`)
+	want := `blocking.litmus:10:3: send is a message, but the model "no axioms" does not read messages`
+	for _, engine := range []string{EngineSAT, EngineExplicit} {
+		if _, err := Check(plain, test, Options{Engine: engine}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s engine, without msg.cat: %v, want %q", engine, err, want)
+		}
+	}
+	if _, err := Why(context.Background(), plain, test, Options{}, 1); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("why, without msg.cat: %v, want %q", err, want)
 	}
 	msg := checkBoth(t, protocolModel(t, "msg", `include "msg.cat"`), test, nil)
 	if got, want := states(test, msg), []string{"1:i=-1;", "1:i=1;"}; !reflect.DeepEqual(got, want) {
