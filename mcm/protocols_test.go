@@ -308,3 +308,16 @@ exists (x=2)
 		}
 	}
 }
+
+// TestPatternWrongKind checks that a pattern called with the wrong kind of
+// argument is refused at the call, which names where its body fails.
+func TestPatternWrongKind(t *testing.T) {
+	test := parseTestFile(t, repoPath("testdata/protocols/blocking.litmus"))
+	m := protocolModel(t, "wrong", "include \"msg.cat\"\ninclude \"msg-no-loss.cat\"\ncall no-loss(SEND)\n")
+	want := "wrong.cat:3:1: call no-loss fails in its body: embed:msg-no-loss.cat:"
+	for _, engine := range []string{EngineSAT, EngineExplicit} {
+		if _, err := Check(m, test, Options{Engine: engine}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s engine: %v, want %q", engine, err, want)
+		}
+	}
+}

@@ -338,6 +338,19 @@ func errVaries(pos source.Pos, format string, args ...any) error {
 	return &variesError{source.Errorf(pos, format, args...)}
 }
 
+// callSite places an error met in the body of a procedure defined in
+// another file (a library's, as msg-no-loss.cat's) at the call, which is
+// what the user wrote: a pattern called with the wrong kind of argument
+// fails inside the library. Errors of other types (limits, cancellation,
+// values that vary between executions) pass unchanged.
+func callSite(call *ast.Call, err error) error {
+	e, ok := err.(*source.Error)
+	if !ok || e.Pos.File == call.Pos.File {
+		return err
+	}
+	return source.Errorf(call.Pos, "call %s fails in its body: %s: %s", call.Name, e.Pos, e.Msg)
+}
+
 func errAt(pos source.Pos, format string, args ...any) error {
 	return source.Errorf(pos, format, args...)
 }
@@ -722,7 +735,7 @@ func (ev *evaluator[L]) stmt(st ast.Stmt, sc *env) (*env, error) {
 		_, err = ev.run(p.def.Body, body)
 		ev.leave()
 		if err != nil {
-			return nil, err
+			return nil, callSite(st, err)
 		}
 		if st.As != "" {
 			for i := before; i < len(ev.checks); i++ {
