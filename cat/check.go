@@ -89,6 +89,9 @@ func checkModel(m *Model, l *Loader) source.ErrorList {
 	sc := newScope(nil)
 	c.stmts(l.Prelude, sc)
 	c.stmts(m.Stmts, sc)
+	if c.predefined != nil && len(c.errs) == 0 {
+		c.errs = checkKinds(c.predefined, l.Prelude, m.Stmts)
+	}
 	c.errs = c.errs.Unique()
 	const maxErrors = 20
 	if len(c.errs) > maxErrors {

@@ -310,10 +310,21 @@ exists (x=2)
 }
 
 // TestPatternWrongKind checks that a pattern called with the wrong kind of
-// argument is refused at the call, which names where its body fails.
+// argument is refused at the call: when the model is loaded, as purr
+// loads it (CheckNames), and otherwise when it runs, naming where its
+// body fails.
 func TestPatternWrongKind(t *testing.T) {
+	src := "include \"msg.cat\"\ninclude \"msg-no-loss.cat\"\ncall no-loss(SEND)\n"
+	l := &cat.Loader{Embedded: []fs.FS{stdlib.FS, models.FS}}
+	if err := CheckNames(l); err != nil {
+		t.Fatal(err)
+	}
+	_, err := l.LoadSource("wrong.cat", []byte(src))
+	if want := "wrong.cat:3:14: procedure 'no-loss' takes a relation as its only argument, got an event set"; err == nil || err.Error() != want {
+		t.Errorf("loading: %v, want %q", err, want)
+	}
 	test := parseTestFile(t, repoPath("testdata/protocols/blocking.litmus"))
-	m := protocolModel(t, "wrong", "include \"msg.cat\"\ninclude \"msg-no-loss.cat\"\ncall no-loss(SEND)\n")
+	m := protocolModel(t, "wrong", src)
 	want := "wrong.cat:3:1: call no-loss fails in its body: embed:msg-no-loss.cat:"
 	for _, engine := range []string{EngineSAT, EngineExplicit} {
 		if _, err := Check(m, test, Options{Engine: engine}); err == nil || !strings.Contains(err.Error(), want) {
