@@ -191,6 +191,9 @@ func prepare(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options) (ev
 	if err := u.AnalyseValuesContext(ctx); err != nil {
 		return model, nil, lay, fmt.Errorf("%s: %w", t.File, err)
 	}
+	if err := tagScopes(t, u); err != nil {
+		return model, nil, lay, err
+	}
 	if err := events.CheckAccessSizes(t, u, lay); err != nil {
 		var mixed *events.MixedSizeError
 		if errors.As(err, &mixed) {

@@ -2,10 +2,13 @@ package mcm
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/cat/ast"
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/internal/events"
+	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
@@ -73,4 +76,54 @@ func bindsName(stmts []ast.Stmt, name string) bool {
 		}
 	}
 	return false
+}
+
+// tagScopes puts each send and receive in the scope of its channel: a
+// channel declared with a type in the initial state ({ reliable x; })
+// is in the scope the type names, and its messages carry the tag of that
+// name, which a model declares as herd's bells do (enum Scopes =
+// 'reliable || 'lossy binds Reliable to them). A message whose channel
+// the test does not fix (a pointer read from memory) cannot have a scope
+// when the test declares some: it is refused.
+func tagScopes(t *litmus.Test, u *events.Unfolding) error {
+	scope := map[string]string{}
+	for _, in := range t.Init {
+		if in.Loc.Kind == litmus.GlobalLoc && in.Type != "" && !in.Pointer {
+			scope[in.Loc.Name] = ast.TagSet(in.Type)
+		}
+	}
+	if len(scope) == 0 {
+		return nil
+	}
+	for _, e := range u.Events {
+		if !e.HasTag("SEND") && !e.HasTag("RECV") || e.Addr == nil {
+			continue
+		}
+		tag := ""
+		for i, a := range e.Addr.Dom {
+			s, ok := scope[a.Sym]
+			if a.Sym == "" || a.Off != 0 || i > 0 && s != tag {
+				return source.Errorf(e.Pos, "the channel of this message may be %s: a test that declares scopes must fix each message's channel", describeAddrs(e.Addr.Dom))
+			}
+			if ok {
+				tag = s
+			}
+		}
+		if tag != "" && !e.HasTag(tag) {
+			e.Tags = append(slices.Clip(e.Tags), tag)
+		}
+	}
+	return nil
+}
+
+func describeAddrs(dom []outcome.Value) string {
+	var s []string
+	for _, v := range dom {
+		if v.Sym == "" {
+			s = append(s, v.String())
+		} else {
+			s = append(s, "&"+v.String())
+		}
+	}
+	return strings.Join(s, " or ")
 }

@@ -332,3 +332,52 @@ func TestPatternWrongKind(t *testing.T) {
 		}
 	}
 }
+
+// TestProtocolScopes checks scopes per channel: scopes.litmus declares a
+// reliable channel and a lossy one, and scopes.cat asks no loss of the
+// reliable one alone (the scenario derives the counts by hand, up to rf);
+// a message whose channel the test does not fix is refused when the test
+// declares scopes.
+func TestProtocolScopes(t *testing.T) {
+	test := parseTestFile(t, repoPath("testdata/protocols/scopes.litmus"))
+	src, err := readFile(repoPath("testdata/protocols/scopes.cat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	everywhere := strings.Replace(string(src), "call no-loss-of(SEND & Reliable, RECV & Reliable, rf)", "call no-loss(rf)", 1)
+	if everywhere == string(src) {
+		t.Fatal("scopes.cat no longer calls no-loss-of on the reliable scope")
+	}
+	for _, tc := range []struct {
+		name string
+		m    *cat.Model
+		want int
+	}{
+		{"msg.cat", protocolModel(t, "msg", `include "msg.cat"`), 4},
+		{"scopes.cat", protocolModel(t, "scopes", string(src)), 2},
+		{"no loss everywhere", protocolModel(t, "everywhere", everywhere), 1},
+		{"tcp-buffered", embeddedModel(t, "tcp-buffered"), 1},
+	} {
+		out := checkBoth(t, tc.m, test, []string{"rf"})
+		if got := out.Positive + out.Negative; got != tc.want {
+			t.Errorf("%s: %d executions up to rf, the derivation says %d", tc.name, got, tc.want)
+		}
+	}
+	pointer := inlineTest(t, `C pointer
+{ reliable x; lossy y; int *p = &x; }
+P0(int **p, int *y) {
+  *p = y;
+}
+P1(int **p) {
+  int *c = *p;
+  send(c, 1);
+}
+exists (1:c=x)
+`)
+	want := "the channel of this message may be &x or &y: a test that declares scopes must fix each message's channel"
+	for _, engine := range []string{EngineSAT, EngineExplicit} {
+		if _, err := Check(embeddedModel(t, "tcp-buffered"), pointer, Options{Engine: engine}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s engine: %v, want %q", engine, err, want)
+		}
+	}
+}
