@@ -27,7 +27,8 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", defaultViewAddr, "serve the page on `HOST:PORT` (loopback unless said otherwise)")
 	files, err := parseFlags(fs, &o, args)
 	if err == nil {
-		err = onlyFlags(fs, "model", "include", "variant", "macros", "unroll", "engine", "max-executions", "max-sat-vars", "max-sat-clauses", "timeout", "addr", "show")
+		err = onlyFlags(fs, "model", "include", "variant", "macros", "unroll", "engine", "max-executions", "max-sat-vars", "max-sat-clauses", "timeout", "addr", "show",
+			"distinct", "skipchecks", "conf", "bell")
 	}
 	if err == nil {
 		err = o.cfg.CheckVariants()
