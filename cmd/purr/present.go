@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/purr-mcm/purr/litmus"
@@ -16,8 +17,15 @@ import (
 
 // relations are the relations pictures and listings present (see
 // show.Relations).
+// Executions of messages leave out co and fr when co told no executions
+// apart (the model gives it no meaning, or --distinct leaves it out),
+// unless -doshow asks for them.
 func (o *options) relations(out *outcome.Outcome) []string {
-	return show.Relations(out.Shown, o.doshow, o.unshow)
+	rels := show.Relations(out.Shown, o.doshow, o.unshow)
+	if out.CoArbitrary && show.Messages(out.Executions) {
+		rels = slices.DeleteFunc(rels, func(r string) bool { return (r == "co" || r == "fr") && !slices.Contains(o.doshow, r) })
+	}
+	return rels
 }
 
 // dotPath is where -o puts a test's pictures: DIR/NAME.dot, as herd7 does.

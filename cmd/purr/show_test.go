@@ -112,3 +112,36 @@ func TestDotAcceptsGoldens(t *testing.T) {
 		}
 	}
 }
+
+// TestMessageListing checks what listings of message executions leave
+// out: the initial writes (no messages) and their edges always, co and
+// fr when co told no executions apart (udp does not read it; --distinct
+// rf leaves it out), unless -doshow asks for them; listings of memory
+// accesses keep them all.
+func TestMessageListing(t *testing.T) {
+	for _, tc := range []struct {
+		args          []string
+		want, notWant []string
+	}{
+		{[]string{"-m", "udp", "--distinct", "rf", "../../testdata/protocols/udp.litmus"}, []string{"  rf: b->d b->f\n"}, []string{"init:", "co:", "fr:"}},
+		{[]string{"-m", "udp", "--distinct", "rf", "-doshow", "co", "../../testdata/protocols/udp.litmus"}, []string{"  co: b->c c->e\n"}, []string{"init:", "fr:", "a->"}},
+		{[]string{"-m", "tcp", "../../testdata/protocols/tcp.litmus"}, []string{"  co: c->e\n", "  fr: f->e\n"}, []string{"init:", "a->", "b->"}},
+		{[]string{"-m", "tcp", "--distinct", "rf", "../../testdata/protocols/tcp.litmus"}, nil, []string{"init:", "co:", "fr:"}},
+		{[]string{"-m", "tcp", "../../testdata/protocols/mixed.litmus"}, []string{"init: a: W[m]=0  b: W[x]=0", "co: a->c b->d"}, nil},
+	} {
+		stdout, stderr, status := runPurr(append([]string{"executions", "--max-executions", "1"}, tc.args...)...)
+		if status != 0 && !strings.Contains(stderr, "stopped after 1 executions") {
+			t.Errorf("%v: status %d, %s", tc.args, status, stderr)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(stdout, w) {
+				t.Errorf("%v: no %q in\n%s", tc.args, w, stdout)
+			}
+		}
+		for _, w := range tc.notWant {
+			if strings.Contains(stdout, w) {
+				t.Errorf("%v: %q in\n%s", tc.args, w, stdout)
+			}
+		}
+	}
+}

@@ -56,6 +56,10 @@ type Outcome struct {
 	// (show r, show X as r; less the unshown), in order: pictures draw
 	// them by default.
 	Shown []string
+	// CoArbitrary says that co told no executions apart (the model does
+	// not read it, or --distinct leaves it out): the co of a listed
+	// execution is one of several, which listings of messages leave out.
+	CoArbitrary bool
 }
 
 // Decisive tells whether one execution settles the condition: a witness

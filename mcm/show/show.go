@@ -88,6 +88,32 @@ func setsOf(x *outcome.Execution, id int, rels []string) []string {
 	return out
 }
 
+// Messages tells whether executions are of messages alone: each of their
+// accesses, but the initial writes, is a send or a receive
+// (docs/protocols.md).
+func Messages(xs []outcome.Execution) bool {
+	for i := range xs {
+		if !messages(&xs[i]) {
+			return false
+		}
+	}
+	return len(xs) > 0
+}
+
+func messages(x *outcome.Execution) bool {
+	some := false
+	for _, e := range x.Events {
+		if e.Thread < 0 || e.Kind == "F" {
+			continue
+		}
+		if !slices.Contains(e.Tags, "SEND") && !slices.Contains(e.Tags, "RECV") {
+			return false
+		}
+		some = true
+	}
+	return some
+}
+
 // Listing writes the executions as text: per execution its number, the
 // events of each thread (values and instruction), the edges of each
 // relation in rels (see Relations) and of the sets in rels its events,
@@ -107,7 +133,12 @@ func Listing(w io.Writer, test string, xs []outcome.Execution, rels []string) er
 				init = append(init, EventText(e))
 			}
 		}
-		fmt.Fprintf(&b, "  init: %s\n", strings.Join(init, "  "))
+		// Initial writes are no messages: no receive gets them, and a
+		// listing of messages leaves them and their edges out.
+		hideInit := messages(x)
+		if !hideInit {
+			fmt.Fprintf(&b, "  init: %s\n", strings.Join(init, "  "))
+		}
 		for _, th := range threads(x) {
 			head := fmt.Sprintf("  P%d:", th)
 			for _, e := range x.Events {
@@ -122,6 +153,9 @@ func Listing(w io.Writer, test string, xs []outcome.Execution, rels []string) er
 			if es, ok := edges(x, rel); ok {
 				var parts []string
 				for _, e := range es {
+					if hideInit && (x.Events[e.From].Thread < 0 || x.Events[e.To].Thread < 0) {
+						continue
+					}
 					parts = append(parts, x.Events[e.From].Label+"->"+x.Events[e.To].Label)
 				}
 				fmt.Fprintf(&b, "%s\n", strings.TrimRight(fmt.Sprintf("  %s: %s", rel, strings.Join(parts, " ")), " "))

@@ -38,6 +38,16 @@ type Tally struct {
 	raised     map[string]bool
 }
 
+// CountsCo tells whether co tells executions apart: when distinct names
+// it, or by herd7's counting (nil distinct) when the model reads co
+// (readsCo, or marks among the events co orders).
+func CountsCo(distinct []string, readsCo bool) bool {
+	if distinct != nil {
+		return slices.Contains(distinct, "co")
+	}
+	return readsCo
+}
+
 // NewTally starts the tally of test t; loop says that the unrolling bound
 // cut some path.
 func NewTally(t *litmus.Test, opt Options, loop bool) *Tally {
@@ -52,6 +62,9 @@ func (ta *Tally) RefuseFlags(hasFlags bool) error {
 	}
 	return nil
 }
+
+// CountsCo records whether co tells executions apart (Outcome.CoArbitrary).
+func (ta *Tally) CountsCo(counts bool) { ta.out.CoArbitrary = !counts }
 
 // Full tells whether the candidates counted reach MaxExecutions: the
 // enumeration stops there, incomplete.

@@ -1058,6 +1058,7 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 		if !j.consistent {
 			return true
 		}
+		tally.CountsCo(engine.CountsCo(opt.Distinct, j.readsCo || marksInCo))
 		// herd7 tells executions apart by paths, rf and co, or, for a
 		// model that builds no co of its own from the engine's, by the
 		// final writes of the observed locations instead of co.

@@ -154,6 +154,7 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 	// of the observed locations instead of co; and by the choices of the
 	// model's "with x from S".
 	projection := en.projection
+	tally.CountsCo(engine.CountsCo(opt.Distinct, al.ReadsCo() || en.marksInCo()))
 	switch {
 	case opt.Distinct != nil:
 		projection = en.distinctProjection(opt.Distinct)
