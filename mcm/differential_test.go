@@ -201,8 +201,10 @@ func differentialTests(t *testing.T, c differentialCorpus) []*litmus.Test {
 func TestDifferentialThrough(t *testing.T) {
 	for _, c := range []differentialCorpus{
 		{folder: "herd-catalogue-aarch64", models: []string{"aarch64", "sc"}, every: 1, short: 2},
-		{folder: "dat3m-aarch64", models: []string{"aarch64"}, every: 64, short: 512},
-		{folder: "dat3m-c11", models: []string{"rc11"}, every: 2, short: 8},
+		{folder: "herd-regression/AArch64", models: []string{"aarch64"}, every: 1, short: 8},
+		{folder: "dat3m-aarch64", models: []string{"aarch64"}, every: 16, short: 512},
+		{folder: "herd-regression/C", models: []string{"rc11"}, every: 1, short: 4},
+		{folder: "dat3m-c11", models: []string{"rc11"}, every: 1, short: 8},
 	} {
 		t.Run(strings.ReplaceAll(c.folder, "/", "-"), func(t *testing.T) {
 			tests := differentialTests(t, c)

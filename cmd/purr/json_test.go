@@ -124,6 +124,29 @@ func resultSchema(t *testing.T) map[string]any {
 	return schema
 }
 
+// TestWhyJSONMatchesSchema validates real lines of purr why --json, of a
+// forbidden and an allowed outcome, against the schema's $defs/why.
+func TestWhyJSONMatchesSchema(t *testing.T) {
+	schema := resultSchema(t)
+	why := map[string]any{"$ref": "#/$defs/why"}
+	for _, args := range [][]string{
+		{"why", "--json", "-m", "tcp", "../../testdata/protocols/udp.litmus"},
+		{"why", "--json", "-m", "tso", "../../testdata/classic/SB.litmus"},
+	} {
+		out, errs, status := runPurr(args...)
+		if status != 0 {
+			t.Fatalf("%q: exit status %d: %s", args, status, errs)
+		}
+		var v any
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatalf("%q: %v", args, err)
+		}
+		if problems := validate(schema, why, v, "$"); len(problems) > 0 {
+			t.Errorf("%q:\n%s", args, strings.Join(problems, "\n"))
+		}
+	}
+}
+
 // TestJSONMatchesSchema validates real --json lines, with and without
 // executions, of AArch64 and C tests, against the shipped schema.
 func TestJSONMatchesSchema(t *testing.T) {

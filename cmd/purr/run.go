@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"runtime/pprof"
 
+	"github.com/spf13/pflag"
+
 	"github.com/purr-mcm/purr/mcm/outcome"
 )
 
@@ -129,36 +131,52 @@ func (o *options) checkShowFlags() error {
 	return nil
 }
 
-// cmdExecutions lists the executions of tests as text (or JSON).
-func cmdExecutions(args []string, stdout, stderr io.Writer) int {
-	o := options{listing: true}
-	flags := newFlagSet("purr executions", stderr, &o)
-	files, err := parseFlags(flags, &o, args)
+// setUp reads the flags and tests of a command that checks tests one by
+// one (executions, why): it refuses the flags the command does not take
+// (allowed names those it does) and what check refuses, and loads the
+// tests' models. A nil runner means stop, with the exit status.
+func setUp(flags *pflag.FlagSet, o *options, args []string, stderr io.Writer, usage string, check func() error,
+	allowed ...string) ([]string, *runner, int) {
+	name := flags.Name()
+	files, err := parseFlags(flags, o, args)
 	if err == nil {
-		err = onlyFlags(flags, "model", "include", "variant", "macros", "unroll", "show", "doshow", "unshow", "json",
-			"engine", "max-executions", "max-sat-vars", "max-sat-clauses", "distinct", "conf", "bell", "skipchecks", "through")
+		err = onlyFlags(flags, allowed...)
 	}
 	if err == nil {
 		err = o.cfg.CheckVariants()
 	}
-	if err != nil {
-		fmt.Fprintln(stderr, "purr executions:", err)
-		return 2
+	if err == nil && check != nil {
+		err = check()
 	}
-	if files, err = expandIndexes(files); err != nil {
-		fmt.Fprintln(stderr, "purr executions:", err)
-		return 2
+	if err == nil {
+		files, err = expandIndexes(files)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, name+":", err)
+		return nil, nil, 2
 	}
 	if len(files) == 0 {
-		fmt.Fprintln(stderr, "purr executions: no test (usage: purr executions [flags] TEST.litmus...)")
-		return 2
+		fmt.Fprintf(stderr, "%s: no test (usage: %s)\n", name, usage)
+		return nil, nil, 2
 	}
-	r := newRunner(&o)
+	r := newRunner(o)
 	if err := r.checker.LoadModels(files); err != nil {
 		printErr(stderr, err)
-		return 1
+		return nil, nil, 1
 	}
-	status := 0
+	return files, r, 0
+}
+
+// cmdExecutions lists the executions of tests as text (or JSON).
+func cmdExecutions(args []string, stdout, stderr io.Writer) int {
+	o := options{listing: true}
+	flags := newFlagSet("purr executions", stderr, &o)
+	files, r, status := setUp(flags, &o, args, stderr, "purr executions [flags] TEST.litmus...", nil,
+		"model", "include", "variant", "macros", "unroll", "show", "doshow", "unshow", "json",
+		"engine", "max-executions", "max-sat-vars", "max-sat-clauses", "distinct", "conf", "bell", "skipchecks", "through")
+	if r == nil {
+		return status
+	}
 	for _, f := range files {
 		st := r.check(context.Background(), f, stdout, stderr)
 		status = max(status, st.exitStatus())

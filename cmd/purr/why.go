@@ -21,38 +21,22 @@ func cmdWhy(args []string, stdout, stderr io.Writer) int {
 	o := options{listing: true}
 	flags := newFlagSet("purr why", stderr, &o)
 	maxSets := flags.Int("max-sets", defaultMaxSets, "list at most `N` minimal sets of checks (0: all)")
-	files, err := parseFlags(flags, &o, args)
-	if err == nil {
-		err = onlyFlags(flags, "model", "include", "variant", "macros", "unroll", "conf", "bell", "skipchecks", "doshow",
-			"unshow", "json", "timeout", "max-sat-vars", "max-sat-clauses", "max-sets")
+	positive := func() error {
+		if *maxSets < 0 {
+			return fmt.Errorf("--max-sets must be 0 or more, not %d", *maxSets)
+		}
+		return nil
 	}
-	if err == nil {
-		err = o.cfg.CheckVariants()
+	files, r, status := setUp(flags, &o, args, stderr, "purr why [-m MODEL] TEST.litmus...", positive,
+		"model", "include", "variant", "macros", "unroll", "conf", "bell", "skipchecks", "doshow",
+		"unshow", "json", "timeout", "max-sat-vars", "max-sat-clauses", "max-sets")
+	if r == nil {
+		return status
 	}
-	if err == nil && *maxSets < 0 {
-		err = fmt.Errorf("--max-sets must be 0 or more, not %d", *maxSets)
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "purr why:", err)
-		return 2
-	}
-	if files, err = expandIndexes(files); err != nil {
-		fmt.Fprintln(stderr, "purr why:", err)
-		return 2
-	}
-	if len(files) == 0 {
-		fmt.Fprintln(stderr, "purr why: no test (usage: purr why [-m MODEL] TEST.litmus...)")
-		return 2
-	}
-	r := newRunner(&o)
-	if err := r.checker.LoadModels(files); err != nil {
-		printErr(stderr, err)
-		return 1
-	}
-	status := 0
 	for _, f := range files {
 		var t *litmus.Test
 		var why *outcome.Why
+		var err error
 		if !protect(f, stderr, func() { t, why, err = r.checker.Why(context.Background(), f, *maxSets) }) {
 			status = exitInternal
 			continue
