@@ -155,11 +155,21 @@ func TestProtocolMixed(t *testing.T) {
 		{"mixed-synchronous", "udp", 2},
 		{"mixed-synchronous", "tcp", 1},
 		{"mixed-synchronous", "tcp-buffered", 2},
+		{"mixed", "exactly-once", 2},
+		{"mixed", "at-most-once", 2},
+		{"mixed", "fifo", 2},
+		{"mixed", "causal", 2},
+		{"mixed", "atomic-broadcast", 2},
+		{"mixed-synchronous", "exactly-once", 2},
+		{"mixed-synchronous", "at-most-once", 2},
+		{"mixed-synchronous", "fifo", 2},
+		{"mixed-synchronous", "causal", 2},
+		{"mixed-synchronous", "atomic-broadcast", 2},
 	} {
 		test := parseTestFile(t, repoPath("testdata/protocols/"+tc.scenario+".litmus"))
 		var m *cat.Model
 		switch tc.model {
-		case "udp", "tcp", "tcp-buffered":
+		case "udp", "tcp", "tcp-buffered", "exactly-once", "at-most-once", "fifo", "causal", "atomic-broadcast":
 			m = embeddedModel(t, tc.model)
 		case "":
 			m = protocolModel(t, "msg", `include "msg.cat"`)
@@ -378,6 +388,61 @@ exists (1:c=x)
 	for _, engine := range []string{EngineSAT, EngineExplicit} {
 		if _, err := Check(embeddedModel(t, "tcp-buffered"), pointer, Options{Engine: engine}); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s engine: %v, want %q", engine, err, want)
+		}
+	}
+}
+
+// TestProtocolModels runs the models of real networks on the scenarios
+// that tell them apart; each scenario's comment derives the counts by
+// hand (up to rf).
+func TestProtocolModels(t *testing.T) {
+	models := []string{"udp", "exactly-once", "at-most-once", "fifo", "tcp-buffered", "causal", "atomic-broadcast"}
+	for _, tc := range []struct {
+		scenario string
+		want     []int // under each of models, in order
+	}{
+		{"delivery", []int{4, 2, 2, 1, 1, 1, 2}},
+		{"delivery-loss", []int{2, 0, 2, 2, 0, 0, 0}},
+		{"causal", []int{4, 2, 2, 2, 2, 1, 2}},
+		{"atomic-broadcast", []int{16, 0, 0, 0, 0, 0, 2}},
+	} {
+		test := parseTestFile(t, repoPath("testdata/protocols/"+tc.scenario+".litmus"))
+		for i, name := range models {
+			out := checkBoth(t, embeddedModel(t, name), test, []string{"rf"})
+			if got := out.Positive + out.Negative; got != tc.want[i] {
+				t.Errorf("%s -m %s: %d executions up to rf, the derivation says %d", tc.scenario, name, got, tc.want[i])
+			}
+		}
+	}
+}
+
+// TestProtocolOrderPatterns checks the patterns the models causal and
+// atomic-broadcast add, and their negations, on their scenarios: the
+// pattern and its negation split msg.cat's executions (counts derived in
+// the scenarios' comments, up to rf).
+func TestProtocolOrderPatterns(t *testing.T) {
+	for _, tc := range []struct {
+		scenario, file, pattern, negation string
+		all, with                         int
+	}{
+		{"causal", "msg-causal-delivery.cat", "causal-delivery(po, rf)", "causal-reordering(po, rf)", 18, 17},
+		{"atomic-broadcast", "msg-total-order.cat", "total-order(po, rf)", "disordered(po, rf)", 81, 79},
+	} {
+		test := parseTestFile(t, repoPath("testdata/protocols/"+tc.scenario+".litmus"))
+		base := "include \"msg.cat\"\ninclude \"" + tc.file + "\"\n"
+		rf := []string{"rf"}
+		for _, run := range []struct {
+			call           string
+			want           int
+			showsCondition bool
+		}{{"", tc.all, true}, {"call " + tc.pattern, tc.with, false}, {"call " + tc.negation, tc.all - tc.with, true}} {
+			out := checkBoth(t, protocolModel(t, "m", base+run.call), test, rf)
+			if got := out.Positive + out.Negative; got != run.want {
+				t.Errorf("%s with %q: %d executions up to rf, the derivation says %d", tc.scenario, run.call, got, run.want)
+			}
+			if (out.Positive > 0) != run.showsCondition {
+				t.Errorf("%s with %q: the condition holds in %d executions", tc.scenario, run.call, out.Positive)
+			}
 		}
 	}
 }
