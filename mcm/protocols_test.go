@@ -446,3 +446,30 @@ func TestProtocolOrderPatterns(t *testing.T) {
 		}
 	}
 }
+
+// TestProtocolWorked checks the worked protocol of docs/protocols.md,
+// request and response with retransmission over a lossy network with
+// timeouts: 17 executions up to rf (derived in the scenario's comment);
+// with duplicate suppression the server never executes the request
+// twice, without it 6 executions do.
+func TestProtocolWorked(t *testing.T) {
+	src, err := readFile(repoPath("testdata/protocols/lossy.cat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lossy := protocolModel(t, "lossy", string(src))
+	for _, tc := range []struct {
+		scenario           string
+		positive, negative int
+	}{
+		{"request-response", 0, 17},
+		{"request-response-nodedup", 6, 11},
+	} {
+		test := parseTestFile(t, repoPath("testdata/protocols/"+tc.scenario+".litmus"))
+		out := checkBoth(t, lossy, test, []string{"rf"})
+		if out.Positive != tc.positive || out.Negative != tc.negative {
+			t.Errorf("%s: %d and %d executions execute the request twice and not, the derivation says %d and %d",
+				tc.scenario, out.Positive, out.Negative, tc.positive, tc.negative)
+		}
+	}
+}
