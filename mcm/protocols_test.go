@@ -473,3 +473,29 @@ func TestProtocolWorked(t *testing.T) {
 		}
 	}
 }
+
+// TestProtocolCrash checks the crash idiom of docs/protocols.md: a read of
+// memory that no message pattern constrains lets P0 stop after its first
+// send (counts derived in crash.litmus, up to rf: all executions, and
+// those in which P0 crashes).
+func TestProtocolCrash(t *testing.T) {
+	test := parseTestFile(t, repoPath("testdata/protocols/crash.litmus"))
+	src, err := readFile(repoPath("testdata/protocols/lossy.cat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name         string
+		m            *cat.Model
+		all, crashed int
+	}{
+		{"exactly-once", embeddedModel(t, "exactly-once"), 2, 0},
+		{"udp", embeddedModel(t, "udp"), 5, 1},
+		{"lossy", protocolModel(t, "lossy", string(src)), 10, 3},
+	} {
+		out := checkBoth(t, tc.m, test, []string{"rf"})
+		if out.Positive+out.Negative != tc.all || out.Positive != tc.crashed {
+			t.Errorf("-m %s: %d executions, %d with the crash; the derivation says %d, %d", tc.name, out.Positive+out.Negative, out.Positive, tc.all, tc.crashed)
+		}
+	}
+}
