@@ -255,11 +255,11 @@ func TestProtocolScenarios(t *testing.T) {
 	}
 }
 
-// TestMessagesNeedMsgCat checks that a test with messages is refused,
+// TestProtocolNeedsMsgCat checks that a test with messages is refused,
 // at its first send or receive, under a model that does not read them
 // (no msg.cat), in both engines and by purr why, rather than having its
 // receives read memory; and that with msg.cat a receive may get nothing.
-func TestMessagesNeedMsgCat(t *testing.T) {
+func TestProtocolNeedsMsgCat(t *testing.T) {
 	test := parseTestFile(t, repoPath("testdata/protocols/blocking.litmus"))
 	plain := protocolModel(t, "plain", `"no axioms"`)
 	want := `blocking.litmus:10:3: send is a message, but the model "no axioms" does not read messages`
@@ -319,11 +319,11 @@ exists (x=2)
 	}
 }
 
-// TestPatternWrongKind checks that a pattern called with the wrong kind of
+// TestProtocolWrongKind checks that a pattern called with the wrong kind of
 // argument is refused at the call: when the model is loaded, as purr
 // loads it (CheckNames), and otherwise when it runs, naming where its
 // body fails.
-func TestPatternWrongKind(t *testing.T) {
+func TestProtocolWrongKind(t *testing.T) {
 	src := "include \"msg.cat\"\ninclude \"msg-no-loss.cat\"\ncall no-loss(SEND)\n"
 	l := &cat.Loader{Embedded: []fs.FS{stdlib.FS, models.FS}}
 	if err := CheckNames(l); err != nil {
