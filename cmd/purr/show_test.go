@@ -144,4 +144,16 @@ func TestMessageListing(t *testing.T) {
 			}
 		}
 	}
+	// Pictures leave the initial writes (eiid0, eiid1) out the same way.
+	dir := t.TempDir()
+	if _, stderr, status := runPurr("-m", "tcp", "-show", "all", "-o", dir, "../../testdata/protocols/tcp.litmus"); status != 0 {
+		t.Fatalf("purr -o: %d %s", status, stderr)
+	}
+	dot, err := os.ReadFile(filepath.Join(dir, "tcp.dot"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(dot), "eiid0") || strings.Contains(string(dot), "eiid1 ") || !strings.Contains(string(dot), `eiid2 -> eiid4 [label="co"`) {
+		t.Errorf("the picture of tcp's execution:\n%s", dot)
+	}
 }

@@ -43,9 +43,12 @@ func DOT(w io.Writer, legend string, xs []outcome.Execution, rels []string) erro
 			}
 			return quoteLines(lines)
 		}
+		// Initial writes are no messages: a picture of messages leaves
+		// them and their edges out.
+		hideInit := messages(x)
 		b.WriteString("/* init events */\n")
 		for _, e := range x.Events {
-			if e.Thread < 0 {
+			if e.Thread < 0 && !hideInit {
 				fmt.Fprintf(&b, "%s [label=%s, shape=\"none\", fontsize=14];\n", node(e.ID), label(e))
 			}
 		}
@@ -72,6 +75,9 @@ func DOT(w io.Writer, legend string, xs []outcome.Execution, rels []string) erro
 			}
 			fmt.Fprintf(&b, "\n/* the %s edges */\n", strings.ReplaceAll(rel, "*/", "* /"))
 			for _, e := range es {
+				if hideInit && (x.Events[e.From].Thread < 0 || x.Events[e.To].Thread < 0) {
+					continue
+				}
 				fmt.Fprintf(&b, "%s -> %s [label=%s, color=%s, fontcolor=%s];\n",
 					node(e.From), node(e.To), quote(rel), quote(colour), quote(colour))
 			}
