@@ -16,8 +16,7 @@ import (
 )
 
 // relations are the relations pictures and listings present (see
-// show.Relations).
-// Executions of messages leave out co and fr when co told no executions
+// show.Relations). Executions of messages leave out co and fr when co told no executions
 // apart (the model gives it no meaning, or --distinct leaves it out),
 // unless -doshow asks for them.
 func (o *options) relations(out *outcome.Outcome) []string {
