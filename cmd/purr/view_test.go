@@ -316,8 +316,8 @@ func TestViewForbiddenInBrowser(t *testing.T) {
 		t.Skip("the browser test is not short")
 	}
 	test := shared.Path(t, "corpus/herd-catalogue-aarch64/MP+dmb.sys.litmus")
-	s := newViewServer(viewConfig(""), test)
-	s.Test = "MP+dmb.sys.litmus"
+	s := newViewServer(viewConfig("aarch64"), test)
+	s.Test = "herd-catalogue-aarch64/MP+dmb.sys.litmus" // the heading of the screenshot, not a path of this machine
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close) // after the browser's cleanup, which closes its connections
 	ctx := browser.New(t, 2*time.Minute)
