@@ -324,10 +324,17 @@ func (l *layout) draw(b *strings.Builder, title string, rels, sets []string, col
 		seen[key]++
 	}
 	// The witnesses' halos lie under the arrows; the edges no arrow drawn
-	// holds get arrows of their own, over them.
+	// holds get arrows of their own, over them. Where several checks'
+	// halos lie along one path (or around one event), each is wider than
+	// the one before, and the widest are drawn first, so that all show.
 	var own []witnessArrow
-	for _, f := range l.x.Fails {
-		own = append(own, l.drawHalos(b, f, arrows, fans, seen, checkColours[f.Check])...)
+	halos := make([]strings.Builder, len(l.x.Fails))
+	overlaps := map[string]int{}
+	for i, f := range l.x.Fails {
+		own = append(own, l.drawHalos(&halos[i], f, arrows, fans, seen, overlaps, checkColours[f.Check])...)
+	}
+	for i := len(halos) - 1; i >= 0; i-- {
+		b.WriteString(halos[i].String())
 	}
 	for i, a := range arrows {
 		l.drawArrow(b, a, fans[i], colours[a.rel])
@@ -355,14 +362,19 @@ type witnessArrow struct {
 // drawHalos highlights a failed check's witness: a wide, pale stroke in
 // the check's colour along each of its edges (along the arrow drawn for
 // the edge, when there is one), around the member of an empty set. It
-// returns the edges that need arrows of their own.
-func (l *layout) drawHalos(b *strings.Builder, f outcome.Failure, arrows []arrow, fans []int, seen map[[2]int]int, colour string) []witnessArrow {
+// counts in overlaps the halos of each path and event, widening those
+// that follow, and returns the edges that need arrows of their own.
+func (l *layout) drawHalos(b *strings.Builder, f outcome.Failure, arrows []arrow, fans []int, seen map[[2]int]int,
+	overlaps map[string]int, colour string) []witnessArrow {
 	fmt.Fprintf(b, `<g class="witness" data-check="%s" data-kind="%s">`, esc(f.Check), esc(f.Kind))
 	defer b.WriteString("</g>\n")
 	if id, ok := show.Member(&l.x, f); ok {
 		if n := l.nodes[id]; n != nil {
+			key := fmt.Sprint("event ", id)
+			out := 4 + 7*float64(overlaps[key])
+			overlaps[key]++
 			fmt.Fprintf(b, `<rect class="halo" x="%.1f" y="%.1f" width="%.0f" height="%.0f" rx="9" fill="none" stroke="%s" stroke-width="7" stroke-opacity="0.45"/>`,
-				n.x-nodeW/2-4, n.y-nodeH/2-4, nodeW+8, nodeH+8, colour)
+				n.x-nodeW/2-out, n.y-nodeH/2-out, nodeW+2*out, nodeH+2*out, colour)
 		}
 		return nil
 	}
@@ -390,7 +402,9 @@ func (l *layout) drawHalos(b *strings.Builder, f outcome.Failure, arrows []arrow
 			own = append(own, witnessArrow{f.Check, label, from, to, fan})
 		}
 		d, _, _ := l.route(from, to, fan)
-		fmt.Fprintf(b, `<path class="halo" d="%s" fill="none" stroke="%s" stroke-width="9" stroke-opacity="0.4" stroke-linecap="round"/>`, d, colour)
+		width := 9 + 8*overlaps[d]
+		overlaps[d]++
+		fmt.Fprintf(b, `<path class="halo" d="%s" fill="none" stroke="%s" stroke-width="%d" stroke-opacity="0.4" stroke-linecap="round"/>`, d, colour, width)
 	}
 	return own
 }
@@ -502,9 +516,10 @@ func (l *layout) drawArrow(b *strings.Builder, a arrow, fan int, colour string) 
 // them (see draw), and where its label goes.
 func (l *layout) route(from, to *node, fan int) (d string, lx, ly float64) {
 	if from == to {
-		// A loop on the event's right side.
-		x, y := from.x+nodeW/2, from.y
-		return fmt.Sprintf("M%.1f,%.1f C%.1f,%.1f %.1f,%.1f %.1f,%.1f", x, y-8, x+40, y-30, x+40, y+30, x, y+8), x + 34, y + 4
+		// A loop on the event's right side, the fan-th outside the others.
+		x, y, k := from.x+nodeW/2, from.y, float64(fan)
+		r, h := 40+22*k, 8+6*k
+		return fmt.Sprintf("M%.1f,%.1f C%.1f,%.1f %.1f,%.1f %.1f,%.1f", x, y-h, x+r, y-22-h, x+r, y+22+h, x, y+h), x + r - 6, y + 4 - 16*k
 	}
 	x1, y1, x2, y2 := from.x, from.y, to.x, to.y
 	dx, dy := x2-x1, y2-y1

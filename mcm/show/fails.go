@@ -4,7 +4,8 @@ import "github.com/purr-mcm/purr/mcm/outcome"
 
 // checkPalette colours the checks an execution fails, in turn: bright
 // colours that a wide, pale halo keeps apart from the relations' arrows.
-var checkPalette = []string{"#e6007e", "#00a86b", "#7a3cff", "#ff8c00", "#0096c7", "#b8860b"}
+var checkPalette = []string{"#e6007e", "#00a86b", "#7a3cff", "#ff8c00", "#0096c7", "#b8860b",
+	"#8b0000", "#5f9ea0", "#9acd32", "#ff69b4"}
 
 // CheckColours gives each check named a colour of its own, the palette's
 // in turn, so that pictures and the legends built from the same names
