@@ -451,14 +451,20 @@ func TestProtocolOrderPatterns(t *testing.T) {
 // (counts derived in the scenarios' comments, up to rf): request and
 // response with retransmission over a lossy network with timeouts, where
 // duplicate suppression keeps the server from executing the request
-// twice, and the alternating-bit protocol's receiver, safe over a lossy
-// FIFO channel and not over a reordering one.
+// twice; the alternating-bit protocol's receiver, safe over a lossy
+// FIFO channel and not over a reordering one; and two-phase commit with
+// lossy votes, safe when a lost vote aborts, not when it counts as yes.
 func TestProtocolWorked(t *testing.T) {
 	src, err := readFile(repoPath("testdata/protocols/lossy.cat"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	lossy := protocolModel(t, "lossy", string(src))
+	src, err = readFile(repoPath("testdata/protocols/scopes.cat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scopes := protocolModel(t, "scopes", string(src))
 	for _, tc := range []struct {
 		scenario           string
 		m                  *cat.Model
@@ -468,6 +474,10 @@ func TestProtocolWorked(t *testing.T) {
 		{"request-response-nodedup", lossy, 6, 11},
 		{"alternating-bit", embeddedModel(t, "fifo"), 0, 4},
 		{"alternating-bit", embeddedModel(t, "at-most-once"), 6, 18},
+		{"two-phase-commit", scopes, 0, 16},
+		{"two-phase-commit", embeddedModel(t, "exactly-once"), 0, 4},
+		{"two-phase-commit-optimistic", scopes, 5, 11},
+		{"two-phase-commit-optimistic", embeddedModel(t, "exactly-once"), 0, 4},
 	} {
 		test := parseTestFile(t, repoPath("testdata/protocols/"+tc.scenario+".litmus"))
 		out := checkBoth(t, tc.m, test, []string{"rf"})
