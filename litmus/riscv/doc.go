@@ -1,0 +1,32 @@
+// Package riscv is the RISC-V dialect of litmus tests (herd7's RISCV, RV64
+// as herd7 reads it): it parses the program part (thread columns "P0 |
+// P1 ;", labels) with its own grammar and translates it into an XCFA with
+// herd7's RISC-V semantics (herd/RISCVSem.ml). Importing the package
+// registers the dialect with litmus.Parse.
+//
+// How RISC-V keeps the contract of package xcfa:
+//
+//   - Registers: x0 ... x31 and their ABI names (zero, ra, sp, gp, tp,
+//     t0-t6, s0/fp, s1-s9, s11, a0-a7: herd7 reads no s10) are the XCFA
+//     registers x0 ... x31; the initial state and the condition are
+//     renamed alike. x0 reads as Const 0 (no dependency) and writes to it
+//     are dropped, as herd7 does.
+//   - Values are whole 64-bit values, whatever the width (w or d), as
+//     herd7 keeps them: accesses have Size 0. herd7 has no semantics for
+//     lb, lh, lbu, lhu, sb and sh, nor for sltiu, srli, srai, sltu, srl,
+//     sra, bltu, bgeu, amomaxu and amominu: they are refused; so are
+//     mnemonics herd7 does not read (mv, jalr, ...).
+//   - Tags (herd7's annotation sets): X holds the accesses of LR, SC and
+//     the AMOs; Acq, Rel and AcqRel their annotation (.aq, .rl, .aq.rl or
+//     .aqrl), which lw.aq, ld.aq, sw.rl and sd.rl carry too. A fence is an
+//     event of one tag: Fence.PRED.SUCC (Fence.rw.rw for fence alone),
+//     Fence.tso or Fence.i.
+//   - LR is a Load tagged X; SC a choice between a Store tagged X with
+//     status 0 and status 1 without a store, which the engine pairs with
+//     the thread's last LR at the same address.
+//   - AMOs are a Load and a Store paired by an RMW id (two events: herd7's
+//     rmw), the read annotated .aq, the write .rl; rd gets the value read.
+//     As in herd7's RISC-V model, amoswap with rd x0 is a plain store and
+//     amoor or amoadd of x0 a plain load.
+//   - Control: beq, bne, blt and bge are branches, j a jump.
+package riscv
