@@ -24,9 +24,14 @@
 //   - LR is a Load tagged X; SC a choice between a Store tagged X with
 //     status 0 and status 1 without a store, which the engine pairs with
 //     the thread's last LR at the same address.
-//   - AMOs are a Load and a Store paired by an RMW id (two events: herd7's
-//     rmw), the read annotated .aq, the write .rl; rd gets the value read.
-//     As in herd7's RISC-V model, amoswap with rd x0 is a plain store and
-//     amoor or amoadd of x0 a plain load.
+//   - AMOs are herd7 7.57's one-event atomics: a Load and a Store paired by
+//     an RMW id, the Store OneEvent, so that the model sees one event, both
+//     read and write (riscv.cat's AMO, R & W), tagged X and annotated as
+//     the instruction is. rd gets the value read, with a dependency on the
+//     source register too, as herd7's has (x ^ x keeps it). amoswap with
+//     rd x0 and amoor or amoadd of x0 are AMOs like the others: herd7
+//     7.57 special-cases none of them.
+//   - SC's status register: 0 on success, with a dependency on the store
+//     (xcfa.Store.Status), as herd7's success write has; 1 on failure.
 //   - Control: beq, bne, blt and bge are branches, j a jump.
 package riscv

@@ -144,23 +144,6 @@ func tags(atomic bool, mo order) []string {
 	return ts
 }
 
-// readOrder and writeOrder are the annotations of an AMO's read and write
-// (RISCVSem.read_mo, write_mo): .rl does not annotate the read, .aq not
-// the write.
-func readOrder(mo order) order {
-	if mo == rel {
-		return rlx
-	}
-	return mo
-}
-
-func writeOrder(mo order) order {
-	if mo == acq {
-		return rlx
-	}
-	return mo
-}
-
 // instruction translates one decoded instruction with herd7's semantics
 // (RISCVSem.build_semantics, its annotations kept on the accesses).
 func (b *builder) instruction(d *insn) {
@@ -180,12 +163,13 @@ func (b *builder) instruction(d *insn) {
 	case loadRes:
 		b.emit(xcfa.Load{Dst: dst(d.rd), Addr: read(d.rs1), Tags: tags(true, d.mo)})
 	case storeCond:
-		// A store-conditional may fail: a choice between the store
-		// followed by status 0, and status 1 without a store. The engine
-		// pairs the store with the thread's last LR.
+		// A store-conditional may fail: a choice between the store, which
+		// sets the status to 0 with a dependency on it (herd7's success
+		// write), and status 1 without a store. The engine pairs the store
+		// with the thread's last LR.
 		from, join := b.Cur, b.P.NewLoc("")
-		b.emit(xcfa.Store{Addr: read(d.rs1), Value: read(d.rs2), Tags: tags(true, d.mo)})
-		b.status(join, d.rd, 0)
+		b.emit(xcfa.Store{Addr: read(d.rs1), Value: read(d.rs2), Tags: tags(true, d.mo), Status: dst(d.rd)})
+		b.P.AddEdge(b.Cur, join, xcfa.Nop{}, b.pos, b.Instr)
 		b.Cur = from
 		b.status(join, d.rd, 1)
 		b.Cur = join
@@ -205,21 +189,11 @@ func (b *builder) status(join *xcfa.Location, rd reg, v int64) {
 	b.P.AddEdge(b.Cur, join, op, b.pos, b.Instr)
 }
 
-// amo is an AMO as herd7 builds it under its RISC-V model: a read and a
-// write paired as a read-modify-write, both X, the read annotated .aq, the
-// write .rl; rd gets the value read. Two forms are not atomic pairs
-// (herd7's special cases of x0): amoswap that drops the value read (rd
-// x0) is a plain write, amoor and amoadd of x0 a plain read.
+// amo is an AMO as herd7 7.57 builds it: one event, both read and write
+// (a Load and a Store paired by an RMW id, the Store OneEvent), tagged X
+// and with the instruction's annotation; rd gets the value read.
 func (b *builder) amo(d *insn) {
 	addr := read(d.rs1)
-	switch {
-	case d.name == "amoswap" && d.rd.zero():
-		b.emit(xcfa.Store{Addr: addr, Value: read(d.rs2), Tags: tags(false, writeOrder(d.mo))})
-		return
-	case (d.name == "amoor" || d.name == "amoadd") && d.rs2.zero():
-		b.emit(xcfa.Load{Dst: dst(d.rd), Addr: addr, Tags: tags(false, readOrder(d.mo))})
-		return
-	}
 	*b.rmw++
 	old := b.tmp()
 	oldV := xcfa.Reg{Name: old}
@@ -232,7 +206,14 @@ func (b *builder) amo(d *insn) {
 	default:
 		v = xcfa.Binary{Op: d.op, X: oldV, Y: read(d.rs2)}
 	}
-	b.emit(xcfa.Load{Dst: old, Addr: addr, Tags: tags(true, readOrder(d.mo)), RMW: *b.rmw})
-	b.emit(xcfa.Store{Addr: addr, Value: v, Tags: tags(true, writeOrder(d.mo)), RMW: *b.rmw})
-	b.write(d.rd, oldV)
+	b.emit(xcfa.Load{Dst: old, Addr: addr, Tags: tags(true, d.mo), RMW: *b.rmw})
+	b.emit(xcfa.Store{Addr: addr, Value: v, Tags: tags(true, d.mo), RMW: *b.rmw, OneEvent: true})
+	// herd7's rd depends on the source register too (its AMO builds the
+	// value read after reading the source): x2 ^ x2 keeps the dependency
+	// and not the value.
+	var got xcfa.Expr = oldV
+	if !d.rs2.zero() {
+		got = xcfa.Binary{Op: xcfa.Add, X: oldV, Y: xcfa.Binary{Op: xcfa.Xor, X: read(d.rs2), Y: read(d.rs2)}}
+	}
+	b.write(d.rd, got)
 }
