@@ -10,7 +10,7 @@ import (
 // herd7 hashes a test's program as it prints the parsed instructions back
 // (RISCVBase.dump_instruction): registers as xN, li as ori rd,x0,k, xori
 // with a blank before it (herd7's pp_opi), loads and stores with their
-// offset, LR and SC with 0(rs1), AMOs with (rs1), .aqrl as .aq.rl, fence
+// offset, LR and SC with 0(rs1), AMOs with (rs1), .aq.rl as .aqrl, fence
 // alone as fence rw,rw; labels renamed L00, L01, ... in the sorted order
 // of every label the program defines or names.
 func hashCode(tab *asm.Table[parser.Instr]) [][]string {

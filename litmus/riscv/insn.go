@@ -41,9 +41,9 @@ func (o order) tag() string {
 	return [...]string{"", "Acq", "Rel", "AcqRel"}[o]
 }
 
-// suffix is the annotation as herd7 prints it (RISCVBase.pp_mo).
+// suffix is the annotation as herd7 7.57 prints it, .aq.rl as .aqrl.
 func (o order) suffix() string {
-	return [...]string{"", ".aq", ".rl", ".aq.rl"}[o]
+	return [...]string{"", ".aq", ".rl", ".aqrl"}[o]
 }
 
 // insn is one decoded instruction.
