@@ -12,10 +12,13 @@
 //     renamed alike. x0 reads as Const 0 (no dependency) and writes to it
 //     are dropped, as herd7 does.
 //   - Values are whole 64-bit values, whatever the width (w or d), as
-//     herd7 keeps them: accesses have Size 0. herd7 has no semantics for
-//     lb, lh, lbu, lhu, sb and sh, nor for sltiu, srli, srai, sltu, srl,
-//     sra, bltu, bgeu, amomaxu and amominu: they are refused; so are
-//     mnemonics herd7 does not read (mv, jalr, ...).
+//     herd7 keeps them without its mixed variant: accesses have Size 0,
+//     and accesses to one location at different offsets are refused as
+//     mixed-size (package mcm's check). The byte and halfword accesses
+//     (lb, lh, lbu, lhu, sb, sh) are mixed-size, refused by name. herd7
+//     has no semantics for sltiu, srli, srai, sltu, srl, sra, bltu,
+//     bgeu, amomaxu and amominu: they are refused; so are mnemonics
+//     herd7 does not read (mv, jalr, ...).
 //   - Tags (herd7's annotation sets): X holds the accesses of LR, SC and
 //     the AMOs; Acq, Rel and AcqRel their annotation (.aq, .rl, .aq.rl or
 //     .aqrl), which lw.aq, ld.aq, sw.rl and sd.rl carry too. A fence is an

@@ -87,9 +87,12 @@ var (
 		"amoxor": xcfa.Xor, "amomax": xcfa.Gt, "amomin": xcfa.Lt}
 	// unimplemented are the instructions herd7 reads and has no semantics
 	// for ("RISCV operation ... is not implemented (yet)", or not handled).
-	unimplemented = map[string]string{"sltiu": "", "srli": "", "srai": "", "srliw": "", "sraiw": "",
-		"sltu": "", "sra": "", "srl": "", "srlw": "", "sraw": "", "bltu": "", "bgeu": "",
-		"amomaxu": "", "amominu": "", "lb": "", "lh": "", "lbu": "", "lhu": "", "sb": "", "sh": ""}
+	unimplemented = map[string]bool{"sltiu": true, "srli": true, "srai": true, "srliw": true, "sraiw": true,
+		"sltu": true, "sra": true, "srl": true, "srlw": true, "sraw": true, "bltu": true, "bgeu": true,
+		"amomaxu": true, "amominu": true}
+	// narrow are the byte and halfword accesses: mixed sizes, which purr
+	// does not model.
+	narrow       = map[string]bool{"lb": true, "lh": true, "lbu": true, "lhu": true, "sb": true, "sh": true}
 	accessFences = map[string]bool{"r": true, "w": true, "rw": true}
 )
 
@@ -131,8 +134,12 @@ func decode(in *parser.Instr) (*insn, error) {
 	case m == "fence" || m == "fence.tso" || m == "fence.i":
 		return d, d.decodeFence(in)
 	}
-	if _, ok := unimplemented[strings.SplitN(base, ".", 2)[0]]; ok {
-		return nil, source.Errorf(in.Pos, "unsupported instruction %s: herd7 has no semantics for %s", in.Text, strings.SplitN(base, ".", 2)[0])
+	switch op := strings.SplitN(base, ".", 2)[0]; {
+	case unimplemented[op]:
+		return nil, source.Errorf(in.Pos, "unsupported instruction %s: herd7 has no semantics for %s", in.Text, op)
+	case narrow[op]:
+		return nil, source.Errorf(in.Pos, "mixed-size accesses: %s is a %s access; purr does not support mixed-size accesses yet",
+			in.Text, map[byte]string{'b': "byte", 'h': "halfword"}[op[1]])
 	}
 	d.mo = mo
 	switch base {
