@@ -72,3 +72,28 @@ func cStore() outcome.Execution {
 		Sets: map[string][]int{"ACQ": {2}, "REL": {1}},
 	}
 }
+
+// mpFails is MP's relaxed execution as -through lets it through under a
+// model whose check "external" forbids it: the cycle c -po-> d -rf-> e
+// -po-> f -fr-> c.
+func mpFails() outcome.Execution {
+	x := mpRelaxed()
+	x.Fails = []outcome.Failure{{Check: "external", Kind: "acyclic",
+		Witness: []outcome.Edge{{From: 2, To: 3}, {From: 3, To: 4}, {From: 4, To: 5}, {From: 5, To: 2}}}}
+	return x
+}
+
+// failsKinds fails one check of each kind: a reflexive pair, a member of
+// an empty set, a pair of a relation that should be empty.
+func failsKinds() outcome.Execution {
+	x := mpRelaxed()
+	x.Index = 7
+	x.Relations["ppo"] = append(x.Relations["ppo"], outcome.Edge{From: 3, To: 3})
+	x.Fails = []outcome.Failure{
+		{Check: "no-ppo-loop", Kind: "irreflexive", Witness: []outcome.Edge{{From: 3, To: 3}}},
+		{Check: "no-stale-read", Kind: "empty", Witness: []outcome.Edge{{From: 5, To: 5}}},
+		{Check: "aarch64.cat:12:1", Kind: "empty", Witness: []outcome.Edge{{From: 0, To: 5}}},
+		{Check: "negated", Kind: "~acyclic"},
+	}
+	return x
+}

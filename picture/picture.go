@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/purr-mcm/purr/mcm/outcome"
+	"github.com/purr-mcm/purr/mcm/show"
 )
 
 // Options say what to draw.
@@ -20,6 +21,9 @@ type Options struct {
 	// Colours maps a relation to its colour; the relations it lacks get
 	// Colours(Relations).
 	Colours map[string]string
+	// CheckColours maps a failed check to its colour; the checks it lacks
+	// get show.CheckColours of those the executions fail.
+	CheckColours map[string]string
 }
 
 // DefaultRelations are the relations drawn when Options.Relations is nil:
@@ -67,6 +71,7 @@ const (
 	headerH = 30.0 // a thread's name above its column
 	titleH  = 28.0
 	legendH = 30.0
+	failH   = 22.0 // a line of the legend per check an execution fails
 )
 
 // node is an event placed on the page (its centre).
@@ -82,6 +87,9 @@ type layout struct {
 	order []*node
 	heads []head
 	w, h  float64
+	// legendY is the relations' legend's line; the failed checks' lines
+	// follow it.
+	legendY float64
 }
 
 type head struct {
@@ -132,6 +140,8 @@ func place(x outcome.Execution, title string) *layout {
 	}
 	l.w = width
 	l.h = top + headerH + float64(max(rows, 1)-1)*rowGap + nodeH + margin + legendH
+	l.legendY = l.h - margin/2 - legendH/2
+	l.h += failH * float64(len(x.Fails))
 	return l
 }
 
@@ -209,6 +219,11 @@ func Document(w io.Writer, xs []outcome.Execution, opt Options) error {
 	for k, v := range opt.Colours {
 		colours[k] = v
 	}
+	checks := show.FailedChecks(xs)
+	checkColours := show.CheckColours(checks)
+	for k, v := range opt.CheckColours {
+		checkColours[k] = v
+	}
 	var ls []*layout
 	width, height := 2*margin+colGap, 0.0
 	for _, x := range xs {
@@ -224,14 +239,18 @@ func Document(w io.Writer, xs []outcome.Execution, opt Options) error {
 	b.WriteString("<defs>\n")
 	for _, r := range uniq(rels) {
 		fmt.Fprintf(b, `<marker id="%s" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="%s"/></marker>`+"\n",
-			markerID(r), colours[r])
+			markerID("arrow-", r), colours[r])
+	}
+	for _, c := range checks {
+		fmt.Fprintf(b, `<marker id="%s" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="%s"/></marker>`+"\n",
+			markerID("witness-", c), checkColours[c])
 	}
 	b.WriteString("</defs>\n")
 	fmt.Fprintf(b, `<rect width="%.0f" height="%.0f" fill="white"/>`+"\n", width, height)
 	y := 0.0
 	for i, l := range ls {
 		fmt.Fprintf(b, `<g class="execution" data-index="%d" transform="translate(0,%.0f)">`+"\n", xs[i].Index, y)
-		l.draw(b, title(xs[i]), rels, opt.Sets, colours)
+		l.draw(b, title(xs[i]), rels, opt.Sets, colours, checkColours)
 		b.WriteString("</g>\n")
 		y += l.h
 	}
@@ -268,12 +287,13 @@ func uniq(names []string) []string {
 	return out
 }
 
-// markerID is an XML id for a relation's arrowhead: relation names may
-// hold characters (-, ., ^) that ids may not.
-func markerID(rel string) string {
+// markerID is an XML id for the arrowhead of a relation ("arrow-") or a
+// failed check ("witness-"): names may hold characters (-, ., ^) that ids
+// may not.
+func markerID(prefix, name string) string {
 	var b strings.Builder
-	b.WriteString("arrow-")
-	for _, c := range rel {
+	b.WriteString(prefix)
+	for _, c := range name {
 		if c < 128 && (c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
 			b.WriteRune(c)
 		} else {
@@ -283,7 +303,7 @@ func markerID(rel string) string {
 	return b.String()
 }
 
-func (l *layout) draw(b *strings.Builder, title string, rels, sets []string, colours map[string]string) {
+func (l *layout) draw(b *strings.Builder, title string, rels, sets []string, colours, checkColours map[string]string) {
 	if title != "" {
 		fmt.Fprintf(b, `<text x="%.0f" y="%.0f" font-size="15" font-weight="bold" fill="#222">%s</text>`+"\n", margin, margin+8, esc(title))
 	}
@@ -297,13 +317,122 @@ func (l *layout) draw(b *strings.Builder, title string, rels, sets []string, col
 	// Arrows between the same two events are fanned out, alternately on
 	// either side, so that none hides another.
 	seen := map[[2]int]int{}
-	for _, a := range arrows {
-		key := [2]int{min(a.from.ev.ID, a.to.ev.ID), max(a.from.ev.ID, a.to.ev.ID)}
-		k := seen[key]
+	fans := make([]int, len(arrows))
+	for i, a := range arrows {
+		key := pairKey(a.from, a.to)
+		fans[i] = seen[key]
 		seen[key]++
-		l.drawArrow(b, a, k, colours[a.rel])
+	}
+	// The witnesses' halos lie under the arrows; the edges no arrow drawn
+	// holds get arrows of their own, over them. Where several checks'
+	// halos lie along one path (or around one event), each is wider than
+	// the one before, and the widest are drawn first, so that all show.
+	var own []witnessArrow
+	halos := make([]strings.Builder, len(l.x.Fails))
+	overlaps := map[string]int{}
+	for i, f := range l.x.Fails {
+		own = append(own, l.drawHalos(&halos[i], f, arrows, fans, seen, overlaps, checkColours[f.Check])...)
+	}
+	for i := len(halos) - 1; i >= 0; i-- {
+		b.WriteString(halos[i].String())
+	}
+	for i, a := range arrows {
+		l.drawArrow(b, a, fans[i], colours[a.rel])
+	}
+	for _, w := range own {
+		l.drawWitnessArrow(b, w, checkColours[w.check])
 	}
 	l.drawLegend(b, uniq(rels), colours)
+	l.drawFailures(b, checkColours)
+}
+
+// pairKey identifies the two events an arrow joins, in either direction.
+func pairKey(a, c *node) [2]int {
+	return [2]int{min(a.ev.ID, c.ev.ID), max(a.ev.ID, c.ev.ID)}
+}
+
+// witnessArrow is an edge of a failed check's witness that no arrow
+// drawn holds.
+type witnessArrow struct {
+	check, label string
+	from, to     *node
+	fan          int
+}
+
+// drawHalos highlights a failed check's witness: a wide, pale stroke in
+// the check's colour along each of its edges (along the arrow drawn for
+// the edge, when there is one), around the member of an empty set. It
+// counts in overlaps the halos of each path and event, widening those
+// that follow, and returns the edges that need arrows of their own.
+func (l *layout) drawHalos(b *strings.Builder, f outcome.Failure, arrows []arrow, fans []int, seen map[[2]int]int,
+	overlaps map[string]int, colour string) []witnessArrow {
+	fmt.Fprintf(b, `<g class="witness" data-check="%s" data-kind="%s">`, esc(f.Check), esc(f.Kind))
+	defer b.WriteString("</g>\n")
+	if id, ok := show.Member(&l.x, f); ok {
+		if n := l.nodes[id]; n != nil {
+			key := fmt.Sprint("event ", id)
+			out := 4 + 7*float64(overlaps[key])
+			overlaps[key]++
+			fmt.Fprintf(b, `<rect class="halo" x="%.1f" y="%.1f" width="%.0f" height="%.0f" rx="9" fill="none" stroke="%s" stroke-width="7" stroke-opacity="0.45"/>`,
+				n.x-nodeW/2-out, n.y-nodeH/2-out, nodeW+2*out, nodeH+2*out, colour)
+		}
+		return nil
+	}
+	var own []witnessArrow
+	for _, e := range f.Witness {
+		from, to := l.nodes[e.From], l.nodes[e.To]
+		if from == nil || to == nil {
+			continue
+		}
+		fan := -1
+		for i, a := range arrows {
+			if a.from == from && a.to == to {
+				fan = fans[i]
+				break
+			}
+		}
+		if fan < 0 {
+			key := pairKey(from, to)
+			fan = seen[key]
+			seen[key]++
+			label := show.EdgeNames(&l.x, e)
+			if label == "" {
+				label = f.Check
+			}
+			own = append(own, witnessArrow{f.Check, label, from, to, fan})
+		}
+		d, _, _ := l.route(from, to, fan)
+		width := 9 + 8*overlaps[d]
+		overlaps[d]++
+		fmt.Fprintf(b, `<path class="halo" d="%s" fill="none" stroke="%s" stroke-width="%d" stroke-opacity="0.4" stroke-linecap="round"/>`, d, colour, width)
+	}
+	return own
+}
+
+// drawWitnessArrow draws an edge of a witness that no arrow drawn holds,
+// dashed in the check's colour, named by the relations that hold it.
+func (l *layout) drawWitnessArrow(b *strings.Builder, w witnessArrow, colour string) {
+	d, lx, ly := l.route(w.from, w.to, w.fan)
+	anchor := ` text-anchor="middle"`
+	if w.from == w.to {
+		anchor = ""
+	}
+	fmt.Fprintf(b, `<path class="witness-arrow" data-check="%s" d="%s" fill="none" stroke="%s" stroke-width="2" stroke-dasharray="6,3" marker-end="url(#%s)"/>`,
+		esc(w.check), d, colour, markerID("witness-", w.check))
+	fmt.Fprintf(b, `<text x="%.1f" y="%.1f" font-size="12"%s fill="%s" stroke="white" stroke-width="3" paint-order="stroke">%s</text>`+"\n",
+		lx, ly, anchor, colour, esc(w.label))
+}
+
+// drawFailures writes a line of the legend per check the execution
+// fails: its name, kind and witness, as listings show them.
+func (l *layout) drawFailures(b *strings.Builder, checkColours map[string]string) {
+	y := l.legendY
+	for _, f := range l.x.Fails {
+		y += failH
+		colour := checkColours[f.Check]
+		fmt.Fprintf(b, `<g class="failure" data-check="%s"><line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="9" stroke-opacity="0.4" stroke-linecap="round"/><text x="%.1f" y="%.1f" font-size="13" fill="#222">fails <tspan font-weight="bold" fill="%s">%s</tspan> (%s)%s</text></g>`+"\n",
+			esc(f.Check), margin, y, margin+22, y, colour, margin+27, y+4, colour, esc(f.Check), esc(f.Kind), esc(show.WitnessText(&l.x, f)))
+	}
 }
 
 func (l *layout) drawNode(b *strings.Builder, n *node, sets []string) {
@@ -372,17 +501,27 @@ func clip(s string, n int) string {
 }
 
 func (l *layout) drawArrow(b *strings.Builder, a arrow, fan int, colour string) {
-	id := markerID(a.rel)
+	d, lx, ly := l.route(a.from, a.to, fan)
+	fmt.Fprintf(b, `<path class="edge" data-rel="%s" d="%s" fill="none" stroke="%s" stroke-width="1.8" marker-end="url(#%s)"/>`,
+		esc(a.rel), d, colour, markerID("arrow-", a.rel))
+	anchor := ` text-anchor="middle"`
 	if a.from == a.to {
-		// A loop on the event's right side.
-		x, y := a.from.x+nodeW/2, a.from.y
-		fmt.Fprintf(b, `<path class="edge" data-rel="%s" d="M%.1f,%.1f C%.1f,%.1f %.1f,%.1f %.1f,%.1f" fill="none" stroke="%s" stroke-width="1.8" marker-end="url(#%s)"/>`,
-			esc(a.rel), x, y-8, x+40, y-30, x+40, y+30, x, y+8, colour, id)
-		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" font-size="12" fill="%s" stroke="white" stroke-width="3" paint-order="stroke">%s</text>`+"\n",
-			x+34, y+4, colour, esc(a.rel))
-		return
+		anchor = ""
 	}
-	x1, y1, x2, y2 := a.from.x, a.from.y, a.to.x, a.to.y
+	fmt.Fprintf(b, `<text x="%.1f" y="%.1f" font-size="12"%s fill="%s" stroke="white" stroke-width="3" paint-order="stroke">%s</text>`+"\n",
+		lx, ly, anchor, colour, esc(a.rel))
+}
+
+// route is the path of an arrow between two events, the fan-th between
+// them (see draw), and where its label goes.
+func (l *layout) route(from, to *node, fan int) (d string, lx, ly float64) {
+	if from == to {
+		// A loop on the event's right side, the fan-th outside the others.
+		x, y, k := from.x+nodeW/2, from.y, float64(fan)
+		r, h := 40+22*k, 8+6*k
+		return fmt.Sprintf("M%.1f,%.1f C%.1f,%.1f %.1f,%.1f %.1f,%.1f", x, y-h, x+r, y-22-h, x+r, y+22+h, x, y+h), x + r - 6, y + 4 - 16*k
+	}
+	x1, y1, x2, y2 := from.x, from.y, to.x, to.y
 	dx, dy := x2-x1, y2-y1
 	dist := math.Hypot(dx, dy)
 	nx, ny := -dy/dist, dx/dist // the left normal
@@ -397,18 +536,16 @@ func (l *layout) drawArrow(b *strings.Builder, a arrow, fan int, colour string) 
 		}
 		bend = side * 34 * float64((fan+1)/2)
 	}
-	if bend == 0 && l.crosses(a.from, a.to) {
+	if bend == 0 && l.crosses(from, to) {
 		bend = 55 + 0.08*dist
 	}
 	cx, cy := (x1+x2)/2+nx*bend, (y1+y2)/2+ny*bend
 	sx, sy := boxExit(x1, y1, cx, cy)
 	ex, ey := boxExit(x2, y2, cx, cy)
 	if bend == 0 {
-		fmt.Fprintf(b, `<path class="edge" data-rel="%s" d="M%.1f,%.1f L%.1f,%.1f" fill="none" stroke="%s" stroke-width="1.8" marker-end="url(#%s)"/>`,
-			esc(a.rel), sx, sy, ex, ey, colour, id)
+		d = fmt.Sprintf("M%.1f,%.1f L%.1f,%.1f", sx, sy, ex, ey)
 	} else {
-		fmt.Fprintf(b, `<path class="edge" data-rel="%s" d="M%.1f,%.1f Q%.1f,%.1f %.1f,%.1f" fill="none" stroke="%s" stroke-width="1.8" marker-end="url(#%s)"/>`,
-			esc(a.rel), sx, sy, cx, cy, ex, ey, colour, id)
+		d = fmt.Sprintf("M%.1f,%.1f Q%.1f,%.1f %.1f,%.1f", sx, sy, cx, cy, ex, ey)
 	}
 	// A curve's label sits at its apex; a line's before its middle, so
 	// that two lines crossing at their middles keep their labels apart.
@@ -416,8 +553,7 @@ func (l *layout) drawArrow(b *strings.Builder, a arrow, fan int, colour string) 
 	if bend == 0 {
 		mx, my = 0.7*sx+0.3*ex, 0.7*sy+0.3*ey
 	}
-	fmt.Fprintf(b, `<text x="%.1f" y="%.1f" font-size="12" text-anchor="middle" fill="%s" stroke="white" stroke-width="3" paint-order="stroke">%s</text>`+"\n",
-		mx+nx*8, my+ny*8+4, colour, esc(a.rel))
+	return d, mx + nx*8, my + ny*8 + 4
 }
 
 // crosses tells whether the segment between two events passes through a
@@ -477,7 +613,7 @@ func boxExit(x, y, tx, ty float64) (float64, float64) {
 }
 
 func (l *layout) drawLegend(b *strings.Builder, rels []string, colours map[string]string) {
-	x, y := margin, l.h-margin/2-legendH/2
+	x, y := margin, l.legendY
 	for _, r := range rels {
 		if len(l.x.Relations[r]) == 0 {
 			continue

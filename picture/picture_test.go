@@ -35,6 +35,11 @@ func TestGolden(t *testing.T) {
 		{"chain", []outcome.Execution{chain()}, Options{Relations: []string{"po", "co", "loop"}}},
 		{"c-test", []outcome.Execution{cStore()}, Options{Relations: []string{"rf", "co", "sw&<hb>"}, Sets: []string{"ACQ", "REL"}}},
 		{"document", []outcome.Execution{withState(mpRelaxed()), cStore()}, Options{}},
+		// Failed checks: the witness's halos along the arrows drawn, its
+		// own dashed arrows where none is drawn, a legend line each.
+		{"mp-fails", []outcome.Execution{withState(mpFails())}, Options{}},
+		{"mp-fails-rf", []outcome.Execution{mpFails()}, Options{Relations: []string{"rf"}}},
+		{"fails-kinds", []outcome.Execution{failsKinds()}, Options{Relations: []string{"po", "rf", "ppo"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
@@ -170,7 +175,7 @@ func TestColours(t *testing.T) {
 }
 
 func TestMarkerIDs(t *testing.T) {
-	if a, b := markerID("a-b"), markerID("a_2d_b"); a == b || strings.Contains(a[len("arrow-"):], "-") {
+	if a, b := markerID("arrow-", "a-b"), markerID("arrow-", "a_2d_b"); a == b || strings.Contains(a[len("arrow-"):], "-") {
 		t.Errorf("marker ids %q %q", a, b)
 	}
 }
@@ -190,6 +195,9 @@ func FuzzWellFormed(f *testing.F) {
 			Relations: map[string][]outcome.Edge{rel: {{From: from, To: to}}, "po": {{From: 1, To: 1}}},
 			Sets:      map[string][]int{set: {0, 1, 2}},
 			Flags:     []string{rel}}
+		if from >= 0 && from < 3 && to >= 0 && to < 3 {
+			x.Fails = []outcome.Failure{{Check: rel, Kind: set, Witness: []outcome.Edge{{From: from, To: to}}}}
+		}
 		var buf bytes.Buffer
 		if err := SVG(&buf, x, Options{Relations: []string{rel, "po"}, Sets: []string{set}}); err != nil {
 			t.Fatal(err)

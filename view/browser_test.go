@@ -18,7 +18,8 @@ var screenshot = flag.String("screenshot", "", "save the browser test's screensh
 
 // TestPageInBrowser drives the page in a headless Chromium: it lists the
 // executions, ticking a relation redraws, choosing an execution draws it,
-// and saving the watched file shows its error, then the fix.
+// the switch shows the forbidden ones and back, and saving the watched
+// file shows its error, then the fix.
 func TestPageInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test is not short")
@@ -49,6 +50,17 @@ func TestPageInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	wait("the second drawn", count(`#drawing g.execution[data-index="2"]`)+" === 1")
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#show-forbidden`))); err != nil {
+		t.Fatal(err)
+	}
+	wait("the forbidden executions in two groups, the first drawn with its witness", count("#executions li[data-index]")+" === 3 && "+
+		count("#executions li.group")+" === 2 && "+count(`#drawing g.execution[data-index="4"]`)+" === 1 && "+
+		count(`#drawing g.witness[data-check="ext"] path.halo`)+" === 2")
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#show-allowed`))); err != nil {
+		t.Fatal(err)
+	}
+	wait("back to the allowed ones, the second still chosen", count("#executions li[data-index]")+" === 2 && "+
+		count(`#drawing g.execution[data-index="2"]`)+" === 1 && "+count("#drawing g.witness")+" === 0")
 
 	edit(t, watched, "broken")
 	wait("the model's error shown", `!document.getElementById("error").hidden && document.getElementById("error").textContent.includes("model.cat:3:7: unknown name foo")`)

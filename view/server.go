@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/purr-mcm/purr/mcm/outcome"
+	"github.com/purr-mcm/purr/mcm/show"
 	"github.com/purr-mcm/purr/picture"
 	"github.com/purr-mcm/purr/source"
 )
@@ -26,9 +27,31 @@ var assets embed.FS
 
 // Snapshot is one check of the test under the model: what the page shows.
 type Snapshot struct {
-	Executions []outcome.Execution
-	Summary    string // the result block, as purr prints it
-	Err        error  // the test or the model could not be checked
+	Executions []outcome.Execution // those the run keeps: the page's first list
+	// Forbidden are the candidate executions that fail the model's checks,
+	// each with its Fails (as -through all lets them through): the page's
+	// other list.
+	Forbidden []outcome.Execution
+	// ForbiddenErr says why Forbidden could not be found, when the
+	// executions the run keeps could.
+	ForbiddenErr error
+	Summary      string // the result block, as purr prints it
+	Err          error  // the test or the model could not be checked
+}
+
+// The lists of executions the page switches between: those the run keeps
+// (the model allows) and those the model's checks forbid.
+const (
+	listAllowed   = "allowed"
+	listForbidden = "forbidden"
+)
+
+// list is one of the snapshot's lists of executions, by its name.
+func (snap *Snapshot) list(name string) []outcome.Execution {
+	if name == listForbidden {
+		return snap.Forbidden
+	}
+	return snap.Executions
 }
 
 // Server serves the page about one test and one model. It answers from
@@ -70,6 +93,9 @@ func (s *Server) current() (Snapshot, int) {
 		s.snap = s.load()
 		for i := range s.snap.Executions {
 			s.snap.Executions[i] = withKindSets(s.snap.Executions[i])
+		}
+		for i := range s.snap.Forbidden {
+			s.snap.Forbidden[i] = withKindSets(s.snap.Forbidden[i])
 		}
 		s.stamp, s.loaded = stamp, true
 		s.version++
@@ -198,6 +224,17 @@ type state struct {
 	Relations  []choice        `json:"relations"`
 	Sets       []choice        `json:"sets"`
 	Executions []executionItem `json:"executions"`
+	// Forbidden groups the executions the model's checks forbid by the
+	// checks they fail: fewest checks first, then as met.
+	Forbidden      []group  `json:"forbidden"`
+	ForbiddenError string   `json:"forbiddenError,omitempty"`
+	Checks         []choice `json:"checks"` // the checks failed, with their colours in the drawings
+}
+
+// group is the forbidden executions that fail the same checks.
+type group struct {
+	Checks     []string        `json:"checks"`
+	Executions []executionItem `json:"executions"`
 }
 
 type choice struct {
@@ -211,17 +248,70 @@ type executionItem struct {
 	State string   `json:"state"`
 	Holds bool     `json:"holds"`
 	Flags []string `json:"flags,omitempty"`
+	Fails []string `json:"fails,omitempty"` // the checks it fails
+}
+
+// item is an execution as the page lists it.
+func item(x outcome.Execution) executionItem {
+	var parts []string
+	for _, b := range x.State {
+		parts = append(parts, b.LocString()+"="+b.ValueString(false))
+	}
+	return executionItem{x.Index, strings.Join(parts, "; "), x.Holds, x.Flags, failedChecks(x)}
+}
+
+// failedChecks names the checks an execution fails, in its order.
+func failedChecks(x outcome.Execution) []string {
+	var out []string
+	for _, f := range x.Fails {
+		out = append(out, f.Check)
+	}
+	return out
+}
+
+// groups gathers executions by the checks they fail: fewest checks
+// first, then in the order met; executions in their order.
+func groups(xs []outcome.Execution) []group {
+	out := []group{}
+	at := map[string]int{}
+	for _, x := range xs {
+		checks := failedChecks(x)
+		key := strings.Join(checks, "\x00")
+		i, ok := at[key]
+		if !ok {
+			i = len(out)
+			at[key] = i
+			out = append(out, group{Checks: checks})
+		}
+		out[i].Executions = append(out[i].Executions, item(x))
+	}
+	slices.SortStableFunc(out, func(a, b group) int { return len(a.Checks) - len(b.Checks) })
+	return out
+}
+
+// checkColours are the colours of the checks the snapshot's executions
+// fail, the same in every drawing and in the page's lists.
+func checkColours(snap *Snapshot) ([]string, map[string]string) {
+	checks := show.FailedChecks(append(slices.Clip(snap.Forbidden), snap.Executions...))
+	return checks, show.CheckColours(checks)
 }
 
 func (s *Server) serveState(w http.ResponseWriter) {
 	snap, version := s.current()
 	st := state{Version: version, Test: s.Test, Model: s.Model, Summary: snap.Summary,
-		Relations: []choice{}, Sets: []choice{}, Executions: []executionItem{}}
+		Relations: []choice{}, Sets: []choice{}, Executions: []executionItem{}, Forbidden: groups(snap.Forbidden), Checks: []choice{}}
 	if snap.Err != nil {
 		st.Error = errorText(snap.Err)
 	}
-	rels, sets := names(snap.Executions)
-	colours := picture.Colours(rels)
+	if snap.ForbiddenErr != nil {
+		st.ForbiddenError = errorText(snap.ForbiddenErr)
+	}
+	checks, colours := checkColours(&snap)
+	for _, c := range checks {
+		st.Checks = append(st.Checks, choice{Name: c, Colour: colours[c]})
+	}
+	rels, sets := names(&snap)
+	colours = picture.Colours(rels)
 	for _, r := range rels {
 		st.Relations = append(st.Relations, choice{r, colours[r], slices.Contains(DefaultRelations, r)})
 	}
@@ -229,11 +319,7 @@ func (s *Server) serveState(w http.ResponseWriter) {
 		st.Sets = append(st.Sets, choice{Name: n, Default: slices.Contains(DefaultSets, n)})
 	}
 	for _, x := range snap.Executions {
-		var parts []string
-		for _, b := range x.State {
-			parts = append(parts, b.LocString()+"="+b.ValueString(false))
-		}
-		st.Executions = append(st.Executions, executionItem{x.Index, strings.Join(parts, "; "), x.Holds, x.Flags})
+		st.Executions = append(st.Executions, item(x))
 	}
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(st); err != nil {
@@ -258,11 +344,12 @@ func errorText(err error) string {
 	return err.Error()
 }
 
-// names lists the relations and sets of the executions: herd's four
-// relations first, then the model's in alphabetical order.
-func names(xs []outcome.Execution) (rels, sets []string) {
+// names lists the relations and sets of the snapshot's executions, of
+// both lists: herd's four relations first, then the model's in
+// alphabetical order.
+func names(snap *Snapshot) (rels, sets []string) {
 	seenR, seenS := map[string]bool{}, map[string]bool{}
-	for _, x := range xs {
+	for _, x := range append(slices.Clip(snap.Executions), snap.Forbidden...) {
 		for r := range x.Relations {
 			seenR[r] = true
 		}
@@ -289,8 +376,10 @@ func names(xs []outcome.Execution) (rels, sets []string) {
 	return rels, sets
 }
 
-// serveSVG draws one execution: /svg?x=INDEX&rel=NAME...&set=NAME...
-// Unknown parameters, malformed or unknown indexes and names are refused.
+// serveSVG draws one execution:
+// /svg?x=INDEX&rel=NAME...&set=NAME...&list=allowed|forbidden (the list
+// the index is of: allowed when absent). Unknown parameters, malformed or
+// unknown indexes, names and lists are refused.
 func (s *Server) serveSVG(w http.ResponseWriter, r *http.Request) {
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
@@ -298,10 +387,18 @@ func (s *Server) serveSVG(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for k := range q {
-		if k != "x" && k != "rel" && k != "set" {
-			http.Error(w, fmt.Sprintf("unknown parameter %q (x, rel and set are known)", k), http.StatusBadRequest)
+		if k != "x" && k != "rel" && k != "set" && k != "list" {
+			http.Error(w, fmt.Sprintf("unknown parameter %q (x, rel, set and list are known)", k), http.StatusBadRequest)
 			return
 		}
+	}
+	list := listAllowed
+	if l, ok := q["list"]; ok {
+		if len(l) != 1 || l[0] != listAllowed && l[0] != listForbidden {
+			http.Error(w, fmt.Sprintf("list: give one of %s and %s", listAllowed, listForbidden), http.StatusBadRequest)
+			return
+		}
+		list = l[0]
 	}
 	if len(q["x"]) != 1 {
 		http.Error(w, "x: give one execution index", http.StatusBadRequest)
@@ -313,12 +410,13 @@ func (s *Server) serveSVG(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	snap, _ := s.current()
-	i := slices.IndexFunc(snap.Executions, func(x outcome.Execution) bool { return x.Index == index })
+	xs := snap.list(list)
+	i := slices.IndexFunc(xs, func(x outcome.Execution) bool { return x.Index == index })
 	if i < 0 {
-		http.Error(w, fmt.Sprintf("no execution %d", index), http.StatusNotFound)
+		http.Error(w, fmt.Sprintf("no execution %d among those %s", index, list), http.StatusNotFound)
 		return
 	}
-	rels, sets := names(snap.Executions)
+	rels, sets := names(&snap)
 	for _, r := range q["rel"] {
 		if !slices.Contains(rels, r) {
 			http.Error(w, fmt.Sprintf("rel: no relation %q", r), http.StatusBadRequest)
@@ -336,8 +434,9 @@ func (s *Server) serveSVG(w http.ResponseWriter, r *http.Request) {
 		chosen = []string{} // nil would draw picture's defaults
 	}
 	var buf bytes.Buffer
-	opt := picture.Options{Relations: chosen, Sets: q["set"], Colours: picture.Colours(rels)}
-	if err := picture.SVG(&buf, snap.Executions[i], opt); err != nil {
+	_, checks := checkColours(&snap)
+	opt := picture.Options{Relations: chosen, Sets: q["set"], Colours: picture.Colours(rels), CheckColours: checks}
+	if err := picture.SVG(&buf, xs[i], opt); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}

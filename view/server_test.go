@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -32,7 +33,23 @@ func fixture() []outcome.Execution {
 	}
 }
 
-// newServer serves the fixture; the watched file's content, when it
+// forbiddenFixture is three executions the model's checks forbid: two
+// fail ext, one ext and sc.
+func forbiddenFixture() []outcome.Execution {
+	var out []outcome.Execution
+	ext := outcome.Failure{Check: "ext", Kind: "acyclic", Witness: []outcome.Edge{{From: 1, To: 2}, {From: 2, To: 1}}}
+	sc := outcome.Failure{Check: "sc", Kind: "irreflexive", Witness: []outcome.Edge{{From: 2, To: 2}}}
+	for i, fails := range [][]outcome.Failure{{ext, sc}, {ext}, {ext}} {
+		x := fixture()[0]
+		x.Index = 3 + i
+		x.Relations = map[string][]outcome.Edge{"rf": {{From: 0, To: 2}}, "hb": {{From: 1, To: 2}}, "fr": {{From: 2, To: 1}}}
+		x.Fails = fails
+		out = append(out, x)
+	}
+	return out
+}
+
+// newServer serves the fixtures; the watched file's content, when it
 // says "broken", makes Load fail as a model error does.
 func newServer(t *testing.T) (*Server, string) {
 	t.Helper()
@@ -49,7 +66,7 @@ func newServer(t *testing.T) (*Server, string) {
 			if strings.Contains(string(src), "panic") {
 				panic("the loader broke")
 			}
-			return Snapshot{Executions: fixture(), Summary: "Test T Allowed"}
+			return Snapshot{Executions: fixture(), Forbidden: forbiddenFixture(), Summary: "Test T Allowed"}
 		}}
 	return s, watched
 }
@@ -101,6 +118,11 @@ func TestRequests(t *testing.T) {
 		{"GET", "/svg?x=1&file=/etc/passwd", 400, "unknown parameter"},
 		{"GET", "/svg?x=%zz", 400, "malformed"},
 		{"GET", "/svg?x=1;rel=rf", 400, "malformed"},
+		{"GET", "/svg?x=4&list=forbidden&rel=hb", 200, `<g class="witness" data-check="ext"`},
+		{"GET", "/svg?x=1&list=allowed", 200, `<svg`},
+		{"GET", "/svg?x=1&list=forbidden", 404, "no execution 1 among those forbidden"},
+		{"GET", "/svg?x=4&list=nosuch", 400, "list:"},
+		{"GET", "/svg?x=4&list=forbidden&list=allowed", 400, "list:"},
 		// wrong methods
 		{"POST", "/state", 405, ""},
 		{"PUT", "/", 405, ""},
@@ -178,6 +200,21 @@ func TestState(t *testing.T) {
 	}
 	if strings.Join(sets, ",") != "F,R,W" {
 		t.Errorf("sets %v, want F, R and W", sets)
+	}
+	// The forbidden executions, by the checks they fail: fewest first.
+	var groups []string
+	for _, g := range st.Forbidden {
+		var xs []string
+		for _, x := range g.Executions {
+			xs = append(xs, fmt.Sprint(x.Index))
+		}
+		groups = append(groups, strings.Join(g.Checks, "+")+":"+strings.Join(xs, ","))
+	}
+	if strings.Join(groups, " ") != "ext:4,5 ext+sc:3" {
+		t.Errorf("forbidden groups %v, want ext:4,5 ext+sc:3", groups)
+	}
+	if len(st.Checks) != 2 || st.Checks[0].Name != "ext" || st.Checks[1].Name != "sc" || st.Checks[0].Colour == st.Checks[1].Colour {
+		t.Errorf("checks %+v, want ext and sc in colours of their own", st.Checks)
 	}
 	// W, R and F come from the events' kinds where the model leaves them out.
 	if rec := get(t, s, "GET", "/svg?x=1&set=R"); !strings.Contains(rec.Body.String(), `<rect class="set"`) {

@@ -63,7 +63,8 @@ func usage(w io.Writer) {
                                          print tests' XCFAs as Graphviz DOT
   purr executions [flags] TEST.litmus... list the executions -show selects (default all) as text
   purr view TEST.litmus [-m MODEL] [--addr HOST:PORT]
-                                         serve a page of the test's executions (loopback)
+                                         serve a page of the test's executions, allowed and
+                                         forbidden (loopback)
   purr why [-m MODEL] [--max-sets N] TEST.litmus...
                                          the smallest sets of the model's checks that forbid
                                          each test's outcome, with executions and witnesses

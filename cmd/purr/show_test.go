@@ -29,6 +29,9 @@ var showCases = []struct {
 	// A model's show statements (show r, show X as r, a set, unshow),
 	// and herd7's -doshow and -unshow.
 	{"MP-shows", "../../testdata/classic/MP.litmus", "testdata/shows.cat", []string{"--doshow", "fre,rmw", "-unshow", "co"}},
+	// -through: the execution external forbids, its cycle drawn bold in
+	// the check's colour and named.
+	{"SB+dmb.sys-through", "../../testdata/classic/SB+dmb.sys.litmus", "aarch64", []string{"-through", "all"}},
 }
 
 // TestShowDOT pins the pictures of -show all -o, and checks that each
@@ -110,5 +113,24 @@ func TestDotAcceptsGoldens(t *testing.T) {
 		if err := cmd.Run(); err != nil || stderr.Len() > 0 {
 			t.Errorf("dot -Tsvg %s: %v\n%s", f, err, stderr.String())
 		}
+	}
+}
+
+// TestSVGThrough runs -through all -o DIR --svg: the execution the model
+// forbids is drawn with its witness highlighted and the check named.
+func TestSVGThrough(t *testing.T) {
+	dir := t.TempDir()
+	_, errs, status := runPurr("-m", "aarch64", "-through", "all", "-show", "prop", "-o", dir, "--svg", "../../testdata/classic/SB+dmb.sys.litmus")
+	if status != 0 {
+		t.Fatalf("exit status %d: %s", status, errs)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "SB+dmb.sys.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := string(data)
+	if !strings.Contains(svg, `<g class="witness" data-check="external" data-kind="acyclic">`) || strings.Count(svg, `class="halo"`) != 4 ||
+		!strings.Contains(svg, "(acyclic): c -po-&gt; e -fr-&gt; f -po-&gt; h -fr-&gt; c</text>") {
+		t.Errorf("SB+dmb.sys.svg does not highlight external's cycle of four edges and name it:\n%s", svg)
 	}
 }

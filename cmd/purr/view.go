@@ -27,7 +27,7 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", defaultViewAddr, "serve the page on `HOST:PORT` (loopback unless said otherwise)")
 	files, err := parseFlags(fs, &o, args)
 	if err == nil {
-		err = onlyFlags(fs, "model", "include", "variant", "macros", "unroll", "engine", "max-executions", "max-sat-vars", "max-sat-clauses", "timeout", "addr", "show")
+		err = onlyFlags(fs, "model", "include", "variant", "macros", "unroll", "engine", "max-executions", "max-sat-vars", "max-sat-clauses", "timeout", "addr", "show", "skipchecks", "through")
 	}
 	if err == nil {
 		err = o.cfg.CheckVariants()
@@ -70,7 +70,8 @@ func isLoopback(a net.Addr) bool {
 
 // newViewServer makes the page's server for a test: each change of the
 // test or model file checks the test again, keeping the executions
-// cfg.Show selects.
+// cfg.Show selects, and the candidate executions the model's checks
+// forbid.
 func newViewServer(cfg herd.Config, test string) *view.Server {
 	model := cfg.Model
 	if model == "" {
@@ -85,6 +86,9 @@ func newViewServer(cfg herd.Config, test string) *view.Server {
 }
 
 // viewSnapshot checks the test under the model as they are now on disk.
+// The executions the model's checks forbid are those that fail a check
+// when -through lets them through: those of the run itself under
+// -through invalid or all, else those of a second run under -through all.
 func viewSnapshot(cfg herd.Config, path string) view.Snapshot {
 	checked, err := herd.NewChecker(cfg).Check(context.Background(), path)
 	if err != nil {
@@ -97,5 +101,22 @@ func viewSnapshot(cfg herd.Config, path string) view.Snapshot {
 	var summary bytes.Buffer
 	res := out.Result(checked.Test, cfg.Hexa)
 	res.Write(&summary)
-	return view.Snapshot{Executions: out.Executions, Summary: summary.String()}
+	snap := view.Snapshot{Executions: out.Executions, Summary: summary.String()}
+	all := out.Executions
+	if cfg.Through == "" || cfg.Through == "none" {
+		through := cfg
+		through.Through, through.Show = "all", outcome.ShowAll
+		checked, err := herd.NewChecker(through).Check(context.Background(), path)
+		if err != nil {
+			snap.ForbiddenErr = err
+			return snap
+		}
+		all = checked.Outcome.Executions
+	}
+	for _, x := range all {
+		if len(x.Fails) > 0 {
+			snap.Forbidden = append(snap.Forbidden, x)
+		}
+	}
+	return snap
 }

@@ -20,11 +20,15 @@ import (
 
 	"github.com/purr-mcm/purr/herd"
 	"github.com/purr-mcm/purr/internal/browser"
+	"github.com/purr-mcm/purr/internal/shared"
 	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/models"
 )
 
-var viewScreenshot = flag.String("view-screenshot", "", "save the browser test's screenshot of purr view to `FILE` (docs/view.png is made so)")
+var (
+	viewScreenshot      = flag.String("view-screenshot", "", "save the browser test's screenshot of purr view to `FILE` (docs/view.png is made so)")
+	forbiddenScreenshot = flag.String("forbidden-screenshot", "", "save the screenshot of purr view's forbidden executions to `FILE` (docs/view-forbidden.png is made so)")
+)
 
 // viewFiles copies a test and the sc model into a folder of the test's,
 // where they can be edited.
@@ -244,4 +248,116 @@ func TestSVGFlag(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "MP.dot")); err != nil {
 		t.Errorf("-o wrote no MP.dot: %v", err)
 	}
+}
+
+// TestViewForbidden checks the page's list of forbidden executions on
+// SB+dmb.sys under aarch64: the one execution external forbids, in a
+// group of its own, drawn with its cycle highlighted; under -through all
+// the run's own list has it too.
+func TestViewForbidden(t *testing.T) {
+	const test = "../../testdata/classic/SB+dmb.sys.litmus"
+	for _, through := range []string{"none", "all"} {
+		t.Run(through, func(t *testing.T) {
+			cfg := viewConfig("aarch64")
+			cfg.Through = through
+			s := newViewServer(cfg, test)
+			req := httptest.NewRequest("GET", "/state", nil)
+			req.Host = "localhost"
+			rec := httptest.NewRecorder()
+			s.ServeHTTP(rec, req)
+			var st struct {
+				Executions []struct{ Index int }
+				Forbidden  []struct {
+					Checks     []string
+					Executions []struct {
+						Index int
+						Holds bool
+						Fails []string
+					}
+				}
+				Checks []struct{ Name, Colour string }
+			}
+			if err := json.Unmarshal(rec.Body.Bytes(), &st); err != nil {
+				t.Fatalf("/state: %v: %s", err, rec.Body)
+			}
+			wantKept := 3
+			if through == "all" {
+				wantKept = 4
+			}
+			if len(st.Executions) != wantKept {
+				t.Errorf("%d executions kept, want %d", len(st.Executions), wantKept)
+			}
+			if len(st.Forbidden) != 1 || fmt.Sprint(st.Forbidden[0].Checks) != "[external]" || len(st.Forbidden[0].Executions) != 1 {
+				t.Fatalf("forbidden: %+v, want one group: external, one execution", st.Forbidden)
+			}
+			x := st.Forbidden[0].Executions[0]
+			if !x.Holds || fmt.Sprint(x.Fails) != "[external]" || len(st.Checks) != 1 || st.Checks[0].Colour == "" {
+				t.Errorf("the forbidden execution %+v, checks %+v", x, st.Checks)
+			}
+			req = httptest.NewRequest("GET", fmt.Sprintf("/svg?list=forbidden&x=%d&rel=rf", x.Index), nil)
+			req.Host = "localhost"
+			rec = httptest.NewRecorder()
+			s.ServeHTTP(rec, req)
+			svg := rec.Body.String()
+			if rec.Code != 200 || !strings.Contains(svg, `<g class="witness" data-check="external" data-kind="acyclic">`) ||
+				strings.Count(svg, `class="halo"`) != 4 || !strings.Contains(svg, `class="failure" data-check="external"`) {
+				t.Errorf("/svg of the forbidden execution: %d, no cycle of 4 edges highlighted and named external:\n%s", rec.Code, svg)
+			}
+		})
+	}
+}
+
+// TestViewForbiddenInBrowser drives purr view's page on herd's catalogue
+// test MP+dmb.sys under aarch64 in a headless Chromium: switched to the
+// executions the model forbids, it shows the one that fails external,
+// its cycle highlighted and the check named.
+func TestViewForbiddenInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test is not short")
+	}
+	test := shared.Path(t, "corpus/herd-catalogue-aarch64/MP+dmb.sys.litmus")
+	s := newViewServer(viewConfig("aarch64"), test)
+	s.Test = "herd-catalogue-aarch64/MP+dmb.sys.litmus" // the heading of the screenshot, not a path of this machine
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close) // after the browser's cleanup, which closes its connections
+	ctx := browser.New(t, 2*time.Minute)
+
+	count := func(sel string) string { return fmt.Sprintf(`document.querySelectorAll(%q).length`, sel) }
+	wait := func(what, cond string) {
+		t.Helper()
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
+		t.Fatal(err)
+	}
+	wait("the three executions aarch64 allows", count("#executions li[data-index]")+" === 3 && "+count("#drawing g.execution")+" === 1 && "+
+		count("#drawing g.witness")+" === 0")
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#show-forbidden"))); err != nil {
+		t.Fatal(err)
+	}
+	wait("one forbidden execution, under the group of external", count("#executions li[data-index]")+" === 1 && "+
+		count(`#executions li.group [data-check="external"]`)+" === 1")
+	wait("its cycle highlighted: four edges", count(`#drawing g.witness[data-check="external"][data-kind="acyclic"] path.halo`)+" === 4")
+	wait("the check named under the drawing", `[...document.querySelectorAll("#drawing g.failure")].some(g => g.textContent.startsWith("fails external (acyclic): "))`)
+	wait("the execution drawn holds the condition", `document.querySelector("#drawing g.execution > text").textContent.includes("the condition holds")`)
+
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := *forbiddenScreenshot
+	if path == "" {
+		path = filepath.Join(t.TempDir(), "view-forbidden.png")
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", path)
+
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#show-allowed"))); err != nil {
+		t.Fatal(err)
+	}
+	wait("back to the allowed executions", count("#executions li[data-index]")+" === 3 && "+count("#drawing g.witness")+" === 0")
 }

@@ -20,9 +20,13 @@ var (
 // thread whose nodes say "c: W[x]=1" and the instruction, and one edge per
 // pair of each relation in rels (see Relations; po and co without their
 // transitive edges). Sets in rels name their members under the label.
-// legend heads each picture (herd7: the test's name and model).
+// legend heads each picture (herd7: the test's name and model). An
+// execution that fails checks (-through) has each failure's witness drawn
+// over it, bold in the check's colour (CheckColours) and labelled with the
+// check's name, and a line of the legend per failure.
 func DOT(w io.Writer, legend string, xs []outcome.Execution, rels []string) error {
 	var b strings.Builder
+	checkColours := CheckColours(FailedChecks(xs))
 	for i := range xs {
 		x := &xs[i]
 		node := func(id int) string { return fmt.Sprintf("eiid%d", id) }
@@ -32,7 +36,11 @@ func DOT(w io.Writer, legend string, xs []outcome.Execution, rels []string) erro
 		}
 		b.WriteString("digraph G {\n\n")
 		b.WriteString("splines=spline;\npad=\"0.000000\";\n\n/* legend */\nfontsize=20;\n")
-		fmt.Fprintf(&b, "label=%s;\n\n", quote(fmt.Sprintf("%s, execution %d: %s", legend, x.Index, holds)))
+		title := fmt.Sprintf("%s, execution %d: %s", legend, x.Index, holds)
+		for _, f := range x.Fails {
+			title += fmt.Sprintf("\nfails %s (%s)%s", f.Check, f.Kind, WitnessText(x, f))
+		}
+		fmt.Fprintf(&b, "label=%s;\n\n", quote(title))
 		label := func(e outcome.Event) string {
 			lines := []string{EventText(e)}
 			if d := detail(e); d != "" {
@@ -74,6 +82,22 @@ func DOT(w io.Writer, legend string, xs []outcome.Execution, rels []string) erro
 			for _, e := range es {
 				fmt.Fprintf(&b, "%s -> %s [label=%s, color=%s, fontcolor=%s];\n",
 					node(e.From), node(e.To), quote(rel), quote(colour), quote(colour))
+			}
+		}
+		for _, f := range x.Fails {
+			colour := quote(checkColours[f.Check])
+			fmt.Fprintf(&b, "\n/* fails %s (%s) */\n", strings.ReplaceAll(f.Check, "*/", "* /"), f.Kind)
+			if id, ok := Member(x, f); ok {
+				fmt.Fprintf(&b, "%s [shape=\"box\", color=%s, penwidth=3, xlabel=%s, fontcolor=%s];\n", node(id), colour, quote(f.Check), colour)
+				continue
+			}
+			for _, e := range f.Witness {
+				label := f.Check
+				if names := EdgeNames(x, e); names != "" {
+					label += ": " + names
+				}
+				fmt.Fprintf(&b, "%s -> %s [label=%s, color=%s, fontcolor=%s, penwidth=3];\n",
+					node(e.From), node(e.To), quote(label), colour, colour)
 			}
 		}
 		b.WriteString("}\n")

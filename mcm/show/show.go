@@ -153,15 +153,15 @@ func WitnessText(x *outcome.Execution, f outcome.Failure) string {
 	if len(f.Witness) == 0 {
 		return ""
 	}
-	first := f.Witness[0]
-	if len(f.Witness) == 1 && first.From == first.To && f.Kind == "empty" && edgeNames(x, first) == "" {
-		return ": " + x.Events[first.From].Label // a member of a set
+	if id, ok := Member(x, f); ok {
+		return ": " + x.Events[id].Label
 	}
+	first := f.Witness[0]
 	var b strings.Builder
 	b.WriteString(": ")
 	b.WriteString(x.Events[first.From].Label)
 	for _, e := range f.Witness {
-		if names := edgeNames(x, e); names != "" {
+		if names := EdgeNames(x, e); names != "" {
 			fmt.Fprintf(&b, " -%s-> %s", names, x.Events[e.To].Label)
 		} else {
 			fmt.Fprintf(&b, " -> %s", x.Events[e.To].Label)
@@ -170,10 +170,10 @@ func WitnessText(x *outcome.Execution, f outcome.Failure) string {
 	return b.String()
 }
 
-// edgeNames names the relations of x that hold the edge, rf, co, fr and
-// po first; po holds it when its immediate edges chain from one event to
-// the other.
-func edgeNames(x *outcome.Execution, e outcome.Edge) string {
+// EdgeNames names the relations of x that hold the edge, rf, co, fr and
+// po first (the model's when none of those does), joined by commas; po
+// holds it when its immediate edges chain from one event to the other.
+func EdgeNames(x *outcome.Execution, e outcome.Edge) string {
 	var names []string
 	for _, rel := range outcome.BaseRelations {
 		if rel == "po" && poBefore(x, e.From, e.To) || slices.Contains(x.Relations[rel], e) {
