@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/purr-mcm/purr/litmus"
-	_ "github.com/purr-mcm/purr/litmus/riscv"
 	"github.com/purr-mcm/purr/litmus/internal/xcfagolden"
+	_ "github.com/purr-mcm/purr/litmus/riscv"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
