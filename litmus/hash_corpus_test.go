@@ -75,6 +75,7 @@ func TestHashCorpus(t *testing.T) {
 		{"herd-regression/C", ""},
 		{"random-aarch64", "herd-7.57.txt"},
 		{"random-c", "herd-7.57-rc11.txt"},
+		{"riscv-official", "herd-7.57.txt"},
 	}
 	for _, f := range folders {
 		t.Run(f.dir, func(t *testing.T) {

@@ -35,7 +35,9 @@
 //     of its tags alone. X marks herd7's atomic or exclusive accesses: a
 //     Load and a Store tagged X and not paired by an RMW id are
 //     exclusives, which the engine pairs itself (a store-exclusive is a
-//     nondeterministic choice: one edge stores, the other does not).
+//     nondeterministic choice: one edge stores, the other does not). A
+//     store-exclusive whose status register depends on its store, as
+//     herd7's RISC-V sc's does, names it in Store.Status.
 //   - Read-modify-writes: a Load and a Store sharing a fresh non-zero RMW
 //     id are one atomic pair; Store.OneEvent makes the pair one event, as
 //     herd7 builds its one-event atomics.

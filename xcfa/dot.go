@@ -84,7 +84,11 @@ func FormatOp(op Op) string {
 	case Load:
 		return "load " + op.Dst + " <- [" + FormatExpr(op.Addr) + "]" + sizeTagsRMW(op.Size, op.Tags, op.RMW)
 	case Store:
-		return "store [" + FormatExpr(op.Addr) + "] <- " + FormatExpr(op.Value) + sizeTagsRMW(op.Size, op.Tags, op.RMW)
+		s := "store [" + FormatExpr(op.Addr) + "] <- " + FormatExpr(op.Value) + sizeTagsRMW(op.Size, op.Tags, op.RMW)
+		if op.Status != "" {
+			s += "; " + op.Status + " := 0 (depends on the store)"
+		}
+		return s
 	case Fence:
 		return "fence {" + strings.Join(op.Tags, ",") + "}"
 	case Mark:

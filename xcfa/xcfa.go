@@ -142,6 +142,10 @@ type Store struct {
 	// builds as one event, both read and write (C11 atomics): a model sees
 	// the pair as one event.
 	OneEvent bool
+	// Status, when set, is the register a store-conditional sets to 0 when
+	// it stores, with a dependency on the store (and on what the store
+	// depends on), as herd7's success write of RISC-V's sc has one.
+	Status string
 }
 
 // Fence is a barrier event; Tags name its Cat sets (DMB.SY, ISB, SC, Mb...).

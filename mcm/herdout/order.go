@@ -77,8 +77,8 @@ func CompareStates(a, b State) int {
 type location struct {
 	reg      bool
 	proc     int
-	regRank  int    // registers: XZR, then X0..X30 by number, then others
-	regNum   int    // number of Xn/Wn
+	regRank  int    // registers: XZR, then X0..X30 (RISC-V's x0..x31) by number, then others
+	regNum   int    // number of Xn/Wn/xn
 	name     string // register name, or the global's symbol
 	index    int    // array element, -1 for the whole location
 	original string
@@ -93,7 +93,7 @@ func parseLocation(s string) location {
 			switch {
 			case l.name == "XZR" || l.name == "WZR":
 				l.regRank = 0
-			case len(l.name) > 1 && (l.name[0] == 'X' || l.name[0] == 'W'):
+			case len(l.name) > 1 && (l.name[0] == 'X' || l.name[0] == 'W' || l.name[0] == 'x'):
 				if n, err := strconv.Atoi(l.name[1:]); err == nil && n >= 0 {
 					l.regRank, l.regNum = 1, n
 				}
@@ -116,8 +116,8 @@ func parseLocation(s string) location {
 
 // CompareLocations orders printed locations as herd7 does: whole
 // locations before array elements (u[0]); registers before memory;
-// registers by thread, then (AArch64) XZR, X0..X30 by number, then other
-// names; memory by symbol, then element.
+// registers by thread, then (AArch64) XZR, X0..X30 by number (RISC-V's
+// x0..x31 too), then other names; memory by symbol, then element.
 func CompareLocations(a, b string) int {
 	if a == b {
 		return 0

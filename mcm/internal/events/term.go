@@ -113,7 +113,9 @@ func (f *unfolder) readTerm(e *Event) *Term {
 
 // term builds the SSA term of an expression in the current path state.
 // Operations on constants are folded, but only when no dependency is lost:
-// a constant has no dependencies, so folding constants loses none.
+// a constant has no dependencies, so folding constants loses none (but for
+// a store-conditional's status, a constant that depends on its store,
+// which is never folded).
 func (f *unfolder) term(x xcfa.Expr, st *pathState) (*Term, error) {
 	switch x := x.(type) {
 	case xcfa.Const:
@@ -138,8 +140,8 @@ func (f *unfolder) term(x xcfa.Expr, st *pathState) (*Term, error) {
 		if err != nil {
 			return nil, err
 		}
-		if av, ok := a.IsConst(); ok {
-			if bv, ok := b.IsConst(); ok {
+		if av, ok := a.IsConst(); ok && len(a.deps) == 0 {
+			if bv, ok := b.IsConst(); ok && len(b.deps) == 0 {
 				v, err := ApplyBinary(x.Op, av, bv)
 				if err != nil {
 					return nil, err
@@ -220,7 +222,7 @@ func (f *unfolder) noteOp(t *Term, st *pathState) *Term {
 
 // unaryTerm applies a unary operator to a term, folding constants.
 func (f *unfolder) unaryTerm(op xcfa.UnOp, a *Term) (*Term, error) {
-	if av, ok := a.IsConst(); ok {
+	if av, ok := a.IsConst(); ok && len(a.deps) == 0 {
 		v, err := ApplyUnary(op, av)
 		if err != nil {
 			return nil, err

@@ -618,6 +618,17 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 		if partner != nil {
 			e.RMW, partner.RMW = partner, e
 		}
+		if op.Status != "" {
+			// The status is 0, a value that depends on the store: a
+			// constant term that carries dependencies, which term never
+			// folds away.
+			deps := mergeEvents([]*Event{e}, mergeEvents(addr.deps, val.deps))
+			status := f.addTerm(&Term{Op: TermConst, Val: outcome.Int(0), deps: deps})
+			if f.regs {
+				f.writeReg(proc, edge, op.Status, sources{data: []*Event{e}}, st)
+			}
+			st.regs[op.Status] = status
+		}
 	case xcfa.Fence:
 		e := f.newEvent(proc, KindFence, edge.Pos, edge.Instr, st)
 		e.Tags = op.Tags
