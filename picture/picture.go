@@ -97,16 +97,20 @@ type head struct {
 	x, y float64
 }
 
-// place lays an execution out: init writes on a row of their own on top,
-// then one column per thread, in program order downwards.
+// place lays an execution out: init writes on a row of their own on top
+// (none for an execution of messages: no receive gets them, as listings
+// say), then one column per thread, in program order downwards.
 func place(x outcome.Execution, title string) *layout {
 	l := &layout{x: x, nodes: map[int]*node{}}
 	var inits []outcome.Event
 	threads := map[int][]outcome.Event{}
 	var tids []int
+	messages := show.Messages([]outcome.Execution{x})
 	for _, e := range x.Events {
 		if e.Thread < 0 {
-			inits = append(inits, e)
+			if !messages {
+				inits = append(inits, e)
+			}
 			continue
 		}
 		if _, ok := threads[e.Thread]; !ok {

@@ -205,3 +205,30 @@ func FuzzWellFormed(f *testing.F) {
 		wellFormed(t, buf.Bytes())
 	})
 }
+
+// TestMessagesWithoutInitialWrites checks that a picture of an execution
+// of messages leaves the initial writes out (no receive gets them, as
+// listings say), and one of memory keeps them.
+func TestMessagesWithoutInitialWrites(t *testing.T) {
+	x := outcome.Execution{
+		Events: []outcome.Event{
+			{ID: 0, Label: "a", Thread: -1, Kind: "W", Loc: "x", Value: "0"},
+			{ID: 1, Label: "b", Thread: 0, Kind: "W", Loc: "x", Value: "1", Tags: []string{"SEND"}},
+			{ID: 2, Label: "c", Thread: 1, Kind: "R", Loc: "x", Value: "1", Tags: []string{"RECV"}},
+		},
+		Relations: map[string][]outcome.Edge{"rf": {{From: 1, To: 2}}, "co": {{From: 0, To: 1}}},
+	}
+	for _, c := range []struct {
+		tags []string
+		init bool
+	}{{[]string{"SEND"}, false}, {nil, true}} {
+		x.Events[1].Tags = c.tags
+		var b bytes.Buffer
+		if err := SVG(&b, x, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(b.String(), "a: W[x]=0"); got != c.init {
+			t.Errorf("tags %v: the initial write drawn: %v, want %v", c.tags, got, c.init)
+		}
+	}
+}
