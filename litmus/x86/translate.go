@@ -49,22 +49,15 @@ func translateTable(t *litmus.Test, sec litmus.Section, instruction func(*builde
 	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch, OrderedInstrs: true}
 	builders := make([]*builder, len(tab.Procs))
 	shared := &program{}
-	for i, ph := range tab.Procs {
-		id, ok := asm.ProcNumber(ph.Name)
-		if !ok {
-			return nil, nil, source.Errorf(ph.Pos, "expected a thread name P0, P1, ..., found %q", ph.Name)
-		}
-		if err := litmus.CheckThreadOrder(ph.Pos, i, id); err != nil {
-			return nil, nil, err
-		}
-		p := xcfa.NewProcess(id)
+	procs, err := tab.Threads()
+	if err != nil {
+		return nil, nil, err
+	}
+	for i, p := range procs {
 		prog.Procs = append(prog.Procs, p)
 		builders[i] = &builder{Flow: asm.NewFlow(p), prog: shared}
 	}
-	for r, row := range tab.Rows {
-		if len(row) != len(tab.Procs) {
-			return nil, nil, litmus.RowMismatch(tab.RowPos[r], len(row), len(tab.Procs))
-		}
+	for _, row := range tab.Rows {
 		for i, c := range row {
 			b := builders[i]
 			for _, l := range c.Labels {

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/source"
+	"github.com/purr-mcm/purr/xcfa"
 )
 
 // Table is a parsed program section: the threads' names and the rows of
@@ -85,4 +87,27 @@ func hashLabels[I any](t *Table[I], target func(*I) (string, bool)) map[string]s
 		rename[n] = fmt.Sprintf("L%02d", i)
 	}
 	return rename
+}
+
+// Threads checks the table's thread heads (P0, P1, ... in order, as
+// herd7 wants them) and its rows (one cell a thread), and gives each
+// thread its XCFA process, in the table's order.
+func (t *Table[I]) Threads() ([]*xcfa.Process, error) {
+	procs := make([]*xcfa.Process, len(t.Procs))
+	for i, ph := range t.Procs {
+		id, ok := ProcNumber(ph.Name)
+		if !ok {
+			return nil, source.Errorf(ph.Pos, "expected a thread name P0, P1, ..., found %q", ph.Name)
+		}
+		if err := litmus.CheckThreadOrder(ph.Pos, i, id); err != nil {
+			return nil, err
+		}
+		procs[i] = xcfa.NewProcess(id)
+	}
+	for r, row := range t.Rows {
+		if len(row) != len(t.Procs) {
+			return nil, litmus.RowMismatch(t.RowPos[r], len(row), len(t.Procs))
+		}
+	}
+	return procs, nil
 }
