@@ -29,37 +29,17 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 		return nil, err
 	}
 	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch, OrderedInstrs: true}
-	builders := make([]*builder, len(tab.Procs))
+	var builders []*builder
 	rmw := 0
-	procs, err := tab.Threads()
+	err = tab.Translate(prog, func(f *asm.Flow) { builders = append(builders, &builder{Flow: f, rmw: &rmw}) },
+		func(thread int, in *parser.Instr) error {
+			b := builders[thread]
+			b.Instr = b.P.NewInstr(in.Text)
+			b.pos = in.Pos
+			return b.instruction(in)
+		})
 	if err != nil {
 		return nil, err
-	}
-	for i, p := range procs {
-		prog.Procs = append(prog.Procs, p)
-		builders[i] = &builder{Flow: asm.NewFlow(p), rmw: &rmw}
-	}
-	for _, row := range tab.Rows {
-		for i, c := range row {
-			b := builders[i]
-			for _, l := range c.Labels {
-				if err := b.Define(l.Name, l.Pos); err != nil {
-					return nil, err
-				}
-			}
-			if c.Instr != nil {
-				b.Instr = b.P.NewInstr(c.Instr.Text)
-				b.pos = c.Instr.Pos
-				if err := b.instruction(c.Instr); err != nil {
-					return nil, err
-				}
-			}
-		}
-	}
-	for _, b := range builders {
-		if err := b.Finish(); err != nil {
-			return nil, err
-		}
 	}
 	if err := normaliseRegisters(t); err != nil {
 		return nil, err

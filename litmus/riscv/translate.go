@@ -29,40 +29,22 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 		return nil, err
 	}
 	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch}
-	builders := make([]*builder, len(tab.Procs))
+	var builders []*builder
 	rmw := 0
-	procs, err := tab.Threads()
+	err = tab.Translate(prog, func(f *asm.Flow) { builders = append(builders, &builder{Flow: f, rmw: &rmw}) },
+		func(thread int, in *parser.Instr) error {
+			d, err := decode(in)
+			if err != nil {
+				return err
+			}
+			b := builders[thread]
+			b.Instr = b.P.NewInstr(in.Text)
+			b.pos = in.Pos
+			b.instruction(d)
+			return nil
+		})
 	if err != nil {
 		return nil, err
-	}
-	for i, p := range procs {
-		prog.Procs = append(prog.Procs, p)
-		builders[i] = &builder{Flow: asm.NewFlow(p), rmw: &rmw}
-	}
-	for _, row := range tab.Rows {
-		for i, c := range row {
-			b := builders[i]
-			for _, l := range c.Labels {
-				if err := b.Define(l.Name, l.Pos); err != nil {
-					return nil, err
-				}
-			}
-			if c.Instr == nil {
-				continue
-			}
-			d, err := decode(c.Instr)
-			if err != nil {
-				return nil, err
-			}
-			b.Instr = b.P.NewInstr(c.Instr.Text)
-			b.pos = c.Instr.Pos
-			b.instruction(d)
-		}
-	}
-	for _, b := range builders {
-		if err := b.Finish(); err != nil {
-			return nil, err
-		}
 	}
 	if err := t.RenameRegisters(func(l litmus.Loc) (string, error) {
 		n, ok := regNumber(l.Name)

@@ -47,37 +47,17 @@ func translateTable(t *litmus.Test, sec litmus.Section, instruction func(*builde
 		return nil, nil, err
 	}
 	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch, OrderedInstrs: true}
-	builders := make([]*builder, len(tab.Procs))
+	var builders []*builder
 	shared := &program{}
-	procs, err := tab.Threads()
+	err = tab.Translate(prog, func(f *asm.Flow) { builders = append(builders, &builder{Flow: f, prog: shared}) },
+		func(thread int, in *parser.Instr) error {
+			b := builders[thread]
+			b.Instr = b.P.NewInstr(in.Text)
+			b.pos, b.text = in.Pos, in.Text
+			return instruction(b, in)
+		})
 	if err != nil {
 		return nil, nil, err
-	}
-	for i, p := range procs {
-		prog.Procs = append(prog.Procs, p)
-		builders[i] = &builder{Flow: asm.NewFlow(p), prog: shared}
-	}
-	for _, row := range tab.Rows {
-		for i, c := range row {
-			b := builders[i]
-			for _, l := range c.Labels {
-				if err := b.Define(l.Name, l.Pos); err != nil {
-					return nil, nil, err
-				}
-			}
-			if c.Instr != nil {
-				b.Instr = b.P.NewInstr(c.Instr.Text)
-				b.pos, b.text = c.Instr.Pos, c.Instr.Text
-				if err := instruction(b, c.Instr); err != nil {
-					return nil, nil, err
-				}
-			}
-		}
-	}
-	for _, b := range builders {
-		if err := b.Finish(); err != nil {
-			return nil, nil, err
-		}
 	}
 	if err := checkAccessSizes(shared.accesses); err != nil {
 		return nil, nil, err

@@ -89,10 +89,10 @@ func hashLabels[I any](t *Table[I], target func(*I) (string, bool)) map[string]s
 	return rename
 }
 
-// Threads checks the table's thread heads (P0, P1, ... in order, as
+// threads checks the table's thread heads (P0, P1, ... in order, as
 // herd7 wants them) and its rows (one cell a thread), and gives each
 // thread its XCFA process, in the table's order.
-func (t *Table[I]) Threads() ([]*xcfa.Process, error) {
+func (t *Table[I]) threads() ([]*xcfa.Process, error) {
 	procs := make([]*xcfa.Process, len(t.Procs))
 	for i, ph := range t.Procs {
 		id, ok := ProcNumber(ph.Name)
@@ -110,4 +110,42 @@ func (t *Table[I]) Threads() ([]*xcfa.Process, error) {
 		}
 	}
 	return procs, nil
+}
+
+// Translate builds prog's threads from the table (its heads and rows
+// checked first): a Flow on each thread's process, handed to start (the
+// dialect's builder wraps it); then, cell by cell, each thread's labels
+// defined where they stand and its instruction given to instr; then every
+// flow finished.
+func (t *Table[I]) Translate(prog *xcfa.Program, start func(*Flow), instr func(thread int, in *I) error) error {
+	procs, err := t.threads()
+	if err != nil {
+		return err
+	}
+	flows := make([]*Flow, len(procs))
+	for i, p := range procs {
+		prog.Procs = append(prog.Procs, p)
+		flows[i] = NewFlow(p)
+		start(flows[i])
+	}
+	for _, row := range t.Rows {
+		for i, c := range row {
+			for _, l := range c.Labels {
+				if err := flows[i].Define(l.Name, l.Pos); err != nil {
+					return err
+				}
+			}
+			if c.Instr != nil {
+				if err := instr(i, c.Instr); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for _, f := range flows {
+		if err := f.Finish(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
