@@ -66,11 +66,8 @@ func (e *CheckError) Unwrap() error { return e.Err }
 // *CheckError is the test's own: it could not be read, or a Variant= line
 // of it is refused.
 func (k *Checker) Check(ctx context.Context, path string) (*Result, error) {
-	if k.cfg.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, k.cfg.Timeout)
-		defer cancel()
-	}
+	ctx, cancel := k.withTimeout(ctx)
+	defer cancel()
 	t, err := k.Read(path)
 	if err != nil {
 		return nil, err
@@ -88,6 +85,14 @@ func (k *Checker) Check(ctx context.Context, path string) (*Result, error) {
 		return nil, &CheckError{err}
 	}
 	return &Result{Test: t, Outcome: out, Elapsed: time.Since(start)}, nil
+}
+
+// withTimeout bounds ctx by Config.Timeout, if any.
+func (k *Checker) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	if k.cfg.Timeout > 0 {
+		return context.WithTimeout(ctx, k.cfg.Timeout)
+	}
+	return context.WithCancel(ctx)
 }
 
 // prepare finds a test's model and the engine's options for it: the
@@ -111,11 +116,8 @@ func (k *Checker) prepare(t *litmus.Test) (*cat.Model, mcm.Options, error) {
 // its condition names (mcm.Why), within Config.Timeout: at most maxSets
 // minimal sets of checks (0: all). Errors are as Check's.
 func (k *Checker) Why(ctx context.Context, path string, maxSets int) (*litmus.Test, *outcome.Why, error) {
-	if k.cfg.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, k.cfg.Timeout)
-		defer cancel()
-	}
+	ctx, cancel := k.withTimeout(ctx)
+	defer cancel()
 	t, err := k.Read(path)
 	if err != nil {
 		return nil, nil, err
