@@ -388,11 +388,7 @@ func (en *encoding) refuseHazards(t *litmus.Test, derivation Rel) error {
 	s.AddClause(append([]sat.Lit{-query}, goal...)...)
 	defer s.AddClause(-query)
 	cycles := newCycleFinder([]Rel{derivation})
-	for s.Solve(query) {
-		if cycle := cycles.find(s); cycle != nil {
-			s.AddClause(cycle...) // a consequence of acyclicity: it holds for every execution
-			continue
-		}
+	if cycles.solve(s, query) {
 		for _, w := range ws {
 			for i, v := range w.Addr.Dom {
 				if !v.IsAddr() && s.Value(en.al.Exec[w.ID]) && s.Value(en.val[w.Addr.ID][i]) {

@@ -43,11 +43,7 @@ func enumerate(s *sat.Solver, projection []sat.Lit, lazy []Rel, limit int, visit
 	}
 	seen := map[string]bool{}
 	for _, cube := range rest {
-		for s.Solve(cube...) {
-			if cycle := cycles.find(s); cycle != nil {
-				s.AddClause(cycle...)
-				continue
-			}
+		for cycles.solve(s, cube...) {
 			block := make([]sat.Lit, len(projection))
 			key := make([]byte, len(projection))
 			for i, p := range projection {
@@ -272,6 +268,21 @@ func withinComponents(pairs []eval.Pair) []eval.Pair {
 		}
 	}
 	return out
+}
+
+// solve finds a model under the assumptions whose lazy relations are
+// acyclic: a model with a cycle is refuted by a clause that forbids it
+// (a consequence of the acyclicity, true of every execution), and the
+// search goes on. It tells whether there is one.
+func (f *cycleFinder) solve(s *sat.Solver, assume ...sat.Lit) bool {
+	for s.Solve(assume...) {
+		cycle := f.find(s)
+		if cycle == nil {
+			return true
+		}
+		s.AddClause(cycle...)
+	}
+	return false
 }
 
 // find returns the clause that forbids a cycle of the current model (the

@@ -12,14 +12,6 @@ import (
 	"github.com/purr-mcm/purr/mcm/outcome"
 )
 
-// checkGroup is the checks of one ID (Check.ID: -skipchecks leaves them
-// out together), and the literal that holds them.
-type checkGroup struct {
-	id     string
-	on     sat.Lit
-	checks []*eval.Check[sat.Lit]
-}
-
 // Why finds why the model forbids the outcome the test's condition names
 // (its proposition; its negation for a forall): the minimal sets of the
 // model's checks whose removal lets an execution show it, smallest
@@ -41,8 +33,11 @@ func Why(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfolding,
 	if err := en.refuseHazards(t, f.derivation); err != nil {
 		return nil, err
 	}
-	var groups []*checkGroup
-	byID := map[string]*checkGroup{}
+	// ids are the check IDs in the model's order; on[i] holds the checks
+	// of ids[i] when true.
+	var ids []string
+	var on []sat.Lit
+	index := map[string]int{}
 	var lazy []Rel
 	var guards []sat.Lit
 	for i := range f.checks {
@@ -58,17 +53,16 @@ func Why(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfolding,
 			}
 			continue
 		}
-		g := byID[c.ID()]
-		if g == nil {
-			g = &checkGroup{id: c.ID(), on: s.NewVar()}
-			byID[g.id] = g
-			groups = append(groups, g)
+		k, seen := index[c.ID()]
+		if !seen {
+			k = len(ids)
+			index[c.ID()] = k
+			ids, on = append(ids, c.ID()), append(on, s.NewVar())
 		}
-		g.checks = append(g.checks, c)
 		if c.Acyclic != nil {
-			lazy, guards = append(lazy, c.Acyclic), append(guards, g.on)
+			lazy, guards = append(lazy, c.Acyclic), append(guards, on[k])
 		} else {
-			s.AddClause(-g.on, c.Lit)
+			s.AddClause(-on[k], c.Lit)
 		}
 	}
 	lazy, guards = append(lazy, f.derivation), append(guards, sat.True)
@@ -83,24 +77,12 @@ func Why(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfolding,
 	s.AddClause(target)
 	cycles := newGuardedCycleFinder(lazy, guards)
 	cycles.forbidShortCycles(s)
-	solve := func(assume ...sat.Lit) bool {
-		for s.Solve(assume...) {
-			if cycle := cycles.find(s); cycle != nil {
-				s.AddClause(cycle...) // a consequence of the guarded acyclicity: it holds for every execution
-				continue
-			}
-			return true
-		}
-		return false
-	}
-	show := func(fails []*checkGroup) outcome.Execution {
+	// show lays out the solver's model: an execution that shows the
+	// outcome and, at a minimal set, fails exactly its checks.
+	show := func() outcome.Execution {
 		b := en.builder(t, lay, f.sets, f.rels, f.captured, opt.Capture)
-		for _, g := range fails {
-			for _, c := range g.checks {
-				if nodes, failed := engine.Witness(c, s.Value); failed {
-					b.Fail(engine.Failure{Check: c.ID(), Kind: c.Kind, Nodes: nodes})
-				}
-			}
+		for _, fail := range engine.Fails(f.checks, s.Value) {
+			b.Fail(fail)
 		}
 		return b.Finish(1, currentState(fs, t, lay), s.Value(cond), nil)
 	}
@@ -109,43 +91,37 @@ func Why(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfolding,
 	if t.Quant == litmus.Forall {
 		w.Target = "~(" + w.Target + ")"
 	}
-	on := make([]sat.Lit, len(groups))
-	off := make([]sat.Lit, len(groups))
-	for i, g := range groups {
-		on[i], off[i] = g.on, -g.on
-	}
-	if solve(on...) {
-		x := show(nil)
+	if cycles.solve(s, on...) {
+		x := show()
 		w.Allowed = &x
 		return w, nil
 	}
+	off := make([]sat.Lit, len(on))
+	for i, l := range on {
+		off[i] = -l
+	}
 	atLeast := counter(s, off)
-	for k := 1; k <= len(groups); k++ {
+	for k := 1; k <= len(ids); k++ {
 		for {
 			var assume []sat.Lit
-			if k < len(groups) {
+			if k < len(ids) {
 				assume = append(assume, -atLeast[k]) // at most k checks left out
 			}
 			if maxSets > 0 && len(w.Sets) == maxSets {
-				w.Complete = !solve()
+				w.Complete = !cycles.solve(s)
 				return w, nil
 			}
-			if !solve(assume...) {
+			if !cycles.solve(s, assume...) {
 				break
 			}
-			var set []*checkGroup
+			var set []string
 			var block []sat.Lit
-			for _, g := range groups {
-				if !s.Value(g.on) {
-					set = append(set, g)
-					block = append(block, g.on)
+			for i, l := range on {
+				if !s.Value(l) {
+					set, block = append(set, ids[i]), append(block, l)
 				}
 			}
-			ids := make([]string, len(set))
-			for i, g := range set {
-				ids[i] = g.id
-			}
-			w.Sets = append(w.Sets, outcome.WhySet{Checks: ids, Execution: show(set)})
+			w.Sets = append(w.Sets, outcome.WhySet{Checks: set, Execution: show()})
 			s.AddClause(block...) // no superset of this set is minimal
 		}
 	}
