@@ -2,10 +2,7 @@ package view
 
 import (
 	"flag"
-	"fmt"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -29,57 +26,32 @@ func TestPageInBrowser(t *testing.T) {
 	t.Cleanup(srv.Close) // after the browser's cleanup, which closes its connections
 	ctx := browser.New(t, 2*time.Minute)
 
-	count := func(expr string) string { return fmt.Sprintf(`document.querySelectorAll(%q).length`, expr) }
-	wait := func(what, cond string) {
-		t.Helper()
-		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
+	p := browser.Page{T: t, Ctx: ctx, Timeout: 20 * time.Second}
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
 		t.Fatal(err)
 	}
-	wait("two executions listed", count("#executions li[data-index]")+" === 2")
-	wait("the first drawn, rf only", count(`#drawing g.execution[data-index="1"]`)+" === 1 && "+
-		count(`#drawing path.edge`)+" === 1 && "+count(`#drawing path.edge[data-rel="rf"]`)+" === 1")
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`input[value="co"]`))); err != nil {
-		t.Fatal(err)
-	}
-	wait("co drawn once ticked", count(`#drawing path.edge[data-rel="co"]`)+" === 1 && "+count(`#drawing path.edge`)+" === 2")
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#executions li[data-index="2"]`))); err != nil {
-		t.Fatal(err)
-	}
-	wait("the second drawn", count(`#drawing g.execution[data-index="2"]`)+" === 1")
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#show-forbidden`))); err != nil {
-		t.Fatal(err)
-	}
-	wait("the forbidden executions in two groups, the first drawn with its witness", count("#executions li[data-index]")+" === 3 && "+
-		count("#executions li.group")+" === 2 && "+count(`#drawing g.execution[data-index="4"]`)+" === 1 && "+
-		count(`#drawing g.witness[data-check="ext"] path.halo`)+" === 2")
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#show-allowed`))); err != nil {
-		t.Fatal(err)
-	}
-	wait("back to the allowed ones, the second still chosen", count("#executions li[data-index]")+" === 2 && "+
-		count(`#drawing g.execution[data-index="2"]`)+" === 1 && "+count("#drawing g.witness")+" === 0")
+	p.Wait("two executions listed", browser.Count("#executions li[data-index]")+" === 2")
+	p.Wait("the first drawn, rf only", browser.Count(`#drawing g.execution[data-index="1"]`)+" === 1 && "+
+		browser.Count(`#drawing path.edge`)+" === 1 && "+browser.Count(`#drawing path.edge[data-rel="rf"]`)+" === 1")
+	p.Click(`input[value="co"]`)
+	p.Wait("co drawn once ticked", browser.Count(`#drawing path.edge[data-rel="co"]`)+" === 1 && "+browser.Count(`#drawing path.edge`)+" === 2")
+	p.Click(`#executions li[data-index="2"]`)
+	p.Wait("the second drawn", browser.Count(`#drawing g.execution[data-index="2"]`)+" === 1")
+	p.Click(`#show-forbidden`)
+	p.Wait("the forbidden executions in two groups, the first drawn with its witness", browser.Count("#executions li[data-index]")+" === 3 && "+
+		browser.Count("#executions li.group")+" === 2 && "+browser.Count(`#drawing g.execution[data-index="4"]`)+" === 1 && "+
+		browser.Count(`#drawing g.witness[data-check="ext"] path.halo`)+" === 2")
+	p.Click(`#show-allowed`)
+	p.Wait("back to the allowed ones, the second still chosen", browser.Count("#executions li[data-index]")+" === 2 && "+
+		browser.Count(`#drawing g.execution[data-index="2"]`)+" === 1 && "+browser.Count("#drawing g.witness")+" === 0")
 
 	edit(t, watched, "broken")
-	wait("the model's error shown", `!document.getElementById("error").hidden && document.getElementById("error").textContent.includes("model.cat:3:7: unknown name foo")`)
-	wait("no execution left", count("#executions li[data-index]")+" === 0")
+	p.Wait("the model's error shown", `!document.getElementById("error").hidden && document.getElementById("error").textContent.includes("model.cat:3:7: unknown name foo")`)
+	p.Wait("no execution left", browser.Count("#executions li[data-index]")+" === 0")
 	edit(t, watched, "ok again")
-	wait("the executions back", count("#executions li[data-index]")+" === 2 && document.getElementById('error').hidden")
-	wait("the chosen execution and relations kept", count(`#drawing g.execution[data-index="2"]`)+" === 1 && "+
-		count(`#drawing path.edge[data-rel="co"]`)+" === 1")
+	p.Wait("the executions back", browser.Count("#executions li[data-index]")+" === 2 && document.getElementById('error').hidden")
+	p.Wait("the chosen execution and relations kept", browser.Count(`#drawing g.execution[data-index="2"]`)+" === 1 && "+
+		browser.Count(`#drawing path.edge[data-rel="co"]`)+" === 1")
 
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := *screenshot
-	if path == "" {
-		path = filepath.Join(t.TempDir(), "view.png")
-	}
-	if err := os.WriteFile(path, png, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshot: %s", path)
+	p.Screenshot(*screenshot, "view.png")
 }

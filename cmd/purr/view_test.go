@@ -177,51 +177,28 @@ func TestViewInBrowser(t *testing.T) {
 	t.Cleanup(srv.Close) // after the browser's cleanup, which closes its connections
 	ctx := browser.New(t, 2*time.Minute)
 
-	count := func(sel string) string { return fmt.Sprintf(`document.querySelectorAll(%q).length`, sel) }
-	wait := func(what, cond string) {
-		t.Helper()
-		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
-	click := func(sel string) {
-		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
-			t.Fatalf("click %s: %v", sel, err)
-		}
-	}
+	p := browser.Page{T: t, Ctx: ctx, Timeout: 30 * time.Second}
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
 		t.Fatal(err)
 	}
-	wait("MP under sc lists three executions", count("#executions li[data-index]")+" === 3")
-	wait("a drawing with rf only", count("#drawing path.edge")+" > 0 && "+count("#drawing path.edge:not([data-rel=rf])")+" === 0")
-	click(`input[value="po"]`)
-	wait("po drawn once ticked", count(`#drawing path.edge[data-rel="po"]`)+" === 2")
-	click(`input[value="co"]`)
-	click(`input[value="fr"]`)
-	click(`#executions li[data-index]:last-child`)
-	wait("the last execution drawn", `document.querySelector("#drawing g.execution").dataset.index === "3"`)
-	click(`#executions li[data-index]:first-child`)
-	wait("the first execution drawn, with its two fr", `document.querySelector("#drawing g.execution").dataset.index === "1" && `+
-		count(`#drawing path.edge[data-rel="fr"]`)+" === 2")
+	p.Wait("MP under sc lists three executions", browser.Count("#executions li[data-index]")+" === 3")
+	p.Wait("a drawing with rf only", browser.Count("#drawing path.edge")+" > 0 && "+browser.Count("#drawing path.edge:not([data-rel=rf])")+" === 0")
+	p.Click(`input[value="po"]`)
+	p.Wait("po drawn once ticked", browser.Count(`#drawing path.edge[data-rel="po"]`)+" === 2")
+	p.Click(`input[value="co"]`)
+	p.Click(`input[value="fr"]`)
+	p.Click(`#executions li[data-index]:last-child`)
+	p.Wait("the last execution drawn", `document.querySelector("#drawing g.execution").dataset.index === "3"`)
+	p.Click(`#executions li[data-index]:first-child`)
+	p.Wait("the first execution drawn, with its two fr", `document.querySelector("#drawing g.execution").dataset.index === "1" && `+
+		browser.Count(`#drawing path.edge[data-rel="fr"]`)+" === 2")
 
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := *viewScreenshot
-	if path == "" {
-		path = filepath.Join(t.TempDir(), "view.png")
-	}
-	if err := os.WriteFile(path, png, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshot: %s", path)
+	p.Screenshot(*viewScreenshot, "view.png")
 
 	save(t, modelPath, `"no axiom"`+"\n")
-	wait("the model saved without its axiom: four executions", count("#executions li[data-index]")+" === 4")
+	p.Wait("the model saved without its axiom: four executions", browser.Count("#executions li[data-index]")+" === 4")
 	save(t, modelPath, "let x = \n")
-	wait("the model's error on the page", `/sc\.cat:\d+:\d+/.test(document.getElementById("error").textContent)`)
+	p.Wait("the model's error on the page", `/sc\.cat:\d+:\d+/.test(document.getElementById("error").textContent)`)
 }
 
 // TestSVGFlag runs -o DIR --svg: beside NAME.dot, NAME.svg is a
@@ -345,42 +322,21 @@ func TestViewForbiddenInBrowser(t *testing.T) {
 	t.Cleanup(srv.Close) // after the browser's cleanup, which closes its connections
 	ctx := browser.New(t, 2*time.Minute)
 
-	count := func(sel string) string { return fmt.Sprintf(`document.querySelectorAll(%q).length`, sel) }
-	wait := func(what, cond string) {
-		t.Helper()
-		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
+	p := browser.Page{T: t, Ctx: ctx, Timeout: 30 * time.Second}
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
 		t.Fatal(err)
 	}
-	wait("the three executions aarch64 allows", count("#executions li[data-index]")+" === 3 && "+count("#drawing g.execution")+" === 1 && "+
-		count("#drawing g.witness")+" === 0")
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#show-forbidden"))); err != nil {
-		t.Fatal(err)
-	}
-	wait("one forbidden execution, under the group of external", count("#executions li[data-index]")+" === 1 && "+
-		count(`#executions li.group [data-check="external"]`)+" === 1")
-	wait("its cycle highlighted: four edges", count(`#drawing g.witness[data-check="external"][data-kind="acyclic"] path.halo`)+" === 4")
-	wait("the check named under the drawing", `[...document.querySelectorAll("#drawing g.failure")].some(g => g.textContent.startsWith("fails external (acyclic): "))`)
-	wait("the execution drawn holds the condition", `document.querySelector("#drawing g.execution > text").textContent.includes("the condition holds")`)
+	p.Wait("the three executions aarch64 allows", browser.Count("#executions li[data-index]")+" === 3 && "+browser.Count("#drawing g.execution")+" === 1 && "+
+		browser.Count("#drawing g.witness")+" === 0")
+	p.Click("#show-forbidden")
+	p.Wait("one forbidden execution, under the group of external", browser.Count("#executions li[data-index]")+" === 1 && "+
+		browser.Count(`#executions li.group [data-check="external"]`)+" === 1")
+	p.Wait("its cycle highlighted: four edges", browser.Count(`#drawing g.witness[data-check="external"][data-kind="acyclic"] path.halo`)+" === 4")
+	p.Wait("the check named under the drawing", `[...document.querySelectorAll("#drawing g.failure")].some(g => g.textContent.startsWith("fails external (acyclic): "))`)
+	p.Wait("the execution drawn holds the condition", `document.querySelector("#drawing g.execution > text").textContent.includes("the condition holds")`)
 
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := *forbiddenScreenshot
-	if path == "" {
-		path = filepath.Join(t.TempDir(), "view-forbidden.png")
-	}
-	if err := os.WriteFile(path, png, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshot: %s", path)
+	p.Screenshot(*forbiddenScreenshot, "view-forbidden.png")
 
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#show-allowed"))); err != nil {
-		t.Fatal(err)
-	}
-	wait("back to the allowed executions", count("#executions li[data-index]")+" === 3 && "+count("#drawing g.witness")+" === 0")
+	p.Click("#show-allowed")
+	p.Wait("back to the allowed executions", browser.Count("#executions li[data-index]")+" === 3 && "+browser.Count("#drawing g.witness")+" === 0")
 }

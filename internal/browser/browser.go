@@ -2,8 +2,10 @@ package browser
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -57,4 +59,49 @@ func New(t *testing.T, timeout time.Duration) context.Context {
 		t.Fatalf("starting %s: %v", path, err)
 	}
 	return bctx
+}
+
+// Count is the JavaScript expression that counts the elements a CSS
+// selector selects, for Page.Wait's conditions.
+func Count(sel string) string { return fmt.Sprintf(`document.querySelectorAll(%q).length`, sel) }
+
+// Page drives the page of a browser context in a test.
+type Page struct {
+	T       *testing.T
+	Ctx     context.Context
+	Timeout time.Duration // how long Wait waits for a condition
+}
+
+// Wait waits until the JavaScript condition holds; the test fails with
+// what when it does not in time.
+func (p Page) Wait(what, cond string) {
+	p.T.Helper()
+	if _, err := chromedp.Run(p.Ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(p.Timeout))); err != nil {
+		p.T.Fatalf("%s: %v", what, err)
+	}
+}
+
+// Click clicks the element a CSS selector selects.
+func (p Page) Click(sel string) {
+	p.T.Helper()
+	if err := chromedp.Do(p.Ctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
+		p.T.Fatalf("click %s: %v", sel, err)
+	}
+}
+
+// Screenshot saves the whole page as a PNG at path, or under name in a
+// temporary folder when path is "".
+func (p Page) Screenshot(path, name string) {
+	p.T.Helper()
+	png, err := chromedp.Run(p.Ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		p.T.Fatal(err)
+	}
+	if path == "" {
+		path = filepath.Join(p.T.TempDir(), name)
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		p.T.Fatal(err)
+	}
+	p.T.Logf("screenshot: %s", path)
 }
