@@ -76,6 +76,7 @@ func TestHashCorpus(t *testing.T) {
 		{"random-aarch64", "herd-7.57.txt"},
 		{"random-c", "herd-7.57-rc11.txt"},
 		{"riscv-official", "herd-7.57.txt"},
+		{"dat3m-ppc", "herd-7.57.txt"},
 	}
 	for _, f := range folders {
 		t.Run(f.dir, func(t *testing.T) {

@@ -128,6 +128,7 @@ func TestDifferentialCorpora(t *testing.T) {
 		{folder: "dat3m-aarch64", models: aarch64, every: 16, short: 128},
 		{folder: "herd-regression/C", models: c11, every: 1, short: 1},
 		{folder: "dat3m-c11", models: c11, every: 1, short: 2},
+		{folder: "dat3m-ppc", models: []string{"ppc"}, every: 8, short: 64},
 	} {
 		t.Run(strings.ReplaceAll(c.folder, "/", "-"), func(t *testing.T) { runDifferential(t, c) })
 	}
