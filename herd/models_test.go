@@ -19,7 +19,7 @@ func TestModelNames(t *testing.T) {
 		{"the AArch64 default", Config{}, "AArch64", "aarch64", ""},
 		{"the X86_64 default", Config{}, "X86_64", "x86tso-mixed", ""},
 		{"the C default", Config{}, "C", "rc11", ""},
-		{"an unknown architecture", Config{}, "PPC", "", ""},
+		{"an unknown architecture", Config{}, "Z80", "", ""},
 		{"an embedded model", Config{Model: "sc"}, "AArch64", "sc", ""},
 		{"a file", Config{Model: filepath.Join(dir, "my.cat")}, "AArch64", filepath.Join(dir, "my.cat"), filepath.Join(dir, "my.cat")},
 		{"a file on the include path", Config{Model: "my", Includes: []string{dir}}, "C", "my", filepath.Join(dir, "my.cat")},
