@@ -35,6 +35,8 @@ var seedTests = []string{
 	"../../testdata/x86_64/SB.litmus",
 	"../../testdata/bpf/MP+fetch+addr.litmus",
 	"../../testdata/bpf/SB.litmus",
+	"../../testdata/ppc/MP+sync+ctrlisync.litmus",
+	"../../testdata/ppc/INC+lwarx-stwcx.litmus",
 	"../../cmd/purr/testdata/SB-C.litmus",
 }
 
