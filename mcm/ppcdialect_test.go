@@ -16,8 +16,9 @@ import (
 // decides a verdict (testdata/ppc): a branch on CR0 is a control
 // dependency on what cmpw read, which orders reads only with isync; rA of
 // an indexed access is an address dependency, except r0, which reads as
-// 0, as it does in addi; stwcx. sets CR0 to EQ when it stores, and the
-// pair is atomic. Each test has its observation under purr's ppc, by both
+// 0, as it does in addi; stwcx. sets CR0 to EQ when it stores, the pair
+// is atomic, and CR0 after stwcx. depends on the registers it read, so
+// that a branch on it orders the lwarx whose value it stored. Each test has its observation under purr's ppc, by both
 // engines alike, and under herd's ppc.cat when ../shared holds it.
 func TestPPCSemantics(t *testing.T) {
 	want := map[string]string{
@@ -28,6 +29,7 @@ func TestPPCSemantics(t *testing.T) {
 		"MP+sync+addi-r0":      "Sometimes",
 		"LB+ctrls":             "Never",
 		"INC+lwarx-stwcx":      "Never",
+		"LB+excl-ctrl":         "Never",
 	}
 	byName := map[string]*cat.Model{"ppc": embeddedModel(t, "ppc")}
 	if d := shared.Dir(); d != "" {

@@ -140,8 +140,10 @@ func (b *builder) instruction(d *insn) {
 		b.access(d, xcfa.Binary{Op: xcfa.Add, X: read(d.ra), Y: xcfa.Const{Value: d.imm}})
 	case store:
 		b.access(d, xcfa.Binary{Op: xcfa.Add, X: read(d.ra), Y: xcfa.Const{Value: d.imm}})
-	case loadX, loadRes:
-		b.emit(xcfa.Load{Dst: d.rd.name(), Addr: xcfa.Binary{Op: xcfa.Add, X: readOrZero(d.ra), Y: read(d.rb)}, Tags: atomic(d)})
+	case loadX:
+		b.emit(xcfa.Load{Dst: d.rd.name(), Addr: xcfa.Binary{Op: xcfa.Add, X: readOrZero(d.ra), Y: read(d.rb)}})
+	case loadRes:
+		b.loadReserve(d)
 	case storeX:
 		b.emit(xcfa.Store{Addr: xcfa.Binary{Op: xcfa.Add, X: readOrZero(d.ra), Y: read(d.rb)}, Value: read(d.rd)})
 	case storeCond:
@@ -151,14 +153,6 @@ func (b *builder) instruction(d *insn) {
 	case nop:
 		b.emit(xcfa.Nop{})
 	}
-}
-
-// atomic is the tags of lwarx's read: X, herd7's atomic accesses.
-func atomic(d *insn) []string {
-	if d.class == loadRes {
-		return []string{"X"}
-	}
-	return nil
 }
 
 // access is a D-form load or store at addr; lwzu and stwu also write the
@@ -180,14 +174,58 @@ func (b *builder) access(d *insn, addr xcfa.Expr) {
 	}
 }
 
+// The reservation, as herd7 keeps it in two registers of its own: RES, 1
+// from a lwarx to the next stwcx., and RESADDR, the lwarx's address.
+const (
+	res     = "RES"
+	resAddr = "RESADDR"
+)
+
+// dependingOn is v with a dependency on the registers of deps and not
+// their values (v + (d ^ d) + ...): herd7 writes a register after reading
+// those of the whole instruction, so that it depends on all of them.
+func dependingOn(v xcfa.Expr, deps ...xcfa.Expr) xcfa.Expr {
+	for _, d := range deps {
+		if _, ok := d.(xcfa.Const); !ok {
+			v = xcfa.Binary{Op: xcfa.Add, X: v, Y: xcfa.Binary{Op: xcfa.Xor, X: d, Y: d}}
+		}
+	}
+	return v
+}
+
+// loadReserve is lwarx: a Load tagged X (herd7's atomic accesses) and the
+// reservation, RES set to 1 and RESADDR to the address, both depending on
+// the address's registers.
+func (b *builder) loadReserve(d *insn) {
+	a := b.tmp()
+	b.emit(xcfa.Assign{Dst: a, Value: xcfa.Binary{Op: xcfa.Add, X: readOrZero(d.ra), Y: read(d.rb)}})
+	addr := xcfa.Reg{Name: a}
+	b.emit(xcfa.Assign{Dst: res, Value: dependingOn(xcfa.Const{Value: 1}, addr)})
+	b.emit(xcfa.Assign{Dst: resAddr, Value: addr})
+	b.emit(xcfa.Load{Dst: d.rd.name(), Addr: addr, Tags: []string{"X"}})
+}
+
 // storeConditional is stwcx.: a choice between storing (tagged X, which
 // the engine pairs with the thread's last lwarx) and setting CR0 to EQ,
-// and not storing and setting CR0 to 0. herd7 writes CR0 beside the
-// store, not after it: CR0 does not depend on the store.
+// and not storing and setting CR0 to 0; both ways clear the reservation.
+// As in herd7, the store's value depends on the reservation registers as
+// well as on rS (herd7 reads all three as data), and CR0 and RES depend
+// on every register the instruction reads, not on the store.
 func (b *builder) storeConditional(d *insn) {
+	addr := xcfa.Binary{Op: xcfa.Add, X: readOrZero(d.ra), Y: read(d.rb)}
+	resV, resAddrV := xcfa.Reg{Name: res}, xcfa.Reg{Name: resAddr}
+	deps := []xcfa.Expr{read(d.rd), resV, resAddrV, readOrZero(d.ra), read(d.rb)}
 	from, join := b.Cur, b.P.NewLoc("")
-	b.emit(xcfa.Store{Addr: xcfa.Binary{Op: xcfa.Add, X: readOrZero(d.ra), Y: read(d.rb)}, Value: read(d.rd), Tags: []string{"X"}})
-	b.P.AddEdge(b.Cur, join, xcfa.Assign{Dst: crName(0), Value: xcfa.Const{Value: crEQ}}, b.pos, b.Instr)
-	b.P.AddEdge(from, join, xcfa.Assign{Dst: crName(0), Value: xcfa.Const{Value: 0}}, b.pos, b.Instr)
+	b.emit(xcfa.Store{Addr: addr, Value: dependingOn(read(d.rd), resV, resAddrV), Tags: []string{"X"}})
+	b.outcome(join, crEQ, deps)
+	b.Cur = from
+	b.outcome(join, 0, deps)
 	b.Cur = join
+}
+
+// outcome ends one way of a stwcx.: CR0 set to cr and the reservation
+// cleared, on edges from the current location to join.
+func (b *builder) outcome(join *xcfa.Location, cr int64, deps []xcfa.Expr) {
+	b.emit(xcfa.Assign{Dst: crName(0), Value: dependingOn(xcfa.Const{Value: cr}, deps...)})
+	b.P.AddEdge(b.Cur, join, xcfa.Assign{Dst: res, Value: dependingOn(xcfa.Const{Value: 0}, deps...)}, b.pos, b.Instr)
 }
