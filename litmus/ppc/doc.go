@@ -17,9 +17,8 @@
 //     the field they name (cr0 by default); the dotted arithmetic (add.,
 //     andi., ...) sets CR0 by comparing the result with 0, beside the
 //     result, as herd7 does; stwcx. sets CR0 to EQ when it stores and to
-//     0 when not, without a dependency on the store. The conditional
-//     branches (beq, bne, blt, bge, bgt, ble, bnl, bng) read a bit of CR0:
-//     a control dependency on what set it.
+//     0 when not. The conditional branches (beq, bne, blt, bge, bgt, ble,
+//     bnl, bng) read a bit of CR0: a control dependency on what set it.
 //   - Values are whole 64-bit values, whatever the width (lwz or ld), as
 //     herd7 keeps them without its mixed variant: accesses have Size 0.
 //     The byte and halfword accesses (lbz, lhz, stb, sth and their
@@ -32,7 +31,14 @@
 //     event of one tag, SYNC, LWSYNC, EIEIO or ISYNC.
 //   - lwarx is a Load tagged X; stwcx. a choice between a Store tagged X
 //     and no store, which the engine pairs with the thread's last lwarx
-//     at the same address.
+//     at the same address. herd7 keeps the reservation in two registers,
+//     RES and RESADDR, and so does purr, for the dependencies they carry:
+//     lwarx sets them from its address's registers; stwcx. reads them as
+//     data of its store, and writes CR0 and RES after reading all its
+//     registers (rS, the address's, RES, RESADDR), so that they depend on
+//     all of them, not on the store: a branch on CR0 after stwcx. depends
+//     on the lwarx whose value rS holds. A value that depends on a
+//     register and not on its value is written v + (r ^ r).
 //   - dcbf and com "text" are no-ops, as in herd7.
 //   - Control: the conditional branches are branches, b a jump.
 package ppc
