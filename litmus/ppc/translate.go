@@ -10,8 +10,22 @@ import (
 	"github.com/purr-mcm/purr/xcfa"
 )
 
+// sample has the forms most Power tests use, for litmus.Warm.
+const sample = `PPC S
+{ 0:r2=x; 0:r4=y; 1:r2=y; 1:r4=x; }
+ P0           | P1            ;
+ li r1,1      | lwz r1,0(r2)  ;
+ stw r1,0(r2) | cmpw r1,r1    ;
+ lwsync       | beq LC00      ;
+ li r3,1      | LC00:         ;
+ stw r3,0(r4) | isync         ;
+ sync         | xor r3,r1,r1  ;
+              | lwzx r5,r3,r4 ;
+exists (1:r1=1 /\ 1:r5=0)
+`
+
 func init() {
-	litmus.RegisterDialect(litmus.Dialect{Arch: "PPC", Translate: Translate, Model: "ppc",
+	litmus.RegisterDialect(litmus.Dialect{Arch: "PPC", Translate: Translate, Model: "ppc", Sample: sample,
 		HerdIncludes: []string{"cos.cat", "cos-ok-opt.cat", "cos-no-opt.cat", "ppcfences.cat", "ppo.cat", "ppc-checks.cat"},
 		// herd7's Power barriers (PPCArch_herd's barrier sets).
 		Tags: []string{"SYNC", "LWSYNC", "EIEIO", "ISYNC"}})
