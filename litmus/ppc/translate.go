@@ -110,13 +110,17 @@ func (b *builder) setCR(n int, x, y xcfa.Expr) {
 }
 
 // arith writes rD := v, and sets CR0 by comparing v with 0 when the
-// instruction is a dotted one; both depend on v's registers, not on each
-// other, as herd7 writes them side by side.
+// instruction is a dotted one; both depend on v's registers, as herd7
+// writes them side by side. v is computed once, before rD changes (add.
+// r1,r1,r2 compares the sum).
 func (b *builder) arith(d *insn, v xcfa.Expr) {
-	b.write(d.rd, v)
 	if d.setCR0 {
+		t := b.tmp()
+		b.emit(xcfa.Assign{Dst: t, Value: v})
+		v = xcfa.Reg{Name: t}
 		b.setCR(0, v, xcfa.Const{Value: 0})
 	}
+	b.write(d.rd, v)
 }
 
 // instruction translates one decoded instruction with herd7's semantics
