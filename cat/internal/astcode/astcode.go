@@ -204,18 +204,12 @@ type decoder struct {
 	err   error
 }
 
-func (d *decoder) uint() uint64 {
-	n, k := binary.Uvarint(d.data[d.at:])
-	if k <= 0 {
-		d.err = errCorrupt
-		return 0
-	}
-	d.at += k
-	return n
-}
+func (d *decoder) uint() uint64 { return readVarint(d, binary.Uvarint) }
+func (d *decoder) int() int64   { return readVarint(d, binary.Varint) }
 
-func (d *decoder) int() int64 {
-	n, k := binary.Varint(d.data[d.at:])
+// readVarint reads one number with read (binary.Uvarint or Varint).
+func readVarint[N uint64 | int64](d *decoder, read func([]byte) (N, int)) N {
+	n, k := read(d.data[d.at:])
 	if k <= 0 {
 		d.err = errCorrupt
 		return 0
