@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sync"
 
 	"github.com/purr-mcm/purr/cat/ast"
 	"github.com/purr-mcm/purr/source"
@@ -53,13 +54,15 @@ var nodeTypes = []reflect.Type{
 }
 
 var (
-	nodeNumber = func() map[reflect.Type]uint64 {
+	// nodeNumber inverts nodeTypes, for Encode only (build time, and a
+	// model's first run): Decode, on every run, does without.
+	nodeNumber = sync.OnceValue(func() map[reflect.Type]uint64 {
 		m := map[reflect.Type]uint64{}
 		for i, t := range nodeTypes[1:] {
 			m[t] = uint64(i + 1)
 		}
 		return m
-	}()
+	})
 	posType = reflect.TypeFor[source.Pos]()
 )
 
@@ -136,7 +139,7 @@ func (e *encoder) value(v reflect.Value) error {
 			e.uint(0)
 			return nil
 		}
-		n, ok := nodeNumber[v.Elem().Type()]
+		n, ok := nodeNumber()[v.Elem().Type()]
 		if !ok {
 			return fmt.Errorf("astcode: no number for node type %v", v.Elem().Type())
 		}
@@ -201,18 +204,12 @@ type decoder struct {
 	err   error
 }
 
-func (d *decoder) uint() uint64 {
-	n, k := binary.Uvarint(d.data[d.at:])
-	if k <= 0 {
-		d.err = errCorrupt
-		return 0
-	}
-	d.at += k
-	return n
-}
+func (d *decoder) uint() uint64 { return readVarint(d, binary.Uvarint) }
+func (d *decoder) int() int64   { return readVarint(d, binary.Varint) }
 
-func (d *decoder) int() int64 {
-	n, k := binary.Varint(d.data[d.at:])
+// readVarint reads one number with read (binary.Uvarint or Varint).
+func readVarint[N uint64 | int64](d *decoder, read func([]byte) (N, int)) N {
+	n, k := read(d.data[d.at:])
 	if k <= 0 {
 		d.err = errCorrupt
 		return 0
