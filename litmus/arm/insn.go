@@ -13,20 +13,20 @@ import (
 type class int
 
 const (
-	opImm     class = iota // ADD rd,rn,#k; SUB; AND
-	opReg                  // ADD rd,rn,rm; SUB; EOR
-	move                   // MOV rd,rm
-	moveImm                // MOV rd,#k
-	compare                // CMP rn,rm
-	compareImm             // CMP rn,#k
-	jump                   // B L
-	branchZ                // BEQ L, BNE L: on the Z flag
-	branchReg              // CBZ rn,L, CBNZ rn,L
-	load                   // LDR rt,[rn] and LDR rt,[rn,rm]
-	store                  // STR rt,[rn] and STR rt,[rn,rm]
-	loadEx                 // LDREX rt,[rn]
-	storeEx                // STREX rd,rt,[rn]
-	barrier                // DMB, DSB (with an option), ISB
+	opImm      class = iota // ADD rd,rn,#k; SUB; AND
+	opReg                   // ADD rd,rn,rm; SUB; EOR
+	move                    // MOV rd,rm
+	moveImm                 // MOV rd,#k
+	compare                 // CMP rn,rm
+	compareImm              // CMP rn,#k
+	jump                    // B L
+	branchZ                 // BEQ L, BNE L: on the Z flag
+	branchReg               // CBZ rn,L, CBNZ rn,L
+	load                    // LDR rt,[rn] and LDR rt,[rn,rm]
+	store                   // STR rt,[rn] and STR rt,[rn,rm]
+	loadEx                  // LDREX rt,[rn]
+	storeEx                 // STREX rd,rt,[rn]
+	barrier                 // DMB, DSB (with an option), ISB
 )
 
 // cond is an instruction's execution condition: always, or on the Z flag.

@@ -11,19 +11,19 @@ import (
 type class int
 
 const (
-	nop       class = iota // nop
-	loadImm                // li rd,k
-	move                   // move rd,rs
-	opReg                  // addu rd,rs,rt
-	opImm                  // addiu rd,rs,k
-	jump                   // b L
-	branch                 // beq rs,rt,L
-	branchZ                // blez rs,L
-	load                   // lw rt,k(rs)
-	store                  // sw rt,k(rs)
-	loadLinked             // ll rt,k(rs)
-	storeCond              // sc rt,k(rs)
-	sync                   // sync
+	nop        class = iota // nop
+	loadImm                 // li rd,k
+	move                    // move rd,rs
+	opReg                   // addu rd,rs,rt
+	opImm                   // addiu rd,rs,k
+	jump                    // b L
+	branch                  // beq rs,rt,L
+	branchZ                 // blez rs,L
+	load                    // lw rt,k(rs)
+	store                   // sw rt,k(rs)
+	loadLinked              // ll rt,k(rs)
+	storeCond               // sc rt,k(rs)
+	sync                    // sync
 )
 
 // insn is one decoded instruction.
