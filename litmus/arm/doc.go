@@ -23,10 +23,10 @@
 //     the instruction's own choice on Z (xcfa.Assume.Internal), as
 //     herd7's checkZ is no branch: it makes no control dependency.
 //   - Tags (herd7's sets): X holds the accesses of LDREX and STREX; a
-//     barrier is an event of one tag, DMB, DSB, DMB.ST, DSB.ST or ISB. The
-//     other options of DMB and DSB (ISH, NSH, OSH and their ST forms) are
-//     in no set of herd7's ARM but F: herd's arm.cat orders nothing by
-//     them, and neither does purr's.
+//     barrier is an event of one tag, DMB (DMB SY), DMB.ISH, DSB (DSB
+//     SY), DMB.ST, DSB.ST or ISB. The other barriers (DSB ISH, and the
+//     NSH, OSH and ISHST options) are in no set of herd7's ARM but F:
+//     herd's arm.cat orders nothing by them, and neither does purr's.
 //   - STREX is a choice between its store (status 0) and no store (status
 //     1), which the engine pairs with the thread's last LDREX: without
 //     one, or at another address, only the failure executes, as herd7's

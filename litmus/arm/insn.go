@@ -184,16 +184,17 @@ func (d *insn) decodeBarrier(in *parser.Instr) error {
 }
 
 // tag is the Cat set of a barrier, as herd7's ARM names them
-// (ARMArch_herd.barrier_sets): DMB, DSB, DMB.ST, DSB.ST and ISB. The
-// other options (ISH, NSH, ...) are in no set of herd7's but F.
+// (ARMArch_herd.barrier_sets): DMB, DMB.ISH, DSB, DMB.ST, DSB.ST and ISB.
+// The other barriers (DSB ISH, DMB NSH, ...) are in no set of herd7's but
+// F.
 func (d *insn) tag() string {
 	switch {
 	case d.name == "ISB":
 		return "ISB"
 	case d.option == "":
 		return d.name
-	case d.option == "ST":
-		return d.name + ".ST"
+	case d.option == "ST" || (d.name == "DMB" && d.option == "ISH"):
+		return d.name + "." + d.option
 	}
 	return ""
 }

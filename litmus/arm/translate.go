@@ -12,7 +12,7 @@ func init() {
 	litmus.RegisterDialect(litmus.Dialect{Arch: "ARM", Translate: Translate, Model: "arm",
 		HerdIncludes: []string{"cos.cat", "armfences.cat", "ppo.cat", "ppc-checks.cat"},
 		// herd7's ARM sets (ARMArch_herd: barrier_sets, annot_sets).
-		Tags: []string{"X", "DMB", "DSB", "DMB.ST", "DSB.ST", "ISB"}})
+		Tags: []string{"X", "DMB", "DMB.ISH", "DSB", "DMB.ST", "DSB.ST", "ISB"}})
 }
 
 // Translate turns the program part of an ARM test into an XCFA; the

@@ -17,7 +17,7 @@ func init() {
 
 // Translate turns the program part of a MIPS test into an XCFA. It also
 // renames the registers of the initial state, the locations clause and
-// the condition to the XCFA's names ($v0 becomes $2).
+// the condition to the XCFA's names ($v0 and v0 become $2).
 func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Program, error) {
 	tab, err := parser.ParseTable(sec)
 	if err != nil {
@@ -42,6 +42,10 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 	}
 	if err := t.RenameRegisters(func(l litmus.Loc) (string, error) {
 		n, ok := regNumber(l.Name)
+		if !ok {
+			// herd7 reads the ABI names without their dollar in states.
+			n, ok = abiNames["$"+l.Name]
+		}
 		if !ok {
 			return "", source.Errorf(l.Pos, "%d:%s is no register of herd7's MIPS: $0 ... $31 or their ABI names ($v0, $a0, ...)", l.Proc, l.Name)
 		}
