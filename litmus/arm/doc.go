@@ -11,8 +11,10 @@
 //     Z is the register Z, which no test can name: CMP sets it to whether
 //     its operands are equal, ADDS, SUBS and ANDS to whether the result
 //     is 0; BEQ and BNE branch on it.
-//   - Values are whole values; accesses have Size 0 (herd7's ARM has no
-//     mixed sizes).
+//   - Values are whole values; accesses have Size 0, and accesses to one
+//     location at different offsets are refused as mixed-size (package
+//     mcm's check); the byte and halfword accesses (LDRB, LDRH, STRB, ...)
+//     are mixed-size, refused by name.
 //   - Instructions (upper or lower case mnemonics): MOV (#k or a
 //     register), ADD and SUB (#k or a register), AND (#k), EOR or XOR
 //     (registers), the S forms of ADD, SUB and AND, CMP (#k or a

@@ -65,6 +65,10 @@ var (
 	// barrierOptions are the options of DMB and DSB herd7 reads.
 	barrierOptions = map[string]bool{"SY": true, "ST": true, "ISH": true, "ISHST": true,
 		"NSH": true, "NSHST": true, "OSH": true, "OSHST": true}
+	// narrow are the byte and halfword accesses: mixed sizes, which purr
+	// does not model.
+	narrow = map[string]string{"LDRB": "byte", "LDRSB": "byte", "STRB": "byte", "LDREXB": "byte", "STREXB": "byte",
+		"LDRH": "halfword", "LDRSH": "halfword", "STRH": "halfword", "LDREXH": "halfword", "STREXH": "halfword"}
 	// unsupported are instructions of later herd7 versions' ARM that purr
 	// does not read.
 	unsupported = map[string]bool{"LDA": true, "STL": true, "LDAEX": true, "STLEX": true, "PUSH": true,
@@ -85,10 +89,10 @@ func decode(in *parser.Instr) (*insn, error) {
 	if !ok {
 		return nil, source.Errorf(in.Pos, "unsupported instruction %s: herd7 reads ARM mnemonics in upper or lower case", in.Text)
 	}
-	d := &insn{name: m}
 	if m == "XOR" {
-		d.name = "EOR" // herd7 reads XOR as EOR
+		m = "EOR" // herd7 reads XOR as EOR
 	}
+	d := &insn{name: m}
 	switch d.name {
 	case "B":
 		d.class = jump
@@ -136,6 +140,9 @@ func decode(in *parser.Instr) (*insn, error) {
 		}
 		d.class = move
 		return d, d.operands(in, "rr", &d.rd, &d.rm)
+	}
+	if width, ok := narrow[m]; ok {
+		return nil, source.Errorf(in.Pos, "mixed-size accesses: %s is a %s access; purr does not support mixed-size accesses yet", in.Text, width)
 	}
 	if unsupported[m] {
 		return nil, source.Errorf(in.Pos, "unsupported instruction %s: purr does not read %s", in.Text, m)

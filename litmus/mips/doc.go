@@ -15,7 +15,8 @@
 //     are dropped, as herd7 does.
 //   - Values are whole values: accesses have Size 0, and accesses to one
 //     location at different offsets are refused as mixed-size (package
-//     mcm's check); ld, a doubleword access, is refused.
+//     mcm's check); the byte, halfword and doubleword accesses (lb, lbu,
+//     lh, lhu, sb, sh, ld, sd) are mixed-size, refused by name.
 //   - Instructions: nop, li, move, add, addu, daddu, sub, subu, slt, sltu,
 //     and, or, xor, nor and their immediate forms (addi, addiu, daddiu,
 //     subi, subiu, slti, sltiu, andi, ori, xori), b, beq, bne, blez, bgtz,

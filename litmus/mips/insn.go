@@ -51,9 +51,13 @@ var (
 	logicalOps = map[string]xcfa.BinOp{"andi": xcfa.And, "ori": xcfa.Or, "xori": xcfa.Xor}
 	conds      = map[string]xcfa.BinOp{"beq": xcfa.Eq, "bne": xcfa.Ne}
 	zeroConds  = map[string]xcfa.BinOp{"blez": xcfa.Le, "bgtz": xcfa.Gt, "bltz": xcfa.Lt, "bgez": xcfa.Ge}
+	// narrow are the accesses of other sizes than lw's and sw's: mixed
+	// sizes, which purr does not model.
+	narrow = map[string]string{"lb": "byte", "lbu": "byte", "sb": "byte", "lh": "halfword", "lhu": "halfword",
+		"sh": "halfword", "ld": "doubleword", "sd": "doubleword"}
 	// unsupported are instructions of herd7's MIPS that purr does not
 	// read.
-	unsupported = map[string]string{"ld": "a doubleword access", "lui": "", "jr": "an indirect jump",
+	unsupported = map[string]string{"lui": "", "jr": "an indirect jump",
 		"dsll": "", "dext": ""}
 )
 
@@ -110,6 +114,9 @@ func decode(in *parser.Instr) (*insn, error) {
 			return nil, err
 		}
 		return d, d.unsigned16(in)
+	}
+	if width, ok := narrow[m]; ok {
+		return nil, source.Errorf(in.Pos, "mixed-size accesses: %s is a %s access; purr does not support mixed-size accesses yet", in.Text, width)
 	}
 	if why, ok := unsupported[m]; ok {
 		if why != "" {
