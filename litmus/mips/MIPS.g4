@@ -12,7 +12,7 @@ instruction
     ;
 
 operand
-    : NUM? LPAR REG RPAR   # memOperand
+    : NUM? LPAR (REG | SYMREG) RPAR   # memOperand
     | NUM                  # immOperand
     | REG                  # regOperand
     | NAME                 # nameOperand

@@ -1,6 +1,8 @@
 package mips
 
 import (
+	"strings"
+
 	"github.com/purr-mcm/purr/litmus/mips/internal/parser"
 	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
@@ -166,7 +168,11 @@ func (d *insn) operands(in *parser.Instr, shape string, dst ...any) error {
 			if o.Kind != parser.MemOp {
 				return source.Errorf(o.Pos, "expected a memory operand k($reg), found %s", o.Text)
 			}
-			r, err := register(parser.Operand{Kind: parser.RegOp, Name: o.Name, Pos: o.Pos, Text: o.Name})
+			kind := parser.RegOp
+			if strings.HasPrefix(o.Name, "%") {
+				kind = parser.SymRegOp
+			}
+			r, err := register(parser.Operand{Kind: kind, Name: o.Name, Pos: o.Pos, Text: o.Name})
 			if err != nil {
 				return err
 			}

@@ -95,7 +95,12 @@ func (b *astBuilder) operand(c IOperandContext) Operand {
 	case *SymRegOperandContext:
 		o.Kind, o.Name = SymRegOp, c.SYMREG().GetText()
 	case *MemOperandContext:
-		o.Kind, o.Name = MemOp, c.REG().GetText()
+		o.Kind = MemOp
+		if r := c.REG(); r != nil {
+			o.Name = r.GetText()
+		} else {
+			o.Name = c.SYMREG().GetText() // refused by the translator
+		}
 		if c.NUM() != nil {
 			o.Imm = b.num(c.NUM())
 		}
