@@ -147,8 +147,9 @@ func decode(in *parser.Instr) (*insn, error) {
 	if unsupported[m] {
 		return nil, source.Errorf(in.Pos, "unsupported instruction %s: purr does not read %s", in.Text, m)
 	}
+	// ADDS, SUBS and ANDS set the flag (EORS is refused above).
 	name, s := m, false
-	if _, ok := immOps[m]; !ok && strings.HasSuffix(m, "S") && m != "EORS" {
+	if _, ok := immOps[m]; !ok && strings.HasSuffix(m, "S") {
 		name, s = strings.TrimSuffix(m, "S"), true
 	}
 	d.name, d.setFlags = name, s
@@ -157,7 +158,7 @@ func decode(in *parser.Instr) (*insn, error) {
 			d.class, d.op = opImm, op
 			return d, d.operands(in, "rrk", &d.rd, &d.rn, &d.imm)
 		}
-	} else if op, ok := regOps[name]; ok && (!s || name != "EOR") {
+	} else if op, ok := regOps[name]; ok {
 		d.class, d.op = opReg, op
 		return d, d.operands(in, "rrr", &d.rd, &d.rn, &d.rm)
 	}
