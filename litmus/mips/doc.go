@@ -7,11 +7,11 @@
 // How MIPS keeps the contract of package xcfa:
 //
 //   - Registers: $0 ... $31 and their ABI names ($zero, $at, $v0, $v1,
-//     $a0-$a3, $t0-$t9, $s0-$s7, $k0, $k1, $gp, $sp, $fp, $ra), always
-//     with their dollar as herd7's lexer reads them, are the XCFA
-//     registers $0 ... $31; the initial state and the condition are
-//     renamed alike, where herd7 also reads the ABI names without their
-//     dollar (0:a0). $0 reads as Const 0 (no dependency) and writes to it
+//     $a0-$a3, $t0-$t9, $s0-$s7, $k0, $k1, $gp, $sp, $fp, $ra), and the
+//     O64 ABI's $a4-$a7, the ABI names with or without their dollar as
+//     herd7 reads them, are the XCFA registers $0 ... $31, $a4 ... $a7
+//     (herd7's printing); the initial state and the condition are renamed
+//     alike. $0 reads as Const 0 (no dependency) and writes to it
 //     are dropped, as herd7 does.
 //   - Values are whole values: accesses have Size 0, and accesses to one
 //     location at different offsets are refused as mixed-size (package

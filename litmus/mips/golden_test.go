@@ -34,7 +34,7 @@ func TestGolden(t *testing.T) {
 func TestHashCode(t *testing.T) {
 	src := "MIPS H\n{ 0:$a0=x; }\n" +
 		" P0               ;\n" +
-		" li $v0,1         ;\n" +
+		" li v0,1          ;\n" +
 		" sw $v0,($a0)     ;\n" +
 		" ll $3,4($a0)     ;\n" +
 		" addiu $3,$3,-1   ;\n" +
@@ -58,16 +58,30 @@ func TestHashCode(t *testing.T) {
 	}
 }
 
-// TestHerdHash pins the hash herd7 prints for a test of its own MIPS
-// regression suite (herd/tests/instructions/MIPS, as it is there): nop,
-// and a register named without its dollar in the condition.
+// TestHerdHash pins the hashes herd7 prints for tests of its own MIPS
+// regression suite (herd/tests/instructions/MIPS, as they are there): nop,
+// move, daddu and daddiu, lw with a typed register, every register name
+// with and without its dollar, in the state and the code.
 func TestHerdHash(t *testing.T) {
-	test, err := litmus.Parse("h.litmus", []byte("MIPS A003\n\n(* Parse NOP instruction *)\n{}\n\nP0;\nnop;\n\nforall 0:a0=0\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := test.Hash(), "7dbd8e4fdafc2b299a8e4b02a379dcaa"; got != want {
-		t.Errorf("hash %s, want herd7's %s", got, want)
+	for _, c := range []struct{ src, hash string }{
+		{"MIPS A003\n\n(* Parse NOP instruction *)\n{}\n\nP0;\nnop;\n\nforall 0:a0=0\n", "7dbd8e4fdafc2b299a8e4b02a379dcaa"},
+		{"MIPS A000\n\n{}\n\nP0;\nmove $v0, $v1;\n\nforall 0:v0 = 0\n", "1adc8fedc9a06151f8c5f9ace89ae992"},
+		{"MIPS A004\n{}\n\nP0;\n\ndaddu $v0, $v1, $a0;\ndaddiu $v0, $v1, 2;\n\nforall (0:v0 = 2 /\\ 0:v1 = 0)\n",
+			"d1f2e271118554bb2668dea9cf458795"},
+		{"MIPS A002\n{\n  0:zero = 0; 0:at=0; 0:v0=0; 0:v1=0;\n  0:a0 = 0; 0:a1=0; 0:a2=0; 0:a3=0;\n  0:t0 = 0; 0:t1 = 0; 0:t2 = 0; 0:t3=0;\n" +
+			"  0:t4=0; 0:t5=0; 0:t6=0; 0:t7=0; 0:s0 = 0;\n  0:s1=0; 0:s2=0; 0:s3=0; 0:s4=0; 0:s5=0;\n  0:s6=0; 0:s7=0; 0:t8=0; 0:t9=0; 0:k0=0;\n" +
+			"  0:k1=0; 0:gp=0; 0:sp=0; 0:fp=0; 0:ra=0;\n  0:a4=0; 0:a5=0; 0:a6=0; 0:a7=0;\n}\n\nP0;\n\nmove v0, v1;\nmove $v0, $v1;\n\nforall 0:v0 = 0\n",
+			"eeb5d27692ab3f5a8ae4598467d43a23"},
+		{"MIPS L03\n{\nint x=-1;\n0:v0=x;\nint64_t 0:v1;\n}\n  P0           ;\n lw $v1,0($v0) ;\nforall 0:v1=-1\n",
+			"03786784e438a0ca487e35071fb1d761"},
+	} {
+		test, err := litmus.Parse("h.litmus", []byte(c.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := test.Hash(); got != c.hash {
+			t.Errorf("%s: hash %s, want herd7's %s", test.Name, got, c.hash)
+		}
 	}
 }
 
@@ -82,7 +96,7 @@ func TestRefused(t *testing.T) {
 		{"unknown", " mul $2,$3,$4 ;", "t.litmus:4:2: unsupported instruction mul $2,$3,$4"},
 		{"wide immediate", " addiu $2,$3,40000 ;", "t.litmus:4:2: unsupported immediate in addiu $2,$3,40000: purr reads addiu's from -32768 to 32767 (herd7 takes their low 16 bits, signed)"},
 		{"negative li", " li $2,-1 ;", "t.litmus:4:2: unsupported immediate in li $2,-1: purr reads li's from 0 to 65535 (herd7 takes their low 16 bits, unsigned)"},
-		{"bare register", " li v0,1 ;", "t.litmus:4:5: expected a register $0 ... $31 (or its ABI name, $v0, $a0, ...), found v0"},
+		{"bare number", " li 2,1 ;", "t.litmus:4:5: expected a register $0 ... $31 (or its ABI name, $v0, $a0, ...), found 2"},
 		{"$32", " li $32,1 ;", "t.litmus:4:5: expected a register $0 ... $31 (or its ABI name, $v0, $a0, ...), found $32"},
 		{"symbolic", " lw $2,0(%x) ;", "t.litmus:4:8: unsupported symbolic register %x"},
 		{"operands", " addu $2,$3 ;", "t.litmus:4:2: addu takes 3 operands, found 2"},

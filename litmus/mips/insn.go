@@ -184,11 +184,17 @@ func (d *insn) operands(in *parser.Instr, shape string, dst ...any) error {
 	return nil
 }
 
-// register reads a register operand: $0 ... $31 or its ABI name, as
-// herd7 reads them.
+// register reads a register operand: $0 ... $31 or its ABI name, with or
+// without its dollar, as herd7 reads them.
 func register(o parser.Operand) (reg, error) {
 	if o.Kind == parser.RegOp {
 		if n, ok := regNumber(o.Name); ok {
+			return reg{n: n, pos: o.Pos}, nil
+		}
+	}
+	if o.Kind == parser.NameOp {
+		// herd7 also reads the ABI names without their dollar (move v0,v1).
+		if n, ok := abiNames["$"+o.Name]; ok {
 			return reg{n: n, pos: o.Pos}, nil
 		}
 	}

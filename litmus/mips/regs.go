@@ -6,16 +6,19 @@ import (
 	"github.com/purr-mcm/purr/source"
 )
 
-// abiNames are the names herd7 reads for $0 ... $31 beside their numbers
-// (MIPSBase.parse_ireg), each with its dollar.
+// abiNames are the names herd7 reads for $0 ... $31 beside their numbers,
+// and $a4 ... $a7 (MIPSBase.parse_ireg), each with its dollar.
 var abiNames = map[string]int{
 	"$zero": 0, "$at": 1, "$v0": 2, "$v1": 3, "$a0": 4, "$a1": 5, "$a2": 6, "$a3": 7,
 	"$t0": 8, "$t1": 9, "$t2": 10, "$t3": 11, "$t4": 12, "$t5": 13, "$t6": 14, "$t7": 15,
 	"$s0": 16, "$s1": 17, "$s2": 18, "$s3": 19, "$s4": 20, "$s5": 21, "$s6": 22, "$s7": 23,
 	"$t8": 24, "$t9": 25, "$k0": 26, "$k1": 27, "$gp": 28, "$sp": 29, "$fp": 30, "$ra": 31,
+	// The O64 ABI's temporaries beyond $31, which have no number.
+	"$a4": 32, "$a5": 33, "$a6": 34, "$a7": 35,
 }
 
-// reg is a register operand: its number, $0 to $31.
+// reg is a register operand: its number, $0 to $31, or 32 to 35 for $a4
+// to $a7.
 type reg struct {
 	n   int
 	pos source.Pos
@@ -23,8 +26,14 @@ type reg struct {
 
 func (r reg) zero() bool { return r.n == 0 }
 
-// name is the XCFA's name of the register, and herd7's printing: $N.
-func (r reg) name() string { return "$" + strconv.Itoa(r.n) }
+// name is the XCFA's name of the register, and herd7's printing: $N, and
+// $a4 ... $a7.
+func (r reg) name() string {
+	if r.n > 31 {
+		return "$a" + strconv.Itoa(r.n-28)
+	}
+	return "$" + strconv.Itoa(r.n)
+}
 
 // regNumber reads a register name: $N (0 to 31) or its ABI name.
 func regNumber(name string) (int, bool) {
