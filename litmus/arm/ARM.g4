@@ -12,15 +12,15 @@ instruction
     ;
 
 operand
-    : LBRK NAME (COMMA offset)? RBRK   # memOperand
+    : LBRK base=(NAME | SYMREG) (COMMA offset)? RBRK   # memOperand
     | imm                              # immOperand
     | NAME                             # nameOperand
     | SYMREG                           # symRegOperand
     ;
 
 offset
-    : NAME   # regOffset
-    | imm    # immOffset
+    : (NAME | SYMREG)   # regOffset
+    | imm               # immOffset
     ;
 
 imm

@@ -33,7 +33,14 @@
 //     1), which the engine pairs with the thread's last LDREX: without
 //     one, or at another address, only the failure executes, as herd7's
 //     reservation register makes it.
+//   - Symbolic registers (%x0, as diy writes tests) are XCFA registers of
+//     their name: herd7 allocates each to a free register of the thread
+//     that uses it and hashes the test before, so the executions are the
+//     same; the state's %x0=x initialises the register of that thread
+//     (asm.Symbolic.Place, which refuses what herd7 refuses and a symbolic
+//     register in the condition).
 //   - What herd7 reads and purr does not (immediate offsets [Rn,#k], LDA,
 //     STL, LDAEX, STLEX, LDRD, LDM, PUSH, POP, MOVW, MOVT, BX, ORR, EORS,
-//     shifted registers, symbolic registers) is refused at its position.
+//     shifted registers, the register names IP and FP) is refused at its
+//     position.
 package arm

@@ -254,7 +254,7 @@ func (d *insn) operands(in *parser.Instr, shape string, dst ...any) error {
 			if o.HasImm {
 				return source.Errorf(o.Pos, "unsupported address %s: purr reads no immediate offset in ARM addresses, only [reg] and [reg,reg]", o.Text)
 			}
-			r, err := register(parser.Operand{Kind: parser.NameOp, Name: o.Name, Pos: o.Pos, Text: o.Name})
+			r, err := register(regOperand(o.Name, o.Pos))
 			if err != nil {
 				return err
 			}
@@ -264,7 +264,7 @@ func (d *insn) operands(in *parser.Instr, shape string, dst ...any) error {
 				if shape[i] == '[' {
 					return source.Errorf(o.Pos, "%s takes a memory operand [reg] without index, found %s", in.Mnem, o.Text)
 				}
-				if d.rm, err = register(parser.Operand{Kind: parser.NameOp, Name: o.Index, Pos: o.IndexPos, Text: o.Index}); err != nil {
+				if d.rm, err = register(regOperand(o.Index, o.IndexPos)); err != nil {
 					return err
 				}
 				d.indexed = true
@@ -274,8 +274,17 @@ func (d *insn) operands(in *parser.Instr, shape string, dst ...any) error {
 	return nil
 }
 
+// regOperand is the register of a memory operand as an operand of its own.
+func regOperand(name string, pos source.Pos) parser.Operand {
+	kind := parser.NameOp
+	if strings.HasPrefix(name, "%") {
+		kind = parser.SymRegOp
+	}
+	return parser.Operand{Kind: kind, Name: name, Pos: pos, Text: name}
+}
+
 // register reads a register operand: R0 ... R12, SP, LR or PC, as herd7
-// reads them.
+// reads them, or a symbolic register %name.
 func register(o parser.Operand) (reg, error) {
 	if o.Kind == parser.NameOp {
 		if n, ok := regNumber(o.Name); ok {
@@ -283,7 +292,7 @@ func register(o parser.Operand) (reg, error) {
 		}
 	}
 	if o.Kind == parser.SymRegOp {
-		return reg{}, source.Errorf(o.Pos, "unsupported symbolic register %s", o.Text)
+		return reg{sym: o.Name, pos: o.Pos}, nil
 	}
 	return reg{}, source.Errorf(o.Pos, "expected a register R0 ... R12, SP, LR or PC, found %s", o.Text)
 }

@@ -11,14 +11,22 @@ var regNames = []string{"R0", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R
 // it.
 const flag = "Z"
 
-// reg is a register operand: its index in regNames.
+// reg is a register operand: its index in regNames, or a symbolic
+// register.
 type reg struct {
 	n   int
+	sym string // herd7's symbolic register, with its %: "%x0"
 	pos source.Pos
 }
 
-// name is the XCFA's name of the register, and herd7's printing.
-func (r reg) name() string { return regNames[r.n] }
+// name is the XCFA's name of the register, and herd7's printing: a
+// symbolic register keeps its name (see asm.PlaceSymbolicRegisters).
+func (r reg) name() string {
+	if r.sym != "" {
+		return r.sym
+	}
+	return regNames[r.n]
+}
 
 // regNumber reads a register name.
 func regNumber(name string) (int, bool) {

@@ -17,7 +17,8 @@ func init() {
 
 // Translate turns the program part of an ARM test into an XCFA; the
 // registers of the initial state, the locations clause and the condition
-// must be herd7's (R0 ... R12, SP, LR, PC).
+// must be herd7's (R0 ... R12, SP, LR, PC), and the symbolic registers of
+// the initial state are placed in the thread that uses them.
 func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Program, error) {
 	tab, err := parser.ParseTable(sec)
 	if err != nil {
@@ -25,12 +26,14 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 	}
 	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch}
 	var builders []*builder
+	var sym asm.Symbolic
 	err = tab.Translate(prog, func(f *asm.Flow) { builders = append(builders, &builder{Flow: f}) },
 		func(thread int, in *parser.Instr) error {
 			d, err := decode(in)
 			if err != nil {
 				return err
 			}
+			useRegisters(&sym, thread, in)
 			b := builders[thread]
 			b.Instr = b.P.NewInstr(in.Text)
 			b.pos = in.Pos
@@ -48,8 +51,31 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 	}); err != nil {
 		return nil, err
 	}
+	if err := sym.Place(t, regNames[:13]); err != nil {
+		return nil, err
+	}
 	t.HashCode = hashCode(tab)
 	return prog, nil
+}
+
+// useRegisters records the registers an instruction names, symbolic or
+// not, for the allocation of symbolic registers herd7 makes.
+func useRegisters(sym *asm.Symbolic, thread int, in *parser.Instr) {
+	for _, o := range in.Ops {
+		switch o.Kind {
+		case parser.SymRegOp:
+			sym.Use(thread, o.Name)
+		case parser.NameOp:
+			if _, ok := regNumber(o.Name); ok {
+				sym.Use(thread, o.Name)
+			}
+		case parser.MemOp:
+			sym.Use(thread, o.Name)
+			if o.Index != "" {
+				sym.Use(thread, o.Index)
+			}
+		}
+	}
 }
 
 // builder translates one thread's instructions, in order.

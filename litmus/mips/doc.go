@@ -31,5 +31,11 @@
 //     store (status 0), which the engine pairs with the thread's last LL:
 //     without one, or at another address, only the failure executes, as
 //     herd7's reservation register makes it.
+//   - Symbolic registers (%x0, as diy writes tests) are XCFA registers of
+//     their name: herd7 allocates each to a free register ($2 ... $25) of
+//     the thread that uses it and hashes the test before, so the
+//     executions are the same; the state's %x0=x initialises the register
+//     of that thread (asm.Symbolic.Place, which refuses what herd7 refuses
+//     and a symbolic register in the condition).
 //   - Control: beq, bne, blez, bgtz, bltz and bgez are branches, b a jump.
 package mips

@@ -199,7 +199,7 @@ func register(o parser.Operand) (reg, error) {
 		}
 	}
 	if o.Kind == parser.SymRegOp {
-		return reg{}, source.Errorf(o.Pos, "unsupported symbolic register %s", o.Text)
+		return reg{sym: o.Name, pos: o.Pos}, nil
 	}
 	return reg{}, source.Errorf(o.Pos, "expected a register $0 ... $31 (or its ABI name, $v0, $a0, ...), found %s", o.Text)
 }

@@ -18,18 +18,22 @@ var abiNames = map[string]int{
 }
 
 // reg is a register operand: its number, $0 to $31, or 32 to 35 for $a4
-// to $a7.
+// to $a7; or a symbolic register.
 type reg struct {
 	n   int
+	sym string // herd7's symbolic register, with its %: "%x0"
 	pos source.Pos
 }
 
-func (r reg) zero() bool { return r.n == 0 }
+func (r reg) zero() bool { return r.n == 0 && r.sym == "" }
 
 // name is the XCFA's name of the register, and herd7's printing: $N, and
 // $a4 ... $a7.
 func (r reg) name() string {
-	if r.n > 31 {
+	switch {
+	case r.sym != "":
+		return r.sym // see asm.Symbolic.Place
+	case r.n > 31:
 		return "$a" + strconv.Itoa(r.n-28)
 	}
 	return "$" + strconv.Itoa(r.n)

@@ -1,6 +1,8 @@
 package mips
 
 import (
+	"strings"
+
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/litmus/internal/asm"
 	"github.com/purr-mcm/purr/litmus/mips/internal/parser"
@@ -17,7 +19,8 @@ func init() {
 
 // Translate turns the program part of a MIPS test into an XCFA. It also
 // renames the registers of the initial state, the locations clause and
-// the condition to the XCFA's names ($v0 and v0 become $2).
+// the condition to the XCFA's names ($v0 and v0 become $2), and places the
+// symbolic registers of the initial state in the thread that uses them.
 func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Program, error) {
 	tab, err := parser.ParseTable(sec)
 	if err != nil {
@@ -25,12 +28,14 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 	}
 	prog := &xcfa.Program{Name: t.Name, Arch: t.Arch}
 	var builders []*builder
+	var sym asm.Symbolic
 	err = tab.Translate(prog, func(f *asm.Flow) { builders = append(builders, &builder{Flow: f}) },
 		func(thread int, in *parser.Instr) error {
 			d, err := decode(in)
 			if err != nil {
 				return err
 			}
+			useRegisters(&sym, thread, in)
 			b := builders[thread]
 			b.Instr = b.P.NewInstr(in.Text)
 			b.pos = in.Pos
@@ -53,8 +58,41 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 	}); err != nil {
 		return nil, err
 	}
+	if err := sym.Place(t, symbolicTargets); err != nil {
+		return nil, err
+	}
 	t.HashCode = hashCode(tab)
 	return prog, nil
+}
+
+// symbolicTargets are the registers herd7 allocates symbolic registers to
+// (MIPSBase.allowed_for_symb): $2 ... $25.
+var symbolicTargets = func() []string {
+	var rs []string
+	for n := 2; n <= 25; n++ {
+		rs = append(rs, reg{n: n}.name())
+	}
+	return rs
+}()
+
+// useRegisters records the registers an instruction names, symbolic or
+// not, for the allocation of symbolic registers herd7 makes.
+func useRegisters(sym *asm.Symbolic, thread int, in *parser.Instr) {
+	for _, o := range in.Ops {
+		switch {
+		case o.Kind == parser.ImmOp:
+		case strings.HasPrefix(o.Name, "%"):
+			sym.Use(thread, o.Name)
+		default:
+			kind := o.Kind
+			if kind == parser.MemOp {
+				kind = parser.RegOp // its base register
+			}
+			if r, err := register(parser.Operand{Kind: kind, Name: o.Name}); err == nil {
+				sym.Use(thread, r.name())
+			}
+		}
+	}
 }
 
 // builder translates one thread's instructions, in order.

@@ -54,37 +54,37 @@ func armParserInit() {
 		5, 12, 5, 74, 9, 5, 1, 5, 1, 5, 1, 6, 1, 6, 1, 7, 1, 7, 1, 7, 5, 7, 83,
 		8, 7, 10, 7, 12, 7, 86, 9, 7, 1, 7, 1, 7, 1, 8, 5, 8, 91, 8, 8, 10, 8,
 		12, 8, 94, 9, 8, 1, 8, 3, 8, 97, 8, 8, 1, 9, 1, 9, 1, 9, 1, 9, 0, 0, 10,
-		0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 0, 0, 105, 0, 20, 1, 0, 0, 0, 2, 41,
-		1, 0, 0, 0, 4, 45, 1, 0, 0, 0, 6, 48, 1, 0, 0, 0, 8, 55, 1, 0, 0, 0, 10,
-		67, 1, 0, 0, 0, 12, 77, 1, 0, 0, 0, 14, 79, 1, 0, 0, 0, 16, 92, 1, 0, 0,
-		0, 18, 98, 1, 0, 0, 0, 20, 29, 5, 4, 0, 0, 21, 26, 3, 2, 1, 0, 22, 23,
-		5, 7, 0, 0, 23, 25, 3, 2, 1, 0, 24, 22, 1, 0, 0, 0, 25, 28, 1, 0, 0, 0,
-		26, 24, 1, 0, 0, 0, 26, 27, 1, 0, 0, 0, 27, 30, 1, 0, 0, 0, 28, 26, 1,
-		0, 0, 0, 29, 21, 1, 0, 0, 0, 29, 30, 1, 0, 0, 0, 30, 1, 1, 0, 0, 0, 31,
-		32, 5, 11, 0, 0, 32, 35, 5, 4, 0, 0, 33, 34, 5, 7, 0, 0, 34, 36, 3, 4,
-		2, 0, 35, 33, 1, 0, 0, 0, 35, 36, 1, 0, 0, 0, 36, 37, 1, 0, 0, 0, 37, 42,
-		5, 12, 0, 0, 38, 42, 3, 6, 3, 0, 39, 42, 5, 4, 0, 0, 40, 42, 5, 5, 0, 0,
-		41, 31, 1, 0, 0, 0, 41, 38, 1, 0, 0, 0, 41, 39, 1, 0, 0, 0, 41, 40, 1,
-		0, 0, 0, 42, 3, 1, 0, 0, 0, 43, 46, 5, 4, 0, 0, 44, 46, 3, 6, 3, 0, 45,
-		43, 1, 0, 0, 0, 45, 44, 1, 0, 0, 0, 46, 5, 1, 0, 0, 0, 47, 49, 5, 6, 0,
-		0, 48, 47, 1, 0, 0, 0, 48, 49, 1, 0, 0, 0, 49, 50, 1, 0, 0, 0, 50, 51,
-		5, 3, 0, 0, 51, 7, 1, 0, 0, 0, 52, 54, 5, 9, 0, 0, 53, 52, 1, 0, 0, 0,
-		54, 57, 1, 0, 0, 0, 55, 53, 1, 0, 0, 0, 55, 56, 1, 0, 0, 0, 56, 58, 1,
-		0, 0, 0, 57, 55, 1, 0, 0, 0, 58, 62, 3, 10, 5, 0, 59, 61, 3, 14, 7, 0,
-		60, 59, 1, 0, 0, 0, 61, 64, 1, 0, 0, 0, 62, 60, 1, 0, 0, 0, 62, 63, 1,
-		0, 0, 0, 63, 65, 1, 0, 0, 0, 64, 62, 1, 0, 0, 0, 65, 66, 5, 0, 0, 1, 66,
-		9, 1, 0, 0, 0, 67, 72, 3, 12, 6, 0, 68, 69, 5, 10, 0, 0, 69, 71, 3, 12,
-		6, 0, 70, 68, 1, 0, 0, 0, 71, 74, 1, 0, 0, 0, 72, 70, 1, 0, 0, 0, 72, 73,
-		1, 0, 0, 0, 73, 75, 1, 0, 0, 0, 74, 72, 1, 0, 0, 0, 75, 76, 5, 9, 0, 0,
-		76, 11, 1, 0, 0, 0, 77, 78, 5, 4, 0, 0, 78, 13, 1, 0, 0, 0, 79, 84, 3,
-		16, 8, 0, 80, 81, 5, 10, 0, 0, 81, 83, 3, 16, 8, 0, 82, 80, 1, 0, 0, 0,
-		83, 86, 1, 0, 0, 0, 84, 82, 1, 0, 0, 0, 84, 85, 1, 0, 0, 0, 85, 87, 1,
-		0, 0, 0, 86, 84, 1, 0, 0, 0, 87, 88, 5, 9, 0, 0, 88, 15, 1, 0, 0, 0, 89,
-		91, 3, 18, 9, 0, 90, 89, 1, 0, 0, 0, 91, 94, 1, 0, 0, 0, 92, 90, 1, 0,
-		0, 0, 92, 93, 1, 0, 0, 0, 93, 96, 1, 0, 0, 0, 94, 92, 1, 0, 0, 0, 95, 97,
-		3, 0, 0, 0, 96, 95, 1, 0, 0, 0, 96, 97, 1, 0, 0, 0, 97, 17, 1, 0, 0, 0,
-		98, 99, 5, 4, 0, 0, 99, 100, 5, 8, 0, 0, 100, 19, 1, 0, 0, 0, 12, 26, 29,
-		35, 41, 45, 48, 55, 62, 72, 84, 92, 96,
+		0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 0, 1, 1, 0, 4, 5, 105, 0, 20, 1, 0,
+		0, 0, 2, 41, 1, 0, 0, 0, 4, 45, 1, 0, 0, 0, 6, 48, 1, 0, 0, 0, 8, 55, 1,
+		0, 0, 0, 10, 67, 1, 0, 0, 0, 12, 77, 1, 0, 0, 0, 14, 79, 1, 0, 0, 0, 16,
+		92, 1, 0, 0, 0, 18, 98, 1, 0, 0, 0, 20, 29, 5, 4, 0, 0, 21, 26, 3, 2, 1,
+		0, 22, 23, 5, 7, 0, 0, 23, 25, 3, 2, 1, 0, 24, 22, 1, 0, 0, 0, 25, 28,
+		1, 0, 0, 0, 26, 24, 1, 0, 0, 0, 26, 27, 1, 0, 0, 0, 27, 30, 1, 0, 0, 0,
+		28, 26, 1, 0, 0, 0, 29, 21, 1, 0, 0, 0, 29, 30, 1, 0, 0, 0, 30, 1, 1, 0,
+		0, 0, 31, 32, 5, 11, 0, 0, 32, 35, 7, 0, 0, 0, 33, 34, 5, 7, 0, 0, 34,
+		36, 3, 4, 2, 0, 35, 33, 1, 0, 0, 0, 35, 36, 1, 0, 0, 0, 36, 37, 1, 0, 0,
+		0, 37, 42, 5, 12, 0, 0, 38, 42, 3, 6, 3, 0, 39, 42, 5, 4, 0, 0, 40, 42,
+		5, 5, 0, 0, 41, 31, 1, 0, 0, 0, 41, 38, 1, 0, 0, 0, 41, 39, 1, 0, 0, 0,
+		41, 40, 1, 0, 0, 0, 42, 3, 1, 0, 0, 0, 43, 46, 7, 0, 0, 0, 44, 46, 3, 6,
+		3, 0, 45, 43, 1, 0, 0, 0, 45, 44, 1, 0, 0, 0, 46, 5, 1, 0, 0, 0, 47, 49,
+		5, 6, 0, 0, 48, 47, 1, 0, 0, 0, 48, 49, 1, 0, 0, 0, 49, 50, 1, 0, 0, 0,
+		50, 51, 5, 3, 0, 0, 51, 7, 1, 0, 0, 0, 52, 54, 5, 9, 0, 0, 53, 52, 1, 0,
+		0, 0, 54, 57, 1, 0, 0, 0, 55, 53, 1, 0, 0, 0, 55, 56, 1, 0, 0, 0, 56, 58,
+		1, 0, 0, 0, 57, 55, 1, 0, 0, 0, 58, 62, 3, 10, 5, 0, 59, 61, 3, 14, 7,
+		0, 60, 59, 1, 0, 0, 0, 61, 64, 1, 0, 0, 0, 62, 60, 1, 0, 0, 0, 62, 63,
+		1, 0, 0, 0, 63, 65, 1, 0, 0, 0, 64, 62, 1, 0, 0, 0, 65, 66, 5, 0, 0, 1,
+		66, 9, 1, 0, 0, 0, 67, 72, 3, 12, 6, 0, 68, 69, 5, 10, 0, 0, 69, 71, 3,
+		12, 6, 0, 70, 68, 1, 0, 0, 0, 71, 74, 1, 0, 0, 0, 72, 70, 1, 0, 0, 0, 72,
+		73, 1, 0, 0, 0, 73, 75, 1, 0, 0, 0, 74, 72, 1, 0, 0, 0, 75, 76, 5, 9, 0,
+		0, 76, 11, 1, 0, 0, 0, 77, 78, 5, 4, 0, 0, 78, 13, 1, 0, 0, 0, 79, 84,
+		3, 16, 8, 0, 80, 81, 5, 10, 0, 0, 81, 83, 3, 16, 8, 0, 82, 80, 1, 0, 0,
+		0, 83, 86, 1, 0, 0, 0, 84, 82, 1, 0, 0, 0, 84, 85, 1, 0, 0, 0, 85, 87,
+		1, 0, 0, 0, 86, 84, 1, 0, 0, 0, 87, 88, 5, 9, 0, 0, 88, 15, 1, 0, 0, 0,
+		89, 91, 3, 18, 9, 0, 90, 89, 1, 0, 0, 0, 91, 94, 1, 0, 0, 0, 92, 90, 1,
+		0, 0, 0, 92, 93, 1, 0, 0, 0, 93, 96, 1, 0, 0, 0, 94, 92, 1, 0, 0, 0, 95,
+		97, 3, 0, 0, 0, 96, 95, 1, 0, 0, 0, 96, 97, 1, 0, 0, 0, 97, 17, 1, 0, 0,
+		0, 98, 99, 5, 4, 0, 0, 99, 100, 5, 8, 0, 0, 100, 19, 1, 0, 0, 0, 12, 26,
+		29, 35, 41, 45, 48, 55, 62, 72, 84, 92, 96,
 	}
 	deserializer := antlr.NewATNDeserializer(nil)
 	staticData.atn = deserializer.Deserialize(staticData.serializedATN)
@@ -388,6 +388,7 @@ func (s *OperandContext) ToStringTree(ruleNames []string, recog antlr.Recognizer
 
 type MemOperandContext struct {
 	OperandContext
+	base antlr.Token
 }
 
 func NewMemOperandContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *MemOperandContext {
@@ -400,6 +401,10 @@ func NewMemOperandContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *Mem
 	return p
 }
 
+func (s *MemOperandContext) GetBase() antlr.Token { return s.base }
+
+func (s *MemOperandContext) SetBase(v antlr.Token) { s.base = v }
+
 func (s *MemOperandContext) GetRuleContext() antlr.RuleContext {
 	return s
 }
@@ -408,12 +413,16 @@ func (s *MemOperandContext) LBRK() antlr.TerminalNode {
 	return s.GetToken(ARMParserLBRK, 0)
 }
 
+func (s *MemOperandContext) RBRK() antlr.TerminalNode {
+	return s.GetToken(ARMParserRBRK, 0)
+}
+
 func (s *MemOperandContext) NAME() antlr.TerminalNode {
 	return s.GetToken(ARMParserNAME, 0)
 }
 
-func (s *MemOperandContext) RBRK() antlr.TerminalNode {
-	return s.GetToken(ARMParserRBRK, 0)
+func (s *MemOperandContext) SYMREG() antlr.TerminalNode {
+	return s.GetToken(ARMParserSYMREG, 0)
 }
 
 func (s *MemOperandContext) COMMA() antlr.TerminalNode {
@@ -539,10 +548,20 @@ func (p *ARMParser) Operand() (localctx IOperandContext) {
 		}
 		{
 			p.SetState(32)
-			p.Match(ARMParserNAME)
-			if p.HasError() {
-				// Recognition error - abort rule
-				goto errorExit
+
+			var _lt = p.GetTokenStream().LT(1)
+
+			localctx.(*MemOperandContext).base = _lt
+
+			_la = p.GetTokenStream().LA(1)
+
+			if !(_la == ARMParserNAME || _la == ARMParserSYMREG) {
+				var _ri = p.GetErrorHandler().RecoverInline(p)
+
+				localctx.(*MemOperandContext).base = _ri
+			} else {
+				p.GetErrorHandler().ReportMatch(p)
+				p.Consume()
 			}
 		}
 		p.SetState(35)
@@ -702,6 +721,10 @@ func (s *RegOffsetContext) NAME() antlr.TerminalNode {
 	return s.GetToken(ARMParserNAME, 0)
 }
 
+func (s *RegOffsetContext) SYMREG() antlr.TerminalNode {
+	return s.GetToken(ARMParserSYMREG, 0)
+}
+
 type ImmOffsetContext struct {
 	OffsetContext
 }
@@ -739,6 +762,8 @@ func (s *ImmOffsetContext) Imm() IImmContext {
 func (p *ARMParser) Offset() (localctx IOffsetContext) {
 	localctx = NewOffsetContext(p, p.GetParserRuleContext(), p.GetState())
 	p.EnterRule(localctx, 4, ARMParserRULE_offset)
+	var _la int
+
 	p.SetState(45)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
@@ -746,15 +771,18 @@ func (p *ARMParser) Offset() (localctx IOffsetContext) {
 	}
 
 	switch p.GetTokenStream().LA(1) {
-	case ARMParserNAME:
+	case ARMParserNAME, ARMParserSYMREG:
 		localctx = NewRegOffsetContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
 			p.SetState(43)
-			p.Match(ARMParserNAME)
-			if p.HasError() {
-				// Recognition error - abort rule
-				goto errorExit
+			_la = p.GetTokenStream().LA(1)
+
+			if !(_la == ARMParserNAME || _la == ARMParserSYMREG) {
+				p.GetErrorHandler().RecoverInline(p)
+			} else {
+				p.GetErrorHandler().ReportMatch(p)
+				p.Consume()
 			}
 		}
 

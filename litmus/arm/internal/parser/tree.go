@@ -32,7 +32,7 @@ const (
 type Operand struct {
 	Kind OperandKind
 	Imm  int64  // ImmOp: the value; MemOp: the immediate offset
-	Name string // NameOp, SymRegOp: as written; MemOp: the base register
+	Name string // NameOp, SymRegOp (with its %): as written; MemOp: the base register
 	// MemOp: the index register of [Rn,Rm] ("" for none), and whether an
 	// immediate offset [Rn,#k] was written.
 	Index    string
@@ -98,10 +98,10 @@ func (b *astBuilder) operand(c IOperandContext) Operand {
 	case *SymRegOperandContext:
 		o.Kind, o.Name = SymRegOp, c.SYMREG().GetText()
 	case *MemOperandContext:
-		o.Kind, o.Name = MemOp, c.NAME().GetText()
+		o.Kind, o.Name = MemOp, c.GetBase().GetText()
 		switch off := c.Offset().(type) {
 		case *RegOffsetContext:
-			o.Index, o.IndexPos = off.NAME().GetText(), b.pos(off)
+			o.Index, o.IndexPos = off.GetText(), b.pos(off)
 		case *ImmOffsetContext:
 			o.HasImm, o.Imm = true, b.imm(off.Imm())
 		}
