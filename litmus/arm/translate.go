@@ -8,8 +8,22 @@ import (
 	"github.com/purr-mcm/purr/xcfa"
 )
 
+// sample is a test with the forms most ARM tests use, which litmus.Warm
+// reads.
+const sample = `ARM sample
+{ 0:R0=1; 0:R1=x; %y0=y; 1:R1=y; 1:R4=x; }
+ P0           | P1             ;
+ STR R0,[R1]  | LDR R0,[R1]    ;
+ DMB          | EOR R2,R0,R0   ;
+ STR R0,[%y0] | LDR R3,[R4,R2] ;
+              | CMP R3,#0      ;
+              | BNE LC00       ;
+              | LC00:          ;
+exists (1:R0=1 /\ 1:R3=0)
+`
+
 func init() {
-	litmus.RegisterDialect(litmus.Dialect{Arch: "ARM", Translate: Translate, Model: "arm",
+	litmus.RegisterDialect(litmus.Dialect{Arch: "ARM", Translate: Translate, Model: "arm", Sample: sample,
 		HerdIncludes: []string{"cos.cat", "armfences.cat", "ppo.cat", "ppc-checks.cat"},
 		// herd7's ARM sets (ARMArch_herd: barrier_sets, annot_sets).
 		Tags: []string{"X", "DMB", "DMB.ISH", "DSB", "DMB.ST", "DSB.ST", "ISB"}})

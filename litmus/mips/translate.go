@@ -10,8 +10,21 @@ import (
 	"github.com/purr-mcm/purr/xcfa"
 )
 
+// sample is a test with the forms most MIPS tests use, which litmus.Warm
+// reads.
+const sample = `MIPS sample
+{ %x0=x; %y0=y; %y1=y; %x1=x; }
+ P0           | P1           ;
+ ori $2,$0,1  | lw $2,0(%y1) ;
+ sw $2,0(%x0) | sync         ;
+ sync         | lw $3,0(%x1) ;
+ sw $2,0(%y0) | bne $3,$0,L0 ;
+              | L0:          ;
+exists (1:$2=1 /\ 1:$3=0)
+`
+
 func init() {
-	litmus.RegisterDialect(litmus.Dialect{Arch: "MIPS", Translate: Translate, Model: "mips",
+	litmus.RegisterDialect(litmus.Dialect{Arch: "MIPS", Translate: Translate, Model: "mips", Sample: sample,
 		HerdIncludes: []string{"mipsfences.cat", "cos.cat"},
 		// herd7's MIPS sets: X for LL and SC, SYNC its barrier.
 		Tags: []string{"X", "SYNC"}})
