@@ -105,7 +105,7 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 		}
 	}
 	if len(out.Executions) > 0 {
-		for _, name := range append(o.doshow, o.unshow...) {
+		for _, name := range o.doshow {
 			x := out.Executions[0]
 			if _, isRel := x.Relations[name]; !isRel {
 				if _, isSet := x.Sets[name]; !isSet {

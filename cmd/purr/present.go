@@ -39,7 +39,7 @@ func (o *options) writeDOT(t *litmus.Test, out *outcome.Outcome) error {
 		return err
 	}
 	legend := fmt.Sprintf("Test %s, %s", t.Name, o.cfg.ModelName(t.Arch))
-	if err := show.DOT(f, legend, out.Executions, o.relations(out)); err != nil {
+	if err := show.DOT(f, legend, out.Executions, o.relations(out), o.cfg.Picture); err != nil {
 		f.Close()
 		return err
 	}
