@@ -33,7 +33,7 @@ func DOT(w io.Writer, legend string, xs []outcome.Execution, rels []string, p Pi
 	var b strings.Builder
 	checkColours := CheckColours(FailedChecks(xs))
 	for i := range xs {
-		d := dotWriter{b: &b, p: &p, rels: rels}
+		d := dotWriter{b: &b, p: &p, rels: rels, all: &xs[i]}
 		d.execution(legend, p.Select(xs[i]), checkColours)
 	}
 	_, err := io.WriteString(w, b.String())
@@ -46,6 +46,9 @@ type dotWriter struct {
 	p    *Picture
 	rels []string
 	x    *outcome.Execution
+	// all is the execution with the events the picture leaves out, whose
+	// rf edges -showinitrf and -showfinalrf draw.
+	all *outcome.Execution
 	// pos pins each event of a -graph columns picture, in inches.
 	pos map[int][2]float64
 	// top is the row of the threads' names in a -graph columns picture.
@@ -99,7 +102,7 @@ func (d *dotWriter) execution(legend string, xv outcome.Execution, checkColours 
 			if p.Mono {
 				colour = ""
 			}
-			fmt.Fprintf(b, "subgraph cluster_proc%d { rank=sink; label=%s;%s %sshape=box;\n", th, quote(threadName), d.fontsize("; fontsize=%d"), colour)
+			fmt.Fprintf(b, "subgraph cluster_proc%d { rank=sink; label=%s; %s%sshape=box;\n", th, quote(threadName), d.fontsize("fontsize=%d; "), colour)
 		case "columns":
 			if !p.HideThread {
 				x0, y0 := d.threadHead(th)
@@ -319,7 +322,7 @@ func (d *dotWriter) edges(shown func(outcome.Event) bool) {
 			d.edge(node(e.From), node(e.To), rel, label, colour, symmetric)
 		}
 		if rel == "rf" {
-			d.outerRF(es, colour)
+			d.outerRF(d.all.Relations["rf"], colour)
 		}
 	}
 }
