@@ -98,7 +98,7 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 			return failed
 		}
 		if o.svg {
-			if err := writeSVG(o.output, t.Name, out.Executions, o.relations(out)); err != nil {
+			if err := writeSVG(o.output, t.Name, out.Executions, o.relations(out), o.cfg.Picture); err != nil {
 				fmt.Fprintf(stderr, "%s: %v\n", path, err)
 				return failed
 			}
