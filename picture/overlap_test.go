@@ -223,50 +223,63 @@ func (dr drawing) overlaps() (through int, labels []string) {
 }
 
 // TestCatalogueOverlaps draws every execution of the AArch64 catalogue
-// (../shared/corpus/herd-catalogue-aarch64, -show all, the relations
-// --svg draws) and counts what makes a picture hard to read: no arrow
-// may pass through an event's box, no label cover an event, a thread's
-// name or another label.
+// (../shared/corpus/herd-catalogue-aarch64, -show all) and counts what
+// makes a picture hard to read: no arrow may pass through an event's box,
+// no label cover an event, a thread's name or another label. It draws
+// the relations --svg draws, then more of the model's (ob and its parts,
+// as -doshow adds them), then the executions -through all lets through,
+// with their witnesses' own arrows.
 func TestCatalogueOverlaps(t *testing.T) {
 	dir := shared.Path(t, "corpus/herd-catalogue-aarch64")
 	tests, err := filepath.Glob(filepath.Join(dir, "*.litmus"))
 	if err != nil || len(tests) == 0 {
 		t.Fatalf("no tests in %s: %v", dir, err)
 	}
-	cfg := herd.Default()
-	cfg.Show = outcome.ShowAll
-	cfg.Capture = nil
-	checker := herd.NewChecker(cfg)
-	executions, arrows, labels := 0, 0, 0
-	var through, covered int
-	for _, path := range tests {
-		res, err := checker.Check(context.Background(), path)
-		if err != nil {
-			continue // a test purr refuses draws nothing
-		}
-		rels := show.Relations(res.Outcome.Shown, nil, nil)
-		for _, x := range res.Outcome.Executions {
-			var buf bytes.Buffer
-			if err := SVG(&buf, x, Options{Relations: rels}); err != nil {
-				t.Fatal(err)
-			}
-			for _, dr := range readDrawing(t, buf.Bytes()) {
-				executions++
-				arrows += len(dr.arrows)
-				labels += len(dr.labels)
-				n, bad := dr.overlaps()
-				through += n
-				covered += len(bad)
-				if n > 0 || len(bad) > 0 {
-					t.Errorf("%s, execution %d: %d arrows through events; %s", filepath.Base(path), x.Index, n, strings.Join(bad, "; "))
+	for _, c := range []struct {
+		name    string
+		through string
+		doshow  []string
+	}{
+		{"shown", "none", nil},
+		{"doshow", "none", []string{"ob", "dob", "bob", "aob", "lob"}},
+		{"through", "all", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := herd.Default()
+			cfg.Show, cfg.Capture, cfg.Through = outcome.ShowAll, c.doshow, c.through
+			checker := herd.NewChecker(cfg)
+			executions, arrows, labels := 0, 0, 0
+			var through, covered int
+			for _, path := range tests {
+				res, err := checker.Check(context.Background(), path)
+				if err != nil {
+					continue // a test purr refuses draws nothing
+				}
+				rels := show.Relations(res.Outcome.Shown, c.doshow, nil)
+				for _, x := range res.Outcome.Executions {
+					var buf bytes.Buffer
+					if err := SVG(&buf, x, Options{Relations: rels}); err != nil {
+						t.Fatal(err)
+					}
+					for _, dr := range readDrawing(t, buf.Bytes()) {
+						executions++
+						arrows += len(dr.arrows)
+						labels += len(dr.labels)
+						n, bad := dr.overlaps()
+						through += n
+						covered += len(bad)
+						if n > 0 || len(bad) > 0 {
+							t.Errorf("%s, execution %d: %d arrows through events; %s", filepath.Base(path), x.Index, n, strings.Join(bad, "; "))
+						}
+					}
 				}
 			}
-		}
+			if executions == 0 {
+				t.Fatal("no executions drawn")
+			}
+			t.Logf("%d executions of %d tests: %d arrows, %d through events; %d labels, %d overlaps", executions, len(tests), arrows, through, labels, covered)
+		})
 	}
-	if executions == 0 {
-		t.Fatal("no executions drawn")
-	}
-	t.Logf("%d executions of %d tests: %d arrows, %d through events; %d labels, %d overlaps", executions, len(tests), arrows, through, labels, covered)
 }
 
 // TestFitsWide checks that a six-thread execution is drawn to fit
