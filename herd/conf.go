@@ -22,11 +22,11 @@ import (
 // the flag of the same name does.
 var confKeys = []string{"model", "bell", "macros", "variant", "unroll", "speedcheck", "skipchecks", "through", "hexa", "timeout", "names", "oknames", "nonames", "excl"}
 
-// confIgnoredKeys are herd7's keys that only change the pictures of
-// executions in ways purr's pictures do not follow (Graphviz's details,
+// IgnoredPictureKeys are herd7's keys (and options) that only change the
+// pictures of executions in ways purr's pictures do not follow (Graphviz's details,
 // TeX output, windows to open): accepted, and ignored with a note. The
 // other picture keys (show.PictureKeys, doshow, unshow) are honoured.
-var confIgnoredKeys = []string{
+var IgnoredPictureKeys = []string{
 	"show", "movelabel", "showkind", "dotmode", "dotcom", "condensed",
 	"labelinit", "initpos", "threadstyle", "showobserved", "showfr", "showpo", "showcutoff",
 	"showraw", "showflags", "oneinit", "dumpes", "gv", "evince", "o", "view",
@@ -154,7 +154,7 @@ func (r *confReader) readFile(path string, src []byte, reading []string) error {
 				return fmt.Errorf("%s: %v", pos, err)
 			}
 			c.Lines[key] = pos
-		case slices.Contains(confIgnoredKeys, key):
+		case slices.Contains(IgnoredPictureKeys, key):
 			if !slices.Contains(ignored, key) {
 				ignored = append(ignored, key)
 			}

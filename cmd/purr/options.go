@@ -58,6 +58,9 @@ type options struct {
 	listing        bool     // purr executions: print the executions as text
 	jobs           int      // worker processes; 0: defaultJobs
 	shard          shard
+	// ignoredPictures are the herd7 picture options given that purr does
+	// not follow, noted on stderr.
+	ignoredPictures []string
 }
 
 func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
@@ -98,6 +101,7 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.StringSliceVar(&c.NoNames, "nonames", nil, "skip the tests named `name,...`, as herd7's -nonames")
 	fs.StringArrayVar(&c.Excl, "excl", nil, "skip the tests named in `FILE` (as -names reads it; repeatable), as herd7's -excl")
 	pictureFlags(fs, &c.Picture)
+	ignoredPictureFlags(fs, &o.ignoredPictures)
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for purr's developers)")
 	fs.MarkHidden("cpuprofile")
 	fs.StringVar(&o.memprofile, "memprofile", "", "write a profile of the run's allocations to `FILE` at its end (for purr's developers)")
@@ -138,6 +142,35 @@ func pictureFlags(fs *pflag.FlagSet, p *show.Picture) {
 			flag.NoOptDefVal = "true"
 		}
 	}
+}
+
+// ignoredPictureFlags defines herd7's picture options purr does not
+// follow, hidden: -gv, -evince (no value), and those that take one.
+func ignoredPictureFlags(fs *pflag.FlagSet, names *[]string) {
+	for _, name := range herd.IgnoredPictureKeys {
+		if fs.Lookup(name) != nil || name == "view" || name == "o" {
+			continue // purr's own -show and -o; purr view is a command
+		}
+		f := fs.VarPF(ignoredPictureValue{names, name}, name, "", "herd7's, ignored")
+		if name == "gv" || name == "evince" {
+			f.NoOptDefVal = "true"
+		}
+		fs.MarkHidden(name)
+	}
+}
+
+type ignoredPictureValue struct {
+	names *[]string
+	name  string
+}
+
+func (v ignoredPictureValue) String() string { return "" }
+func (v ignoredPictureValue) Type() string   { return "value" }
+func (v ignoredPictureValue) Set(string) error {
+	if !slices.Contains(*v.names, v.name) {
+		*v.names = append(*v.names, v.name)
+	}
+	return nil
 }
 
 // pictureValue is a picture option's flag, read by show.Picture.Set.
@@ -232,6 +265,9 @@ func (d *distinctValue) Set(s string) error {
 func parseFlags(fs *pflag.FlagSet, o *options, args []string) ([]string, error) {
 	if err := fs.Parse(herdSpellings(fs, args)); err != nil {
 		return nil, err
+	}
+	if len(o.ignoredPictures) > 0 {
+		fmt.Fprintf(fs.Output(), "purr: note: ignoring what only changes pictures of executions (-%s)\n", strings.Join(o.ignoredPictures, ", -"))
 	}
 	// A .cfg line does not change what the command line set.
 	fromCommandLine := map[string]bool{}

@@ -341,4 +341,10 @@ func TestPictureFlags(t *testing.T) {
 			t.Errorf("%v: status %d, stderr %q; want 2 and %q", c.args, status, errs, c.err)
 		}
 	}
+	// herd7's options purr's pictures do not follow are accepted, and
+	// said to be ignored.
+	out, errs, status := runPurr("-gv", "-dotmode", "fig", "../../testdata/classic/MP.litmus")
+	if want := "purr: note: ignoring what only changes pictures of executions (-gv, -dotmode)\n"; status != 0 || errs != want || !strings.Contains(out, "Observation MP") {
+		t.Errorf("-gv -dotmode fig: status %d, stderr %q; want 0 and %q", status, errs, want)
+	}
 }
