@@ -66,6 +66,13 @@ func (e *CheckError) Unwrap() error { return e.Err }
 // *CheckError is the test's own: it could not be read, or a Variant= line
 // of it is refused.
 func (k *Checker) Check(ctx context.Context, path string) (*Result, error) {
+	return k.CheckEach(ctx, path, nil)
+}
+
+// CheckEach is Check, but for the executions Config.Show selects, which
+// are given to each one by one as they are found (see mcm.Options.Each)
+// rather than kept in the Result, when each is not nil.
+func (k *Checker) CheckEach(ctx context.Context, path string, each func(outcome.Execution)) (*Result, error) {
 	ctx, cancel := k.withTimeout(ctx)
 	defer cancel()
 	t, err := k.Read(path)
@@ -79,6 +86,7 @@ func (k *Checker) Check(ctx context.Context, path string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	opt.Each = each
 	start := time.Now()
 	out, err := mcm.CheckContext(ctx, m, t, opt)
 	if err != nil {

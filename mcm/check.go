@@ -55,6 +55,11 @@ type Options struct {
 	// rmw, ...) to keep in them too.
 	Show    outcome.Show
 	Capture []string
+	// Each, when not nil, is given the executions Show selects one by one,
+	// in order, as they are found, instead of keeping them in
+	// outcome.Outcome.Executions: a caller that writes them out holds one
+	// at a time, however many a test has.
+	Each func(outcome.Execution)
 
 	// skipWellFormed leaves purr's well-formedness rules out, so that tests
 	// can check that the encoding of rf and co meets them by itself.
@@ -121,7 +126,7 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 		return nil, err
 	}
 	eopt := engine.Options{Through: through, Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions, Distinct: opt.Distinct,
-		Show: opt.Show, Capture: opt.Capture, MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses}
+		Show: opt.Show, Capture: opt.Capture, MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses, Each: opt.Each}
 	if explicitly, err := useExplicit(opt); err != nil || explicitly {
 		if err != nil {
 			return nil, err

@@ -21,6 +21,9 @@ type Options struct {
 	// (herd7's -through invalid or all): they count, and the executions
 	// kept carry the checks they fail (outcome.Execution.Fails).
 	Through bool
+	// Each, when not nil, takes the executions kept instead of the
+	// outcome (mcm.Options.Each).
+	Each func(outcome.Execution)
 }
 
 // Showing tells whether the options keep executions for people to read.
@@ -103,8 +106,14 @@ func (ta *Tally) Selects(holds bool) bool {
 	return ta.opt.Showing() && ta.opt.Show.Selects(ta.test.Quant, holds)
 }
 
-// Keep keeps an execution -show selects.
-func (ta *Tally) Keep(x outcome.Execution) { ta.out.Executions = append(ta.out.Executions, x) }
+// Keep keeps an execution -show selects, or hands it to Options.Each.
+func (ta *Tally) Keep(x outcome.Execution) {
+	if ta.opt.Each != nil {
+		ta.opt.Each(x)
+		return
+	}
+	ta.out.Executions = append(ta.out.Executions, x)
+}
 
 // Shown records the relations and sets the model's show statements
 // select.
