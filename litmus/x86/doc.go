@@ -20,8 +20,15 @@
 //     with that tag. XCHG with a memory operand is herd7's locked exchange:
 //     a Load and a Store of the location, both tagged X (herd's set of
 //     atomic accesses, which filters.cat calls A) and paired by one RMW
-//     id; so are the read and the write of memory of ADD, XOR, INC and
-//     DEC after LOCK. Other instructions' accesses are plain.
+//     id (herd's rmw and amo); so are the read and the write of memory of
+//     ADD, XOR, INC and DEC after LOCK. Other instructions' accesses are
+//     plain.
+//   - Program order, as herd7's po (its iico_data inside an instruction):
+//     an instruction's read of memory is before its write when the write's
+//     value comes from it (ADD, INC, ...); an exchange's read and write are
+//     parallel parts (xcfa.Edge.Par), unordered, as herd7 relates them by
+//     control only. herd 7.57's x86tso.cat then lets an XCHG read a write
+//     that its own write precedes in co; purr's models do not.
 //   - Flags, as herd7 sets them: ADD and XOR write ZF := result == 0,
 //     SF := result > 0 (signed), CF := 0; INC and DEC write SF and ZF the
 //     same way; CMP a,b writes ZF := a == b, SF := a > b, CF := 0. JE jumps
@@ -32,9 +39,7 @@
 //     instruction (herd7 would lock any; the processor only those), CMPXCHG and
 //     MOVSD (herd7 does not implement them), OR and the sized MOVs (herd7
 //     parses them but gives them no semantics), any instruction with
-//     two memory operands (herd7 would read them in parallel; with one,
-//     an instruction's read precedes its write in po, as herd7's iico
-//     orders them: xcfa.Program.OrderedInstrs), absolute numeric
+//     two memory operands (herd7 would read them in parallel), absolute numeric
 //     addresses, symbolic registers and registers herd7's X86 does not have (RAX...: X86_64 is another
 //     architecture).
 //

@@ -163,6 +163,26 @@ func (b *builder) write(l location, v xcfa.Expr, tags []string, rmw int) {
 	b.emit(xcfa.Store{Addr: l.addr, Value: v, Tags: tags, RMW: rmw})
 }
 
+// exchange reads memory and writes v there as herd7's exchange does: its
+// read and its write are parallel parts of the instruction (xcfa.Edge.Par),
+// which herd7's po leaves unordered, as only a control dependency, no data,
+// leads from one to the other (its exch_comp); the read's value goes to the
+// register the caller writes. It returns the value read.
+func (b *builder) exchange(mem location, v xcfa.Expr, tags []string, rmw int) xcfa.Expr {
+	t := b.tmp()
+	b.emitPart(xcfa.Load{Dst: t, Addr: mem.addr, Tags: tags, RMW: rmw}, 0)
+	b.emitPart(xcfa.Store{Addr: mem.addr, Value: v, Tags: tags, RMW: rmw}, 1)
+	return xcfa.Reg{Name: t}
+}
+
+// emitPart emits op as the branch-th parallel part of the instruction,
+// whose number names the composition.
+func (b *builder) emitPart(op xcfa.Op, branch int) {
+	next := b.P.NewLoc("")
+	b.P.AddEdge(b.Cur, next, op, b.pos, b.Instr).Par = []xcfa.Par{{Node: b.Instr, Branch: branch}}
+	b.Cur = next
+}
+
 // result keeps a computed value in a temporary, so that the flags read the
 // value written, whatever the write changes.
 func (b *builder) result(v xcfa.Expr) xcfa.Expr {
@@ -173,7 +193,7 @@ func (b *builder) result(v xcfa.Expr) xcfa.Expr {
 
 // operands checks that in has n operands, at most one of them memory:
 // every instruction then has at most one read and one write of memory,
-// in sequence, as herd7's iico orders them (xcfa.Program.OrderedInstrs);
+// in sequence when the write depends on the read (xcfa.Program.OrderedInstrs);
 // herd7 would read two memory operands in parallel.
 func (b *builder) operands(in *parser.Instr, n int) error {
 	if len(in.Ops) != n {

@@ -275,10 +275,7 @@ func (b *builder) xchg(in *parser.Instr) error {
 	if y.addr != nil {
 		mem, reg = y, x
 	}
-	rmw := b.freshRMW()
-	atomic := []string{"X"}
-	old := b.read(mem, atomic, rmw)
-	b.write(mem, xcfa.Reg{Name: reg.reg}, atomic, rmw)
+	old := b.exchange(mem, xcfa.Reg{Name: reg.reg}, []string{"X"}, b.freshRMW())
 	b.assign(reg.reg, old)
 	return nil
 }

@@ -483,8 +483,7 @@ func (b *builder) xchg64(in *parser.Instr, size opSize) error {
 	}
 	tags, rmw := b.lockedAccess(mem, true)
 	v := b.result(b.load64(reg, size, nil, 0))
-	old := b.load64(mem, size, tags, rmw)
-	b.store64(mem, v, tags, rmw)
+	old := keep(b.exchange(mem.location, v, tags, rmw), size.bits)
 	b.store64(reg, old, nil, 0)
 	return nil
 }
