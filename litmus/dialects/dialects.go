@@ -7,6 +7,7 @@ import (
 	_ "github.com/purr-mcm/purr/litmus/aarch64"
 	_ "github.com/purr-mcm/purr/litmus/bpf"
 	_ "github.com/purr-mcm/purr/litmus/c"
+	_ "github.com/purr-mcm/purr/litmus/lisa"
 	_ "github.com/purr-mcm/purr/litmus/riscv"
 	_ "github.com/purr-mcm/purr/litmus/x86"
 )
