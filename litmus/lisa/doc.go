@@ -30,7 +30,7 @@
 //     write are parallel parts (xcfa.Edge.Par), unordered.
 //   - Refused with a position: call (herd7 stops on it), fences with label
 //     sets (f[] {L1} {L2}), meta-variables (&k), symbolic registers,
-//     numeric addresses, an unknown mnemonic, operands out of place; the
-//     scopes, levels and regions sections herd7 reads after the program
-//     are refused by package litmus.
+//     numeric addresses, an unknown mnemonic, operands out of place, and
+//     the scopes, levels and regions sections herd7 reads after the
+//     program's rows (its GPU models' scope trees and memory regions).
 package lisa

@@ -72,6 +72,8 @@ func TestRefused(t *testing.T) {
 		{"offset by a location", " r[] r1 x+y ;", "t.litmus:4:11: an offset is a register or a number, found y"},
 		{"branch to a register", " b[] r1 r2 ;", "t.litmus:4:9: label r2 is not defined in P0"},
 		{"undefined label", " b[] L9 ;", "t.litmus:4:6: label L9 is not defined in P0"},
+		{"scopes", " f[] ;\nscopes: (device (kernel (cta P0)))", "t.litmus:5:1: unsupported scopes section: herd7's scope trees and memory regions of LISA tests purr does not model"},
+		{"regions", " f[] ;\n  regions : x:global", "t.litmus:5:3: unsupported regions section: herd7's scope trees and memory regions of LISA tests purr does not model"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			src := "LISA T\n{ }\n P0 ;\n" + c.code + "\nexists (x=1)\n"

@@ -25,6 +25,9 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 	if err := t.RenameRegisters(stateRegister); err != nil {
 		return nil, err
 	}
+	if err := refuseBellSections(sec); err != nil {
+		return nil, err
+	}
 	tab, err := parser.ParseTable(sec)
 	if err != nil {
 		return nil, err
@@ -44,6 +47,23 @@ func Translate(t *litmus.Test, sec litmus.Section, _ litmus.Options) (*xcfa.Prog
 	}
 	t.HashCode = hashCode(tab)
 	return prog, nil
+}
+
+// refuseBellSections refuses the sections herd7's LISA reads after the
+// program's rows (scopes: ..., levels: ..., regions: ...), the thread scope
+// trees and memory regions of its GPU models, which purr does not model.
+func refuseBellSections(sec litmus.Section) error {
+	off := sec.Start
+	for _, line := range strings.SplitAfter(sec.Text(), "\n") {
+		word := strings.TrimLeft(line, " \t")
+		for _, kw := range []string{"scopes", "levels", "regions"} {
+			if rest, ok := strings.CutPrefix(word, kw); ok && strings.HasPrefix(strings.TrimLeft(rest, " \t"), ":") {
+				return source.Errorf(sec.Pos(off+len(line)-len(word)), "unsupported %s section: herd7's scope trees and memory regions of LISA tests purr does not model", kw)
+			}
+		}
+		off += len(line)
+	}
+	return nil
 }
 
 // regNumber reads one of herd7's LISA registers, r0, r1, ... (BellBase's
