@@ -13,11 +13,23 @@ import (
 	"github.com/purr-mcm/purr/xcfa"
 )
 
+// sample is a test litmus.Warm reads to set up the parsers.
+const sample = `LISA sample
+{ x=0; y=0; }
+ P0                    | P1                  ;
+ w[once] x 1           | r[acquire] r1 y     ;
+ f[mb]                 | rmw[] r2 (add r2 1) x ;
+ w[release] y 1        | b[] r1 L0           ;
+                       | mov r3 (eq r1 0)    ;
+                       | L0:                 ;
+exists (1:r1=1 /\ 1:r2=0)
+`
+
 func init() {
 	// LISA has no model of its own: herd7 runs it under the user's bell
 	// and cat files, and so does purr (-bell, -m). Its event sets are the
 	// annotations the test writes, which the bell declares.
-	litmus.RegisterDialect(litmus.Dialect{Arch: "LISA", Translate: Translate})
+	litmus.RegisterDialect(litmus.Dialect{Arch: "LISA", Translate: Translate, Sample: sample})
 }
 
 // Translate turns the program part of a LISA test into an XCFA.
