@@ -28,7 +28,17 @@ initValue
 // ---- final part ----
 
 constraints
-    : locationsClause? filterClause? constr SEMI? EOF
+    : locationsClause? filterClause? constr SEMI? withClause? EOF
+    ;
+
+// herd's old form "final (...); with tso: ~exists;": the kinds the test
+// expects under named models, which herd7 reads and ignores.
+withClause
+    : WITH kind (SEMI kind)* SEMI?
+    ;
+
+kind
+    : NAME COLON (FORALL | EXISTS | NOT EXISTS)
     ;
 
 locationsClause
@@ -135,6 +145,7 @@ NOT      : 'not' | '~' ;
 EXISTS   : 'exists' ;
 FORALL   : 'forall' ;
 FINAL    : 'final' ;
+WITH     : 'with' ;
 LOCATIONS: 'locations' ;
 FILTER   : 'filter' ;
 FAULT    : 'fault' | 'Fault' ;

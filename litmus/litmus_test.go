@@ -68,6 +68,12 @@ func TestConditionPrinting(t *testing.T) {
 		// Two locations compared, as herd prints C-seqctr's condition.
 		{"exists (~0:r2=0:r3)", "exists (not (0:r2=0:r3))"},
 		{"exists 0:r1==0:r4 /\\ 0:r1=1", "exists (0:r1=0:r4 /\\ 0:r1=1)"},
+		// herd's old form: final is exists, and herd7 ignores the kinds
+		// expected under named models after with.
+		{"final (x=1 /\\ y=0);\nwith\ntso: ~exists;\nsc: forall;", "exists ([x]=1 /\\ [y]=0)"},
+		{"final x=1 with tso: exists", "exists ([x]=1)"},
+		{"final (x=1); with tso: not exists", "exists ([x]=1)"},
+		{"forall (x=1);\nwith default: exists;", "forall ([x]=1)"},
 	} {
 		src := "TEST T\n{}\nP0;\n" + c.cond + "\n"
 		test, err := Parse("c.litmus", []byte(src))
@@ -95,6 +101,8 @@ func TestErrorsArePositioned(t *testing.T) {
 		{"TEST T\n{ int t[0];\n pte_x=1; }\nP0;\n", "e.litmus:2:9: array t needs a positive size, not 0\ne.litmus:3:2: unsupported pte_x"},
 		{"TEST T\n{ x=99999999999999999999; }\nP0;\n", "e.litmus:2:5: "},
 		{"SPARC T\n{}\nP0;\n", `e.litmus:1:1: unsupported architecture "SPARC"`},
+		{"TEST T\n{}\nP0;\nfinal (x=1);\nwith tso: maybe;", "e.litmus:5:11: "},
+		{"TEST T\n{}\nP0;\nfinal (x=1);\nwith", "e.litmus:5:5: "},
 		{"TEST T\n{}\nP0;\nexists (0:r1!=0:r4)", "e.litmus:4:13: unsupported != between two locations"},
 		{"TEST T\n{}\nP0;\nexists (x=1 \\/ fault(P0,x))", "e.litmus:4:16: unsupported fault(...) in a condition"},
 		{"TEST T\n{}\nP0;\nfilter fault(P0)\nexists (x=1)", "e.litmus:4:8: unsupported fault(...) in a condition"},

@@ -20,29 +20,6 @@ import (
 // -corpus-all, TestCorpusPPCExpected checks one in ppcEvery.
 const ppcShort, ppcEvery = 20, 2
 
-// ppcAwaiting are the tests of the suite purr refuses for a reason outside
-// the Power dialect, with the refusal expected: rwcv2 states its condition
-// in herd7's old form (final ...; with default: exists;), which issue 26's
-// X86 part brings. A listed test that is answered fails the tests, so that
-// the list is emptied as the form lands.
-var ppcAwaiting = map[string]string{"rwcv2.litmus": "mismatched input 'with'"}
-
-// awaited tells whether err is the refusal ppcAwaiting expects of path;
-// it fails t when path is listed and err is another or nil.
-func awaited(t *testing.T, path string, err error) bool {
-	want, ok := ppcAwaiting[path]
-	switch {
-	case !ok:
-		return false
-	case err == nil:
-		t.Errorf("%s is answered: remove it from ppcAwaiting", path)
-		return false
-	case !strings.Contains(err.Error(), want):
-		t.Errorf("%s: %v, want the refusal %q", path, err, want)
-	}
-	return true
-}
-
 // TestCorpusPPC compares purr with herd7 7.57 on Dat3M's Power suite's
 // sample that herd7 answered (herd-7.57.txt, its ppc.cat), every field and
 // the hash: under herd's own ppc.cat (from ../shared/herd-libdir,
@@ -65,7 +42,7 @@ func TestCorpusPPC(t *testing.T) {
 	if testing.Short() {
 		every = ppcShort
 	}
-	compared, agreed, awaiting := 0, map[string]int{}, map[string]int{}
+	compared, agreed := 0, map[string]int{}
 	var diffs []string
 	for i, ref := range refs {
 		if ref.Result == nil || i%every != 0 {
@@ -78,10 +55,6 @@ func TestCorpusPPC(t *testing.T) {
 			model *cat.Model
 		}{{"ppc.cat", herds}, {"ppc", own}} {
 			got, err := checkHerdModel(m.model, path, EngineSAT)
-			if awaited(t, ref.Path, err) {
-				awaiting[m.name]++
-				continue
-			}
 			if err != nil {
 				diffs = append(diffs, fmt.Sprintf("%s under %s: %v", ref.Path, m.name, err))
 				continue
@@ -102,7 +75,7 @@ func TestCorpusPPC(t *testing.T) {
 	}
 	slices.Sort(diffs)
 	for _, name := range []string{"ppc.cat", "ppc"} {
-		t.Logf("%s: %d/%d agree with herd7 (%d awaiting another part of issue 26)", name, agreed[name], compared, awaiting[name])
+		t.Logf("%s: %d/%d agree with herd7", name, agreed[name], compared)
 	}
 	for i, d := range diffs {
 		if i == 30 && !*corpusReport {
@@ -112,7 +85,7 @@ func TestCorpusPPC(t *testing.T) {
 		t.Log(d)
 	}
 	for _, name := range []string{"ppc.cat", "ppc"} {
-		if agreed[name]+awaiting[name] < compared {
+		if agreed[name] < compared {
 			t.Errorf("%s: %d/%d agree with herd7", name, agreed[name], compared)
 		}
 	}
@@ -125,8 +98,7 @@ var ppcDartagnanDiffers = map[string]bool{}
 
 // TestCorpusPPCExpected checks purr's default ppc model against
 // Dartagnan's verdicts (expected.csv) on the whole suite, save the tests
-// listed in ppcDartagnanDiffers, where purr gives herd7's verdict instead,
-// and those of ppcAwaiting.
+// listed in ppcDartagnanDiffers, where purr gives herd7's verdict instead.
 func TestCorpusPPCExpected(t *testing.T) {
 	dir := shared.Path(t, "corpus/dat3m-ppc")
 	expected := readExpected(t, filepath.Join(dir, "expected.csv"))
@@ -144,9 +116,6 @@ func TestCorpusPPCExpected(t *testing.T) {
 			continue
 		}
 		got, err := checkFile(own, filepath.Join(dir, p))
-		if awaited(t, p, err) {
-			continue
-		}
 		if err != nil {
 			refused++
 			t.Logf("%s: %v", p, err)

@@ -14,11 +14,12 @@ type Program struct {
 	Procs []*Process
 	// OrderedInstrs: program order relates the events of one instruction
 	// along its edges, but for parallel parts (Edge.Par). herd7's po
-	// includes the dependencies inside an instruction (iico), which
-	// sequence C's operations and X86's read-modify-writes (the read
-	// before the write of INC or XCHG). Without it, no two events of one
-	// instruction are in program order, as herd7 builds AArch64's
-	// read-modify-writes (SWP, LDADD, CAS: no iico between the accesses).
+	// includes the data dependencies inside an instruction (iico_data),
+	// which sequence C's operations and X86's read-modify-writes whose
+	// write computes on the read (INC); an X86 exchange's read and write
+	// are parallel. Without it, no two events of one instruction are in
+	// program order, as purr builds AArch64's read-modify-writes (SWP,
+	// LDADD, CAS).
 	OrderedInstrs bool
 	// NoBranchEvents: a conditional branch makes no branch (commit) event,
 	// and a control dependency ends where the branches join, as in herd7's

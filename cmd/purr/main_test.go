@@ -173,6 +173,29 @@ func TestRunBPF(t *testing.T) {
 	golden(t, "run-bpf", withoutTime(out))
 }
 
+// TestRunLISA runs the LISA tests under the bell and cat files beside them,
+// as herd7 runs LISA (-bell, -model), and compares herd7's blocks with the
+// golden; the explicit engine prints the same.
+func TestRunLISA(t *testing.T) {
+	files, err := filepath.Glob("../../testdata/lisa/*.litmus")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no LISA tests: %v", err)
+	}
+	model := []string{"-bell", "../../testdata/lisa/tutorial.bell", "-m", "../../testdata/lisa/tutorial.cat"}
+	out, errs, status := runPurr(append(model, files...)...)
+	if status != 0 {
+		t.Fatalf("exit status %d: %s", status, errs)
+	}
+	golden(t, "run-lisa", withoutTime(out))
+	explicit, errs, status := runPurr(append(append([]string{"--engine", "explicit"}, model...), files...)...)
+	if status != 0 {
+		t.Fatalf("explicit engine: exit status %d: %s", status, errs)
+	}
+	if withoutTime(explicit) != withoutTime(out) {
+		t.Errorf("the explicit engine prints otherwise:\n%s", explicit)
+	}
+}
+
 // TestRunX86_64 runs the X86_64 tests under their default model
 // (x86tso-mixed, named as herd7's default) and compares herd7's blocks with
 // the golden.

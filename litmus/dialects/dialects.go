@@ -8,6 +8,7 @@ import (
 	_ "github.com/purr-mcm/purr/litmus/arm"
 	_ "github.com/purr-mcm/purr/litmus/bpf"
 	_ "github.com/purr-mcm/purr/litmus/c"
+	_ "github.com/purr-mcm/purr/litmus/lisa"
 	_ "github.com/purr-mcm/purr/litmus/mips"
 	_ "github.com/purr-mcm/purr/litmus/ppc"
 	_ "github.com/purr-mcm/purr/litmus/riscv"

@@ -7,7 +7,8 @@
 // unsupported rather than as a syntax error.
 // "LOCK ;" keeps its semicolon inside the cell, as herd7's grammars read
 // it. Memory operands cover both dialects: [x], (x), [EAX], (%rax), and
-// X86_64's displacement 8(%rax).
+// X86_64's displacement 8(%rax), indexed form 8(%rax,%rcx,4) and segment
+// prefix %cs:(x).
 grammar X86;
 
 import Table; // the program table: litmus/internal/asmtable/Table.g4
@@ -22,9 +23,15 @@ operand
     | NUM                                     # immOperand
     | NAME                                    # nameOperand
     | SYMREG                                  # symRegOperand
-    | NUM? LBRK (NAME | SYMREG) RBRK          # memOperand
-    | NUM? LPAR (NAME | SYMREG) RPAR          # memOperand
+    | segment? NUM? LBRK (NAME | SYMREG) RBRK # memOperand
+    | segment? NUM? LPAR (NAME | SYMREG) RPAR # memOperand
+    | segment? disp=NUM? LPAR base=(NAME | SYMREG) COMMA index=(NAME | SYMREG) (COMMA scale=NUM)? RPAR # indexedOperand
     | LBRK NUM RBRK                           # absOperand
+    ;
+
+// A segment prefix, %cs: before a memory operand (X86_64).
+segment
+    : SYMREG COLON
     ;
 
 WS       : [ \t\r\n]+ -> skip ;

@@ -20,21 +20,29 @@
 //     with that tag. XCHG with a memory operand is herd7's locked exchange:
 //     a Load and a Store of the location, both tagged X (herd's set of
 //     atomic accesses, which filters.cat calls A) and paired by one RMW
-//     id; so are the read and the write of memory of ADD, XOR, INC and
-//     DEC after LOCK. Other instructions' accesses are plain.
+//     id (herd's rmw and amo); so are the read and the write of memory of
+//     ADD, XOR, INC and DEC after LOCK. Other instructions' accesses are
+//     plain.
+//   - Program order, as herd7's po (its iico_data inside an instruction):
+//     an instruction's read of memory is before its write when the write's
+//     value comes from it (ADD, INC, ...); an exchange's read and write are
+//     parallel parts (xcfa.Edge.Par), unordered, as herd7 relates them by
+//     control only. herd 7.57's x86tso.cat then lets an XCHG read a write
+//     that its own write precedes in co; purr's models do not.
 //   - Flags, as herd7 sets them: ADD and XOR write ZF := result == 0,
 //     SF := result > 0 (signed), CF := 0; INC and DEC write SF and ZF the
 //     same way; CMP a,b writes ZF := a == b, SF := a > b, CF := 0. JE jumps
 //     when ZF is non-zero, JNE when ZF^1 is; JMP is a jump.
 //     SETNB writes CF^1; CMOVC r,ea copies ea into r when CF is non-zero
 //     (an internal choice, no branch event, as herd7's choiceT).
+//   - CMPXCHG ea,r, which herd7's X86 does not implement, has herd7's
+//     X86_64 semantics with EAX as the accumulator (see X86_64 below).
 //   - Refused, with the instruction's position: LOCK before any other
-//     instruction (herd7 would lock any; the processor only those), CMPXCHG and
-//     MOVSD (herd7 does not implement them), OR and the sized MOVs (herd7
+//     instruction (herd7 would lock any; the processor only those), MOVSD
+//     (herd7 does not implement it), indexed addresses and segment
+//     prefixes (X86_64's), OR and the sized MOVs (herd7
 //     parses them but gives them no semantics), any instruction with
-//     two memory operands (herd7 would read them in parallel; with one,
-//     an instruction's read precedes its write in po, as herd7's iico
-//     orders them: xcfa.Program.OrderedInstrs), absolute numeric
+//     two memory operands (herd7 would read them in parallel), absolute numeric
 //     addresses, symbolic registers and registers herd7's X86 does not have (RAX...: X86_64 is another
 //     architecture).
 //
@@ -60,17 +68,26 @@
 //     access through a register in such a program.
 //   - Operands, AT&T order (destination last): $n and n are constants,
 //     (x) and [x] the location x, (%rax), [%rax] and 8(%rax) the address
-//     rax holds, plus the displacement.
-//   - Instructions: MOV, ADD, XOR, OR, AND (flags ZF := result == 0,
+//     rax holds, plus the displacement, and 8(%rax,%rcx,4) that address
+//     plus the index register's view times the scale (herd7's Rm64_scaled:
+//     a scale of 0 adds nothing). A %cs: prefix leaves an address as it
+//     is (memory is flat); other segments are refused, as herd7 has the one
+//     segment register cs. rip and cs are registers like rax (herd7's
+//     X86_64 keeps them as such), in states and operands.
+//   - Instructions: MOV, ADD, XOR, OR, AND, SHL (flags ZF := result == 0,
 //     SF := result > 0, CF := 0), INC and DEC (SF, ZF), CMP op,ea (ZF :=
 //     ea == op, SF := ea > op, CF := 0), SETNB (the whole location := CF^1),
 //     CMOVC r,ea (an internal choice on CF), XCHG (with memory: a Load and a
-//     Store tagged X, paired by an RMW id, LOCK or not), LOCK before ADD,
-//     XOR, INC, DEC (their memory accesses tagged X and paired), the fences
-//     (Fence tagged MFENCE, SFENCE, LFENCE), NOP, JMP and the conditional
+//     Store tagged X, paired by an RMW id, LOCK or not), CMPXCHG ea,r in
+//     herd7's operand order (ZF := ea == rax; equal: ea := r, else rax :=
+//     ea; two paths from a choice point, the read and the write parallel
+//     parts), LOCK before ADD, XOR, INC, DEC and CMPXCHG (their memory
+//     accesses tagged X and paired), the fences (Fence tagged MFENCE,
+//     SFENCE, LFENCE), NOP, ENDBR64 (a no-op), JMP and the conditional
 //     jumps on herd7's conditions: JE ZF, JNE !ZF, JLE !SF, JLT ZF|!SF,
 //     JGE ZF|SF, JGT SF, JS SF, JNS !SF.
-//   - Refused with a position: CMPXCHG, MOVNTI, UXCH, a LOCK herd7 refuses,
-//     two memory operands, %rip, symbolic registers, addresses in narrower
-//     registers, a displacement on a symbol, numeric addresses, mixed sizes.
+//   - Refused with a position: MOVNTI, UXCH, a LOCK herd7 refuses, two
+//     memory operands, symbolic registers, addresses in narrower registers
+//     or in rip and cs, segments other than cs, a displacement on a
+//     symbol, numeric addresses, mixed sizes.
 package x86

@@ -138,9 +138,28 @@ type builder struct {
 	text string     // the instruction, as written
 	tmps int
 	prog *program
+	par  []xcfa.Par // the parallel part emit places edges in (inPart)
 }
 
-func (b *builder) emit(op xcfa.Op) { b.Emit(op, b.pos) }
+// emit emits op as the next edge of the instruction, in the parallel part
+// b.par when one is set.
+func (b *builder) emit(op xcfa.Op) {
+	if b.par == nil {
+		b.Emit(op, b.pos)
+		return
+	}
+	next := b.P.NewLoc("")
+	b.P.AddEdge(b.Cur, next, op, b.pos, b.Instr).Par = b.par
+	b.Cur = next
+}
+
+// inPart runs emit inside the branch-th parallel part of the instruction,
+// whose number names the composition.
+func (b *builder) inPart(branch int, emit func()) {
+	b.par = []xcfa.Par{{Node: b.Instr, Branch: branch}}
+	emit()
+	b.par = nil
+}
 
 func (b *builder) assign(dst string, v xcfa.Expr) { b.emit(xcfa.Assign{Dst: dst, Value: v}) }
 
@@ -182,6 +201,60 @@ func (b *builder) write(l location, v xcfa.Expr, tags []string, rmw int) {
 	b.emit(xcfa.Store{Addr: l.addr, Value: v, Tags: tags, RMW: rmw})
 }
 
+// exchange reads memory and writes v there as herd7's exchange does: its
+// read and its write are parallel parts of the instruction (xcfa.Edge.Par),
+// which herd7's po leaves unordered, as only a control dependency, no data,
+// leads from one to the other (its exch_comp); the read's value goes to the
+// register the caller writes. It returns the value read.
+func (b *builder) exchange(mem location, v xcfa.Expr, tags []string, rmw int) xcfa.Expr {
+	t := b.tmp()
+	b.inPart(0, func() { b.emit(xcfa.Load{Dst: t, Addr: mem.addr, Tags: tags, RMW: rmw}) })
+	b.inPart(1, func() { b.emit(xcfa.Store{Addr: mem.addr, Value: v, Tags: tags, RMW: rmw}) })
+	return xcfa.Reg{Name: t}
+}
+
+// cmpxchg is herd7's X86_64 compare-and-exchange of memory at addr (its
+// cmpxchg): the value read (masked by keep) is compared with the
+// accumulator's acc, ZF := they are equal; when equal, src is written to
+// memory, else fail writes the value read to the accumulator. Each outcome
+// is its own path from the choice point, with its own read, as herd7
+// builds the two; locked, the read and the write are tagged X and, on
+// success, paired. The read and the write are parallel parts: herd7
+// relates them through register events only, not in po.
+func (b *builder) cmpxchg(addr xcfa.Expr, keep func(xcfa.Expr) xcfa.Expr, acc, src xcfa.Expr, fail func(old xcfa.Expr), locked bool) {
+	var tags []string
+	if locked {
+		tags = []string{"X"}
+	}
+	from, join := b.Cur, b.P.NewLoc("")
+	for _, success := range []bool{true, false} {
+		rmw := 0
+		if success && locked {
+			rmw = b.freshRMW()
+		}
+		t := b.tmp()
+		b.Cur = b.P.NewLoc("")
+		b.P.AddEdge(from, b.Cur, xcfa.Load{Dst: t, Addr: addr, Tags: tags, RMW: rmw}, b.pos, b.Instr).Par =
+			[]xcfa.Par{{Node: b.Instr, Branch: 0}}
+		old := keep(xcfa.Reg{Name: t})
+		eq := bin(xcfa.Eq, old, acc)
+		b.inPart(0, func() {
+			b.assign(zf.Name, eq)
+			if success {
+				b.emit(xcfa.Assume{Cond: eq, Internal: true})
+			} else {
+				b.emit(xcfa.Assume{Cond: xcfa.Unary{Op: xcfa.Not, X: eq}, Internal: true})
+				fail(old)
+			}
+		})
+		if success {
+			b.inPart(1, func() { b.emit(xcfa.Store{Addr: addr, Value: src, Tags: tags, RMW: rmw}) })
+		}
+		b.P.AddEdge(b.Cur, join, xcfa.Nop{}, b.pos, b.Instr)
+	}
+	b.Cur = join
+}
+
 // result keeps a computed value in a temporary, so that the flags read the
 // value written, whatever the write changes.
 func (b *builder) result(v xcfa.Expr) xcfa.Expr {
@@ -192,7 +265,7 @@ func (b *builder) result(v xcfa.Expr) xcfa.Expr {
 
 // operands checks that in has n operands, at most one of them memory:
 // every instruction then has at most one read and one write of memory,
-// in sequence, as herd7's iico orders them (xcfa.Program.OrderedInstrs);
+// in sequence when the write depends on the read (xcfa.Program.OrderedInstrs);
 // herd7 would read two memory operands in parallel.
 func (b *builder) operands(in *parser.Instr, n int) error {
 	if len(in.Ops) != n {
@@ -242,16 +315,27 @@ func (b *builder) jump(in *parser.Instr, taken xcfa.Expr) error {
 }
 
 // choose is herd7's choiceT on cond within one instruction: then runs
-// when cond is non-zero, and nothing otherwise; internal assumptions, no
-// branch event.
-func (b *builder) choose(cond xcfa.Expr, then func() error) error {
+// when cond is non-zero, otherwise (when not nil) when it is zero;
+// internal assumptions, no branch event.
+func (b *builder) choose(cond xcfa.Expr, then, otherwise func() error) error {
 	start, join := b.Cur, b.P.NewLoc("")
 	b.emit(xcfa.Assume{Cond: cond, Internal: true})
 	if err := then(); err != nil {
 		return err
 	}
 	b.P.AddEdge(b.Cur, join, xcfa.Nop{}, b.pos, b.Instr)
-	b.P.AddEdge(start, join, xcfa.Assume{Cond: xcfa.Unary{Op: xcfa.Not, X: cond}, Internal: true}, b.pos, b.Instr)
+	notCond := xcfa.Assume{Cond: xcfa.Unary{Op: xcfa.Not, X: cond}, Internal: true}
+	if otherwise == nil {
+		b.P.AddEdge(start, join, notCond, b.pos, b.Instr)
+		b.Cur = join
+		return nil
+	}
+	b.Cur = start
+	b.emit(notCond)
+	if err := otherwise(); err != nil {
+		return err
+	}
+	b.P.AddEdge(b.Cur, join, xcfa.Nop{}, b.pos, b.Instr)
 	b.Cur = join
 	return nil
 }

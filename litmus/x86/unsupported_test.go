@@ -11,9 +11,12 @@ import (
 // instruction or operand, with the reason.
 func TestRefused(t *testing.T) {
 	for _, c := range []struct{ name, code, want string }{
-		{"lock prefix", " LOCK; MOV [x],$1 ;", "t.litmus:4:2: unsupported LOCK prefix on MOV: purr models LOCK before ADD, XOR, INC, DEC and XCHG"},
+		{"lock prefix", " LOCK; MOV [x],$1 ;", "t.litmus:4:2: unsupported LOCK prefix on MOV: purr models LOCK before ADD, XOR, INC, DEC, XCHG and CMPXCHG"},
 		{"lock twice", " LOCK; LOCK; INC [x] ;", "t.litmus:4:8: LOCK prefix twice"},
-		{"cmpxchg", " CMPXCHG [x],EAX ;", "t.litmus:4:2: unsupported instruction CMPXCHG: herd7 does not implement it"},
+		{"cmpxchg into an immediate", " CMPXCHG $1,EAX ;", "t.litmus:4:10: CMPXCHG's first operand must be a register or memory, found $1"},
+		{"cmpxchg from memory", " CMPXCHG EAX,[x] ;", "t.litmus:4:14: CMPXCHG's second operand must be a register, found [x]"},
+		{"indexed address", " MOV EAX,(EBX,ECX,4) ;", "t.litmus:4:10: unsupported indexed address (EBX,ECX,4): herd7's X86 has none (X86_64 has)"},
+		{"segment prefix", " MOV EAX,%cs:[x] ;", "t.litmus:4:10: unsupported segment prefix in %cs:[x]: herd7's X86 has none"},
 		{"movsd", " MOVSD ;", "t.litmus:4:2: unsupported instruction MOVSD: herd7 does not implement it"},
 		{"or", " OR EAX,$1 ;", "t.litmus:4:2: unsupported instruction OR: herd7's X86 semantics has no case for it"},
 		{"unknown mnemonic", " SUB EAX,$1 ;", "t.litmus:4:2: unsupported instruction SUB"},

@@ -51,6 +51,10 @@ func (b *builder) lvalue(o parser.Operand) (location, error) {
 		return location{reg: o.Name}, nil
 	case parser.MemOp:
 		switch {
+		case o.Index != "":
+			return location{}, source.Errorf(o.Pos, "unsupported indexed address %s: herd7's X86 has none (X86_64 has)", o.Text)
+		case o.Segment != "":
+			return location{}, source.Errorf(o.Pos, "unsupported segment prefix in %s: herd7's X86 has none", o.Text)
 		case o.Percent:
 			return location{}, source.Errorf(o.Pos, "unsupported symbolic register %%%s", o.Name)
 		case o.Disp:
@@ -190,18 +194,20 @@ func (b *builder) instruction32(in *parser.Instr, locked bool) error {
 		return b.jump(in, nil)
 	case "JE", "JNE":
 		return b.jump(in, jumpConditions[in.Mnem])
+	case "CMPXCHG":
+		return b.cmpxchg32(in, locked)
 	case "LOCK":
 		switch inner := in.Locked; inner.Mnem {
-		case "ADD", "XOR", "INC", "DEC":
+		case "ADD", "XOR", "INC", "DEC", "CMPXCHG":
 			return b.instruction32(inner, true)
 		case "XCHG": // locked anyway
 			return b.xchg(inner)
 		case "LOCK":
 			return source.Errorf(inner.Pos, "LOCK prefix twice")
 		default:
-			return source.Errorf(in.Pos, "unsupported LOCK prefix on %s: purr models LOCK before ADD, XOR, INC, DEC and XCHG", inner.Mnem)
+			return source.Errorf(in.Pos, "unsupported LOCK prefix on %s: purr models LOCK before ADD, XOR, INC, DEC, XCHG and CMPXCHG", inner.Mnem)
 		}
-	case "CMPXCHG", "MOVSD":
+	case "MOVSD":
 		return source.Errorf(in.Pos, "unsupported instruction %s: herd7 does not implement it", in.Mnem)
 	case "OR", "MOVB", "MOVW", "MOVL", "MOVT":
 		return source.Errorf(in.Pos, "unsupported instruction %s: herd7's X86 semantics has no case for it", in.Mnem)
@@ -218,6 +224,41 @@ func (b *builder) lockedAccess32(l location, locked bool) ([]string, int) {
 		return nil, 0
 	}
 	return []string{"X"}, b.freshRMW()
+}
+
+// cmpxchg32 is CMPXCHG ea,r (Intel order, the destination first), which
+// herd7's X86 does not implement (it stops with "I_CMPXCHG not
+// implemented"): purr gives it herd7's X86_64 semantics with EAX as the
+// accumulator: ZF := ea == EAX; then ea := r when equal, else EAX := ea.
+func (b *builder) cmpxchg32(in *parser.Instr, locked bool) error {
+	if err := b.operands(in, 2); err != nil {
+		return err
+	}
+	if in.Ops[1].Kind != parser.NameOp {
+		return source.Errorf(in.Ops[1].Pos, "CMPXCHG's second operand must be a register, found %s", in.Ops[1].Text)
+	}
+	if in.Ops[0].Kind == parser.ImmOp {
+		return source.Errorf(in.Ops[0].Pos, "CMPXCHG's first operand must be a register or memory, found %s", in.Ops[0].Text)
+	}
+	dst, err := b.lvalue(in.Ops[0])
+	if err != nil {
+		return err
+	}
+	src, err := b.rvalue(in.Ops[1])
+	if err != nil {
+		return err
+	}
+	acc := xcfa.Reg{Name: "EAX"}
+	if dst.addr == nil {
+		old := b.result(xcfa.Reg{Name: dst.reg})
+		eq := bin(xcfa.Eq, old, acc)
+		b.assign(zf.Name, eq)
+		return b.choose(eq, func() error { b.assign(dst.reg, src); return nil },
+			func() error { b.assign(acc.Name, old); return nil })
+	}
+	b.cmpxchg(dst.addr, func(v xcfa.Expr) xcfa.Expr { return v }, acc, src,
+		func(old xcfa.Expr) { b.assign(acc.Name, old) }, locked)
+	return nil
 }
 
 // cmovc is CMOVC r,ea: r := ea when CF is non-zero.
@@ -242,7 +283,7 @@ func (b *builder) cmovc(in *parser.Instr) error {
 		}
 		b.write(dst, v, nil, 0)
 		return nil
-	})
+	}, nil)
 }
 
 // xchg is herd7's locked exchange: with a memory operand, the read and the
@@ -275,10 +316,7 @@ func (b *builder) xchg(in *parser.Instr) error {
 	if y.addr != nil {
 		mem, reg = y, x
 	}
-	rmw := b.freshRMW()
-	atomic := []string{"X"}
-	old := b.read(mem, atomic, rmw)
-	b.write(mem, xcfa.Reg{Name: reg.reg}, atomic, rmw)
+	old := b.exchange(mem, xcfa.Reg{Name: reg.reg}, []string{"X"}, b.freshRMW())
 	b.assign(reg.reg, old)
 	return nil
 }

@@ -67,6 +67,11 @@ var x86_64Registers = func() map[string]*reg64 {
 		add(base+"w", base, part16)
 		add(base+"b", base, part8)
 	}
+	// herd7's program counter and code segment register, which its
+	// X86_64 semantics reads and writes as whole registers like the others
+	// (no instruction of its changes them implicitly).
+	add("rip", "rip", part64)
+	add("cs", "cs", part64)
 	return m
 }()
 
@@ -91,7 +96,7 @@ func stateRegister64(l litmus.Loc) (string, error) {
 	case r != nil:
 		return "", source.Errorf(l.Pos, "register %s in a state or condition: herd7's X86_64 names registers there by their 64-bit names (%s)", l.Name, r.base)
 	}
-	return "", source.Errorf(l.Pos, "unsupported register %s: purr's X86_64 states and conditions name the general-purpose registers rax ... r15", l.Name)
+	return "", source.Errorf(l.Pos, "unsupported register %s: purr's X86_64 states and conditions name the general-purpose registers rax ... r15, rip and cs", l.Name)
 }
 
 // opSize is an instruction's operand size, from its mnemonic's suffix.
@@ -109,7 +114,7 @@ var opSizes = map[string]opSize{
 }
 
 // sizedMnemonics take a size suffix: MOV, MOVB, MOVW, MOVL, MOVQ, ...
-var sizedMnemonics = []string{"MOV", "ADD", "XOR", "OR", "AND", "CMP", "INC", "DEC", "XCHG", "CMOVC", "CMPXCHG", "UXCH", "MOVNTI"}
+var sizedMnemonics = []string{"MOV", "ADD", "XOR", "OR", "AND", "SHL", "CMP", "INC", "DEC", "XCHG", "CMOVC", "CMPXCHG", "UXCH", "MOVNTI"}
 
 // splitMnemonic splits a mnemonic into its base and its size.
 func splitMnemonic(m string) (string, opSize) {
@@ -160,16 +165,19 @@ func (b *builder) operand64(o parser.Operand, size opSize) (loc64, error) {
 		switch {
 		case r != nil:
 			return loc64{location: location{reg: r.base}, reg: r}, nil
-		case strings.EqualFold(o.Name, "rip"):
-			return loc64{}, source.Errorf(o.Pos, "unsupported register %s: it is herd7's X86_64 program counter", o.Text)
 		case o.Kind == parser.SymRegOp:
 			return loc64{}, source.Errorf(o.Pos, "unsupported symbolic register %s", o.Text)
 		}
 		return loc64{}, source.Errorf(o.Pos, "expected a register, (x), (%%reg) or $n, found %s", o.Text)
 	case parser.MemOp:
+		if o.Segment != "" && !strings.EqualFold(o.Segment, "cs") {
+			return loc64{}, source.Errorf(o.Pos, "unsupported segment prefix %%%s: herd7's X86_64 has one segment register, cs", o.Segment)
+		}
 		acc := memAccess{size: size.bytes, pos: o.Pos, text: b.text}
 		var addr xcfa.Expr
 		switch r := x86_64Register(o.Name); {
+		case r != nil && (r.base == "rip" || r.base == "cs"):
+			return loc64{}, source.Errorf(o.Pos, "unsupported address register %%%s: purr reads addresses from the general-purpose registers", r.name)
 		case r != nil && r.part != part64:
 			return loc64{}, source.Errorf(o.Pos, "unsupported address register %%%s: purr reads addresses from 64-bit registers (%%%s)", r.name, r.base)
 		case r != nil:
@@ -177,8 +185,17 @@ func (b *builder) operand64(o parser.Operand, size opSize) (loc64, error) {
 			if o.Imm != 0 {
 				addr = bin(xcfa.Add, addr, xcfa.Const{Value: o.Imm})
 			}
-		case strings.EqualFold(o.Name, "rip"):
-			return loc64{}, source.Errorf(o.Pos, "unsupported register %%%s: it is herd7's X86_64 program counter", o.Name)
+			if o.Index != "" {
+				idx, err := b.index64(o)
+				if err != nil {
+					return loc64{}, err
+				}
+				if idx != nil {
+					addr = bin(xcfa.Add, addr, idx)
+				}
+			}
+		case o.Index != "":
+			return loc64{}, source.Errorf(o.Pos, "an indexed address needs a base register, as in (%%rax,%%rcx,4), found %s", o.Text)
 		case o.Percent:
 			return loc64{}, source.Errorf(o.Pos, "unsupported symbolic register %%%s", o.Name)
 		case o.Disp:
@@ -192,6 +209,24 @@ func (b *builder) operand64(o parser.Operand, size opSize) (loc64, error) {
 		return loc64{}, source.Errorf(o.Pos, "an immediate cannot be written to: %s", o.Text)
 	}
 	return loc64{}, source.Errorf(o.Pos, "unsupported absolute address %s: purr reads symbolic locations (x) only", o.Text)
+}
+
+// index64 is the index part of an indexed address, (base,index,scale):
+// herd7's index register (its view's bits) times the scale, nil when the
+// scale is 0 (herd7 adds index*0).
+func (b *builder) index64(o parser.Operand) (xcfa.Expr, error) {
+	r := x86_64Register(o.Index)
+	if r == nil || r.base == "rip" || r.base == "cs" {
+		return nil, source.Errorf(o.Pos, "unsupported index %%%s in %s: an index is a general-purpose register", o.Index, o.Text)
+	}
+	if o.Scale == 0 {
+		return nil, nil
+	}
+	v := b.load64(loc64{location: location{reg: r.base}, reg: r}, opSizes["Q"], nil, 0)
+	if o.Scale == 1 {
+		return v, nil
+	}
+	return bin(xcfa.Mul, v, xcfa.Const{Value: o.Scale}), nil
 }
 
 // lowBits are the widths the narrow views keep.
@@ -299,7 +334,9 @@ func (b *builder) instruction64(in *parser.Instr, locked bool) error {
 		return b.jump(in, cond)
 	}
 	switch base {
-	case "NOP":
+	case "NOP", "ENDBR64":
+		// ENDBR64 marks an indirect branch target (CET): nothing a litmus
+		// test observes.
 		return b.operands(in, 0)
 	case "MFENCE", "SFENCE", "LFENCE":
 		if err := b.operands(in, 0); err != nil {
@@ -310,7 +347,7 @@ func (b *builder) instruction64(in *parser.Instr, locked bool) error {
 		return b.jump(in, nil)
 	case "MOV":
 		return b.mov64(in, size)
-	case "ADD", "XOR", "OR", "AND":
+	case "ADD", "XOR", "OR", "AND", "SHL":
 		return b.arith64(in, size, locked)
 	case "INC", "DEC":
 		if err := b.operands(in, 1); err != nil {
@@ -356,7 +393,7 @@ func (b *builder) instruction64(in *parser.Instr, locked bool) error {
 	case "XCHG":
 		return b.xchg64(in, size)
 	case "CMPXCHG":
-		return source.Errorf(in.Pos, "unsupported instruction %s: purr does not model herd7's compare-and-exchange", in.Mnem)
+		return b.cmpxchg64(in, size, locked)
 	case "UXCH", "MOVNTI":
 		return source.Errorf(in.Pos, "unsupported instruction %s: purr does not model herd7's unlocked exchange and non-temporal stores", in.Mnem)
 	default:
@@ -419,10 +456,47 @@ func (b *builder) arith64(in *parser.Instr, size opSize, locked bool) error {
 		return err
 	}
 	base, _ := splitMnemonic(in.Mnem)
-	op := map[string]xcfa.BinOp{"ADD": xcfa.Add, "XOR": xcfa.Xor, "OR": xcfa.Or, "AND": xcfa.And}[base]
+	op := map[string]xcfa.BinOp{"ADD": xcfa.Add, "XOR": xcfa.Xor, "OR": xcfa.Or, "AND": xcfa.And, "SHL": xcfa.Shl}[base]
 	res := b.result(bin(op, old, v))
 	b.store64(dst, res, tags, rmw)
 	b.setFlags(res, zero, true)
+	return nil
+}
+
+// cmpxchg64 is herd7's CMPXCHG ea,r (its operand order: the destination
+// first): ZF := ea == rax; then ea := r when equal, else rax := ea, each
+// read keeping the instruction's size.
+func (b *builder) cmpxchg64(in *parser.Instr, size opSize, locked bool) error {
+	if err := b.operands(in, 2); err != nil {
+		return err
+	}
+	if k := in.Ops[1].Kind; k != parser.NameOp && k != parser.SymRegOp {
+		return source.Errorf(in.Ops[1].Pos, "%s's second operand must be a register (herd7's X86_64 reads cmpxchg ea,reg, the destination first), found %s", in.Mnem, in.Ops[1].Text)
+	}
+	if in.Ops[0].Kind == parser.ImmOp {
+		return source.Errorf(in.Ops[0].Pos, "%s's first operand must be a register or memory, found %s", in.Mnem, in.Ops[0].Text)
+	}
+	dst, err := b.operand64(in.Ops[0], size)
+	if err != nil {
+		return err
+	}
+	srcLoc, err := b.operand64(in.Ops[1], size)
+	if err != nil {
+		return err
+	}
+	rax := x86_64Register("rax")
+	accLoc := loc64{location: location{reg: rax.base}, reg: rax}
+	acc := b.result(b.load64(accLoc, size, nil, 0))
+	src := b.result(b.load64(srcLoc, size, nil, 0))
+	if dst.reg != nil {
+		old := b.result(b.load64(dst, size, nil, 0))
+		eq := bin(xcfa.Eq, old, acc)
+		b.assign(zf.Name, eq)
+		return b.choose(eq, func() error { b.store64(dst, src, nil, 0); return nil },
+			func() error { b.store64(accLoc, old, nil, 0); return nil })
+	}
+	b.cmpxchg(dst.addr, func(v xcfa.Expr) xcfa.Expr { return keep(v, size.bits) }, acc, src,
+		func(old xcfa.Expr) { b.store64(accLoc, old, nil, 0) }, locked)
 	return nil
 }
 
@@ -448,7 +522,7 @@ func (b *builder) cmovc64(in *parser.Instr, size opSize) error {
 		}
 		b.store64(dst, v, nil, 0)
 		return nil
-	})
+	}, nil)
 }
 
 // xchg64 is XCHG: with a memory operand, herd7's exchange is atomic
@@ -483,8 +557,7 @@ func (b *builder) xchg64(in *parser.Instr, size opSize) error {
 	}
 	tags, rmw := b.lockedAccess(mem, true)
 	v := b.result(b.load64(reg, size, nil, 0))
-	old := b.load64(mem, size, tags, rmw)
-	b.store64(mem, v, tags, rmw)
+	old := keep(b.exchange(mem.location, v, tags, rmw), size.bits)
 	b.store64(reg, old, nil, 0)
 	return nil
 }
@@ -533,6 +606,19 @@ func hashOperand64(o parser.Operand, rename map[string]string) string {
 		disp := ""
 		if o.Imm != 0 {
 			disp = strconv.FormatInt(o.Imm, 10)
+		}
+		if o.Index != "" {
+			// herd7's Rm64_scaled: a blank after the first comma, a zero
+			// scale not printed.
+			scale := ""
+			if o.Scale != 0 {
+				scale = strconv.FormatInt(o.Scale, 10)
+			}
+			index := o.Index
+			if x := x86_64Register(o.Index); x != nil {
+				index = x.name
+			}
+			return disp + "(%" + r.name + ", %" + index + "," + scale + ")"
 		}
 		return disp + "(%" + r.name + ")"
 	}

@@ -33,169 +33,181 @@ func stateParserInit() {
 	staticData := &StateParserStaticData
 	staticData.LiteralNames = []string{
 		"", "", "", "", "", "'true'", "'false'", "", "'exists'", "'forall'",
-		"'final'", "'locations'", "'filter'", "", "'_Atomic'", "", "", "", "",
-		"','", "'&'", "';'", "':'", "'['", "']'", "'('", "')'", "'{'", "'}'",
-		"'=='", "", "'=>'", "'='", "'/\\'", "'\\/'", "'*'", "'+'",
+		"'final'", "'with'", "'locations'", "'filter'", "", "'_Atomic'", "",
+		"", "", "", "','", "'&'", "';'", "':'", "'['", "']'", "'('", "')'",
+		"'{'", "'}'", "'=='", "", "'=>'", "'='", "'/\\'", "'\\/'", "'*'", "'+'",
 	}
 	staticData.SymbolicNames = []string{
 		"", "WS", "COMMENT", "INSTR", "NOP", "TRUE", "FALSE", "NOT", "EXISTS",
-		"FORALL", "FINAL", "LOCATIONS", "FILTER", "FAULT", "ATOMIC", "NUM",
-		"PROC", "SYMREG", "NAME", "COMMA", "AMPER", "SEMI", "COLON", "LBRK",
-		"RBRK", "LPAR", "RPAR", "LCURLY", "RCURLY", "EQEQ", "NEQ", "IMPLIES",
+		"FORALL", "FINAL", "WITH", "LOCATIONS", "FILTER", "FAULT", "ATOMIC",
+		"NUM", "PROC", "SYMREG", "NAME", "COMMA", "AMPER", "SEMI", "COLON",
+		"LBRK", "RBRK", "LPAR", "RPAR", "LCURLY", "RCURLY", "EQEQ", "NEQ", "IMPLIES",
 		"EQ", "AND", "OR", "STAR", "PLUS",
 	}
 	staticData.RuleNames = []string{
-		"initBlock", "initItem", "initValue", "constraints", "locationsClause",
-		"locItem", "filterClause", "constr", "prop", "atom", "condValue", "condLoc",
-		"fault", "faultArg", "leftLoc", "location", "globalLoc", "valueList",
-		"value",
+		"initBlock", "initItem", "initValue", "constraints", "withClause", "kind",
+		"locationsClause", "locItem", "filterClause", "constr", "prop", "atom",
+		"condValue", "condLoc", "fault", "faultArg", "leftLoc", "location",
+		"globalLoc", "valueList", "value",
 	}
 	staticData.PredictionContextCache = antlr.NewPredictionContextCache()
 	staticData.serializedATN = []int32{
-		4, 1, 36, 312, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
+		4, 1, 37, 339, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
 		4, 2, 5, 7, 5, 2, 6, 7, 6, 2, 7, 7, 7, 2, 8, 7, 8, 2, 9, 7, 9, 2, 10, 7,
 		10, 2, 11, 7, 11, 2, 12, 7, 12, 2, 13, 7, 13, 2, 14, 7, 14, 2, 15, 7, 15,
-		2, 16, 7, 16, 2, 17, 7, 17, 2, 18, 7, 18, 1, 0, 5, 0, 40, 8, 0, 10, 0,
-		12, 0, 43, 9, 0, 1, 0, 1, 0, 4, 0, 47, 8, 0, 11, 0, 12, 0, 48, 1, 0, 5,
-		0, 52, 8, 0, 10, 0, 12, 0, 55, 9, 0, 1, 0, 5, 0, 58, 8, 0, 10, 0, 12, 0,
-		61, 9, 0, 3, 0, 63, 8, 0, 1, 0, 1, 0, 1, 1, 3, 1, 68, 8, 1, 1, 1, 1, 1,
-		3, 1, 72, 8, 1, 1, 1, 1, 1, 1, 1, 3, 1, 77, 8, 1, 1, 1, 3, 1, 80, 8, 1,
-		1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 86, 8, 1, 1, 1, 3, 1, 89, 8, 1, 1, 1, 1,
-		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 101, 8, 1, 1,
-		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 112, 8, 1, 1,
-		1, 3, 1, 115, 8, 1, 3, 1, 117, 8, 1, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2,
-		1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 3, 2, 130, 8, 2, 1, 3, 3, 3, 133, 8, 3, 1,
-		3, 3, 3, 136, 8, 3, 1, 3, 1, 3, 3, 3, 140, 8, 3, 1, 3, 1, 3, 1, 4, 1, 4,
-		1, 4, 1, 4, 1, 4, 5, 4, 149, 8, 4, 10, 4, 12, 4, 152, 9, 4, 1, 4, 3, 4,
-		155, 8, 4, 3, 4, 157, 8, 4, 1, 4, 1, 4, 1, 5, 1, 5, 3, 5, 163, 8, 5, 1,
-		5, 3, 5, 166, 8, 5, 1, 5, 3, 5, 169, 8, 5, 1, 6, 1, 6, 1, 6, 1, 7, 1, 7,
-		1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7,
-		3, 7, 188, 8, 7, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8,
-		1, 8, 3, 8, 200, 8, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8,
-		1, 8, 5, 8, 211, 8, 8, 10, 8, 12, 8, 214, 9, 8, 1, 9, 1, 9, 1, 9, 1, 9,
-		1, 9, 3, 9, 221, 8, 9, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10,
-		1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 3, 10, 238, 8,
-		10, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 3, 11, 245, 8, 11, 1, 12, 1, 12,
-		1, 12, 1, 12, 1, 12, 3, 12, 252, 8, 12, 1, 12, 1, 12, 5, 12, 256, 8, 12,
-		10, 12, 12, 12, 259, 9, 12, 1, 12, 1, 12, 1, 13, 1, 13, 1, 13, 5, 13, 266,
-		8, 13, 10, 13, 12, 13, 269, 9, 13, 1, 14, 1, 14, 1, 14, 1, 14, 1, 14, 3,
-		14, 276, 8, 14, 1, 15, 1, 15, 1, 15, 1, 15, 1, 15, 3, 15, 283, 8, 15, 1,
-		16, 1, 16, 1, 16, 3, 16, 288, 8, 16, 1, 17, 1, 17, 1, 17, 5, 17, 293, 8,
-		17, 10, 17, 12, 17, 296, 9, 17, 1, 18, 1, 18, 1, 18, 1, 18, 3, 18, 302,
-		8, 18, 1, 18, 1, 18, 1, 18, 1, 18, 1, 18, 1, 18, 3, 18, 310, 8, 18, 1,
-		18, 0, 1, 16, 19, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28,
-		30, 32, 34, 36, 0, 3, 2, 0, 29, 30, 32, 32, 1, 0, 15, 16, 1, 0, 17, 18,
-		355, 0, 41, 1, 0, 0, 0, 2, 116, 1, 0, 0, 0, 4, 129, 1, 0, 0, 0, 6, 132,
-		1, 0, 0, 0, 8, 143, 1, 0, 0, 0, 10, 168, 1, 0, 0, 0, 12, 170, 1, 0, 0,
-		0, 14, 187, 1, 0, 0, 0, 16, 199, 1, 0, 0, 0, 18, 220, 1, 0, 0, 0, 20, 237,
-		1, 0, 0, 0, 22, 244, 1, 0, 0, 0, 24, 246, 1, 0, 0, 0, 26, 262, 1, 0, 0,
-		0, 28, 275, 1, 0, 0, 0, 30, 282, 1, 0, 0, 0, 32, 284, 1, 0, 0, 0, 34, 289,
-		1, 0, 0, 0, 36, 309, 1, 0, 0, 0, 38, 40, 5, 21, 0, 0, 39, 38, 1, 0, 0,
-		0, 40, 43, 1, 0, 0, 0, 41, 39, 1, 0, 0, 0, 41, 42, 1, 0, 0, 0, 42, 62,
-		1, 0, 0, 0, 43, 41, 1, 0, 0, 0, 44, 53, 3, 2, 1, 0, 45, 47, 5, 21, 0, 0,
-		46, 45, 1, 0, 0, 0, 47, 48, 1, 0, 0, 0, 48, 46, 1, 0, 0, 0, 48, 49, 1,
-		0, 0, 0, 49, 50, 1, 0, 0, 0, 50, 52, 3, 2, 1, 0, 51, 46, 1, 0, 0, 0, 52,
-		55, 1, 0, 0, 0, 53, 51, 1, 0, 0, 0, 53, 54, 1, 0, 0, 0, 54, 59, 1, 0, 0,
-		0, 55, 53, 1, 0, 0, 0, 56, 58, 5, 21, 0, 0, 57, 56, 1, 0, 0, 0, 58, 61,
-		1, 0, 0, 0, 59, 57, 1, 0, 0, 0, 59, 60, 1, 0, 0, 0, 60, 63, 1, 0, 0, 0,
-		61, 59, 1, 0, 0, 0, 62, 44, 1, 0, 0, 0, 62, 63, 1, 0, 0, 0, 63, 64, 1,
-		0, 0, 0, 64, 65, 5, 0, 0, 1, 65, 1, 1, 0, 0, 0, 66, 68, 5, 14, 0, 0, 67,
-		66, 1, 0, 0, 0, 67, 68, 1, 0, 0, 0, 68, 69, 1, 0, 0, 0, 69, 71, 5, 18,
-		0, 0, 70, 72, 5, 35, 0, 0, 71, 70, 1, 0, 0, 0, 71, 72, 1, 0, 0, 0, 72,
-		73, 1, 0, 0, 0, 73, 79, 3, 28, 14, 0, 74, 76, 5, 32, 0, 0, 75, 77, 5, 20,
-		0, 0, 76, 75, 1, 0, 0, 0, 76, 77, 1, 0, 0, 0, 77, 78, 1, 0, 0, 0, 78, 80,
-		3, 4, 2, 0, 79, 74, 1, 0, 0, 0, 79, 80, 1, 0, 0, 0, 80, 117, 1, 0, 0, 0,
-		81, 82, 5, 35, 0, 0, 82, 88, 3, 28, 14, 0, 83, 85, 5, 32, 0, 0, 84, 86,
-		5, 20, 0, 0, 85, 84, 1, 0, 0, 0, 85, 86, 1, 0, 0, 0, 86, 87, 1, 0, 0, 0,
-		87, 89, 3, 4, 2, 0, 88, 83, 1, 0, 0, 0, 88, 89, 1, 0, 0, 0, 89, 117, 1,
-		0, 0, 0, 90, 91, 5, 18, 0, 0, 91, 92, 5, 18, 0, 0, 92, 93, 5, 23, 0, 0,
-		93, 94, 5, 15, 0, 0, 94, 100, 5, 24, 0, 0, 95, 96, 5, 32, 0, 0, 96, 97,
-		5, 27, 0, 0, 97, 98, 3, 34, 17, 0, 98, 99, 5, 28, 0, 0, 99, 101, 1, 0,
-		0, 0, 100, 95, 1, 0, 0, 0, 100, 101, 1, 0, 0, 0, 101, 117, 1, 0, 0, 0,
-		102, 103, 5, 18, 0, 0, 103, 104, 5, 23, 0, 0, 104, 105, 5, 15, 0, 0, 105,
-		106, 5, 24, 0, 0, 106, 107, 5, 32, 0, 0, 107, 117, 3, 4, 2, 0, 108, 114,
-		3, 28, 14, 0, 109, 111, 5, 32, 0, 0, 110, 112, 5, 20, 0, 0, 111, 110, 1,
-		0, 0, 0, 111, 112, 1, 0, 0, 0, 112, 113, 1, 0, 0, 0, 113, 115, 3, 4, 2,
-		0, 114, 109, 1, 0, 0, 0, 114, 115, 1, 0, 0, 0, 115, 117, 1, 0, 0, 0, 116,
-		67, 1, 0, 0, 0, 116, 81, 1, 0, 0, 0, 116, 90, 1, 0, 0, 0, 116, 102, 1,
-		0, 0, 0, 116, 108, 1, 0, 0, 0, 117, 3, 1, 0, 0, 0, 118, 130, 3, 36, 18,
-		0, 119, 120, 5, 18, 0, 0, 120, 121, 5, 25, 0, 0, 121, 122, 3, 36, 18, 0,
-		122, 123, 5, 26, 0, 0, 123, 130, 1, 0, 0, 0, 124, 130, 5, 3, 0, 0, 125,
-		130, 5, 4, 0, 0, 126, 127, 5, 16, 0, 0, 127, 128, 5, 22, 0, 0, 128, 130,
-		5, 18, 0, 0, 129, 118, 1, 0, 0, 0, 129, 119, 1, 0, 0, 0, 129, 124, 1, 0,
-		0, 0, 129, 125, 1, 0, 0, 0, 129, 126, 1, 0, 0, 0, 130, 5, 1, 0, 0, 0, 131,
-		133, 3, 8, 4, 0, 132, 131, 1, 0, 0, 0, 132, 133, 1, 0, 0, 0, 133, 135,
-		1, 0, 0, 0, 134, 136, 3, 12, 6, 0, 135, 134, 1, 0, 0, 0, 135, 136, 1, 0,
-		0, 0, 136, 137, 1, 0, 0, 0, 137, 139, 3, 14, 7, 0, 138, 140, 5, 21, 0,
-		0, 139, 138, 1, 0, 0, 0, 139, 140, 1, 0, 0, 0, 140, 141, 1, 0, 0, 0, 141,
-		142, 5, 0, 0, 1, 142, 7, 1, 0, 0, 0, 143, 144, 5, 11, 0, 0, 144, 156, 5,
-		23, 0, 0, 145, 150, 3, 10, 5, 0, 146, 147, 5, 21, 0, 0, 147, 149, 3, 10,
-		5, 0, 148, 146, 1, 0, 0, 0, 149, 152, 1, 0, 0, 0, 150, 148, 1, 0, 0, 0,
-		150, 151, 1, 0, 0, 0, 151, 154, 1, 0, 0, 0, 152, 150, 1, 0, 0, 0, 153,
-		155, 5, 21, 0, 0, 154, 153, 1, 0, 0, 0, 154, 155, 1, 0, 0, 0, 155, 157,
-		1, 0, 0, 0, 156, 145, 1, 0, 0, 0, 156, 157, 1, 0, 0, 0, 157, 158, 1, 0,
-		0, 0, 158, 159, 5, 24, 0, 0, 159, 9, 1, 0, 0, 0, 160, 162, 3, 22, 11, 0,
-		161, 163, 5, 18, 0, 0, 162, 161, 1, 0, 0, 0, 162, 163, 1, 0, 0, 0, 163,
-		165, 1, 0, 0, 0, 164, 166, 5, 35, 0, 0, 165, 164, 1, 0, 0, 0, 165, 166,
-		1, 0, 0, 0, 166, 169, 1, 0, 0, 0, 167, 169, 3, 24, 12, 0, 168, 160, 1,
-		0, 0, 0, 168, 167, 1, 0, 0, 0, 169, 11, 1, 0, 0, 0, 170, 171, 5, 12, 0,
-		0, 171, 172, 3, 16, 8, 0, 172, 13, 1, 0, 0, 0, 173, 174, 5, 9, 0, 0, 174,
-		188, 3, 16, 8, 0, 175, 176, 5, 8, 0, 0, 176, 188, 3, 16, 8, 0, 177, 178,
-		5, 7, 0, 0, 178, 179, 5, 8, 0, 0, 179, 188, 3, 16, 8, 0, 180, 181, 5, 10,
-		0, 0, 181, 188, 3, 16, 8, 0, 182, 183, 5, 25, 0, 0, 183, 184, 3, 16, 8,
-		0, 184, 185, 5, 26, 0, 0, 185, 188, 1, 0, 0, 0, 186, 188, 1, 0, 0, 0, 187,
-		173, 1, 0, 0, 0, 187, 175, 1, 0, 0, 0, 187, 177, 1, 0, 0, 0, 187, 180,
-		1, 0, 0, 0, 187, 182, 1, 0, 0, 0, 187, 186, 1, 0, 0, 0, 188, 15, 1, 0,
-		0, 0, 189, 190, 6, 8, -1, 0, 190, 191, 5, 7, 0, 0, 191, 200, 3, 16, 8,
-		8, 192, 193, 5, 25, 0, 0, 193, 194, 3, 16, 8, 0, 194, 195, 5, 26, 0, 0,
-		195, 200, 1, 0, 0, 0, 196, 200, 5, 5, 0, 0, 197, 200, 5, 6, 0, 0, 198,
-		200, 3, 18, 9, 0, 199, 189, 1, 0, 0, 0, 199, 192, 1, 0, 0, 0, 199, 196,
-		1, 0, 0, 0, 199, 197, 1, 0, 0, 0, 199, 198, 1, 0, 0, 0, 200, 212, 1, 0,
-		0, 0, 201, 202, 10, 7, 0, 0, 202, 203, 5, 31, 0, 0, 203, 211, 3, 16, 8,
-		7, 204, 205, 10, 6, 0, 0, 205, 206, 5, 33, 0, 0, 206, 211, 3, 16, 8, 7,
-		207, 208, 10, 5, 0, 0, 208, 209, 5, 34, 0, 0, 209, 211, 3, 16, 8, 6, 210,
-		201, 1, 0, 0, 0, 210, 204, 1, 0, 0, 0, 210, 207, 1, 0, 0, 0, 211, 214,
-		1, 0, 0, 0, 212, 210, 1, 0, 0, 0, 212, 213, 1, 0, 0, 0, 213, 17, 1, 0,
-		0, 0, 214, 212, 1, 0, 0, 0, 215, 216, 3, 22, 11, 0, 216, 217, 7, 0, 0,
-		0, 217, 218, 3, 20, 10, 0, 218, 221, 1, 0, 0, 0, 219, 221, 3, 24, 12, 0,
-		220, 215, 1, 0, 0, 0, 220, 219, 1, 0, 0, 0, 221, 19, 1, 0, 0, 0, 222, 238,
-		3, 36, 18, 0, 223, 224, 5, 27, 0, 0, 224, 225, 3, 34, 17, 0, 225, 226,
-		5, 28, 0, 0, 226, 238, 1, 0, 0, 0, 227, 238, 5, 3, 0, 0, 228, 238, 5, 4,
-		0, 0, 229, 230, 5, 16, 0, 0, 230, 231, 5, 22, 0, 0, 231, 238, 5, 18, 0,
-		0, 232, 233, 5, 15, 0, 0, 233, 234, 5, 22, 0, 0, 234, 238, 5, 18, 0, 0,
-		235, 236, 5, 35, 0, 0, 236, 238, 3, 30, 15, 0, 237, 222, 1, 0, 0, 0, 237,
-		223, 1, 0, 0, 0, 237, 227, 1, 0, 0, 0, 237, 228, 1, 0, 0, 0, 237, 229,
-		1, 0, 0, 0, 237, 232, 1, 0, 0, 0, 237, 235, 1, 0, 0, 0, 238, 21, 1, 0,
-		0, 0, 239, 245, 3, 28, 14, 0, 240, 241, 5, 18, 0, 0, 241, 242, 5, 23, 0,
-		0, 242, 243, 5, 15, 0, 0, 243, 245, 5, 24, 0, 0, 244, 239, 1, 0, 0, 0,
-		244, 240, 1, 0, 0, 0, 245, 23, 1, 0, 0, 0, 246, 247, 5, 13, 0, 0, 247,
-		248, 5, 25, 0, 0, 248, 251, 5, 16, 0, 0, 249, 250, 5, 22, 0, 0, 250, 252,
-		5, 18, 0, 0, 251, 249, 1, 0, 0, 0, 251, 252, 1, 0, 0, 0, 252, 257, 1, 0,
-		0, 0, 253, 254, 5, 19, 0, 0, 254, 256, 3, 26, 13, 0, 255, 253, 1, 0, 0,
-		0, 256, 259, 1, 0, 0, 0, 257, 255, 1, 0, 0, 0, 257, 258, 1, 0, 0, 0, 258,
-		260, 1, 0, 0, 0, 259, 257, 1, 0, 0, 0, 260, 261, 5, 26, 0, 0, 261, 25,
-		1, 0, 0, 0, 262, 267, 5, 18, 0, 0, 263, 264, 5, 22, 0, 0, 264, 266, 5,
-		18, 0, 0, 265, 263, 1, 0, 0, 0, 266, 269, 1, 0, 0, 0, 267, 265, 1, 0, 0,
-		0, 267, 268, 1, 0, 0, 0, 268, 27, 1, 0, 0, 0, 269, 267, 1, 0, 0, 0, 270,
-		276, 3, 30, 15, 0, 271, 272, 5, 23, 0, 0, 272, 273, 3, 32, 16, 0, 273,
-		274, 5, 24, 0, 0, 274, 276, 1, 0, 0, 0, 275, 270, 1, 0, 0, 0, 275, 271,
-		1, 0, 0, 0, 276, 29, 1, 0, 0, 0, 277, 278, 7, 1, 0, 0, 278, 279, 5, 22,
-		0, 0, 279, 283, 7, 2, 0, 0, 280, 283, 5, 17, 0, 0, 281, 283, 3, 32, 16,
-		0, 282, 277, 1, 0, 0, 0, 282, 280, 1, 0, 0, 0, 282, 281, 1, 0, 0, 0, 283,
-		31, 1, 0, 0, 0, 284, 287, 5, 18, 0, 0, 285, 286, 5, 22, 0, 0, 286, 288,
-		5, 18, 0, 0, 287, 285, 1, 0, 0, 0, 287, 288, 1, 0, 0, 0, 288, 33, 1, 0,
-		0, 0, 289, 294, 3, 36, 18, 0, 290, 291, 5, 19, 0, 0, 291, 293, 3, 36, 18,
-		0, 292, 290, 1, 0, 0, 0, 293, 296, 1, 0, 0, 0, 294, 292, 1, 0, 0, 0, 294,
-		295, 1, 0, 0, 0, 295, 35, 1, 0, 0, 0, 296, 294, 1, 0, 0, 0, 297, 310, 5,
-		15, 0, 0, 298, 301, 5, 18, 0, 0, 299, 300, 5, 22, 0, 0, 300, 302, 5, 18,
-		0, 0, 301, 299, 1, 0, 0, 0, 301, 302, 1, 0, 0, 0, 302, 310, 1, 0, 0, 0,
-		303, 304, 5, 18, 0, 0, 304, 305, 5, 23, 0, 0, 305, 306, 5, 15, 0, 0, 306,
-		310, 5, 24, 0, 0, 307, 308, 5, 22, 0, 0, 308, 310, 5, 18, 0, 0, 309, 297,
-		1, 0, 0, 0, 309, 298, 1, 0, 0, 0, 309, 303, 1, 0, 0, 0, 309, 307, 1, 0,
-		0, 0, 310, 37, 1, 0, 0, 0, 41, 41, 48, 53, 59, 62, 67, 71, 76, 79, 85,
-		88, 100, 111, 114, 116, 129, 132, 135, 139, 150, 154, 156, 162, 165, 168,
-		187, 199, 210, 212, 220, 237, 244, 251, 257, 267, 275, 282, 287, 294, 301,
-		309,
+		2, 16, 7, 16, 2, 17, 7, 17, 2, 18, 7, 18, 2, 19, 7, 19, 2, 20, 7, 20, 1,
+		0, 5, 0, 44, 8, 0, 10, 0, 12, 0, 47, 9, 0, 1, 0, 1, 0, 4, 0, 51, 8, 0,
+		11, 0, 12, 0, 52, 1, 0, 5, 0, 56, 8, 0, 10, 0, 12, 0, 59, 9, 0, 1, 0, 5,
+		0, 62, 8, 0, 10, 0, 12, 0, 65, 9, 0, 3, 0, 67, 8, 0, 1, 0, 1, 0, 1, 1,
+		3, 1, 72, 8, 1, 1, 1, 1, 1, 3, 1, 76, 8, 1, 1, 1, 1, 1, 1, 1, 3, 1, 81,
+		8, 1, 1, 1, 3, 1, 84, 8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 90, 8, 1, 1,
+		1, 3, 1, 93, 8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 3, 1, 105, 8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 3, 1, 116, 8, 1, 1, 1, 3, 1, 119, 8, 1, 3, 1, 121, 8, 1, 1, 2, 1,
+		2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 3, 2, 134, 8,
+		2, 1, 3, 3, 3, 137, 8, 3, 1, 3, 3, 3, 140, 8, 3, 1, 3, 1, 3, 3, 3, 144,
+		8, 3, 1, 3, 3, 3, 147, 8, 3, 1, 3, 1, 3, 1, 4, 1, 4, 1, 4, 1, 4, 5, 4,
+		155, 8, 4, 10, 4, 12, 4, 158, 9, 4, 1, 4, 3, 4, 161, 8, 4, 1, 5, 1, 5,
+		1, 5, 1, 5, 1, 5, 1, 5, 3, 5, 169, 8, 5, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6,
+		5, 6, 176, 8, 6, 10, 6, 12, 6, 179, 9, 6, 1, 6, 3, 6, 182, 8, 6, 3, 6,
+		184, 8, 6, 1, 6, 1, 6, 1, 7, 1, 7, 3, 7, 190, 8, 7, 1, 7, 3, 7, 193, 8,
+		7, 1, 7, 3, 7, 196, 8, 7, 1, 8, 1, 8, 1, 8, 1, 9, 1, 9, 1, 9, 1, 9, 1,
+		9, 1, 9, 1, 9, 1, 9, 1, 9, 1, 9, 1, 9, 1, 9, 1, 9, 1, 9, 3, 9, 215, 8,
+		9, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10,
+		3, 10, 227, 8, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1,
+		10, 1, 10, 5, 10, 238, 8, 10, 10, 10, 12, 10, 241, 9, 10, 1, 11, 1, 11,
+		1, 11, 1, 11, 1, 11, 3, 11, 248, 8, 11, 1, 12, 1, 12, 1, 12, 1, 12, 1,
+		12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12,
+		3, 12, 265, 8, 12, 1, 13, 1, 13, 1, 13, 1, 13, 1, 13, 3, 13, 272, 8, 13,
+		1, 14, 1, 14, 1, 14, 1, 14, 1, 14, 3, 14, 279, 8, 14, 1, 14, 1, 14, 5,
+		14, 283, 8, 14, 10, 14, 12, 14, 286, 9, 14, 1, 14, 1, 14, 1, 15, 1, 15,
+		1, 15, 5, 15, 293, 8, 15, 10, 15, 12, 15, 296, 9, 15, 1, 16, 1, 16, 1,
+		16, 1, 16, 1, 16, 3, 16, 303, 8, 16, 1, 17, 1, 17, 1, 17, 1, 17, 1, 17,
+		3, 17, 310, 8, 17, 1, 18, 1, 18, 1, 18, 3, 18, 315, 8, 18, 1, 19, 1, 19,
+		1, 19, 5, 19, 320, 8, 19, 10, 19, 12, 19, 323, 9, 19, 1, 20, 1, 20, 1,
+		20, 1, 20, 3, 20, 329, 8, 20, 1, 20, 1, 20, 1, 20, 1, 20, 1, 20, 1, 20,
+		3, 20, 337, 8, 20, 1, 20, 0, 1, 20, 21, 0, 2, 4, 6, 8, 10, 12, 14, 16,
+		18, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 0, 3, 2, 0, 30, 31, 33,
+		33, 1, 0, 16, 17, 1, 0, 18, 19, 385, 0, 45, 1, 0, 0, 0, 2, 120, 1, 0, 0,
+		0, 4, 133, 1, 0, 0, 0, 6, 136, 1, 0, 0, 0, 8, 150, 1, 0, 0, 0, 10, 162,
+		1, 0, 0, 0, 12, 170, 1, 0, 0, 0, 14, 195, 1, 0, 0, 0, 16, 197, 1, 0, 0,
+		0, 18, 214, 1, 0, 0, 0, 20, 226, 1, 0, 0, 0, 22, 247, 1, 0, 0, 0, 24, 264,
+		1, 0, 0, 0, 26, 271, 1, 0, 0, 0, 28, 273, 1, 0, 0, 0, 30, 289, 1, 0, 0,
+		0, 32, 302, 1, 0, 0, 0, 34, 309, 1, 0, 0, 0, 36, 311, 1, 0, 0, 0, 38, 316,
+		1, 0, 0, 0, 40, 336, 1, 0, 0, 0, 42, 44, 5, 22, 0, 0, 43, 42, 1, 0, 0,
+		0, 44, 47, 1, 0, 0, 0, 45, 43, 1, 0, 0, 0, 45, 46, 1, 0, 0, 0, 46, 66,
+		1, 0, 0, 0, 47, 45, 1, 0, 0, 0, 48, 57, 3, 2, 1, 0, 49, 51, 5, 22, 0, 0,
+		50, 49, 1, 0, 0, 0, 51, 52, 1, 0, 0, 0, 52, 50, 1, 0, 0, 0, 52, 53, 1,
+		0, 0, 0, 53, 54, 1, 0, 0, 0, 54, 56, 3, 2, 1, 0, 55, 50, 1, 0, 0, 0, 56,
+		59, 1, 0, 0, 0, 57, 55, 1, 0, 0, 0, 57, 58, 1, 0, 0, 0, 58, 63, 1, 0, 0,
+		0, 59, 57, 1, 0, 0, 0, 60, 62, 5, 22, 0, 0, 61, 60, 1, 0, 0, 0, 62, 65,
+		1, 0, 0, 0, 63, 61, 1, 0, 0, 0, 63, 64, 1, 0, 0, 0, 64, 67, 1, 0, 0, 0,
+		65, 63, 1, 0, 0, 0, 66, 48, 1, 0, 0, 0, 66, 67, 1, 0, 0, 0, 67, 68, 1,
+		0, 0, 0, 68, 69, 5, 0, 0, 1, 69, 1, 1, 0, 0, 0, 70, 72, 5, 15, 0, 0, 71,
+		70, 1, 0, 0, 0, 71, 72, 1, 0, 0, 0, 72, 73, 1, 0, 0, 0, 73, 75, 5, 19,
+		0, 0, 74, 76, 5, 36, 0, 0, 75, 74, 1, 0, 0, 0, 75, 76, 1, 0, 0, 0, 76,
+		77, 1, 0, 0, 0, 77, 83, 3, 32, 16, 0, 78, 80, 5, 33, 0, 0, 79, 81, 5, 21,
+		0, 0, 80, 79, 1, 0, 0, 0, 80, 81, 1, 0, 0, 0, 81, 82, 1, 0, 0, 0, 82, 84,
+		3, 4, 2, 0, 83, 78, 1, 0, 0, 0, 83, 84, 1, 0, 0, 0, 84, 121, 1, 0, 0, 0,
+		85, 86, 5, 36, 0, 0, 86, 92, 3, 32, 16, 0, 87, 89, 5, 33, 0, 0, 88, 90,
+		5, 21, 0, 0, 89, 88, 1, 0, 0, 0, 89, 90, 1, 0, 0, 0, 90, 91, 1, 0, 0, 0,
+		91, 93, 3, 4, 2, 0, 92, 87, 1, 0, 0, 0, 92, 93, 1, 0, 0, 0, 93, 121, 1,
+		0, 0, 0, 94, 95, 5, 19, 0, 0, 95, 96, 5, 19, 0, 0, 96, 97, 5, 24, 0, 0,
+		97, 98, 5, 16, 0, 0, 98, 104, 5, 25, 0, 0, 99, 100, 5, 33, 0, 0, 100, 101,
+		5, 28, 0, 0, 101, 102, 3, 38, 19, 0, 102, 103, 5, 29, 0, 0, 103, 105, 1,
+		0, 0, 0, 104, 99, 1, 0, 0, 0, 104, 105, 1, 0, 0, 0, 105, 121, 1, 0, 0,
+		0, 106, 107, 5, 19, 0, 0, 107, 108, 5, 24, 0, 0, 108, 109, 5, 16, 0, 0,
+		109, 110, 5, 25, 0, 0, 110, 111, 5, 33, 0, 0, 111, 121, 3, 4, 2, 0, 112,
+		118, 3, 32, 16, 0, 113, 115, 5, 33, 0, 0, 114, 116, 5, 21, 0, 0, 115, 114,
+		1, 0, 0, 0, 115, 116, 1, 0, 0, 0, 116, 117, 1, 0, 0, 0, 117, 119, 3, 4,
+		2, 0, 118, 113, 1, 0, 0, 0, 118, 119, 1, 0, 0, 0, 119, 121, 1, 0, 0, 0,
+		120, 71, 1, 0, 0, 0, 120, 85, 1, 0, 0, 0, 120, 94, 1, 0, 0, 0, 120, 106,
+		1, 0, 0, 0, 120, 112, 1, 0, 0, 0, 121, 3, 1, 0, 0, 0, 122, 134, 3, 40,
+		20, 0, 123, 124, 5, 19, 0, 0, 124, 125, 5, 26, 0, 0, 125, 126, 3, 40, 20,
+		0, 126, 127, 5, 27, 0, 0, 127, 134, 1, 0, 0, 0, 128, 134, 5, 3, 0, 0, 129,
+		134, 5, 4, 0, 0, 130, 131, 5, 17, 0, 0, 131, 132, 5, 23, 0, 0, 132, 134,
+		5, 19, 0, 0, 133, 122, 1, 0, 0, 0, 133, 123, 1, 0, 0, 0, 133, 128, 1, 0,
+		0, 0, 133, 129, 1, 0, 0, 0, 133, 130, 1, 0, 0, 0, 134, 5, 1, 0, 0, 0, 135,
+		137, 3, 12, 6, 0, 136, 135, 1, 0, 0, 0, 136, 137, 1, 0, 0, 0, 137, 139,
+		1, 0, 0, 0, 138, 140, 3, 16, 8, 0, 139, 138, 1, 0, 0, 0, 139, 140, 1, 0,
+		0, 0, 140, 141, 1, 0, 0, 0, 141, 143, 3, 18, 9, 0, 142, 144, 5, 22, 0,
+		0, 143, 142, 1, 0, 0, 0, 143, 144, 1, 0, 0, 0, 144, 146, 1, 0, 0, 0, 145,
+		147, 3, 8, 4, 0, 146, 145, 1, 0, 0, 0, 146, 147, 1, 0, 0, 0, 147, 148,
+		1, 0, 0, 0, 148, 149, 5, 0, 0, 1, 149, 7, 1, 0, 0, 0, 150, 151, 5, 11,
+		0, 0, 151, 156, 3, 10, 5, 0, 152, 153, 5, 22, 0, 0, 153, 155, 3, 10, 5,
+		0, 154, 152, 1, 0, 0, 0, 155, 158, 1, 0, 0, 0, 156, 154, 1, 0, 0, 0, 156,
+		157, 1, 0, 0, 0, 157, 160, 1, 0, 0, 0, 158, 156, 1, 0, 0, 0, 159, 161,
+		5, 22, 0, 0, 160, 159, 1, 0, 0, 0, 160, 161, 1, 0, 0, 0, 161, 9, 1, 0,
+		0, 0, 162, 163, 5, 19, 0, 0, 163, 168, 5, 23, 0, 0, 164, 169, 5, 9, 0,
+		0, 165, 169, 5, 8, 0, 0, 166, 167, 5, 7, 0, 0, 167, 169, 5, 8, 0, 0, 168,
+		164, 1, 0, 0, 0, 168, 165, 1, 0, 0, 0, 168, 166, 1, 0, 0, 0, 169, 11, 1,
+		0, 0, 0, 170, 171, 5, 12, 0, 0, 171, 183, 5, 24, 0, 0, 172, 177, 3, 14,
+		7, 0, 173, 174, 5, 22, 0, 0, 174, 176, 3, 14, 7, 0, 175, 173, 1, 0, 0,
+		0, 176, 179, 1, 0, 0, 0, 177, 175, 1, 0, 0, 0, 177, 178, 1, 0, 0, 0, 178,
+		181, 1, 0, 0, 0, 179, 177, 1, 0, 0, 0, 180, 182, 5, 22, 0, 0, 181, 180,
+		1, 0, 0, 0, 181, 182, 1, 0, 0, 0, 182, 184, 1, 0, 0, 0, 183, 172, 1, 0,
+		0, 0, 183, 184, 1, 0, 0, 0, 184, 185, 1, 0, 0, 0, 185, 186, 5, 25, 0, 0,
+		186, 13, 1, 0, 0, 0, 187, 189, 3, 26, 13, 0, 188, 190, 5, 19, 0, 0, 189,
+		188, 1, 0, 0, 0, 189, 190, 1, 0, 0, 0, 190, 192, 1, 0, 0, 0, 191, 193,
+		5, 36, 0, 0, 192, 191, 1, 0, 0, 0, 192, 193, 1, 0, 0, 0, 193, 196, 1, 0,
+		0, 0, 194, 196, 3, 28, 14, 0, 195, 187, 1, 0, 0, 0, 195, 194, 1, 0, 0,
+		0, 196, 15, 1, 0, 0, 0, 197, 198, 5, 13, 0, 0, 198, 199, 3, 20, 10, 0,
+		199, 17, 1, 0, 0, 0, 200, 201, 5, 9, 0, 0, 201, 215, 3, 20, 10, 0, 202,
+		203, 5, 8, 0, 0, 203, 215, 3, 20, 10, 0, 204, 205, 5, 7, 0, 0, 205, 206,
+		5, 8, 0, 0, 206, 215, 3, 20, 10, 0, 207, 208, 5, 10, 0, 0, 208, 215, 3,
+		20, 10, 0, 209, 210, 5, 26, 0, 0, 210, 211, 3, 20, 10, 0, 211, 212, 5,
+		27, 0, 0, 212, 215, 1, 0, 0, 0, 213, 215, 1, 0, 0, 0, 214, 200, 1, 0, 0,
+		0, 214, 202, 1, 0, 0, 0, 214, 204, 1, 0, 0, 0, 214, 207, 1, 0, 0, 0, 214,
+		209, 1, 0, 0, 0, 214, 213, 1, 0, 0, 0, 215, 19, 1, 0, 0, 0, 216, 217, 6,
+		10, -1, 0, 217, 218, 5, 7, 0, 0, 218, 227, 3, 20, 10, 8, 219, 220, 5, 26,
+		0, 0, 220, 221, 3, 20, 10, 0, 221, 222, 5, 27, 0, 0, 222, 227, 1, 0, 0,
+		0, 223, 227, 5, 5, 0, 0, 224, 227, 5, 6, 0, 0, 225, 227, 3, 22, 11, 0,
+		226, 216, 1, 0, 0, 0, 226, 219, 1, 0, 0, 0, 226, 223, 1, 0, 0, 0, 226,
+		224, 1, 0, 0, 0, 226, 225, 1, 0, 0, 0, 227, 239, 1, 0, 0, 0, 228, 229,
+		10, 7, 0, 0, 229, 230, 5, 32, 0, 0, 230, 238, 3, 20, 10, 7, 231, 232, 10,
+		6, 0, 0, 232, 233, 5, 34, 0, 0, 233, 238, 3, 20, 10, 7, 234, 235, 10, 5,
+		0, 0, 235, 236, 5, 35, 0, 0, 236, 238, 3, 20, 10, 6, 237, 228, 1, 0, 0,
+		0, 237, 231, 1, 0, 0, 0, 237, 234, 1, 0, 0, 0, 238, 241, 1, 0, 0, 0, 239,
+		237, 1, 0, 0, 0, 239, 240, 1, 0, 0, 0, 240, 21, 1, 0, 0, 0, 241, 239, 1,
+		0, 0, 0, 242, 243, 3, 26, 13, 0, 243, 244, 7, 0, 0, 0, 244, 245, 3, 24,
+		12, 0, 245, 248, 1, 0, 0, 0, 246, 248, 3, 28, 14, 0, 247, 242, 1, 0, 0,
+		0, 247, 246, 1, 0, 0, 0, 248, 23, 1, 0, 0, 0, 249, 265, 3, 40, 20, 0, 250,
+		251, 5, 28, 0, 0, 251, 252, 3, 38, 19, 0, 252, 253, 5, 29, 0, 0, 253, 265,
+		1, 0, 0, 0, 254, 265, 5, 3, 0, 0, 255, 265, 5, 4, 0, 0, 256, 257, 5, 17,
+		0, 0, 257, 258, 5, 23, 0, 0, 258, 265, 5, 19, 0, 0, 259, 260, 5, 16, 0,
+		0, 260, 261, 5, 23, 0, 0, 261, 265, 5, 19, 0, 0, 262, 263, 5, 36, 0, 0,
+		263, 265, 3, 34, 17, 0, 264, 249, 1, 0, 0, 0, 264, 250, 1, 0, 0, 0, 264,
+		254, 1, 0, 0, 0, 264, 255, 1, 0, 0, 0, 264, 256, 1, 0, 0, 0, 264, 259,
+		1, 0, 0, 0, 264, 262, 1, 0, 0, 0, 265, 25, 1, 0, 0, 0, 266, 272, 3, 32,
+		16, 0, 267, 268, 5, 19, 0, 0, 268, 269, 5, 24, 0, 0, 269, 270, 5, 16, 0,
+		0, 270, 272, 5, 25, 0, 0, 271, 266, 1, 0, 0, 0, 271, 267, 1, 0, 0, 0, 272,
+		27, 1, 0, 0, 0, 273, 274, 5, 14, 0, 0, 274, 275, 5, 26, 0, 0, 275, 278,
+		5, 17, 0, 0, 276, 277, 5, 23, 0, 0, 277, 279, 5, 19, 0, 0, 278, 276, 1,
+		0, 0, 0, 278, 279, 1, 0, 0, 0, 279, 284, 1, 0, 0, 0, 280, 281, 5, 20, 0,
+		0, 281, 283, 3, 30, 15, 0, 282, 280, 1, 0, 0, 0, 283, 286, 1, 0, 0, 0,
+		284, 282, 1, 0, 0, 0, 284, 285, 1, 0, 0, 0, 285, 287, 1, 0, 0, 0, 286,
+		284, 1, 0, 0, 0, 287, 288, 5, 27, 0, 0, 288, 29, 1, 0, 0, 0, 289, 294,
+		5, 19, 0, 0, 290, 291, 5, 23, 0, 0, 291, 293, 5, 19, 0, 0, 292, 290, 1,
+		0, 0, 0, 293, 296, 1, 0, 0, 0, 294, 292, 1, 0, 0, 0, 294, 295, 1, 0, 0,
+		0, 295, 31, 1, 0, 0, 0, 296, 294, 1, 0, 0, 0, 297, 303, 3, 34, 17, 0, 298,
+		299, 5, 24, 0, 0, 299, 300, 3, 36, 18, 0, 300, 301, 5, 25, 0, 0, 301, 303,
+		1, 0, 0, 0, 302, 297, 1, 0, 0, 0, 302, 298, 1, 0, 0, 0, 303, 33, 1, 0,
+		0, 0, 304, 305, 7, 1, 0, 0, 305, 306, 5, 23, 0, 0, 306, 310, 7, 2, 0, 0,
+		307, 310, 5, 18, 0, 0, 308, 310, 3, 36, 18, 0, 309, 304, 1, 0, 0, 0, 309,
+		307, 1, 0, 0, 0, 309, 308, 1, 0, 0, 0, 310, 35, 1, 0, 0, 0, 311, 314, 5,
+		19, 0, 0, 312, 313, 5, 23, 0, 0, 313, 315, 5, 19, 0, 0, 314, 312, 1, 0,
+		0, 0, 314, 315, 1, 0, 0, 0, 315, 37, 1, 0, 0, 0, 316, 321, 3, 40, 20, 0,
+		317, 318, 5, 20, 0, 0, 318, 320, 3, 40, 20, 0, 319, 317, 1, 0, 0, 0, 320,
+		323, 1, 0, 0, 0, 321, 319, 1, 0, 0, 0, 321, 322, 1, 0, 0, 0, 322, 39, 1,
+		0, 0, 0, 323, 321, 1, 0, 0, 0, 324, 337, 5, 16, 0, 0, 325, 328, 5, 19,
+		0, 0, 326, 327, 5, 23, 0, 0, 327, 329, 5, 19, 0, 0, 328, 326, 1, 0, 0,
+		0, 328, 329, 1, 0, 0, 0, 329, 337, 1, 0, 0, 0, 330, 331, 5, 19, 0, 0, 331,
+		332, 5, 24, 0, 0, 332, 333, 5, 16, 0, 0, 333, 337, 5, 25, 0, 0, 334, 335,
+		5, 23, 0, 0, 335, 337, 5, 19, 0, 0, 336, 324, 1, 0, 0, 0, 336, 325, 1,
+		0, 0, 0, 336, 330, 1, 0, 0, 0, 336, 334, 1, 0, 0, 0, 337, 41, 1, 0, 0,
+		0, 45, 45, 52, 57, 63, 66, 71, 75, 80, 83, 89, 92, 104, 115, 118, 120,
+		133, 136, 139, 143, 146, 156, 160, 168, 177, 181, 183, 189, 192, 195, 214,
+		226, 237, 239, 247, 264, 271, 278, 284, 294, 302, 309, 314, 321, 328, 336,
 	}
 	deserializer := antlr.NewATNDeserializer(nil)
 	staticData.atn = deserializer.Deserialize(staticData.serializedATN)
@@ -244,32 +256,33 @@ const (
 	StateParserEXISTS    = 8
 	StateParserFORALL    = 9
 	StateParserFINAL     = 10
-	StateParserLOCATIONS = 11
-	StateParserFILTER    = 12
-	StateParserFAULT     = 13
-	StateParserATOMIC    = 14
-	StateParserNUM       = 15
-	StateParserPROC      = 16
-	StateParserSYMREG    = 17
-	StateParserNAME      = 18
-	StateParserCOMMA     = 19
-	StateParserAMPER     = 20
-	StateParserSEMI      = 21
-	StateParserCOLON     = 22
-	StateParserLBRK      = 23
-	StateParserRBRK      = 24
-	StateParserLPAR      = 25
-	StateParserRPAR      = 26
-	StateParserLCURLY    = 27
-	StateParserRCURLY    = 28
-	StateParserEQEQ      = 29
-	StateParserNEQ       = 30
-	StateParserIMPLIES   = 31
-	StateParserEQ        = 32
-	StateParserAND       = 33
-	StateParserOR        = 34
-	StateParserSTAR      = 35
-	StateParserPLUS      = 36
+	StateParserWITH      = 11
+	StateParserLOCATIONS = 12
+	StateParserFILTER    = 13
+	StateParserFAULT     = 14
+	StateParserATOMIC    = 15
+	StateParserNUM       = 16
+	StateParserPROC      = 17
+	StateParserSYMREG    = 18
+	StateParserNAME      = 19
+	StateParserCOMMA     = 20
+	StateParserAMPER     = 21
+	StateParserSEMI      = 22
+	StateParserCOLON     = 23
+	StateParserLBRK      = 24
+	StateParserRBRK      = 25
+	StateParserLPAR      = 26
+	StateParserRPAR      = 27
+	StateParserLCURLY    = 28
+	StateParserRCURLY    = 29
+	StateParserEQEQ      = 30
+	StateParserNEQ       = 31
+	StateParserIMPLIES   = 32
+	StateParserEQ        = 33
+	StateParserAND       = 34
+	StateParserOR        = 35
+	StateParserSTAR      = 36
+	StateParserPLUS      = 37
 )
 
 // StateParser rules.
@@ -278,21 +291,23 @@ const (
 	StateParserRULE_initItem        = 1
 	StateParserRULE_initValue       = 2
 	StateParserRULE_constraints     = 3
-	StateParserRULE_locationsClause = 4
-	StateParserRULE_locItem         = 5
-	StateParserRULE_filterClause    = 6
-	StateParserRULE_constr          = 7
-	StateParserRULE_prop            = 8
-	StateParserRULE_atom            = 9
-	StateParserRULE_condValue       = 10
-	StateParserRULE_condLoc         = 11
-	StateParserRULE_fault           = 12
-	StateParserRULE_faultArg        = 13
-	StateParserRULE_leftLoc         = 14
-	StateParserRULE_location        = 15
-	StateParserRULE_globalLoc       = 16
-	StateParserRULE_valueList       = 17
-	StateParserRULE_value           = 18
+	StateParserRULE_withClause      = 4
+	StateParserRULE_kind            = 5
+	StateParserRULE_locationsClause = 6
+	StateParserRULE_locItem         = 7
+	StateParserRULE_filterClause    = 8
+	StateParserRULE_constr          = 9
+	StateParserRULE_prop            = 10
+	StateParserRULE_atom            = 11
+	StateParserRULE_condValue       = 12
+	StateParserRULE_condLoc         = 13
+	StateParserRULE_fault           = 14
+	StateParserRULE_faultArg        = 15
+	StateParserRULE_leftLoc         = 16
+	StateParserRULE_location        = 17
+	StateParserRULE_globalLoc       = 18
+	StateParserRULE_valueList       = 19
+	StateParserRULE_value           = 20
 )
 
 // IInitBlockContext is an interface to support dynamic dispatch.
@@ -414,7 +429,7 @@ func (p *StateParser) InitBlock() (localctx IInitBlockContext) {
 	var _alt int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(41)
+	p.SetState(45)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -423,7 +438,7 @@ func (p *StateParser) InitBlock() (localctx IInitBlockContext) {
 
 	for _la == StateParserSEMI {
 		{
-			p.SetState(38)
+			p.SetState(42)
 			p.Match(StateParserSEMI)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -431,26 +446,26 @@ func (p *StateParser) InitBlock() (localctx IInitBlockContext) {
 			}
 		}
 
-		p.SetState(43)
+		p.SetState(47)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 	}
-	p.SetState(62)
+	p.SetState(66)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 	_la = p.GetTokenStream().LA(1)
 
-	if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&34368634880) != 0 {
+	if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&68737269760) != 0 {
 		{
-			p.SetState(44)
+			p.SetState(48)
 			p.InitItem()
 		}
-		p.SetState(53)
+		p.SetState(57)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -461,7 +476,7 @@ func (p *StateParser) InitBlock() (localctx IInitBlockContext) {
 		}
 		for _alt != 2 && _alt != antlr.ATNInvalidAltNumber {
 			if _alt == 1 {
-				p.SetState(46)
+				p.SetState(50)
 				p.GetErrorHandler().Sync(p)
 				if p.HasError() {
 					goto errorExit
@@ -470,7 +485,7 @@ func (p *StateParser) InitBlock() (localctx IInitBlockContext) {
 
 				for ok := true; ok; ok = _la == StateParserSEMI {
 					{
-						p.SetState(45)
+						p.SetState(49)
 						p.Match(StateParserSEMI)
 						if p.HasError() {
 							// Recognition error - abort rule
@@ -478,7 +493,7 @@ func (p *StateParser) InitBlock() (localctx IInitBlockContext) {
 						}
 					}
 
-					p.SetState(48)
+					p.SetState(52)
 					p.GetErrorHandler().Sync(p)
 					if p.HasError() {
 						goto errorExit
@@ -486,12 +501,12 @@ func (p *StateParser) InitBlock() (localctx IInitBlockContext) {
 					_la = p.GetTokenStream().LA(1)
 				}
 				{
-					p.SetState(50)
+					p.SetState(54)
 					p.InitItem()
 				}
 
 			}
-			p.SetState(55)
+			p.SetState(59)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -501,7 +516,7 @@ func (p *StateParser) InitBlock() (localctx IInitBlockContext) {
 				goto errorExit
 			}
 		}
-		p.SetState(59)
+		p.SetState(63)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -510,7 +525,7 @@ func (p *StateParser) InitBlock() (localctx IInitBlockContext) {
 
 		for _la == StateParserSEMI {
 			{
-				p.SetState(56)
+				p.SetState(60)
 				p.Match(StateParserSEMI)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -518,7 +533,7 @@ func (p *StateParser) InitBlock() (localctx IInitBlockContext) {
 				}
 			}
 
-			p.SetState(61)
+			p.SetState(65)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -528,7 +543,7 @@ func (p *StateParser) InitBlock() (localctx IInitBlockContext) {
 
 	}
 	{
-		p.SetState(64)
+		p.SetState(68)
 		p.Match(StateParserEOF)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -948,7 +963,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 	p.EnterRule(localctx, 2, StateParserRULE_initItem)
 	var _la int
 
-	p.SetState(116)
+	p.SetState(120)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -958,7 +973,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 	case 1:
 		localctx = NewTypedInitContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
-		p.SetState(67)
+		p.SetState(71)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -967,7 +982,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 
 		if _la == StateParserATOMIC {
 			{
-				p.SetState(66)
+				p.SetState(70)
 				p.Match(StateParserATOMIC)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -977,7 +992,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 
 		}
 		{
-			p.SetState(69)
+			p.SetState(73)
 
 			var _m = p.Match(StateParserNAME)
 
@@ -987,7 +1002,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 				goto errorExit
 			}
 		}
-		p.SetState(71)
+		p.SetState(75)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -996,7 +1011,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 
 		if _la == StateParserSTAR {
 			{
-				p.SetState(70)
+				p.SetState(74)
 
 				var _m = p.Match(StateParserSTAR)
 
@@ -1009,10 +1024,10 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 
 		}
 		{
-			p.SetState(73)
+			p.SetState(77)
 			p.LeftLoc()
 		}
-		p.SetState(79)
+		p.SetState(83)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1021,14 +1036,14 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 
 		if _la == StateParserEQ {
 			{
-				p.SetState(74)
+				p.SetState(78)
 				p.Match(StateParserEQ)
 				if p.HasError() {
 					// Recognition error - abort rule
 					goto errorExit
 				}
 			}
-			p.SetState(76)
+			p.SetState(80)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -1037,7 +1052,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 
 			if _la == StateParserAMPER {
 				{
-					p.SetState(75)
+					p.SetState(79)
 					p.Match(StateParserAMPER)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -1047,7 +1062,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 
 			}
 			{
-				p.SetState(78)
+				p.SetState(82)
 				p.InitValue()
 			}
 
@@ -1057,7 +1072,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 		localctx = NewUntypedPointerInitContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(81)
+			p.SetState(85)
 
 			var _m = p.Match(StateParserSTAR)
 
@@ -1068,10 +1083,10 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 			}
 		}
 		{
-			p.SetState(82)
+			p.SetState(86)
 			p.LeftLoc()
 		}
-		p.SetState(88)
+		p.SetState(92)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1080,14 +1095,14 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 
 		if _la == StateParserEQ {
 			{
-				p.SetState(83)
+				p.SetState(87)
 				p.Match(StateParserEQ)
 				if p.HasError() {
 					// Recognition error - abort rule
 					goto errorExit
 				}
 			}
-			p.SetState(85)
+			p.SetState(89)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -1096,7 +1111,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 
 			if _la == StateParserAMPER {
 				{
-					p.SetState(84)
+					p.SetState(88)
 					p.Match(StateParserAMPER)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -1106,7 +1121,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 
 			}
 			{
-				p.SetState(87)
+				p.SetState(91)
 				p.InitValue()
 			}
 
@@ -1116,7 +1131,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 		localctx = NewArrayInitContext(p, localctx)
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(90)
+			p.SetState(94)
 
 			var _m = p.Match(StateParserNAME)
 
@@ -1127,7 +1142,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 			}
 		}
 		{
-			p.SetState(91)
+			p.SetState(95)
 
 			var _m = p.Match(StateParserNAME)
 
@@ -1138,7 +1153,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 			}
 		}
 		{
-			p.SetState(92)
+			p.SetState(96)
 			p.Match(StateParserLBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1146,7 +1161,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 			}
 		}
 		{
-			p.SetState(93)
+			p.SetState(97)
 			p.Match(StateParserNUM)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1154,14 +1169,14 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 			}
 		}
 		{
-			p.SetState(94)
+			p.SetState(98)
 			p.Match(StateParserRBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(100)
+		p.SetState(104)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1170,7 +1185,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 
 		if _la == StateParserEQ {
 			{
-				p.SetState(95)
+				p.SetState(99)
 				p.Match(StateParserEQ)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1178,7 +1193,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 				}
 			}
 			{
-				p.SetState(96)
+				p.SetState(100)
 				p.Match(StateParserLCURLY)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1186,11 +1201,11 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 				}
 			}
 			{
-				p.SetState(97)
+				p.SetState(101)
 				p.ValueList()
 			}
 			{
-				p.SetState(98)
+				p.SetState(102)
 				p.Match(StateParserRCURLY)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1204,7 +1219,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 		localctx = NewArrayCellInitContext(p, localctx)
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(102)
+			p.SetState(106)
 
 			var _m = p.Match(StateParserNAME)
 
@@ -1215,7 +1230,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 			}
 		}
 		{
-			p.SetState(103)
+			p.SetState(107)
 			p.Match(StateParserLBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1223,7 +1238,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 			}
 		}
 		{
-			p.SetState(104)
+			p.SetState(108)
 			p.Match(StateParserNUM)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1231,7 +1246,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 			}
 		}
 		{
-			p.SetState(105)
+			p.SetState(109)
 			p.Match(StateParserRBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1239,7 +1254,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 			}
 		}
 		{
-			p.SetState(106)
+			p.SetState(110)
 			p.Match(StateParserEQ)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1247,7 +1262,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 			}
 		}
 		{
-			p.SetState(107)
+			p.SetState(111)
 			p.InitValue()
 		}
 
@@ -1255,10 +1270,10 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 		localctx = NewPlainInitContext(p, localctx)
 		p.EnterOuterAlt(localctx, 5)
 		{
-			p.SetState(108)
+			p.SetState(112)
 			p.LeftLoc()
 		}
-		p.SetState(114)
+		p.SetState(118)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1267,14 +1282,14 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 
 		if _la == StateParserEQ {
 			{
-				p.SetState(109)
+				p.SetState(113)
 				p.Match(StateParserEQ)
 				if p.HasError() {
 					// Recognition error - abort rule
 					goto errorExit
 				}
 			}
-			p.SetState(111)
+			p.SetState(115)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -1283,7 +1298,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 
 			if _la == StateParserAMPER {
 				{
-					p.SetState(110)
+					p.SetState(114)
 					p.Match(StateParserAMPER)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -1293,7 +1308,7 @@ func (p *StateParser) InitItem() (localctx IInitItemContext) {
 
 			}
 			{
-				p.SetState(113)
+				p.SetState(117)
 				p.InitValue()
 			}
 
@@ -1435,7 +1450,7 @@ func (s *InitValueContext) ToStringTree(ruleNames []string, recog antlr.Recogniz
 func (p *StateParser) InitValue() (localctx IInitValueContext) {
 	localctx = NewInitValueContext(p, p.GetParserRuleContext(), p.GetState())
 	p.EnterRule(localctx, 4, StateParserRULE_initValue)
-	p.SetState(129)
+	p.SetState(133)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1445,14 +1460,14 @@ func (p *StateParser) InitValue() (localctx IInitValueContext) {
 	case 1:
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(118)
+			p.SetState(122)
 			p.Value()
 		}
 
 	case 2:
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(119)
+			p.SetState(123)
 
 			var _m = p.Match(StateParserNAME)
 
@@ -1463,7 +1478,7 @@ func (p *StateParser) InitValue() (localctx IInitValueContext) {
 			}
 		}
 		{
-			p.SetState(120)
+			p.SetState(124)
 			p.Match(StateParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1471,11 +1486,11 @@ func (p *StateParser) InitValue() (localctx IInitValueContext) {
 			}
 		}
 		{
-			p.SetState(121)
+			p.SetState(125)
 			p.Value()
 		}
 		{
-			p.SetState(122)
+			p.SetState(126)
 			p.Match(StateParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1486,7 +1501,7 @@ func (p *StateParser) InitValue() (localctx IInitValueContext) {
 	case 3:
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(124)
+			p.SetState(128)
 			p.Match(StateParserINSTR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1497,7 +1512,7 @@ func (p *StateParser) InitValue() (localctx IInitValueContext) {
 	case 4:
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(125)
+			p.SetState(129)
 			p.Match(StateParserNOP)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1508,7 +1523,7 @@ func (p *StateParser) InitValue() (localctx IInitValueContext) {
 	case 5:
 		p.EnterOuterAlt(localctx, 5)
 		{
-			p.SetState(126)
+			p.SetState(130)
 			p.Match(StateParserPROC)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1516,7 +1531,7 @@ func (p *StateParser) InitValue() (localctx IInitValueContext) {
 			}
 		}
 		{
-			p.SetState(127)
+			p.SetState(131)
 			p.Match(StateParserCOLON)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1524,7 +1539,7 @@ func (p *StateParser) InitValue() (localctx IInitValueContext) {
 			}
 		}
 		{
-			p.SetState(128)
+			p.SetState(132)
 			p.Match(StateParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1562,6 +1577,7 @@ type IConstraintsContext interface {
 	LocationsClause() ILocationsClauseContext
 	FilterClause() IFilterClauseContext
 	SEMI() antlr.TerminalNode
+	WithClause() IWithClauseContext
 
 	// IsConstraintsContext differentiates from other interfaces.
 	IsConstraintsContext()
@@ -1655,6 +1671,22 @@ func (s *ConstraintsContext) SEMI() antlr.TerminalNode {
 	return s.GetToken(StateParserSEMI, 0)
 }
 
+func (s *ConstraintsContext) WithClause() IWithClauseContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IWithClauseContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IWithClauseContext)
+}
+
 func (s *ConstraintsContext) GetRuleContext() antlr.RuleContext {
 	return s
 }
@@ -1669,7 +1701,7 @@ func (p *StateParser) Constraints() (localctx IConstraintsContext) {
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(132)
+	p.SetState(136)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1678,28 +1710,10 @@ func (p *StateParser) Constraints() (localctx IConstraintsContext) {
 
 	if _la == StateParserLOCATIONS {
 		{
-			p.SetState(131)
+			p.SetState(135)
 			p.LocationsClause()
 		}
 
-	}
-	p.SetState(135)
-	p.GetErrorHandler().Sync(p)
-	if p.HasError() {
-		goto errorExit
-	}
-	_la = p.GetTokenStream().LA(1)
-
-	if _la == StateParserFILTER {
-		{
-			p.SetState(134)
-			p.FilterClause()
-		}
-
-	}
-	{
-		p.SetState(137)
-		p.Constr()
 	}
 	p.SetState(139)
 	p.GetErrorHandler().Sync(p)
@@ -1708,9 +1722,27 @@ func (p *StateParser) Constraints() (localctx IConstraintsContext) {
 	}
 	_la = p.GetTokenStream().LA(1)
 
-	if _la == StateParserSEMI {
+	if _la == StateParserFILTER {
 		{
 			p.SetState(138)
+			p.FilterClause()
+		}
+
+	}
+	{
+		p.SetState(141)
+		p.Constr()
+	}
+	p.SetState(143)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	if _la == StateParserSEMI {
+		{
+			p.SetState(142)
 			p.Match(StateParserSEMI)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1719,13 +1751,386 @@ func (p *StateParser) Constraints() (localctx IConstraintsContext) {
 		}
 
 	}
+	p.SetState(146)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	if _la == StateParserWITH {
+		{
+			p.SetState(145)
+			p.WithClause()
+		}
+
+	}
 	{
-		p.SetState(141)
+		p.SetState(148)
 		p.Match(StateParserEOF)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// IWithClauseContext is an interface to support dynamic dispatch.
+type IWithClauseContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	WITH() antlr.TerminalNode
+	AllKind() []IKindContext
+	Kind(i int) IKindContext
+	AllSEMI() []antlr.TerminalNode
+	SEMI(i int) antlr.TerminalNode
+
+	// IsWithClauseContext differentiates from other interfaces.
+	IsWithClauseContext()
+}
+
+type WithClauseContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyWithClauseContext() *WithClauseContext {
+	var p = new(WithClauseContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = StateParserRULE_withClause
+	return p
+}
+
+func InitEmptyWithClauseContext(p *WithClauseContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = StateParserRULE_withClause
+}
+
+func (*WithClauseContext) IsWithClauseContext() {}
+
+func NewWithClauseContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *WithClauseContext {
+	var p = new(WithClauseContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = StateParserRULE_withClause
+
+	return p
+}
+
+func (s *WithClauseContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *WithClauseContext) WITH() antlr.TerminalNode {
+	return s.GetToken(StateParserWITH, 0)
+}
+
+func (s *WithClauseContext) AllKind() []IKindContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IKindContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IKindContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IKindContext); ok {
+			tst[i] = t.(IKindContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *WithClauseContext) Kind(i int) IKindContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IKindContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IKindContext)
+}
+
+func (s *WithClauseContext) AllSEMI() []antlr.TerminalNode {
+	return s.GetTokens(StateParserSEMI)
+}
+
+func (s *WithClauseContext) SEMI(i int) antlr.TerminalNode {
+	return s.GetToken(StateParserSEMI, i)
+}
+
+func (s *WithClauseContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *WithClauseContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *StateParser) WithClause() (localctx IWithClauseContext) {
+	localctx = NewWithClauseContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 8, StateParserRULE_withClause)
+	var _la int
+
+	var _alt int
+
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(150)
+		p.Match(StateParserWITH)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+	{
+		p.SetState(151)
+		p.Kind()
+	}
+	p.SetState(156)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 20, p.GetParserRuleContext())
+	if p.HasError() {
+		goto errorExit
+	}
+	for _alt != 2 && _alt != antlr.ATNInvalidAltNumber {
+		if _alt == 1 {
+			{
+				p.SetState(152)
+				p.Match(StateParserSEMI)
+				if p.HasError() {
+					// Recognition error - abort rule
+					goto errorExit
+				}
+			}
+			{
+				p.SetState(153)
+				p.Kind()
+			}
+
+		}
+		p.SetState(158)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 20, p.GetParserRuleContext())
+		if p.HasError() {
+			goto errorExit
+		}
+	}
+	p.SetState(160)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	if _la == StateParserSEMI {
+		{
+			p.SetState(159)
+			p.Match(StateParserSEMI)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// IKindContext is an interface to support dynamic dispatch.
+type IKindContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	NAME() antlr.TerminalNode
+	COLON() antlr.TerminalNode
+	FORALL() antlr.TerminalNode
+	EXISTS() antlr.TerminalNode
+	NOT() antlr.TerminalNode
+
+	// IsKindContext differentiates from other interfaces.
+	IsKindContext()
+}
+
+type KindContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyKindContext() *KindContext {
+	var p = new(KindContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = StateParserRULE_kind
+	return p
+}
+
+func InitEmptyKindContext(p *KindContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = StateParserRULE_kind
+}
+
+func (*KindContext) IsKindContext() {}
+
+func NewKindContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *KindContext {
+	var p = new(KindContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = StateParserRULE_kind
+
+	return p
+}
+
+func (s *KindContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *KindContext) NAME() antlr.TerminalNode {
+	return s.GetToken(StateParserNAME, 0)
+}
+
+func (s *KindContext) COLON() antlr.TerminalNode {
+	return s.GetToken(StateParserCOLON, 0)
+}
+
+func (s *KindContext) FORALL() antlr.TerminalNode {
+	return s.GetToken(StateParserFORALL, 0)
+}
+
+func (s *KindContext) EXISTS() antlr.TerminalNode {
+	return s.GetToken(StateParserEXISTS, 0)
+}
+
+func (s *KindContext) NOT() antlr.TerminalNode {
+	return s.GetToken(StateParserNOT, 0)
+}
+
+func (s *KindContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *KindContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *StateParser) Kind() (localctx IKindContext) {
+	localctx = NewKindContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 10, StateParserRULE_kind)
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(162)
+		p.Match(StateParserNAME)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+	{
+		p.SetState(163)
+		p.Match(StateParserCOLON)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+	p.SetState(168)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+
+	switch p.GetTokenStream().LA(1) {
+	case StateParserFORALL:
+		{
+			p.SetState(164)
+			p.Match(StateParserFORALL)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case StateParserEXISTS:
+		{
+			p.SetState(165)
+			p.Match(StateParserEXISTS)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case StateParserNOT:
+		{
+			p.SetState(166)
+			p.Match(StateParserNOT)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(167)
+			p.Match(StateParserEXISTS)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	default:
+		p.SetError(antlr.NewNoViableAltException(p, nil, nil, nil, nil, nil))
+		goto errorExit
 	}
 
 errorExit:
@@ -1864,14 +2269,14 @@ func (s *LocationsClauseContext) ToStringTree(ruleNames []string, recog antlr.Re
 
 func (p *StateParser) LocationsClause() (localctx ILocationsClauseContext) {
 	localctx = NewLocationsClauseContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 8, StateParserRULE_locationsClause)
+	p.EnterRule(localctx, 12, StateParserRULE_locationsClause)
 	var _la int
 
 	var _alt int
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(143)
+		p.SetState(170)
 		p.Match(StateParserLOCATIONS)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1879,38 +2284,38 @@ func (p *StateParser) LocationsClause() (localctx ILocationsClauseContext) {
 		}
 	}
 	{
-		p.SetState(144)
+		p.SetState(171)
 		p.Match(StateParserLBRK)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(156)
+	p.SetState(183)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 	_la = p.GetTokenStream().LA(1)
 
-	if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&8888320) != 0 {
+	if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&17776640) != 0 {
 		{
-			p.SetState(145)
+			p.SetState(172)
 			p.LocItem()
 		}
-		p.SetState(150)
+		p.SetState(177)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
-		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 19, p.GetParserRuleContext())
+		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 23, p.GetParserRuleContext())
 		if p.HasError() {
 			goto errorExit
 		}
 		for _alt != 2 && _alt != antlr.ATNInvalidAltNumber {
 			if _alt == 1 {
 				{
-					p.SetState(146)
+					p.SetState(173)
 					p.Match(StateParserSEMI)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -1918,22 +2323,22 @@ func (p *StateParser) LocationsClause() (localctx ILocationsClauseContext) {
 					}
 				}
 				{
-					p.SetState(147)
+					p.SetState(174)
 					p.LocItem()
 				}
 
 			}
-			p.SetState(152)
+			p.SetState(179)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
 			}
-			_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 19, p.GetParserRuleContext())
+			_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 23, p.GetParserRuleContext())
 			if p.HasError() {
 				goto errorExit
 			}
 		}
-		p.SetState(154)
+		p.SetState(181)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1942,7 +2347,7 @@ func (p *StateParser) LocationsClause() (localctx ILocationsClauseContext) {
 
 		if _la == StateParserSEMI {
 			{
-				p.SetState(153)
+				p.SetState(180)
 				p.Match(StateParserSEMI)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1954,7 +2359,7 @@ func (p *StateParser) LocationsClause() (localctx ILocationsClauseContext) {
 
 	}
 	{
-		p.SetState(158)
+		p.SetState(185)
 		p.Match(StateParserRBRK)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -2085,10 +2490,10 @@ func (s *LocItemContext) ToStringTree(ruleNames []string, recog antlr.Recognizer
 
 func (p *StateParser) LocItem() (localctx ILocItemContext) {
 	localctx = NewLocItemContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 10, StateParserRULE_locItem)
+	p.EnterRule(localctx, 14, StateParserRULE_locItem)
 	var _la int
 
-	p.SetState(168)
+	p.SetState(195)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -2098,10 +2503,10 @@ func (p *StateParser) LocItem() (localctx ILocItemContext) {
 	case StateParserNUM, StateParserPROC, StateParserSYMREG, StateParserNAME, StateParserLBRK:
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(160)
+			p.SetState(187)
 			p.CondLoc()
 		}
-		p.SetState(162)
+		p.SetState(189)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -2110,7 +2515,7 @@ func (p *StateParser) LocItem() (localctx ILocItemContext) {
 
 		if _la == StateParserNAME {
 			{
-				p.SetState(161)
+				p.SetState(188)
 
 				var _m = p.Match(StateParserNAME)
 
@@ -2122,7 +2527,7 @@ func (p *StateParser) LocItem() (localctx ILocItemContext) {
 			}
 
 		}
-		p.SetState(165)
+		p.SetState(192)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -2131,7 +2536,7 @@ func (p *StateParser) LocItem() (localctx ILocItemContext) {
 
 		if _la == StateParserSTAR {
 			{
-				p.SetState(164)
+				p.SetState(191)
 				p.Match(StateParserSTAR)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -2144,7 +2549,7 @@ func (p *StateParser) LocItem() (localctx ILocItemContext) {
 	case StateParserFAULT:
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(167)
+			p.SetState(194)
 			p.Fault()
 		}
 
@@ -2243,10 +2648,10 @@ func (s *FilterClauseContext) ToStringTree(ruleNames []string, recog antlr.Recog
 
 func (p *StateParser) FilterClause() (localctx IFilterClauseContext) {
 	localctx = NewFilterClauseContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 12, StateParserRULE_filterClause)
+	p.EnterRule(localctx, 16, StateParserRULE_filterClause)
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(170)
+		p.SetState(197)
 		p.Match(StateParserFILTER)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -2254,7 +2659,7 @@ func (p *StateParser) FilterClause() (localctx IFilterClauseContext) {
 		}
 	}
 	{
-		p.SetState(171)
+		p.SetState(198)
 		p.prop(0)
 	}
 
@@ -2543,8 +2948,8 @@ func (s *NoConstrContext) GetRuleContext() antlr.RuleContext {
 
 func (p *StateParser) Constr() (localctx IConstrContext) {
 	localctx = NewConstrContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 14, StateParserRULE_constr)
-	p.SetState(187)
+	p.EnterRule(localctx, 18, StateParserRULE_constr)
+	p.SetState(214)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -2555,7 +2960,7 @@ func (p *StateParser) Constr() (localctx IConstrContext) {
 		localctx = NewForallConstrContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(173)
+			p.SetState(200)
 			p.Match(StateParserFORALL)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2563,7 +2968,7 @@ func (p *StateParser) Constr() (localctx IConstrContext) {
 			}
 		}
 		{
-			p.SetState(174)
+			p.SetState(201)
 			p.prop(0)
 		}
 
@@ -2571,7 +2976,7 @@ func (p *StateParser) Constr() (localctx IConstrContext) {
 		localctx = NewExistsConstrContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(175)
+			p.SetState(202)
 			p.Match(StateParserEXISTS)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2579,7 +2984,7 @@ func (p *StateParser) Constr() (localctx IConstrContext) {
 			}
 		}
 		{
-			p.SetState(176)
+			p.SetState(203)
 			p.prop(0)
 		}
 
@@ -2587,7 +2992,7 @@ func (p *StateParser) Constr() (localctx IConstrContext) {
 		localctx = NewNotExistsConstrContext(p, localctx)
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(177)
+			p.SetState(204)
 			p.Match(StateParserNOT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2595,7 +3000,7 @@ func (p *StateParser) Constr() (localctx IConstrContext) {
 			}
 		}
 		{
-			p.SetState(178)
+			p.SetState(205)
 			p.Match(StateParserEXISTS)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2603,7 +3008,7 @@ func (p *StateParser) Constr() (localctx IConstrContext) {
 			}
 		}
 		{
-			p.SetState(179)
+			p.SetState(206)
 			p.prop(0)
 		}
 
@@ -2611,7 +3016,7 @@ func (p *StateParser) Constr() (localctx IConstrContext) {
 		localctx = NewFinalConstrContext(p, localctx)
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(180)
+			p.SetState(207)
 			p.Match(StateParserFINAL)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2619,7 +3024,7 @@ func (p *StateParser) Constr() (localctx IConstrContext) {
 			}
 		}
 		{
-			p.SetState(181)
+			p.SetState(208)
 			p.prop(0)
 		}
 
@@ -2627,7 +3032,7 @@ func (p *StateParser) Constr() (localctx IConstrContext) {
 		localctx = NewBareConstrContext(p, localctx)
 		p.EnterOuterAlt(localctx, 5)
 		{
-			p.SetState(182)
+			p.SetState(209)
 			p.Match(StateParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2635,11 +3040,11 @@ func (p *StateParser) Constr() (localctx IConstrContext) {
 			}
 		}
 		{
-			p.SetState(183)
+			p.SetState(210)
 			p.prop(0)
 		}
 		{
-			p.SetState(184)
+			p.SetState(211)
 			p.Match(StateParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2647,7 +3052,7 @@ func (p *StateParser) Constr() (localctx IConstrContext) {
 			}
 		}
 
-	case StateParserEOF, StateParserSEMI:
+	case StateParserEOF, StateParserWITH, StateParserSEMI:
 		localctx = NewNoConstrContext(p, localctx)
 		p.EnterOuterAlt(localctx, 6)
 
@@ -3081,12 +3486,12 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 	localctx = NewPropContext(p, p.GetParserRuleContext(), _parentState)
 	var _prevctx IPropContext = localctx
 	var _ antlr.ParserRuleContext = _prevctx // TODO: To prevent unused variable warning.
-	_startState := 16
-	p.EnterRecursionRule(localctx, 16, StateParserRULE_prop, _p)
+	_startState := 20
+	p.EnterRecursionRule(localctx, 20, StateParserRULE_prop, _p)
 	var _alt int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(199)
+	p.SetState(226)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -3099,7 +3504,7 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 		_prevctx = localctx
 
 		{
-			p.SetState(190)
+			p.SetState(217)
 			p.Match(StateParserNOT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3107,7 +3512,7 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 			}
 		}
 		{
-			p.SetState(191)
+			p.SetState(218)
 			p.prop(8)
 		}
 
@@ -3116,7 +3521,7 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 		p.SetParserRuleContext(localctx)
 		_prevctx = localctx
 		{
-			p.SetState(192)
+			p.SetState(219)
 			p.Match(StateParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3124,11 +3529,11 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 			}
 		}
 		{
-			p.SetState(193)
+			p.SetState(220)
 			p.prop(0)
 		}
 		{
-			p.SetState(194)
+			p.SetState(221)
 			p.Match(StateParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3141,7 +3546,7 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 		p.SetParserRuleContext(localctx)
 		_prevctx = localctx
 		{
-			p.SetState(196)
+			p.SetState(223)
 			p.Match(StateParserTRUE)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3154,7 +3559,7 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 		p.SetParserRuleContext(localctx)
 		_prevctx = localctx
 		{
-			p.SetState(197)
+			p.SetState(224)
 			p.Match(StateParserFALSE)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3167,7 +3572,7 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 		p.SetParserRuleContext(localctx)
 		_prevctx = localctx
 		{
-			p.SetState(198)
+			p.SetState(225)
 			p.Atom()
 		}
 
@@ -3176,12 +3581,12 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 		goto errorExit
 	}
 	p.GetParserRuleContext().SetStop(p.GetTokenStream().LT(-1))
-	p.SetState(212)
+	p.SetState(239)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
-	_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 28, p.GetParserRuleContext())
+	_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 32, p.GetParserRuleContext())
 	if p.HasError() {
 		goto errorExit
 	}
@@ -3191,24 +3596,24 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 				p.TriggerExitRuleEvent()
 			}
 			_prevctx = localctx
-			p.SetState(210)
+			p.SetState(237)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
 			}
 
-			switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 27, p.GetParserRuleContext()) {
+			switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 31, p.GetParserRuleContext()) {
 			case 1:
 				localctx = NewImpliesPropContext(p, NewPropContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, StateParserRULE_prop)
-				p.SetState(201)
+				p.SetState(228)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 7)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 7)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(202)
+					p.SetState(229)
 					p.Match(StateParserIMPLIES)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -3216,21 +3621,21 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 					}
 				}
 				{
-					p.SetState(203)
+					p.SetState(230)
 					p.prop(7)
 				}
 
 			case 2:
 				localctx = NewAndPropContext(p, NewPropContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, StateParserRULE_prop)
-				p.SetState(204)
+				p.SetState(231)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 6)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 6)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(205)
+					p.SetState(232)
 					p.Match(StateParserAND)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -3238,21 +3643,21 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 					}
 				}
 				{
-					p.SetState(206)
+					p.SetState(233)
 					p.prop(7)
 				}
 
 			case 3:
 				localctx = NewOrPropContext(p, NewPropContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, StateParserRULE_prop)
-				p.SetState(207)
+				p.SetState(234)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 5)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 5)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(208)
+					p.SetState(235)
 					p.Match(StateParserOR)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -3260,7 +3665,7 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 					}
 				}
 				{
-					p.SetState(209)
+					p.SetState(236)
 					p.prop(6)
 				}
 
@@ -3269,12 +3674,12 @@ func (p *StateParser) prop(_p int) (localctx IPropContext) {
 			}
 
 		}
-		p.SetState(214)
+		p.SetState(241)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
-		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 28, p.GetParserRuleContext())
+		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 32, p.GetParserRuleContext())
 		if p.HasError() {
 			goto errorExit
 		}
@@ -3450,10 +3855,10 @@ func (s *FaultAtomContext) Fault() IFaultContext {
 
 func (p *StateParser) Atom() (localctx IAtomContext) {
 	localctx = NewAtomContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 18, StateParserRULE_atom)
+	p.EnterRule(localctx, 22, StateParserRULE_atom)
 	var _la int
 
-	p.SetState(220)
+	p.SetState(247)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -3464,11 +3869,11 @@ func (p *StateParser) Atom() (localctx IAtomContext) {
 		localctx = NewValueAtomContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(215)
+			p.SetState(242)
 			p.CondLoc()
 		}
 		{
-			p.SetState(216)
+			p.SetState(243)
 
 			var _lt = p.GetTokenStream().LT(1)
 
@@ -3476,7 +3881,7 @@ func (p *StateParser) Atom() (localctx IAtomContext) {
 
 			_la = p.GetTokenStream().LA(1)
 
-			if !((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&5905580032) != 0) {
+			if !((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&11811160064) != 0) {
 				var _ri = p.GetErrorHandler().RecoverInline(p)
 
 				localctx.(*ValueAtomContext).cmp = _ri
@@ -3486,7 +3891,7 @@ func (p *StateParser) Atom() (localctx IAtomContext) {
 			}
 		}
 		{
-			p.SetState(217)
+			p.SetState(244)
 			p.CondValue()
 		}
 
@@ -3494,7 +3899,7 @@ func (p *StateParser) Atom() (localctx IAtomContext) {
 		localctx = NewFaultAtomContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(219)
+			p.SetState(246)
 			p.Fault()
 		}
 
@@ -3667,25 +4072,25 @@ func (s *CondValueContext) ToStringTree(ruleNames []string, recog antlr.Recogniz
 
 func (p *StateParser) CondValue() (localctx ICondValueContext) {
 	localctx = NewCondValueContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 20, StateParserRULE_condValue)
-	p.SetState(237)
+	p.EnterRule(localctx, 24, StateParserRULE_condValue)
+	p.SetState(264)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
-	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 30, p.GetParserRuleContext()) {
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 34, p.GetParserRuleContext()) {
 	case 1:
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(222)
+			p.SetState(249)
 			p.Value()
 		}
 
 	case 2:
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(223)
+			p.SetState(250)
 			p.Match(StateParserLCURLY)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3693,11 +4098,11 @@ func (p *StateParser) CondValue() (localctx ICondValueContext) {
 			}
 		}
 		{
-			p.SetState(224)
+			p.SetState(251)
 			p.ValueList()
 		}
 		{
-			p.SetState(225)
+			p.SetState(252)
 			p.Match(StateParserRCURLY)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3708,7 +4113,7 @@ func (p *StateParser) CondValue() (localctx ICondValueContext) {
 	case 3:
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(227)
+			p.SetState(254)
 			p.Match(StateParserINSTR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3719,7 +4124,7 @@ func (p *StateParser) CondValue() (localctx ICondValueContext) {
 	case 4:
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(228)
+			p.SetState(255)
 			p.Match(StateParserNOP)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3730,7 +4135,7 @@ func (p *StateParser) CondValue() (localctx ICondValueContext) {
 	case 5:
 		p.EnterOuterAlt(localctx, 5)
 		{
-			p.SetState(229)
+			p.SetState(256)
 			p.Match(StateParserPROC)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3738,7 +4143,7 @@ func (p *StateParser) CondValue() (localctx ICondValueContext) {
 			}
 		}
 		{
-			p.SetState(230)
+			p.SetState(257)
 			p.Match(StateParserCOLON)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3746,7 +4151,7 @@ func (p *StateParser) CondValue() (localctx ICondValueContext) {
 			}
 		}
 		{
-			p.SetState(231)
+			p.SetState(258)
 			p.Match(StateParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3757,7 +4162,7 @@ func (p *StateParser) CondValue() (localctx ICondValueContext) {
 	case 6:
 		p.EnterOuterAlt(localctx, 6)
 		{
-			p.SetState(232)
+			p.SetState(259)
 			p.Match(StateParserNUM)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3765,7 +4170,7 @@ func (p *StateParser) CondValue() (localctx ICondValueContext) {
 			}
 		}
 		{
-			p.SetState(233)
+			p.SetState(260)
 			p.Match(StateParserCOLON)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3773,7 +4178,7 @@ func (p *StateParser) CondValue() (localctx ICondValueContext) {
 			}
 		}
 		{
-			p.SetState(234)
+			p.SetState(261)
 			p.Match(StateParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3784,7 +4189,7 @@ func (p *StateParser) CondValue() (localctx ICondValueContext) {
 	case 7:
 		p.EnterOuterAlt(localctx, 7)
 		{
-			p.SetState(235)
+			p.SetState(262)
 			p.Match(StateParserSTAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3792,7 +4197,7 @@ func (p *StateParser) CondValue() (localctx ICondValueContext) {
 			}
 		}
 		{
-			p.SetState(236)
+			p.SetState(263)
 			p.Location()
 		}
 
@@ -3916,25 +4321,25 @@ func (s *CondLocContext) ToStringTree(ruleNames []string, recog antlr.Recognizer
 
 func (p *StateParser) CondLoc() (localctx ICondLocContext) {
 	localctx = NewCondLocContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 22, StateParserRULE_condLoc)
-	p.SetState(244)
+	p.EnterRule(localctx, 26, StateParserRULE_condLoc)
+	p.SetState(271)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
-	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 31, p.GetParserRuleContext()) {
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 35, p.GetParserRuleContext()) {
 	case 1:
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(239)
+			p.SetState(266)
 			p.LeftLoc()
 		}
 
 	case 2:
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(240)
+			p.SetState(267)
 
 			var _m = p.Match(StateParserNAME)
 
@@ -3945,7 +4350,7 @@ func (p *StateParser) CondLoc() (localctx ICondLocContext) {
 			}
 		}
 		{
-			p.SetState(241)
+			p.SetState(268)
 			p.Match(StateParserLBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3953,7 +4358,7 @@ func (p *StateParser) CondLoc() (localctx ICondLocContext) {
 			}
 		}
 		{
-			p.SetState(242)
+			p.SetState(269)
 			p.Match(StateParserNUM)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3961,7 +4366,7 @@ func (p *StateParser) CondLoc() (localctx ICondLocContext) {
 			}
 		}
 		{
-			p.SetState(243)
+			p.SetState(270)
 			p.Match(StateParserRBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4124,12 +4529,12 @@ func (s *FaultContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) 
 
 func (p *StateParser) Fault() (localctx IFaultContext) {
 	localctx = NewFaultContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 24, StateParserRULE_fault)
+	p.EnterRule(localctx, 28, StateParserRULE_fault)
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(246)
+		p.SetState(273)
 		p.Match(StateParserFAULT)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -4137,7 +4542,7 @@ func (p *StateParser) Fault() (localctx IFaultContext) {
 		}
 	}
 	{
-		p.SetState(247)
+		p.SetState(274)
 		p.Match(StateParserLPAR)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -4145,14 +4550,14 @@ func (p *StateParser) Fault() (localctx IFaultContext) {
 		}
 	}
 	{
-		p.SetState(248)
+		p.SetState(275)
 		p.Match(StateParserPROC)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(251)
+	p.SetState(278)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -4161,7 +4566,7 @@ func (p *StateParser) Fault() (localctx IFaultContext) {
 
 	if _la == StateParserCOLON {
 		{
-			p.SetState(249)
+			p.SetState(276)
 			p.Match(StateParserCOLON)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4169,7 +4574,7 @@ func (p *StateParser) Fault() (localctx IFaultContext) {
 			}
 		}
 		{
-			p.SetState(250)
+			p.SetState(277)
 			p.Match(StateParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4178,7 +4583,7 @@ func (p *StateParser) Fault() (localctx IFaultContext) {
 		}
 
 	}
-	p.SetState(257)
+	p.SetState(284)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -4187,7 +4592,7 @@ func (p *StateParser) Fault() (localctx IFaultContext) {
 
 	for _la == StateParserCOMMA {
 		{
-			p.SetState(253)
+			p.SetState(280)
 			p.Match(StateParserCOMMA)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4195,11 +4600,11 @@ func (p *StateParser) Fault() (localctx IFaultContext) {
 			}
 		}
 		{
-			p.SetState(254)
+			p.SetState(281)
 			p.FaultArg()
 		}
 
-		p.SetState(259)
+		p.SetState(286)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -4207,7 +4612,7 @@ func (p *StateParser) Fault() (localctx IFaultContext) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(260)
+		p.SetState(287)
 		p.Match(StateParserRPAR)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -4303,19 +4708,19 @@ func (s *FaultArgContext) ToStringTree(ruleNames []string, recog antlr.Recognize
 
 func (p *StateParser) FaultArg() (localctx IFaultArgContext) {
 	localctx = NewFaultArgContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 26, StateParserRULE_faultArg)
+	p.EnterRule(localctx, 30, StateParserRULE_faultArg)
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(262)
+		p.SetState(289)
 		p.Match(StateParserNAME)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(267)
+	p.SetState(294)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -4324,7 +4729,7 @@ func (p *StateParser) FaultArg() (localctx IFaultArgContext) {
 
 	for _la == StateParserCOLON {
 		{
-			p.SetState(263)
+			p.SetState(290)
 			p.Match(StateParserCOLON)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4332,7 +4737,7 @@ func (p *StateParser) FaultArg() (localctx IFaultArgContext) {
 			}
 		}
 		{
-			p.SetState(264)
+			p.SetState(291)
 			p.Match(StateParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4340,7 +4745,7 @@ func (p *StateParser) FaultArg() (localctx IFaultArgContext) {
 			}
 		}
 
-		p.SetState(269)
+		p.SetState(296)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -4460,8 +4865,8 @@ func (s *LeftLocContext) ToStringTree(ruleNames []string, recog antlr.Recognizer
 
 func (p *StateParser) LeftLoc() (localctx ILeftLocContext) {
 	localctx = NewLeftLocContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 28, StateParserRULE_leftLoc)
-	p.SetState(275)
+	p.EnterRule(localctx, 32, StateParserRULE_leftLoc)
+	p.SetState(302)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -4471,14 +4876,14 @@ func (p *StateParser) LeftLoc() (localctx ILeftLocContext) {
 	case StateParserNUM, StateParserPROC, StateParserSYMREG, StateParserNAME:
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(270)
+			p.SetState(297)
 			p.Location()
 		}
 
 	case StateParserLBRK:
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(271)
+			p.SetState(298)
 			p.Match(StateParserLBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4486,11 +4891,11 @@ func (p *StateParser) LeftLoc() (localctx ILeftLocContext) {
 			}
 		}
 		{
-			p.SetState(272)
+			p.SetState(299)
 			p.GlobalLoc()
 		}
 		{
-			p.SetState(273)
+			p.SetState(300)
 			p.Match(StateParserRBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4671,10 +5076,10 @@ func (s *GlobalLocationContext) GlobalLoc() IGlobalLocContext {
 
 func (p *StateParser) Location() (localctx ILocationContext) {
 	localctx = NewLocationContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 30, StateParserRULE_location)
+	p.EnterRule(localctx, 34, StateParserRULE_location)
 	var _la int
 
-	p.SetState(282)
+	p.SetState(309)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -4685,7 +5090,7 @@ func (p *StateParser) Location() (localctx ILocationContext) {
 		localctx = NewRegLocationContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(277)
+			p.SetState(304)
 
 			var _lt = p.GetTokenStream().LT(1)
 
@@ -4703,7 +5108,7 @@ func (p *StateParser) Location() (localctx ILocationContext) {
 			}
 		}
 		{
-			p.SetState(278)
+			p.SetState(305)
 			p.Match(StateParserCOLON)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4711,7 +5116,7 @@ func (p *StateParser) Location() (localctx ILocationContext) {
 			}
 		}
 		{
-			p.SetState(279)
+			p.SetState(306)
 			_la = p.GetTokenStream().LA(1)
 
 			if !(_la == StateParserSYMREG || _la == StateParserNAME) {
@@ -4726,7 +5131,7 @@ func (p *StateParser) Location() (localctx ILocationContext) {
 		localctx = NewSymbolicRegLocationContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(280)
+			p.SetState(307)
 			p.Match(StateParserSYMREG)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4738,7 +5143,7 @@ func (p *StateParser) Location() (localctx ILocationContext) {
 		localctx = NewGlobalLocationContext(p, localctx)
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(281)
+			p.SetState(308)
 			p.GlobalLoc()
 		}
 
@@ -4841,22 +5246,22 @@ func (s *GlobalLocContext) ToStringTree(ruleNames []string, recog antlr.Recogniz
 
 func (p *StateParser) GlobalLoc() (localctx IGlobalLocContext) {
 	localctx = NewGlobalLocContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 32, StateParserRULE_globalLoc)
+	p.EnterRule(localctx, 36, StateParserRULE_globalLoc)
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(284)
+		p.SetState(311)
 		p.Match(StateParserNAME)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(287)
+	p.SetState(314)
 	p.GetErrorHandler().Sync(p)
 
-	if p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 37, p.GetParserRuleContext()) == 1 {
+	if p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 41, p.GetParserRuleContext()) == 1 {
 		{
-			p.SetState(285)
+			p.SetState(312)
 			p.Match(StateParserCOLON)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4864,7 +5269,7 @@ func (p *StateParser) GlobalLoc() (localctx IGlobalLocContext) {
 			}
 		}
 		{
-			p.SetState(286)
+			p.SetState(313)
 
 			var _m = p.Match(StateParserNAME)
 
@@ -5000,15 +5405,15 @@ func (s *ValueListContext) ToStringTree(ruleNames []string, recog antlr.Recogniz
 
 func (p *StateParser) ValueList() (localctx IValueListContext) {
 	localctx = NewValueListContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 34, StateParserRULE_valueList)
+	p.EnterRule(localctx, 38, StateParserRULE_valueList)
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(289)
+		p.SetState(316)
 		p.Value()
 	}
-	p.SetState(294)
+	p.SetState(321)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -5017,7 +5422,7 @@ func (p *StateParser) ValueList() (localctx IValueListContext) {
 
 	for _la == StateParserCOMMA {
 		{
-			p.SetState(290)
+			p.SetState(317)
 			p.Match(StateParserCOMMA)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -5025,11 +5430,11 @@ func (p *StateParser) ValueList() (localctx IValueListContext) {
 			}
 		}
 		{
-			p.SetState(291)
+			p.SetState(318)
 			p.Value()
 		}
 
-		p.SetState(296)
+		p.SetState(323)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -5223,19 +5628,19 @@ func (s *TagValueContext) NAME() antlr.TerminalNode {
 
 func (p *StateParser) Value() (localctx IValueContext) {
 	localctx = NewValueContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 36, StateParserRULE_value)
-	p.SetState(309)
+	p.EnterRule(localctx, 40, StateParserRULE_value)
+	p.SetState(336)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
-	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 40, p.GetParserRuleContext()) {
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 44, p.GetParserRuleContext()) {
 	case 1:
 		localctx = NewNumValueContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(297)
+			p.SetState(324)
 			p.Match(StateParserNUM)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -5247,19 +5652,19 @@ func (p *StateParser) Value() (localctx IValueContext) {
 		localctx = NewSymValueContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(298)
+			p.SetState(325)
 			p.Match(StateParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(301)
+		p.SetState(328)
 		p.GetErrorHandler().Sync(p)
 
-		if p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 39, p.GetParserRuleContext()) == 1 {
+		if p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 43, p.GetParserRuleContext()) == 1 {
 			{
-				p.SetState(299)
+				p.SetState(326)
 				p.Match(StateParserCOLON)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -5267,7 +5672,7 @@ func (p *StateParser) Value() (localctx IValueContext) {
 				}
 			}
 			{
-				p.SetState(300)
+				p.SetState(327)
 
 				var _m = p.Match(StateParserNAME)
 
@@ -5286,7 +5691,7 @@ func (p *StateParser) Value() (localctx IValueContext) {
 		localctx = NewIndexedSymValueContext(p, localctx)
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(303)
+			p.SetState(330)
 			p.Match(StateParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -5294,7 +5699,7 @@ func (p *StateParser) Value() (localctx IValueContext) {
 			}
 		}
 		{
-			p.SetState(304)
+			p.SetState(331)
 			p.Match(StateParserLBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -5302,7 +5707,7 @@ func (p *StateParser) Value() (localctx IValueContext) {
 			}
 		}
 		{
-			p.SetState(305)
+			p.SetState(332)
 			p.Match(StateParserNUM)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -5310,7 +5715,7 @@ func (p *StateParser) Value() (localctx IValueContext) {
 			}
 		}
 		{
-			p.SetState(306)
+			p.SetState(333)
 			p.Match(StateParserRBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -5322,7 +5727,7 @@ func (p *StateParser) Value() (localctx IValueContext) {
 		localctx = NewTagValueContext(p, localctx)
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(307)
+			p.SetState(334)
 			p.Match(StateParserCOLON)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -5330,7 +5735,7 @@ func (p *StateParser) Value() (localctx IValueContext) {
 			}
 		}
 		{
-			p.SetState(308)
+			p.SetState(335)
 			p.Match(StateParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -5357,7 +5762,7 @@ errorExit:
 
 func (p *StateParser) Sempred(localctx antlr.RuleContext, ruleIndex, predIndex int) bool {
 	switch ruleIndex {
-	case 8:
+	case 10:
 		var t *PropContext = nil
 		if localctx != nil {
 			t = localctx.(*PropContext)

@@ -694,13 +694,16 @@ func hasTag(tags []string, tag string) bool {
 	return false
 }
 
-// InAmo tells whether the read-modify-write pair whose write is w belongs
-// to herd's amo relation as well as to rmw. X on the write marks the pairs
-// herd keeps out of amo: AArch64's exclusive pairs and X86's locked
-// exchange. BPF's fully ordered atomics carry X too (herd's BPF set X holds
-// every atomic access), but also SC, and they are amo: bpf.cat orders
-// around a successful cmpxchg through (SC * SC) & amo.
-func InAmo(w *Event) bool { return !w.HasTag("X") || w.HasTag("SC") }
+// InAmo tells whether the read-modify-write pair of r and w belongs to
+// herd's amo relation as well as to rmw. herd's amo is the pairs of one
+// instruction (AArch64's SWP and LDADD, X86's XCHG and LOCK-prefixed
+// instructions, RISC-V's AMOs), not the exclusive pairs, whose read and
+// write are two instructions (AArch64's LDXR and STXR, marked X). Pairs
+// without X, or with SC (BPF's fully ordered atomics), are amo as their
+// front ends build them.
+func InAmo(r, w *Event) bool {
+	return !w.HasTag("X") || w.HasTag("SC") || SameInstruction(r, w)
+}
 
 // OneEventPairs maps the write half of every read-modify-write that herd7
 // builds as one event to its read half: a model sees each such pair as the

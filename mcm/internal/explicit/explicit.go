@@ -776,7 +776,7 @@ func (x *execution) predefined(al *eval.Algebra[bool], observed []outcome.Value)
 		dep("pick-ctrl-dep", "iico_ctrl", a.CtrlPicks)
 		if a.IsRead() && a.RMW != nil && x.executed[a.RMW.ID] {
 			add(rels["rmw"], a, a.RMW)
-			if events.InAmo(a.RMW) {
+			if events.InAmo(a, a.RMW) {
 				add(rels["amo"], a, a.RMW)
 			}
 		}

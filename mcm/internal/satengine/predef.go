@@ -98,7 +98,7 @@ func (en *encoding) predefined(observed []outcome.Value) (sets map[string]Set, r
 		if a.IsRead() && a.RMW != nil {
 			w := a.RMW
 			rmw[eval.PairOf(a.ID, w.ID)] = al.Exec[w.ID]
-			if events.InAmo(w) {
+			if events.InAmo(a, w) {
 				amo[eval.PairOf(a.ID, w.ID)] = al.Exec[w.ID]
 			}
 		}

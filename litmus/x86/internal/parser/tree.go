@@ -27,7 +27,7 @@ type OperandKind int
 const (
 	ImmOp    OperandKind = iota // $5, 5
 	NameOp                      // EAX, a label
-	MemOp                       // [x], [EAX], (EAX), (%rax), 8(%rax)
+	MemOp                       // [x], [EAX], (EAX), (%rax), 8(%rax), 8(%rax,%rcx,4)
 	AbsOp                       // [5]
 	SymRegOp                    // %r
 )
@@ -40,6 +40,11 @@ type Operand struct {
 	Paren   bool   // MemOp written (R)
 	Percent bool   // MemOp whose name is written %r
 	Disp    bool   // MemOp written with a displacement: 8(%rax)
+	// Index is the index register of an indexed MemOp, 8(%rax,%rcx,4),
+	// without its %; Scale its factor (1 when not written).
+	Index   string
+	Scale   int64
+	Segment string // the segment register of a prefix (%cs:), without its %
 	Pos     source.Pos
 	Text    string
 }
@@ -94,6 +99,23 @@ func (b *astBuilder) num(t antlr.TerminalNode) int64 {
 	return n
 }
 
+// numToken reads a number token that a label names.
+func (b *astBuilder) numToken(t antlr.Token) int64 {
+	n, err := litmus.ParseInt(t.GetText())
+	if err != nil {
+		b.errs = append(b.errs, source.Errorf(syntax.TokenPos(b.file, t), "%v", err))
+	}
+	return n
+}
+
+// segment is the register of a segment prefix, without its %, or "".
+func segment(c ISegmentContext) string {
+	if c == nil {
+		return ""
+	}
+	return strings.TrimPrefix(c.SYMREG().GetText(), "%")
+}
+
 func (b *astBuilder) operand(c IOperandContext) Operand {
 	o := Operand{Pos: b.pos(c), Text: c.GetText()}
 	switch c := c.(type) {
@@ -117,6 +139,18 @@ func (b *astBuilder) operand(c IOperandContext) Operand {
 		if d := c.NUM(); d != nil {
 			o.Imm, o.Disp = b.num(d), true
 		}
+		o.Segment = segment(c.Segment())
+	case *IndexedOperandContext:
+		o.Kind, o.Scale = MemOp, 1
+		o.Name, o.Percent = strings.TrimPrefix(c.GetBase().GetText(), "%"), strings.HasPrefix(c.GetBase().GetText(), "%")
+		o.Index = strings.TrimPrefix(c.GetIndex().GetText(), "%")
+		if c.GetScale() != nil {
+			o.Scale = b.numToken(c.GetScale())
+		}
+		if d := c.GetDisp(); d != nil {
+			o.Imm, o.Disp = b.numToken(d), true
+		}
+		o.Segment = segment(c.Segment())
 	case *AbsOperandContext:
 		o.Kind, o.Imm = AbsOp, b.num(c.NUM())
 	}

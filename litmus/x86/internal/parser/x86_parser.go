@@ -40,55 +40,67 @@ func x86ParserInit() {
 		"COLON", "SEMI", "PIPE", "LBRK", "RBRK", "LPAR", "RPAR",
 	}
 	staticData.RuleNames = []string{
-		"instruction", "operand", "program", "header", "procName", "row", "cell",
-		"label",
+		"instruction", "operand", "segment", "program", "header", "procName",
+		"row", "cell", "label",
 	}
 	staticData.PredictionContextCache = antlr.NewPredictionContextCache()
 	staticData.serializedATN = []int32{
-		4, 1, 15, 105, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
-		4, 2, 5, 7, 5, 2, 6, 7, 6, 2, 7, 7, 7, 1, 0, 1, 0, 3, 0, 19, 8, 0, 1, 0,
-		1, 0, 1, 0, 1, 0, 1, 0, 5, 0, 26, 8, 0, 10, 0, 12, 0, 29, 9, 0, 3, 0, 31,
-		8, 0, 3, 0, 33, 8, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 40, 8, 1, 1,
-		1, 1, 1, 1, 1, 1, 1, 3, 1, 46, 8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-		3, 1, 54, 8, 1, 1, 2, 5, 2, 57, 8, 2, 10, 2, 12, 2, 60, 9, 2, 1, 2, 1,
-		2, 5, 2, 64, 8, 2, 10, 2, 12, 2, 67, 9, 2, 1, 2, 1, 2, 1, 3, 1, 3, 1, 3,
-		5, 3, 74, 8, 3, 10, 3, 12, 3, 77, 9, 3, 1, 3, 1, 3, 1, 4, 1, 4, 1, 5, 1,
-		5, 1, 5, 5, 5, 86, 8, 5, 10, 5, 12, 5, 89, 9, 5, 1, 5, 1, 5, 1, 6, 5, 6,
-		94, 8, 6, 10, 6, 12, 6, 97, 9, 6, 1, 6, 3, 6, 100, 8, 6, 1, 7, 1, 7, 1,
-		7, 1, 7, 0, 0, 8, 0, 2, 4, 6, 8, 10, 12, 14, 0, 1, 1, 0, 6, 7, 114, 0,
-		32, 1, 0, 0, 0, 2, 53, 1, 0, 0, 0, 4, 58, 1, 0, 0, 0, 6, 70, 1, 0, 0, 0,
-		8, 80, 1, 0, 0, 0, 10, 82, 1, 0, 0, 0, 12, 95, 1, 0, 0, 0, 14, 101, 1,
-		0, 0, 0, 16, 18, 5, 3, 0, 0, 17, 19, 5, 10, 0, 0, 18, 17, 1, 0, 0, 0, 18,
-		19, 1, 0, 0, 0, 19, 20, 1, 0, 0, 0, 20, 33, 3, 0, 0, 0, 21, 30, 5, 6, 0,
-		0, 22, 27, 3, 2, 1, 0, 23, 24, 5, 8, 0, 0, 24, 26, 3, 2, 1, 0, 25, 23,
-		1, 0, 0, 0, 26, 29, 1, 0, 0, 0, 27, 25, 1, 0, 0, 0, 27, 28, 1, 0, 0, 0,
-		28, 31, 1, 0, 0, 0, 29, 27, 1, 0, 0, 0, 30, 22, 1, 0, 0, 0, 30, 31, 1,
-		0, 0, 0, 31, 33, 1, 0, 0, 0, 32, 16, 1, 0, 0, 0, 32, 21, 1, 0, 0, 0, 33,
-		1, 1, 0, 0, 0, 34, 54, 5, 4, 0, 0, 35, 54, 5, 5, 0, 0, 36, 54, 5, 6, 0,
-		0, 37, 54, 5, 7, 0, 0, 38, 40, 5, 5, 0, 0, 39, 38, 1, 0, 0, 0, 39, 40,
-		1, 0, 0, 0, 40, 41, 1, 0, 0, 0, 41, 42, 5, 12, 0, 0, 42, 43, 7, 0, 0, 0,
-		43, 54, 5, 13, 0, 0, 44, 46, 5, 5, 0, 0, 45, 44, 1, 0, 0, 0, 45, 46, 1,
-		0, 0, 0, 46, 47, 1, 0, 0, 0, 47, 48, 5, 14, 0, 0, 48, 49, 7, 0, 0, 0, 49,
-		54, 5, 15, 0, 0, 50, 51, 5, 12, 0, 0, 51, 52, 5, 5, 0, 0, 52, 54, 5, 13,
-		0, 0, 53, 34, 1, 0, 0, 0, 53, 35, 1, 0, 0, 0, 53, 36, 1, 0, 0, 0, 53, 37,
-		1, 0, 0, 0, 53, 39, 1, 0, 0, 0, 53, 45, 1, 0, 0, 0, 53, 50, 1, 0, 0, 0,
-		54, 3, 1, 0, 0, 0, 55, 57, 5, 10, 0, 0, 56, 55, 1, 0, 0, 0, 57, 60, 1,
-		0, 0, 0, 58, 56, 1, 0, 0, 0, 58, 59, 1, 0, 0, 0, 59, 61, 1, 0, 0, 0, 60,
-		58, 1, 0, 0, 0, 61, 65, 3, 6, 3, 0, 62, 64, 3, 10, 5, 0, 63, 62, 1, 0,
-		0, 0, 64, 67, 1, 0, 0, 0, 65, 63, 1, 0, 0, 0, 65, 66, 1, 0, 0, 0, 66, 68,
-		1, 0, 0, 0, 67, 65, 1, 0, 0, 0, 68, 69, 5, 0, 0, 1, 69, 5, 1, 0, 0, 0,
-		70, 75, 3, 8, 4, 0, 71, 72, 5, 11, 0, 0, 72, 74, 3, 8, 4, 0, 73, 71, 1,
-		0, 0, 0, 74, 77, 1, 0, 0, 0, 75, 73, 1, 0, 0, 0, 75, 76, 1, 0, 0, 0, 76,
-		78, 1, 0, 0, 0, 77, 75, 1, 0, 0, 0, 78, 79, 5, 10, 0, 0, 79, 7, 1, 0, 0,
-		0, 80, 81, 5, 6, 0, 0, 81, 9, 1, 0, 0, 0, 82, 87, 3, 12, 6, 0, 83, 84,
-		5, 11, 0, 0, 84, 86, 3, 12, 6, 0, 85, 83, 1, 0, 0, 0, 86, 89, 1, 0, 0,
-		0, 87, 85, 1, 0, 0, 0, 87, 88, 1, 0, 0, 0, 88, 90, 1, 0, 0, 0, 89, 87,
-		1, 0, 0, 0, 90, 91, 5, 10, 0, 0, 91, 11, 1, 0, 0, 0, 92, 94, 3, 14, 7,
-		0, 93, 92, 1, 0, 0, 0, 94, 97, 1, 0, 0, 0, 95, 93, 1, 0, 0, 0, 95, 96,
-		1, 0, 0, 0, 96, 99, 1, 0, 0, 0, 97, 95, 1, 0, 0, 0, 98, 100, 3, 0, 0, 0,
-		99, 98, 1, 0, 0, 0, 99, 100, 1, 0, 0, 0, 100, 13, 1, 0, 0, 0, 101, 102,
-		5, 6, 0, 0, 102, 103, 5, 9, 0, 0, 103, 15, 1, 0, 0, 0, 13, 18, 27, 30,
-		32, 39, 45, 53, 58, 65, 75, 87, 95, 99,
+		4, 1, 15, 131, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
+		4, 2, 5, 7, 5, 2, 6, 7, 6, 2, 7, 7, 7, 2, 8, 7, 8, 1, 0, 1, 0, 3, 0, 21,
+		8, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 5, 0, 28, 8, 0, 10, 0, 12, 0, 31, 9,
+		0, 3, 0, 33, 8, 0, 3, 0, 35, 8, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1,
+		42, 8, 1, 1, 1, 3, 1, 45, 8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 51, 8, 1,
+		1, 1, 3, 1, 54, 8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 60, 8, 1, 1, 1, 3,
+		1, 63, 8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 71, 8, 1, 1, 1,
+		1, 1, 1, 1, 1, 1, 3, 1, 77, 8, 1, 1, 2, 1, 2, 1, 2, 1, 3, 5, 3, 83, 8,
+		3, 10, 3, 12, 3, 86, 9, 3, 1, 3, 1, 3, 5, 3, 90, 8, 3, 10, 3, 12, 3, 93,
+		9, 3, 1, 3, 1, 3, 1, 4, 1, 4, 1, 4, 5, 4, 100, 8, 4, 10, 4, 12, 4, 103,
+		9, 4, 1, 4, 1, 4, 1, 5, 1, 5, 1, 6, 1, 6, 1, 6, 5, 6, 112, 8, 6, 10, 6,
+		12, 6, 115, 9, 6, 1, 6, 1, 6, 1, 7, 5, 7, 120, 8, 7, 10, 7, 12, 7, 123,
+		9, 7, 1, 7, 3, 7, 126, 8, 7, 1, 8, 1, 8, 1, 8, 1, 8, 0, 0, 9, 0, 2, 4,
+		6, 8, 10, 12, 14, 16, 0, 1, 1, 0, 6, 7, 145, 0, 34, 1, 0, 0, 0, 2, 76,
+		1, 0, 0, 0, 4, 78, 1, 0, 0, 0, 6, 84, 1, 0, 0, 0, 8, 96, 1, 0, 0, 0, 10,
+		106, 1, 0, 0, 0, 12, 108, 1, 0, 0, 0, 14, 121, 1, 0, 0, 0, 16, 127, 1,
+		0, 0, 0, 18, 20, 5, 3, 0, 0, 19, 21, 5, 10, 0, 0, 20, 19, 1, 0, 0, 0, 20,
+		21, 1, 0, 0, 0, 21, 22, 1, 0, 0, 0, 22, 35, 3, 0, 0, 0, 23, 32, 5, 6, 0,
+		0, 24, 29, 3, 2, 1, 0, 25, 26, 5, 8, 0, 0, 26, 28, 3, 2, 1, 0, 27, 25,
+		1, 0, 0, 0, 28, 31, 1, 0, 0, 0, 29, 27, 1, 0, 0, 0, 29, 30, 1, 0, 0, 0,
+		30, 33, 1, 0, 0, 0, 31, 29, 1, 0, 0, 0, 32, 24, 1, 0, 0, 0, 32, 33, 1,
+		0, 0, 0, 33, 35, 1, 0, 0, 0, 34, 18, 1, 0, 0, 0, 34, 23, 1, 0, 0, 0, 35,
+		1, 1, 0, 0, 0, 36, 77, 5, 4, 0, 0, 37, 77, 5, 5, 0, 0, 38, 77, 5, 6, 0,
+		0, 39, 77, 5, 7, 0, 0, 40, 42, 3, 4, 2, 0, 41, 40, 1, 0, 0, 0, 41, 42,
+		1, 0, 0, 0, 42, 44, 1, 0, 0, 0, 43, 45, 5, 5, 0, 0, 44, 43, 1, 0, 0, 0,
+		44, 45, 1, 0, 0, 0, 45, 46, 1, 0, 0, 0, 46, 47, 5, 12, 0, 0, 47, 48, 7,
+		0, 0, 0, 48, 77, 5, 13, 0, 0, 49, 51, 3, 4, 2, 0, 50, 49, 1, 0, 0, 0, 50,
+		51, 1, 0, 0, 0, 51, 53, 1, 0, 0, 0, 52, 54, 5, 5, 0, 0, 53, 52, 1, 0, 0,
+		0, 53, 54, 1, 0, 0, 0, 54, 55, 1, 0, 0, 0, 55, 56, 5, 14, 0, 0, 56, 57,
+		7, 0, 0, 0, 57, 77, 5, 15, 0, 0, 58, 60, 3, 4, 2, 0, 59, 58, 1, 0, 0, 0,
+		59, 60, 1, 0, 0, 0, 60, 62, 1, 0, 0, 0, 61, 63, 5, 5, 0, 0, 62, 61, 1,
+		0, 0, 0, 62, 63, 1, 0, 0, 0, 63, 64, 1, 0, 0, 0, 64, 65, 5, 14, 0, 0, 65,
+		66, 7, 0, 0, 0, 66, 67, 5, 8, 0, 0, 67, 70, 7, 0, 0, 0, 68, 69, 5, 8, 0,
+		0, 69, 71, 5, 5, 0, 0, 70, 68, 1, 0, 0, 0, 70, 71, 1, 0, 0, 0, 71, 72,
+		1, 0, 0, 0, 72, 77, 5, 15, 0, 0, 73, 74, 5, 12, 0, 0, 74, 75, 5, 5, 0,
+		0, 75, 77, 5, 13, 0, 0, 76, 36, 1, 0, 0, 0, 76, 37, 1, 0, 0, 0, 76, 38,
+		1, 0, 0, 0, 76, 39, 1, 0, 0, 0, 76, 41, 1, 0, 0, 0, 76, 50, 1, 0, 0, 0,
+		76, 59, 1, 0, 0, 0, 76, 73, 1, 0, 0, 0, 77, 3, 1, 0, 0, 0, 78, 79, 5, 7,
+		0, 0, 79, 80, 5, 9, 0, 0, 80, 5, 1, 0, 0, 0, 81, 83, 5, 10, 0, 0, 82, 81,
+		1, 0, 0, 0, 83, 86, 1, 0, 0, 0, 84, 82, 1, 0, 0, 0, 84, 85, 1, 0, 0, 0,
+		85, 87, 1, 0, 0, 0, 86, 84, 1, 0, 0, 0, 87, 91, 3, 8, 4, 0, 88, 90, 3,
+		12, 6, 0, 89, 88, 1, 0, 0, 0, 90, 93, 1, 0, 0, 0, 91, 89, 1, 0, 0, 0, 91,
+		92, 1, 0, 0, 0, 92, 94, 1, 0, 0, 0, 93, 91, 1, 0, 0, 0, 94, 95, 5, 0, 0,
+		1, 95, 7, 1, 0, 0, 0, 96, 101, 3, 10, 5, 0, 97, 98, 5, 11, 0, 0, 98, 100,
+		3, 10, 5, 0, 99, 97, 1, 0, 0, 0, 100, 103, 1, 0, 0, 0, 101, 99, 1, 0, 0,
+		0, 101, 102, 1, 0, 0, 0, 102, 104, 1, 0, 0, 0, 103, 101, 1, 0, 0, 0, 104,
+		105, 5, 10, 0, 0, 105, 9, 1, 0, 0, 0, 106, 107, 5, 6, 0, 0, 107, 11, 1,
+		0, 0, 0, 108, 113, 3, 14, 7, 0, 109, 110, 5, 11, 0, 0, 110, 112, 3, 14,
+		7, 0, 111, 109, 1, 0, 0, 0, 112, 115, 1, 0, 0, 0, 113, 111, 1, 0, 0, 0,
+		113, 114, 1, 0, 0, 0, 114, 116, 1, 0, 0, 0, 115, 113, 1, 0, 0, 0, 116,
+		117, 5, 10, 0, 0, 117, 13, 1, 0, 0, 0, 118, 120, 3, 16, 8, 0, 119, 118,
+		1, 0, 0, 0, 120, 123, 1, 0, 0, 0, 121, 119, 1, 0, 0, 0, 121, 122, 1, 0,
+		0, 0, 122, 125, 1, 0, 0, 0, 123, 121, 1, 0, 0, 0, 124, 126, 3, 0, 0, 0,
+		125, 124, 1, 0, 0, 0, 125, 126, 1, 0, 0, 0, 126, 15, 1, 0, 0, 0, 127, 128,
+		5, 6, 0, 0, 128, 129, 5, 9, 0, 0, 129, 17, 1, 0, 0, 0, 18, 20, 29, 32,
+		34, 41, 44, 50, 53, 59, 62, 70, 76, 84, 91, 101, 113, 121, 125,
 	}
 	deserializer := antlr.NewATNDeserializer(nil)
 	staticData.atn = deserializer.Deserialize(staticData.serializedATN)
@@ -148,12 +160,13 @@ const (
 const (
 	X86ParserRULE_instruction = 0
 	X86ParserRULE_operand     = 1
-	X86ParserRULE_program     = 2
-	X86ParserRULE_header      = 3
-	X86ParserRULE_procName    = 4
-	X86ParserRULE_row         = 5
-	X86ParserRULE_cell        = 6
-	X86ParserRULE_label       = 7
+	X86ParserRULE_segment     = 2
+	X86ParserRULE_program     = 3
+	X86ParserRULE_header      = 4
+	X86ParserRULE_procName    = 5
+	X86ParserRULE_row         = 6
+	X86ParserRULE_cell        = 7
+	X86ParserRULE_label       = 8
 )
 
 // IInstructionContext is an interface to support dynamic dispatch.
@@ -328,7 +341,7 @@ func (p *X86Parser) Instruction() (localctx IInstructionContext) {
 	p.EnterRule(localctx, 0, X86ParserRULE_instruction)
 	var _la int
 
-	p.SetState(32)
+	p.SetState(34)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -339,14 +352,14 @@ func (p *X86Parser) Instruction() (localctx IInstructionContext) {
 		localctx = NewLockedInstructionContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(16)
+			p.SetState(18)
 			p.Match(X86ParserLOCK)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(18)
+		p.SetState(20)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -355,7 +368,7 @@ func (p *X86Parser) Instruction() (localctx IInstructionContext) {
 
 		if _la == X86ParserSEMI {
 			{
-				p.SetState(17)
+				p.SetState(19)
 				p.Match(X86ParserSEMI)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -365,7 +378,7 @@ func (p *X86Parser) Instruction() (localctx IInstructionContext) {
 
 		}
 		{
-			p.SetState(20)
+			p.SetState(22)
 			p.Instruction()
 		}
 
@@ -373,14 +386,14 @@ func (p *X86Parser) Instruction() (localctx IInstructionContext) {
 		localctx = NewPlainInstructionContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(21)
+			p.SetState(23)
 			p.Match(X86ParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(30)
+		p.SetState(32)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -389,10 +402,10 @@ func (p *X86Parser) Instruction() (localctx IInstructionContext) {
 
 		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&20720) != 0 {
 			{
-				p.SetState(22)
+				p.SetState(24)
 				p.Operand()
 			}
-			p.SetState(27)
+			p.SetState(29)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -401,7 +414,7 @@ func (p *X86Parser) Instruction() (localctx IInstructionContext) {
 
 			for _la == X86ParserCOMMA {
 				{
-					p.SetState(23)
+					p.SetState(25)
 					p.Match(X86ParserCOMMA)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -409,11 +422,11 @@ func (p *X86Parser) Instruction() (localctx IInstructionContext) {
 					}
 				}
 				{
-					p.SetState(24)
+					p.SetState(26)
 					p.Operand()
 				}
 
-				p.SetState(29)
+				p.SetState(31)
 				p.GetErrorHandler().Sync(p)
 				if p.HasError() {
 					goto errorExit
@@ -599,6 +612,22 @@ func (s *MemOperandContext) SYMREG() antlr.TerminalNode {
 	return s.GetToken(X86ParserSYMREG, 0)
 }
 
+func (s *MemOperandContext) Segment() ISegmentContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(ISegmentContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(ISegmentContext)
+}
+
 func (s *MemOperandContext) NUM() antlr.TerminalNode {
 	return s.GetToken(X86ParserNUM, 0)
 }
@@ -609,6 +638,100 @@ func (s *MemOperandContext) LPAR() antlr.TerminalNode {
 
 func (s *MemOperandContext) RPAR() antlr.TerminalNode {
 	return s.GetToken(X86ParserRPAR, 0)
+}
+
+type IndexedOperandContext struct {
+	OperandContext
+	disp  antlr.Token
+	base  antlr.Token
+	index antlr.Token
+	scale antlr.Token
+}
+
+func NewIndexedOperandContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *IndexedOperandContext {
+	var p = new(IndexedOperandContext)
+
+	InitEmptyOperandContext(&p.OperandContext)
+	p.parser = parser
+	p.CopyAll(ctx.(*OperandContext))
+
+	return p
+}
+
+func (s *IndexedOperandContext) GetDisp() antlr.Token { return s.disp }
+
+func (s *IndexedOperandContext) GetBase() antlr.Token { return s.base }
+
+func (s *IndexedOperandContext) GetIndex() antlr.Token { return s.index }
+
+func (s *IndexedOperandContext) GetScale() antlr.Token { return s.scale }
+
+func (s *IndexedOperandContext) SetDisp(v antlr.Token) { s.disp = v }
+
+func (s *IndexedOperandContext) SetBase(v antlr.Token) { s.base = v }
+
+func (s *IndexedOperandContext) SetIndex(v antlr.Token) { s.index = v }
+
+func (s *IndexedOperandContext) SetScale(v antlr.Token) { s.scale = v }
+
+func (s *IndexedOperandContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *IndexedOperandContext) LPAR() antlr.TerminalNode {
+	return s.GetToken(X86ParserLPAR, 0)
+}
+
+func (s *IndexedOperandContext) AllCOMMA() []antlr.TerminalNode {
+	return s.GetTokens(X86ParserCOMMA)
+}
+
+func (s *IndexedOperandContext) COMMA(i int) antlr.TerminalNode {
+	return s.GetToken(X86ParserCOMMA, i)
+}
+
+func (s *IndexedOperandContext) RPAR() antlr.TerminalNode {
+	return s.GetToken(X86ParserRPAR, 0)
+}
+
+func (s *IndexedOperandContext) AllNAME() []antlr.TerminalNode {
+	return s.GetTokens(X86ParserNAME)
+}
+
+func (s *IndexedOperandContext) NAME(i int) antlr.TerminalNode {
+	return s.GetToken(X86ParserNAME, i)
+}
+
+func (s *IndexedOperandContext) AllSYMREG() []antlr.TerminalNode {
+	return s.GetTokens(X86ParserSYMREG)
+}
+
+func (s *IndexedOperandContext) SYMREG(i int) antlr.TerminalNode {
+	return s.GetToken(X86ParserSYMREG, i)
+}
+
+func (s *IndexedOperandContext) Segment() ISegmentContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(ISegmentContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(ISegmentContext)
+}
+
+func (s *IndexedOperandContext) AllNUM() []antlr.TerminalNode {
+	return s.GetTokens(X86ParserNUM)
+}
+
+func (s *IndexedOperandContext) NUM(i int) antlr.TerminalNode {
+	return s.GetToken(X86ParserNUM, i)
 }
 
 type AbsOperandContext struct {
@@ -646,18 +769,18 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 	p.EnterRule(localctx, 2, X86ParserRULE_operand)
 	var _la int
 
-	p.SetState(53)
+	p.SetState(76)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
-	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 6, p.GetParserRuleContext()) {
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 11, p.GetParserRuleContext()) {
 	case 1:
 		localctx = NewImmOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(34)
+			p.SetState(36)
 			p.Match(X86ParserIMM)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -669,7 +792,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 		localctx = NewImmOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(35)
+			p.SetState(37)
 			p.Match(X86ParserNUM)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -681,7 +804,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 		localctx = NewNameOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(36)
+			p.SetState(38)
 			p.Match(X86ParserNAME)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -693,7 +816,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 		localctx = NewSymRegOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(37)
+			p.SetState(39)
 			p.Match(X86ParserSYMREG)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -704,7 +827,21 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 	case 5:
 		localctx = NewMemOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 5)
-		p.SetState(39)
+		p.SetState(41)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		if _la == X86ParserSYMREG {
+			{
+				p.SetState(40)
+				p.Segment()
+			}
+
+		}
+		p.SetState(44)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -713,7 +850,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 
 		if _la == X86ParserNUM {
 			{
-				p.SetState(38)
+				p.SetState(43)
 				p.Match(X86ParserNUM)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -723,7 +860,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 
 		}
 		{
-			p.SetState(41)
+			p.SetState(46)
 			p.Match(X86ParserLBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -731,7 +868,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 			}
 		}
 		{
-			p.SetState(42)
+			p.SetState(47)
 			_la = p.GetTokenStream().LA(1)
 
 			if !(_la == X86ParserNAME || _la == X86ParserSYMREG) {
@@ -742,7 +879,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 			}
 		}
 		{
-			p.SetState(43)
+			p.SetState(48)
 			p.Match(X86ParserRBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -753,7 +890,21 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 	case 6:
 		localctx = NewMemOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 6)
-		p.SetState(45)
+		p.SetState(50)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		if _la == X86ParserSYMREG {
+			{
+				p.SetState(49)
+				p.Segment()
+			}
+
+		}
+		p.SetState(53)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -762,7 +913,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 
 		if _la == X86ParserNUM {
 			{
-				p.SetState(44)
+				p.SetState(52)
 				p.Match(X86ParserNUM)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -772,7 +923,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 
 		}
 		{
-			p.SetState(47)
+			p.SetState(55)
 			p.Match(X86ParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -780,7 +931,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 			}
 		}
 		{
-			p.SetState(48)
+			p.SetState(56)
 			_la = p.GetTokenStream().LA(1)
 
 			if !(_la == X86ParserNAME || _la == X86ParserSYMREG) {
@@ -791,7 +942,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 			}
 		}
 		{
-			p.SetState(49)
+			p.SetState(57)
 			p.Match(X86ParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -800,10 +951,138 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 		}
 
 	case 7:
-		localctx = NewAbsOperandContext(p, localctx)
+		localctx = NewIndexedOperandContext(p, localctx)
 		p.EnterOuterAlt(localctx, 7)
+		p.SetState(59)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		if _la == X86ParserSYMREG {
+			{
+				p.SetState(58)
+				p.Segment()
+			}
+
+		}
+		p.SetState(62)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		if _la == X86ParserNUM {
+			{
+				p.SetState(61)
+
+				var _m = p.Match(X86ParserNUM)
+
+				localctx.(*IndexedOperandContext).disp = _m
+				if p.HasError() {
+					// Recognition error - abort rule
+					goto errorExit
+				}
+			}
+
+		}
 		{
-			p.SetState(50)
+			p.SetState(64)
+			p.Match(X86ParserLPAR)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(65)
+
+			var _lt = p.GetTokenStream().LT(1)
+
+			localctx.(*IndexedOperandContext).base = _lt
+
+			_la = p.GetTokenStream().LA(1)
+
+			if !(_la == X86ParserNAME || _la == X86ParserSYMREG) {
+				var _ri = p.GetErrorHandler().RecoverInline(p)
+
+				localctx.(*IndexedOperandContext).base = _ri
+			} else {
+				p.GetErrorHandler().ReportMatch(p)
+				p.Consume()
+			}
+		}
+		{
+			p.SetState(66)
+			p.Match(X86ParserCOMMA)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(67)
+
+			var _lt = p.GetTokenStream().LT(1)
+
+			localctx.(*IndexedOperandContext).index = _lt
+
+			_la = p.GetTokenStream().LA(1)
+
+			if !(_la == X86ParserNAME || _la == X86ParserSYMREG) {
+				var _ri = p.GetErrorHandler().RecoverInline(p)
+
+				localctx.(*IndexedOperandContext).index = _ri
+			} else {
+				p.GetErrorHandler().ReportMatch(p)
+				p.Consume()
+			}
+		}
+		p.SetState(70)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		if _la == X86ParserCOMMA {
+			{
+				p.SetState(68)
+				p.Match(X86ParserCOMMA)
+				if p.HasError() {
+					// Recognition error - abort rule
+					goto errorExit
+				}
+			}
+			{
+				p.SetState(69)
+
+				var _m = p.Match(X86ParserNUM)
+
+				localctx.(*IndexedOperandContext).scale = _m
+				if p.HasError() {
+					// Recognition error - abort rule
+					goto errorExit
+				}
+			}
+
+		}
+		{
+			p.SetState(72)
+			p.Match(X86ParserRPAR)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case 8:
+		localctx = NewAbsOperandContext(p, localctx)
+		p.EnterOuterAlt(localctx, 8)
+		{
+			p.SetState(73)
 			p.Match(X86ParserLBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -811,7 +1090,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 			}
 		}
 		{
-			p.SetState(51)
+			p.SetState(74)
 			p.Match(X86ParserNUM)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -819,7 +1098,7 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 			}
 		}
 		{
-			p.SetState(52)
+			p.SetState(75)
 			p.Match(X86ParserRBRK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -829,6 +1108,103 @@ func (p *X86Parser) Operand() (localctx IOperandContext) {
 
 	case antlr.ATNInvalidAltNumber:
 		goto errorExit
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// ISegmentContext is an interface to support dynamic dispatch.
+type ISegmentContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	SYMREG() antlr.TerminalNode
+	COLON() antlr.TerminalNode
+
+	// IsSegmentContext differentiates from other interfaces.
+	IsSegmentContext()
+}
+
+type SegmentContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptySegmentContext() *SegmentContext {
+	var p = new(SegmentContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = X86ParserRULE_segment
+	return p
+}
+
+func InitEmptySegmentContext(p *SegmentContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = X86ParserRULE_segment
+}
+
+func (*SegmentContext) IsSegmentContext() {}
+
+func NewSegmentContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *SegmentContext {
+	var p = new(SegmentContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = X86ParserRULE_segment
+
+	return p
+}
+
+func (s *SegmentContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *SegmentContext) SYMREG() antlr.TerminalNode {
+	return s.GetToken(X86ParserSYMREG, 0)
+}
+
+func (s *SegmentContext) COLON() antlr.TerminalNode {
+	return s.GetToken(X86ParserCOLON, 0)
+}
+
+func (s *SegmentContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *SegmentContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *X86Parser) Segment() (localctx ISegmentContext) {
+	localctx = NewSegmentContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 4, X86ParserRULE_segment)
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(78)
+		p.Match(X86ParserSYMREG)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+	{
+		p.SetState(79)
+		p.Match(X86ParserCOLON)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
 	}
 
 errorExit:
@@ -974,11 +1350,11 @@ func (s *ProgramContext) ToStringTree(ruleNames []string, recog antlr.Recognizer
 
 func (p *X86Parser) Program() (localctx IProgramContext) {
 	localctx = NewProgramContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 4, X86ParserRULE_program)
+	p.EnterRule(localctx, 6, X86ParserRULE_program)
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(58)
+	p.SetState(84)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -987,7 +1363,7 @@ func (p *X86Parser) Program() (localctx IProgramContext) {
 
 	for _la == X86ParserSEMI {
 		{
-			p.SetState(55)
+			p.SetState(81)
 			p.Match(X86ParserSEMI)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -995,7 +1371,7 @@ func (p *X86Parser) Program() (localctx IProgramContext) {
 			}
 		}
 
-		p.SetState(60)
+		p.SetState(86)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1003,10 +1379,10 @@ func (p *X86Parser) Program() (localctx IProgramContext) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(61)
+		p.SetState(87)
 		p.Header()
 	}
-	p.SetState(65)
+	p.SetState(91)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1015,11 +1391,11 @@ func (p *X86Parser) Program() (localctx IProgramContext) {
 
 	for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&3144) != 0 {
 		{
-			p.SetState(62)
+			p.SetState(88)
 			p.Row()
 		}
 
-		p.SetState(67)
+		p.SetState(93)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1027,7 +1403,7 @@ func (p *X86Parser) Program() (localctx IProgramContext) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(68)
+		p.SetState(94)
 		p.Match(X86ParserEOF)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1161,15 +1537,15 @@ func (s *HeaderContext) ToStringTree(ruleNames []string, recog antlr.Recognizer)
 
 func (p *X86Parser) Header() (localctx IHeaderContext) {
 	localctx = NewHeaderContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 6, X86ParserRULE_header)
+	p.EnterRule(localctx, 8, X86ParserRULE_header)
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(70)
+		p.SetState(96)
 		p.ProcName()
 	}
-	p.SetState(75)
+	p.SetState(101)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1178,7 +1554,7 @@ func (p *X86Parser) Header() (localctx IHeaderContext) {
 
 	for _la == X86ParserPIPE {
 		{
-			p.SetState(71)
+			p.SetState(97)
 			p.Match(X86ParserPIPE)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1186,11 +1562,11 @@ func (p *X86Parser) Header() (localctx IHeaderContext) {
 			}
 		}
 		{
-			p.SetState(72)
+			p.SetState(98)
 			p.ProcName()
 		}
 
-		p.SetState(77)
+		p.SetState(103)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1198,7 +1574,7 @@ func (p *X86Parser) Header() (localctx IHeaderContext) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(78)
+		p.SetState(104)
 		p.Match(X86ParserSEMI)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1279,10 +1655,10 @@ func (s *ProcNameContext) ToStringTree(ruleNames []string, recog antlr.Recognize
 
 func (p *X86Parser) ProcName() (localctx IProcNameContext) {
 	localctx = NewProcNameContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 8, X86ParserRULE_procName)
+	p.EnterRule(localctx, 10, X86ParserRULE_procName)
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(80)
+		p.SetState(106)
 		p.Match(X86ParserNAME)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1416,15 +1792,15 @@ func (s *RowContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) st
 
 func (p *X86Parser) Row() (localctx IRowContext) {
 	localctx = NewRowContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 10, X86ParserRULE_row)
+	p.EnterRule(localctx, 12, X86ParserRULE_row)
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(82)
+		p.SetState(108)
 		p.Cell()
 	}
-	p.SetState(87)
+	p.SetState(113)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1433,7 +1809,7 @@ func (p *X86Parser) Row() (localctx IRowContext) {
 
 	for _la == X86ParserPIPE {
 		{
-			p.SetState(83)
+			p.SetState(109)
 			p.Match(X86ParserPIPE)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1441,11 +1817,11 @@ func (p *X86Parser) Row() (localctx IRowContext) {
 			}
 		}
 		{
-			p.SetState(84)
+			p.SetState(110)
 			p.Cell()
 		}
 
-		p.SetState(89)
+		p.SetState(115)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1453,7 +1829,7 @@ func (p *X86Parser) Row() (localctx IRowContext) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(90)
+		p.SetState(116)
 		p.Match(X86ParserSEMI)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1589,40 +1965,40 @@ func (s *CellContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) s
 
 func (p *X86Parser) Cell() (localctx ICellContext) {
 	localctx = NewCellContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 12, X86ParserRULE_cell)
+	p.EnterRule(localctx, 14, X86ParserRULE_cell)
 	var _la int
 
 	var _alt int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(95)
+	p.SetState(121)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
-	_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 11, p.GetParserRuleContext())
+	_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 16, p.GetParserRuleContext())
 	if p.HasError() {
 		goto errorExit
 	}
 	for _alt != 2 && _alt != antlr.ATNInvalidAltNumber {
 		if _alt == 1 {
 			{
-				p.SetState(92)
+				p.SetState(118)
 				p.Label()
 			}
 
 		}
-		p.SetState(97)
+		p.SetState(123)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
-		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 11, p.GetParserRuleContext())
+		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 16, p.GetParserRuleContext())
 		if p.HasError() {
 			goto errorExit
 		}
 	}
-	p.SetState(99)
+	p.SetState(125)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1631,7 +2007,7 @@ func (p *X86Parser) Cell() (localctx ICellContext) {
 
 	if _la == X86ParserLOCK || _la == X86ParserNAME {
 		{
-			p.SetState(98)
+			p.SetState(124)
 			p.Instruction()
 		}
 
@@ -1715,10 +2091,10 @@ func (s *LabelContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) 
 
 func (p *X86Parser) Label() (localctx ILabelContext) {
 	localctx = NewLabelContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 14, X86ParserRULE_label)
+	p.EnterRule(localctx, 16, X86ParserRULE_label)
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(101)
+		p.SetState(127)
 		p.Match(X86ParserNAME)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1726,7 +2102,7 @@ func (p *X86Parser) Label() (localctx ILabelContext) {
 		}
 	}
 	{
-		p.SetState(102)
+		p.SetState(128)
 		p.Match(X86ParserCOLON)
 		if p.HasError() {
 			// Recognition error - abort rule
