@@ -66,6 +66,12 @@ func (e *CheckError) Unwrap() error { return e.Err }
 // *CheckError is the test's own: it could not be read, or a Variant= line
 // of it is refused.
 func (k *Checker) Check(ctx context.Context, path string) (*Result, error) {
+	return k.CheckVisiting(ctx, path, nil)
+}
+
+// CheckVisiting is Check that gives the executions Config.Show selects to
+// visit, one by one, instead of keeping them (see mcm.Options.Visit).
+func (k *Checker) CheckVisiting(ctx context.Context, path string, visit func(outcome.Visited) bool) (*Result, error) {
 	ctx, cancel := k.withTimeout(ctx)
 	defer cancel()
 	t, err := k.Read(path)
@@ -79,6 +85,7 @@ func (k *Checker) Check(ctx context.Context, path string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	opt.Visit = visit
 	start := time.Now()
 	out, err := mcm.CheckContext(ctx, m, t, opt)
 	if err != nil {

@@ -55,6 +55,11 @@ type Options struct {
 	// rmw, ...) to keep in them too.
 	Show    outcome.Show
 	Capture []string
+	// Visit, when not nil, is given the executions Show selects, one by
+	// one in order, instead of Outcome.Executions keeping them, so that
+	// memory does not grow with their number; returning false stops the
+	// enumeration there (Outcome.Complete is then false).
+	Visit func(outcome.Visited) bool
 
 	// skipWellFormed leaves purr's well-formedness rules out, so that tests
 	// can check that the encoding of rf and co meets them by itself.
@@ -121,7 +126,7 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 		return nil, err
 	}
 	eopt := engine.Options{Through: through, Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions, Distinct: opt.Distinct,
-		Show: opt.Show, Capture: opt.Capture, MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses}
+		Show: opt.Show, Capture: opt.Capture, MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses, Visit: opt.Visit}
 	if explicitly, err := useExplicit(opt); err != nil || explicitly {
 		if err != nil {
 			return nil, err

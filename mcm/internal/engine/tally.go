@@ -21,6 +21,9 @@ type Options struct {
 	// (herd7's -through invalid or all): they count, and the executions
 	// kept carry the checks they fail (outcome.Execution.Fails).
 	Through bool
+	// Visit, when not nil, gets the executions Show selects instead of
+	// the outcome (see mcm.Options.Visit).
+	Visit func(outcome.Visited) bool
 }
 
 // Showing tells whether the options keep executions for people to read.
@@ -103,8 +106,15 @@ func (ta *Tally) Selects(holds bool) bool {
 	return ta.opt.Showing() && ta.opt.Show.Selects(ta.test.Quant, holds)
 }
 
-// Keep keeps an execution -show selects.
-func (ta *Tally) Keep(x outcome.Execution) { ta.out.Executions = append(ta.out.Executions, x) }
+// Keep keeps an execution -show selects, or gives it to Options.Visit; it
+// tells whether to go on enumerating.
+func (ta *Tally) Keep(v outcome.Visited) bool {
+	if ta.opt.Visit != nil {
+		return ta.opt.Visit(v)
+	}
+	ta.out.Executions = append(ta.out.Executions, v.Build(false))
+	return true
+}
 
 // Shown records the relations and sets the model's show statements
 // select.
