@@ -175,7 +175,7 @@ func (l *listing) add(x outcome.Execution) {
 		}
 	}
 	it := item{index: x.Index, holds: x.Holds,
-		state: l.intern(stateText(x.State)), rf: l.intern(edgesText(x, "rf")), co: l.intern(edgesText(x, "co")),
+		state: l.intern(stateText(x.State)), rf: l.intern(edgesText(x, "rf")), co: l.intern(coText(x)),
 		tags: l.intern(strings.Join(x.Flags, ", ")), fails: l.intern(strings.Join(fails, ", "))}
 	l.items = append(l.items, it)
 }
@@ -200,6 +200,41 @@ func edgesText(x outcome.Execution, rel string) string {
 		b.WriteString(x.Events[e.From].Label + "->" + x.Events[e.To].Label)
 	}
 	return b.String()
+}
+
+// coText prints co as the order of the writes to each location: "a<c<b;
+// d<e" (co is a total order per location).
+func coText(x outcome.Execution) string {
+	before := map[int]int{} // writes co-before each write
+	for _, e := range x.Relations["co"] {
+		before[e.To]++
+		if _, ok := before[e.From]; !ok {
+			before[e.From] = 0
+		}
+	}
+	byLoc := map[string][]int{}
+	var locs []string
+	for id := range x.Events {
+		if _, ok := before[id]; !ok {
+			continue
+		}
+		loc := x.Events[id].Loc
+		if _, ok := byLoc[loc]; !ok {
+			locs = append(locs, loc)
+		}
+		byLoc[loc] = append(byLoc[loc], id)
+	}
+	parts := make([]string, len(locs))
+	for i, loc := range locs {
+		ids := byLoc[loc]
+		slices.SortStableFunc(ids, func(a, b int) int { return before[a] - before[b] })
+		labels := make([]string, len(ids))
+		for j, id := range ids {
+			labels[j] = x.Events[id].Label
+		}
+		parts[i] = strings.Join(labels, "<")
+	}
+	return strings.Join(parts, "; ")
 }
 
 // keep holds an execution built in full, of the page that starts at
@@ -287,7 +322,7 @@ func (l *listing) execution(s *Server, index int) (outcome.Execution, error) {
 func (l *listing) same(it item, x outcome.Execution) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.strs[it.state] == stateText(x.State) && l.strs[it.rf] == edgesText(x, "rf") && l.strs[it.co] == edgesText(x, "co")
+	return l.strs[it.state] == stateText(x.State) && l.strs[it.rf] == edgesText(x, "rf") && l.strs[it.co] == coText(x)
 }
 
 // kindSets are the sets of events of one kind, which every execution has

@@ -49,6 +49,8 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("purr view", stderr, &o)
 	addr := fs.String("addr", defaultViewAddr, "serve the page on `HOST:PORT` (loopback unless said otherwise)")
 	ownFlags(fs, viewFlags)
+	fs.Lookup("show").Usage = "list only the executions of `SHOW`: all (the default), prop, neg, cond or wit, as herd7's -show"
+	fs.Lookup("doshow").Usage = "also offer the relations or sets `r,s,...` to draw (predefined ones such as addr, data, ctrl, rmw)"
 	files, err := parseFlags(fs, &o, args)
 	if errors.Is(err, pflag.ErrHelp) {
 		return 0
@@ -74,13 +76,13 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 	// A test or model that cannot be read fails here, at the terminal;
 	// once serving, the page and stderr say what goes wrong.
 	if err := readable(o.cfg, files[0]); err != nil {
-		printErr(stderr, err)
+		viewError(stderr, err)
 		return 1
 	}
 	s := newViewServer(o.cfg, files[0], o.conf)
 	s.Checked = func(c view.Checked, err error) {
 		if err != nil {
-			printErr(stderr, err)
+			viewError(stderr, err)
 			return
 		}
 		line := c.Summary
@@ -110,14 +112,25 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// readable reads the test and loads its model, for errors at start.
-func readable(cfg herd.Config, test string) error {
-	k := herd.NewChecker(cfg)
-	t, err := k.Read(test)
-	if err != nil {
-		return err
+// viewError prints an error one problem a line: with its position, or
+// else after "purr view:".
+func viewError(w io.Writer, err error) {
+	var list source.ErrorList
+	if errors.As(err, &list) {
+		printErr(w, err)
+		return
 	}
-	_, err = k.Model(t.Arch)
+	fmt.Fprintln(w, "purr view:", err)
+}
+
+// readable checks the test up to its first execution, for the errors of
+// the test and the model (reading them, or the engine's before it
+// enumerates) at start.
+func readable(cfg herd.Config, test string) error {
+	res, err := herd.NewChecker(cfg).CheckVisiting(context.Background(), test, func(outcome.Visited) bool { return false })
+	if err == nil && res.Skipped {
+		err = fmt.Errorf("%s: -names, -oknames, -nonames or -excl leave this test out", test)
+	}
 	return err
 }
 
