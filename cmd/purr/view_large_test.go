@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -18,6 +19,8 @@ import (
 	"github.com/purr-mcm/purr/internal/family"
 	"github.com/purr-mcm/purr/view"
 )
+
+var largeScreenshot = flag.String("large-screenshot", "", "save the screenshot of purr view on Writers-7 to `FILE` (docs/view-large.png is made so)")
 
 // writersTest writes the Writers family's test of size n into a folder of
 // the test's.
@@ -151,6 +154,10 @@ func TestViewLargeInBrowser(t *testing.T) {
 	p.Wait("by the condition: two groups", browser.Count("#executions > li.group")+" === 2 && "+
 		`document.querySelector("#executions > li.group .n").textContent === "(2,520)"`)
 	p.Wait("every panel still in the window", panelsInView)
+	set("#group-by", "state", "change")
+	set("#filter", "7:X0=7", "input")
+	p.Wait("the filter keeps seven states", browser.Count("#executions > li.group")+" === 7 && "+browser.Count("#drawing g.execution")+" === 1")
+	p.Screenshot(*largeScreenshot, "view-large.png")
 
 	if rss := peakRSS(t, server); rss > 200<<20 {
 		t.Errorf("purr view's peak memory: %d MB, want under 200 MB", rss>>20)

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -397,4 +398,30 @@ func TestViewForbiddenInBrowser(t *testing.T) {
 
 	p.Click("#show-allowed")
 	p.Wait("back to the allowed executions", browser.Count("#executions li[data-index]")+" === 3 && "+browser.Count("#drawing g.witness")+" === 0")
+}
+
+// TestViewWatchesIncludes follows a file the model includes: saving it
+// broken shows its error at its position, fixed the executions again.
+func TestViewWatchesIncludes(t *testing.T) {
+	testPath, modelPath := viewFiles(t, "../../testdata/MP.litmus")
+	pattern := filepath.Join(filepath.Dir(modelPath), "pattern.cat")
+	if err := os.WriteFile(pattern, []byte("let order = po | rf | co | fr\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	save(t, modelPath, "\"with a pattern file\"\ninclude \"pattern.cat\"\nacyclic order as sc\n")
+	s := newViewServer(viewConfig(modelPath), testPath, nil)
+	if st := fetchState(t, s); st.Error != "" || !strings.Contains(st.Summary, "States 3") {
+		t.Fatalf("under the pattern file: %+v", st)
+	}
+	if w := s.Watch(); !slices.Contains(w, pattern) {
+		t.Fatalf("watching %v, not the included %s", w, pattern)
+	}
+	save(t, pattern, "let order = po | nosuch\n")
+	if st := fetchState(t, s); !strings.Contains(st.Error, pattern+":1:") || !strings.Contains(st.Error, "nosuch") {
+		t.Errorf("the included file broken: %q, want its file:line:col", st.Error)
+	}
+	save(t, pattern, "let order = po\n")
+	if st := fetchState(t, s); st.Error != "" || !strings.Contains(st.Summary, "States 4") {
+		t.Errorf("the included file fixed, without rf: %+v", st)
+	}
 }

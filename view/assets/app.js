@@ -24,6 +24,7 @@ const page = {
   progress: "",      // the last progress the server reported
   zoom: "fit",       // "fit", or a scale
   lastGroups: 0,     // when the groups were last fetched (ms)
+  relisted: false,   // the filter or the grouping changed
 };
 
 function el(tag, attrs, ...children) {
@@ -140,10 +141,14 @@ async function render(fresh) {
   }
   await Promise.all(loads);
   if (ticket !== page.listing) return;
-  if (!page.selected[page.list]) {
-    const first = list.querySelector("li[data-index]");
-    if (first) page.selected[page.list] = Number(first.dataset.index);
+  // Choose the first execution listed when none is chosen, or when the
+  // filter or grouping changed and the one chosen is not listed.
+  const first = list.querySelector("li[data-index]");
+  const listed = list.querySelector(`li[data-index="${page.selected[page.list]}"]`);
+  if (first && (!page.selected[page.list] || page.relisted && !listed)) {
+    page.selected[page.list] = Number(first.dataset.index);
   }
+  page.relisted = false;
   markSelected();
   if (fresh || !document.querySelector("#drawing svg")) draw();
 }
@@ -381,12 +386,13 @@ document.getElementById("show-allowed").addEventListener("click", () => choose("
 document.getElementById("show-forbidden").addEventListener("click", () => choose("forbidden"));
 document.getElementById("group-by").addEventListener("change", (ev) => {
   page.by[page.list] = ev.target.value;
+  page.relisted = true;
   render(true);
 });
 let typing = null;
 document.getElementById("filter").addEventListener("input", (ev) => {
   clearTimeout(typing);
-  typing = setTimeout(() => { page.filter = ev.target.value.trim(); render(true); }, 200);
+  typing = setTimeout(() => { page.filter = ev.target.value.trim(); page.relisted = true; render(true); }, 200);
 });
 document.getElementById("zoom-fit").addEventListener("click", () => { page.zoom = "fit"; zoom(); });
 document.getElementById("zoom-in").addEventListener("click", () => zoomBy(1.25));
