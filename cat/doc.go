@@ -21,6 +21,11 @@
 // the model uses where herd would evaluate it is resolved (see
 // Loader.Predefined).
 //
+// A Cache parses each file's contents once: purr's embedded files are
+// parsed at build time (WritePrepared, run by go generate), other files on
+// their first run and kept in the user's cache directory, keyed by a hash
+// of the contents and of the parser's own sources.
+//
 // Errors are source errors, "file:line:col: message" (a source.ErrorList
 // when there are several, in the order of their positions); a syntax error
 // is the first one of its file, naming what was expected.

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/purr-mcm/purr/cat/ast"
-	"github.com/purr-mcm/purr/cat/internal/parser"
 	"github.com/purr-mcm/purr/source"
 )
 
@@ -51,6 +50,8 @@ type Loader struct {
 	// that the evaluator carries out itself without applying f (purr's
 	// "with co from generate_cos(...)"): only arg is checked.
 	NativeWith func(*ast.With) bool
+	// Cache, when not nil, gives the files it has already parsed.
+	Cache *Cache
 }
 
 // LoadFile parses the model in the file at path, follows its includes and
@@ -90,7 +91,7 @@ type loader struct {
 
 func (l *Loader) load(main origin, src []byte) (*Model, error) {
 	ld := &loader{Loader: l, parsed: map[string]*ast.File{}}
-	f, errs := parser.Parse(main.name, src)
+	f, errs := l.Cache.parse(main.name, src)
 	ld.files = append(ld.files, main.name)
 	if errs != nil {
 		errs.Sort()
@@ -212,7 +213,7 @@ func (ld *loader) include(inc *ast.Include, from origin, included map[string]boo
 	if !ok {
 		ld.files = append(ld.files, src.name)
 		var errs source.ErrorList
-		f, errs = parser.Parse(src.name, data)
+		f, errs = ld.Cache.parse(src.name, data)
 		if errs != nil {
 			ld.errs = append(ld.errs, errs...)
 			return &out

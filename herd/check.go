@@ -203,14 +203,21 @@ func (k *Checker) Model(arch string) (*cat.Model, error) {
 // -model's, or the default model of each architecture their header lines
 // name ("AArch64 MP": the first word), so that a broken model is reported
 // before any test. A test that cannot be read is left to fail when it is
-// checked.
+// checked. The parsers of the tests' dialects are set up meanwhile, on
+// another goroutine (litmus.Warm): one process per test is what herd7's
+// users run most.
 func (k *Checker) LoadModels(paths []string) error {
+	head := make([]byte, 256)
 	if k.cfg.Model != "" {
+		if len(paths) > 0 {
+			if arch, ok := headerArch(paths[0], head); ok {
+				go litmus.Warm(arch)
+			}
+		}
 		_, err := k.Model("")
 		return err
 	}
 	seen := map[string]bool{}
-	head := make([]byte, 256)
 	for _, f := range paths {
 		arch, ok := headerArch(f, head)
 		if !ok || seen[arch] {
@@ -220,6 +227,7 @@ func (k *Checker) LoadModels(paths []string) error {
 		if _, ok := defaultModel(arch); !ok {
 			continue
 		}
+		go litmus.Warm(arch)
 		if _, err := k.Model(arch); err != nil {
 			return err
 		}

@@ -21,7 +21,8 @@ import (
 // then purr's embedded library and models. It refuses a model that names
 // something neither it, purr's prelude nor the engines define.
 func (c *Config) Loader() (*cat.Loader, error) {
-	l := &cat.Loader{IncludeDirs: c.Includes, Embedded: []fs.FS{stdlib.FS, models.FS}, Variants: c.Variants}
+	embedded := []fs.FS{stdlib.FS, models.FS}
+	l := &cat.Loader{IncludeDirs: c.Includes, Embedded: embedded, Variants: c.Variants, Cache: cat.UserCache(embedded...)}
 	if err := mcm.CheckNames(l); err != nil {
 		return nil, err
 	}

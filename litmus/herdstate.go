@@ -3,6 +3,7 @@ package litmus
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/purr-mcm/purr/source"
 )
@@ -13,19 +14,24 @@ import (
 // values (instruction fetch).
 // purr models none of them, and its grammar does not read them; when a
 // section fails to parse, its first such form is reported with what it
-// belongs to, rather than the parser's token-level complaints.
-var herdSystemState = []struct {
+// belongs to, rather than the parser's token-level complaints. The
+// expressions are compiled when a section fails, not at every start.
+var herdSystemState = sync.OnceValue(func() []systemStateForm {
+	return []systemStateForm{
+		{regexp.MustCompile(`\b(PTE|PA|TLB)\s*\(|\bpteval_t\b|\(\s*(oa|valid|af|db|dbm|attrs)\s*:|\b(pte|phy)_\w`),
+			"page-table entries and physical addresses (herd7's virtual memory, variant vmsa)"},
+		{regexp.MustCompile(`\bINTID\s*\(|\b(gicval_t|intval_t)\b`),
+			"interrupt-controller state (herd7's GIC extension)"},
+		{regexp.MustCompile(`\blabel\s*:\s*"`),
+			`label:"P:L" values (herd7's instruction-fetch spelling of code addresses; purr reads P:L, in an initial state only)`},
+		{regexp.MustCompile(`\b(?i:tag)\s*\(|:\s*(red|green|blue)\b`),
+			"memory tags (herd7's Memory Tagging Extension, variant memtag)"},
+	}
+})
+
+type systemStateForm struct {
 	re   *regexp.Regexp
 	what string
-}{
-	{regexp.MustCompile(`\b(PTE|PA|TLB)\s*\(|\bpteval_t\b|\(\s*(oa|valid|af|db|dbm|attrs)\s*:|\b(pte|phy)_\w`),
-		"page-table entries and physical addresses (herd7's virtual memory, variant vmsa)"},
-	{regexp.MustCompile(`\bINTID\s*\(|\b(gicval_t|intval_t)\b`),
-		"interrupt-controller state (herd7's GIC extension)"},
-	{regexp.MustCompile(`\blabel\s*:\s*"`),
-		`label:"P:L" values (herd7's instruction-fetch spelling of code addresses; purr reads P:L, in an initial state only)`},
-	{regexp.MustCompile(`\b(?i:tag)\s*\(|:\s*(red|green|blue)\b`),
-		"memory tags (herd7's Memory Tagging Extension, variant memtag)"},
 }
 
 // herdSystemStateError returns an error at the first of herd7's
@@ -33,7 +39,7 @@ var herdSystemState = []struct {
 func herdSystemStateError(sec Section) error {
 	text := sec.Src[sec.Start:sec.End]
 	first, what := -1, ""
-	for _, f := range herdSystemState {
+	for _, f := range herdSystemState() {
 		if loc := f.re.FindIndex(text); loc != nil && (first < 0 || loc[0] < first) {
 			first, what = loc[0], f.what
 		}

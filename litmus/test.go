@@ -405,6 +405,20 @@ type Dialect struct {
 	// models name the fences of all of them at once
 	// (models/fence-classes.cat); a tag no event carries is an empty set.
 	Tags []string
+	// Sample is a small test in the dialect, with the forms most tests
+	// use, which Warm reads.
+	Sample string
+}
+
+// Warm reads the Sample of arch's dialect, so that the first test of
+// arch is not ANTLR's first parse: its grammars are deserialised and its
+// prediction caches, which every parse shares, are filled. It is safe
+// beside a parse; one process per test reads its test sooner when Warm
+// ran while its model loaded.
+func Warm(arch string) {
+	if d, ok := dialects[arch]; ok && d.Sample != "" {
+		Parse("sample.litmus", []byte(d.Sample))
+	}
 }
 
 // Layout is how a dialect writes its program section.

@@ -4,5 +4,6 @@ import "embed"
 
 // FS holds the shipped models' .cat files at its root.
 //
-//go:embed *.cat
+//go:generate go run ../cat/internal/prepare
+//go:embed *.cat prepared.bin
 var FS embed.FS

@@ -4,7 +4,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 )
 
 // Most of purr's heap is garbage within a test (formulas, evaluated
@@ -32,9 +31,12 @@ func tuneGC() {
 func watchHeap() {
 	sentinel := new([16]byte)
 	runtime.SetFinalizer(sentinel, func(*[16]byte) {
-		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-		metrics.Read(sample)
-		if sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() > largeHeap {
+		// runtime/metrics would give the live heap exactly, but its package
+		// initialisation costs every run of purr more than this read
+		// costs a collection; the heap just after one is close enough.
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		if m.HeapAlloc > largeHeap {
 			debug.SetGCPercent(100)
 			return
 		}

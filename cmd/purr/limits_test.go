@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/purr-mcm/purr/cat"
 )
 
 // TestMain lets the test binary stand for purr when --timeout starts
@@ -28,7 +30,15 @@ func TestMain(m *testing.M) {
 		cmd.Env = append(os.Environ(), "PURR_TEST_AS_PURR=1")
 		return cmd, nil
 	}
-	os.Exit(m.Run())
+	// The tests' parsed models stay out of the user's cache.
+	cache, err := os.MkdirTemp("", "purr-cache-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv(cat.CacheEnv, cache)
+	status := m.Run()
+	os.RemoveAll(cache)
+	os.Exit(status)
 }
 
 // writers writes a test of threads that each write distinct values to x

@@ -11,6 +11,14 @@ import (
 	"github.com/purr-mcm/purr/xcfa"
 )
 
+const sample = `BPF sample
+{ 0:r1=data; 0:r2=flag; 0:r3=1; 1:r1=data; 1:r2=flag; }
+ P0                                 | P1                                 ;
+ *(u64 *)(r1 + 0) = 7               | r4 = load_acquire((u64 *)(r2 + 0)) ;
+ store_release((u64 *)(r2 + 0), r3) | r5 = *(u64 *)(r1 + 0)              ;
+exists (1:r4=1 /\ 1:r5=0)
+`
+
 func init() {
 	// purr's bpf is a model of its own, not a stand-in for herd's bpf.cat
 	// (which purr runs when the include path holds it, as herd7 does): no
@@ -19,7 +27,7 @@ func init() {
 	// RL (the same name as Linux's read-lock tag: a set is just the
 	// events that carry the tag).
 	litmus.RegisterDialect(litmus.Dialect{Arch: "BPF", Translate: Translate, Model: "bpf",
-		Tags: []string{"X", "SC", "AQ", "RL"}})
+		Tags: []string{"X", "SC", "AQ", "RL"}, Sample: sample})
 }
 
 // Translate turns the program part of a BPF test into an XCFA.

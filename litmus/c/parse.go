@@ -11,8 +11,22 @@ import (
 	"github.com/purr-mcm/purr/xcfa"
 )
 
+const sample = `C sample
+{ int x = 0; atomic_int y = 0; }
+P0(int *x, atomic_int *y) {
+  *x = 1;
+  atomic_store_explicit(y, 1, memory_order_release);
+}
+P1(int *x, atomic_int *y) {
+  int r0 = atomic_load_explicit(y, memory_order_acquire);
+  int r1 = -1;
+  if (r0 == 1) { r1 = *x; }
+}
+exists (1:r0=1 /\ 1:r1=0)
+`
+
 func init() {
-	litmus.RegisterDialect(litmus.Dialect{Arch: "C", Translate: Translate, Model: "rc11", Layout: litmus.Functions,
+	litmus.RegisterDialect(litmus.Dialect{Arch: "C", Translate: Translate, Model: "rc11", Layout: litmus.Functions, Sample: sample,
 		Tags: strings.Fields(
 			// Memory orders.
 			`NA RLX ACQ REL ACQ_REL SC CON` +

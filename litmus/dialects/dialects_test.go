@@ -175,3 +175,18 @@ func within(file, dir string) bool {
 	rel, err := filepath.Rel(dir, file)
 	return err == nil && !strings.HasPrefix(rel, "..")
 }
+
+// TestWarm: every dialect has a sample that reads without error (else
+// litmus.Warm would set up little), and reading it beside a parse is
+// safe (go test -race).
+func TestWarm(t *testing.T) {
+	for _, arch := range litmus.Dialects() {
+		d, _ := litmus.LookupDialect(arch)
+		done := make(chan struct{})
+		go func() { litmus.Warm(arch); close(done) }()
+		if _, err := litmus.Parse("sample.litmus", []byte(d.Sample)); err != nil {
+			t.Errorf("%s: the sample does not read: %v", arch, err)
+		}
+		<-done
+	}
+}

@@ -10,8 +10,18 @@ import (
 	"github.com/purr-mcm/purr/xcfa"
 )
 
+const sample = `RISCV sample
+{ 0:x5=1; 0:x6=x; 0:x7=y; 1:x6=y; 1:x8=x; }
+ P0                   | P1              ;
+ sw x5,0(x6)          | lw x5,0(x6)     ;
+ fence rw,rw          | xor x9,x5,x5    ;
+ amoswap.w.rl x0,x5,(x7) | add x10,x8,x9 ;
+                      | lw x11,0(x10)   ;
+exists (1:x5=1 /\ 1:x11=0)
+`
+
 func init() {
-	litmus.RegisterDialect(litmus.Dialect{Arch: "RISCV", Translate: Translate, Model: "riscv",
+	litmus.RegisterDialect(litmus.Dialect{Arch: "RISCV", Translate: Translate, Model: "riscv", Sample: sample,
 		HerdIncludes: []string{"riscv-defs.cat", "cos-opt.cat"},
 		// herd7's annotation sets (RISCVArch_herd.annot_sets) and its
 		// fences, Fence.PRED.SUCC, Fence.tso and Fence.i.

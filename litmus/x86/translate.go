@@ -10,14 +10,33 @@ import (
 	"github.com/purr-mcm/purr/xcfa"
 )
 
+const sample = `X86 sample
+{ 0:EAX=2; }
+ P0                | P1            ;
+ MOV [x],$1        | MOV EAX,[y]   ;
+ MFENCE            | MOV EBX,[x]   ;
+ MOV [y],$1        | XCHG [x],ECX  ;
+ LOCK; ADD [x],EAX |               ;
+exists (1:EAX=1 /\ 1:EBX=0)
+`
+
+const sample64 = `X86_64 sample
+{ }
+ P0             | P1              ;
+ movl $1,(x)    | movl (y),%eax   ;
+ mfence         | movl (x),%ebx   ;
+ movl $1,(y)    | xchgl %ecx,(x)  ;
+exists (1:rax=1 /\ 1:rbx=0)
+`
+
 func init() {
 	// The barriers (herd's x86fences.cat reads them) and X, the set of
 	// locked accesses.
 	tags := []string{"MFENCE", "SFENCE", "LFENCE", "X"}
 	litmus.RegisterDialect(litmus.Dialect{Arch: "X86", Translate: Translate, Model: "x86tso",
-		HerdIncludes: []string{"x86fences.cat", "filters.cat", "cos.cat"}, Tags: tags})
+		HerdIncludes: []string{"x86fences.cat", "filters.cat", "cos.cat"}, Tags: tags, Sample: sample})
 	litmus.RegisterDialect(litmus.Dialect{Arch: "X86_64", Translate: Translate64, Model: "x86tso-mixed",
-		HerdIncludes: []string{"x86fences.cat", "cos.cat", "cos-ok-opt.cat", "cos-no-opt.cat"}, Tags: tags})
+		HerdIncludes: []string{"x86fences.cat", "cos.cat", "cos-ok-opt.cat", "cos-no-opt.cat"}, Tags: tags, Sample: sample64})
 }
 
 // Translate turns the program part of an X86 test into an XCFA.

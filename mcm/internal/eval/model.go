@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"reflect"
 	"slices"
 	"sort"
@@ -222,6 +223,7 @@ var (
 )
 
 func library() (*ast.File, *ast.File, error) {
+	prepared := &cat.Cache{Prepared: []fs.FS{stdlib.FS}}
 	libOnce.Do(func() {
 		read := func(name string) *ast.File {
 			src, err := stdlib.FS.ReadFile(name)
@@ -229,7 +231,7 @@ func library() (*ast.File, *ast.File, error) {
 				libErr = err
 				return nil
 			}
-			f, err := cat.Parse(name, src)
+			f, err := prepared.Parse(name, src)
 			if err != nil {
 				libErr = err
 			}
