@@ -33,6 +33,8 @@ const (
 	maxGroups = 500
 	// maxItems executions are listed at most per request.
 	maxItems = 1000
+	// maxListed executions are listed at most per list (32 MB or so).
+	maxListed = 1_000_000
 )
 
 // errNoSuch says that a list has no execution of that index.
@@ -62,6 +64,7 @@ type listing struct {
 	done    bool
 	err     error
 	checked Checked
+	cut     string // why the list stops short of the check's executions
 	items   []item // by index
 	strs    []string
 	ids     map[string]int32
@@ -79,7 +82,7 @@ func (s *Server) newListing(name string) *listing {
 	l := &listing{name: name, check: s.Check, ctx: ctx, cancel: cancel, ids: map[string]int32{},
 		rels: map[string]bool{}, sets: map[string]bool{}, full: map[int]outcome.Execution{}}
 	if name == ListAllowed {
-		l.report = s.Checked
+		l.report = s.Report
 	}
 	l.intern("")
 	return l
@@ -144,12 +147,15 @@ func (l *listing) enumerate() {
 		}
 		l.mu.Lock()
 		l.add(x)
-		first := len(l.items) <= pageSize
+		n := len(l.items)
+		if n == maxListed {
+			l.cut = fmt.Sprintf("the page lists the first %d executions found, and counts those", maxListed)
+		}
 		l.mu.Unlock()
-		if first {
+		if n <= pageSize {
 			l.keep(0, withKindSets(v.Build(false)))
 		}
-		return true
+		return n < maxListed
 	})
 	if l.ctx.Err() != nil {
 		return // a newer version of the files took over
@@ -248,7 +254,7 @@ func (l *listing) keep(page int, x outcome.Execution) {
 		if len(l.pages) > keptPages {
 			old := l.pages[0]
 			l.pages = l.pages[1:]
-			for _, it := range l.items[old:min(old+pageSize, len(l.items))] {
+			for _, it := range l.items[min(old, len(l.items)):min(old+pageSize, len(l.items))] {
 				delete(l.full, it.index)
 			}
 		}
@@ -418,7 +424,7 @@ func (f *filter) keeps(it *item) bool {
 	return true
 }
 
-// label names a group of a grouping by its key.
+// group is the group of an item under a grouping, named.
 func (l *listing) group(by string, it *item) group {
 	g := group{Key: strconv.Itoa(int(it.key(by)))}
 	switch by {

@@ -58,9 +58,9 @@ type Server struct {
 	// Watch lists the files whose change checks again; it is asked again
 	// after each check, as a model may include other files once edited.
 	Watch func() []string
-	// Checked, when not nil, hears of each check of the executions the
+	// Report, when not nil, hears of each check of the executions the
 	// model allows as it ends, with its error if it failed.
-	Checked func(c Checked, err error)
+	Report func(c Checked, err error)
 	// Poll is how often the files are looked at while a page listens
 	// (default 300ms).
 	Poll time.Duration
@@ -225,6 +225,7 @@ type listState struct {
 	Started bool   `json:"started"` // the forbidden list is looked for once asked
 	Done    bool   `json:"done"`
 	Error   string `json:"error,omitempty"`
+	Cut     string `json:"cut,omitempty"` // why the list stops short
 }
 
 type choice struct {
@@ -240,7 +241,7 @@ func (s *Server) serveState(w http.ResponseWriter) {
 	allowed := lists[ListAllowed]
 	for name, l := range lists {
 		l.mu.Lock()
-		ls := listState{Count: len(l.items), Started: l.started, Done: l.done}
+		ls := listState{Count: len(l.items), Started: l.started, Done: l.done, Cut: l.cut}
 		if l.err != nil {
 			ls.Error = errorText(l.err)
 		}

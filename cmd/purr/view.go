@@ -80,7 +80,7 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	s := newViewServer(o.cfg, files[0], o.conf)
-	s.Checked = func(c view.Checked, err error) {
+	s.Report = func(c view.Checked, err error) {
 		if err != nil {
 			viewError(stderr, err)
 			return

@@ -57,9 +57,10 @@ async function refresh() {
   page.version = st.version;
   document.getElementById("title").textContent = st.test + " under " + st.model;
   document.getElementById("summary").textContent = st.summary || (st.lists.allowed.done ? "" : "checking…");
+  const cuts = [st.cut, st.lists[page.list].cut].filter(c => c);
   const cut = document.getElementById("cut");
-  cut.hidden = !st.cut;
-  cut.textContent = st.cut ? "Cut: " + st.cut + "." : "";
+  cut.hidden = !cuts.length;
+  cut.textContent = cuts.length ? "Cut: " + cuts.join("; ") + "." : "";
   // A name ticked by default is ticked when it first appears: the server
   // offers the names of the executions it has built so far.
   let ticked = false;
