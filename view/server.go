@@ -112,6 +112,16 @@ func (s *Server) current() (int, map[string]*listing) {
 	return s.version, s.lists
 }
 
+// Close stops the checks going on in the background; the server must not
+// serve after.
+func (s *Server) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, l := range s.lists {
+		l.cancel()
+	}
+}
+
 // stampFiles identifies the files' versions by size and time.
 func stampFiles(files []string) map[string]string {
 	out := make(map[string]string, len(files))

@@ -34,11 +34,16 @@ func writersTest(t *testing.T, n int) string {
 	return path
 }
 
-// startView runs purr view in a process of its own, so that its memory
-// can be measured, and returns its address and process.
-func startView(t *testing.T, args ...string) (string, *os.Process) {
+// startView runs purr view in a process of its own, in folder dir, so
+// that its memory can be measured, and returns its address and process.
+func startView(t *testing.T, dir string, args ...string) (string, *os.Process) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], append([]string{"view", "--addr", "127.0.0.1:0"}, args...)...)
+	self, err := filepath.Abs(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(self, append([]string{"view", "--addr", "127.0.0.1:0"}, args...)...)
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "PURR_TEST_AS_PURR=1")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -93,7 +98,8 @@ func TestViewLargeInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test is not short")
 	}
-	addr, server := startView(t, writersTest(t, 7))
+	test := writersTest(t, 7)
+	addr, server := startView(t, filepath.Dir(test), filepath.Base(test)) // the heading names the test only
 	ctx := browser.New(t, 3*time.Minute)
 	p := browser.Page{T: t, Ctx: ctx, Timeout: 90 * time.Second}
 	start := time.Now()
@@ -173,5 +179,23 @@ func TestViewCut(t *testing.T) {
 	st := fetchState(t, newViewServer(cfg, writersTest(t, 5), nil))
 	if !strings.Contains(st.Cut, "stopped after 100 executions (--max-executions 100)") || st.Lists[view.ListAllowed].Count != 100 {
 		t.Errorf("cut at 100: %+v", st)
+	}
+}
+
+// BenchmarkViewFirstDrawing measures how long purr view takes, from a
+// fresh server, to draw the first execution of Writers-7 (181,440
+// executions): the page's first drawing, less the browser.
+func BenchmarkViewFirstDrawing(b *testing.B) {
+	fam, _ := family.Lookup("Writers")
+	path := filepath.Join(b.TempDir(), "Writers-7.litmus")
+	if err := os.WriteFile(path, []byte(fam.Test(7)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		s := newViewServer(viewConfig(""), path, nil)
+		for serve(s, "/svg?x=1&rel=rf").Code != 200 {
+			time.Sleep(time.Millisecond)
+		}
+		s.Close() // its check would go on enumerating
 	}
 }
