@@ -94,7 +94,7 @@ func TestErrorsArePositioned(t *testing.T) {
 		{"TEST T\n{ atomic_t x=INIT(1); }\nP0;\n", "e.litmus:2:14: unsupported initial value INIT(...)"},
 		{"TEST T\n{ int t[0];\n pte_x=1; }\nP0;\n", "e.litmus:2:9: array t needs a positive size, not 0\ne.litmus:3:2: unsupported pte_x"},
 		{"TEST T\n{ x=99999999999999999999; }\nP0;\n", "e.litmus:2:5: "},
-		{"MIPS T\n{}\nP0;\n", `e.litmus:1:1: unsupported architecture "MIPS"`},
+		{"SPARC T\n{}\nP0;\n", `e.litmus:1:1: unsupported architecture "SPARC"`},
 		{"TEST T\n{}\nP0;\nexists (0:r1!=0:r4)", "e.litmus:4:13: unsupported != between two locations"},
 		{"TEST T\n{}\nP0;\nexists (x=1 \\/ fault(P0,x))", "e.litmus:4:16: unsupported fault(...) in a condition"},
 		{"TEST T\n{}\nP0;\nfilter fault(P0)\nexists (x=1)", "e.litmus:4:8: unsupported fault(...) in a condition"},

@@ -3,5 +3,5 @@
 // each with labels and at most one instruction of the dialect's own type;
 // package asmtable reads it from a parse tree), herd7's printing of that
 // table for the test's hash, and a thread's control flow through its code
-// labels (Flow).
+// labels (Flow), and herd7's symbolic registers (Symbolic).
 package asm
