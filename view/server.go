@@ -92,9 +92,11 @@ func (s *Server) current() (int, map[string]*listing) {
 		files = s.Watch()
 	}
 	stamps := stampFiles(files)
+	// A file newly watched (one the model now includes) is no change: the
+	// check that named it read it.
 	changed := s.lists == nil
 	for f, st := range s.stamps {
-		if now, ok := stamps[f]; ok && now != st || !ok && slices.Contains(files, f) {
+		if now, ok := stamps[f]; ok && now != st {
 			changed = true
 		}
 	}
