@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/purr-mcm/purr/mcm/show"
 	"github.com/purr-mcm/purr/source"
 )
 
@@ -21,15 +22,15 @@ import (
 // the flag of the same name does.
 var confKeys = []string{"model", "bell", "macros", "variant", "unroll", "speedcheck", "skipchecks", "through", "hexa", "timeout", "names", "oknames", "nonames", "excl"}
 
-// confPictureKeys are herd7's keys that only change the pictures of
-// executions, which purr does not draw: accepted, and ignored with a note.
-var confPictureKeys = []string{
-	"show", "graph", "squished", "showevents", "movelabel", "fontsize", "xscale", "yscale", "arrowsize",
-	"showinitrf", "showfinalrf", "showinitwrites", "splines", "pad", "edgeattr", "doshow", "unshow",
-	"showkind", "showthread", "showlegend", "shift", "scale", "penwidth", "dotmode", "dotcom", "condensed",
-	"labelinit", "initpos", "threadstyle", "showobserved", "showfr", "showpo", "showcutoff", "mono",
-	"showraw", "showflags", "symetric", "oneinit", "dumpes", "gv", "evince", "o", "view",
-	"siwidth", "dsiy", "withbox", "labelbox", "edgemerge", "relabel", "fixedsize", "extrachars", "brackets",
+// IgnoredPictureKeys are herd7's keys (and options) that only change the
+// pictures of executions in ways purr's pictures do not follow (Graphviz's details,
+// TeX output, windows to open): accepted, and ignored with a note. The
+// other picture keys (show.PictureKeys, doshow, unshow) are honoured.
+var IgnoredPictureKeys = []string{
+	"show", "movelabel", "showkind", "dotmode", "dotcom", "condensed",
+	"labelinit", "initpos", "threadstyle", "showobserved", "showfr", "showpo", "showcutoff",
+	"showraw", "showflags", "oneinit", "dumpes", "gv", "evince", "o", "view",
+	"siwidth", "dsiy", "edgemerge", "relabel", "fixedsize", "extrachars", "brackets",
 	"initrfpos", "finalrfpos", "margin", "sep", "fontname", "edgefontsizedelta", "overlap", "ptscale",
 	"boxscale", "threadposy", "tikz", "texmacros", "dotheader", "shortlegend", "noid", "classes", "cycles",
 	"showflag", "nshow", "showone", "suffix", "preview", "showpoloc",
@@ -145,7 +146,15 @@ func (r *confReader) readFile(path string, src []byte, reading []string) error {
 			if err := r.readFile(inner, innerSrc, reading); err != nil {
 				return err
 			}
-		case slices.Contains(confPictureKeys, key):
+		case slices.Contains(show.PictureKeys, key) || key == "doshow" || key == "unshow":
+			if r.fixed != nil && r.fixed(key) {
+				continue // the command line wins
+			}
+			if err := r.setPicture(key, value); err != nil {
+				return fmt.Errorf("%s: %v", pos, err)
+			}
+			c.Lines[key] = pos
+		case slices.Contains(IgnoredPictureKeys, key):
 			if !slices.Contains(ignored, key) {
 				ignored = append(ignored, key)
 			}
@@ -244,6 +253,39 @@ func (r *confReader) set(key, value string) error {
 		*list = r.appendList(key, *list, items...)
 	}
 	return nil
+}
+
+// setPicture sets a picture option to a .cfg line's value: doshow and
+// unshow add up as the other list keys do, as do edgeattr and symetric
+// lines, as herd7 reads them.
+func (r *confReader) setPicture(key, value string) error {
+	c := r.c
+	switch key {
+	case "doshow", "unshow":
+		var items []string
+		for _, v := range strings.Split(value, ",") {
+			if v = strings.TrimSpace(v); v != "" {
+				items = append(items, v)
+			}
+		}
+		list := map[string]*[]string{"doshow": &c.DoShow, "unshow": &c.UnShow}[key]
+		*list = r.appendList(key, *list, items...)
+		return nil
+	case "edgeattr", "symetric":
+		if r.listed == nil {
+			r.listed = map[string]bool{}
+		}
+		if !r.listed[key] {
+			r.listed[key] = true
+			if key == "edgeattr" {
+				c.Picture.EdgeAttrs = nil
+			} else {
+				c.Picture.Symmetric = nil
+			}
+		}
+	}
+	_, err := c.Picture.Set(key, value)
+	return err
 }
 
 // appendList adds items to the list of key, replacing its value at the

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/purr-mcm/purr/mcm/show"
 	"github.com/purr-mcm/purr/source"
 )
 
@@ -51,7 +52,7 @@ func TestConfKeyValue(t *testing.T) {
 // carry the line's position.
 func TestReadConf(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
-		"sc.cfg":        "# herd's sc\nmodel sc.cat\n  graph columns\nfontsize 8\nunroll 3\n",
+		"sc.cfg":        "# herd's sc\nmodel sc.cat\n  graph columns\nfontsize 8\nunroll 3\ndotmode plain\n",
 		"lists.cfg":     "variant a\nvariant b,c\nnonames MP\nnonames SB\n",
 		"later.cfg":     "unroll 5\nhexa = true\nspeedcheck fast\ntimeout 1.5\n",
 		"bad-key.cfg":   "model sc\n  nosuchkey 1\n",
@@ -65,6 +66,9 @@ func TestReadConf(t *testing.T) {
 		"bell.cfg":      "bell no-such.bell\n",
 		"empty.cfg":     "bell\n",
 		"through.cfg":   "through all\n",
+		"pictures.cfg": "doshow bob,DSB-ob\ndoshow ets-ob\nunshow dmb.sy\nedgeattr po,color,lightgray\nedgeattr rmw,color,indigo\n" +
+			"symetric sm\nsymetric si\nshowinitwrites false\nshowevents noregs\n",
+		"bad-picture.cfg": "graph rows\n",
 	})
 	t.Chdir(dir) // herd7 finds relative paths from the current folder
 	for _, c := range []struct {
@@ -78,13 +82,20 @@ func TestReadConf(t *testing.T) {
 		err      string
 		notes    string
 	}{
-		{name: "model, unroll and ignored picture keys", files: []string{"sc.cfg"},
-			want:  func(c *Config) { c.Model, c.Unroll = "sc.cat", 3 },
-			lines: map[string]int{"model": 2, "unroll": 5},
-			notes: "purr: note: " + "sc.cfg" + ": ignoring what only changes pictures of executions (graph, fontsize)\n"},
-		{name: "the command line wins", files: []string{"sc.cfg"}, fixed: []string{"model", "unroll"},
-			start: func(c *Config) { c.Model, c.Unroll = "tso", 1 },
-			want:  func(c *Config) { c.Model, c.Unroll = "tso", 1 }},
+		{name: "model, unroll, picture keys and ignored ones", files: []string{"sc.cfg"},
+			want:  func(c *Config) { c.Model, c.Unroll, c.Picture.Graph, c.Picture.FontSize = "sc.cat", 3, "columns", 8 },
+			lines: map[string]int{"model": 2, "graph": 3, "fontsize": 4, "unroll": 5},
+			notes: "purr: note: " + "sc.cfg" + ": ignoring what only changes pictures of executions (dotmode)\n"},
+		{name: "the command line wins", files: []string{"sc.cfg"}, fixed: []string{"model", "unroll", "graph"},
+			start: func(c *Config) { c.Model, c.Unroll, c.Picture.Graph = "tso", 1, "free" },
+			want:  func(c *Config) { c.Model, c.Unroll, c.Picture.Graph, c.Picture.FontSize = "tso", 1, "free", 8 }},
+		{name: "picture lists add up, doshow and unshow", files: []string{"pictures.cfg"},
+			want: func(c *Config) {
+				c.DoShow, c.UnShow = []string{"bob", "DSB-ob", "ets-ob"}, []string{"dmb.sy"}
+				c.Picture.EdgeAttrs = []show.EdgeAttr{{Rel: "po", Attr: "color", Value: "lightgray"}, {Rel: "rmw", Attr: "color", Value: "indigo"}}
+				c.Picture.Symmetric, c.Picture.HideInitWrites, c.Picture.ShowEvents = []string{"sm", "si"}, true, "noregs"
+			}},
+		{name: "a bad picture value", files: []string{"bad-picture.cfg"}, err: "bad-picture.cfg:1:1: graph takes cluster, free, columns, not \"rows\""},
 		{name: "list keys add up", files: []string{"lists.cfg"},
 			want: func(c *Config) { c.Variants, c.NoNames = []string{"a", "b", "c"}, []string{"MP", "SB"} }},
 		{name: "a list the command line set is left alone", files: []string{"lists.cfg"}, fixed: []string{"variant"},
@@ -93,6 +104,7 @@ func TestReadConf(t *testing.T) {
 		{name: "a later file overrides an earlier one", files: []string{"sc.cfg", "later.cfg"},
 			want: func(c *Config) {
 				c.Model, c.Unroll, c.Hexa, c.Speedcheck, c.Timeout = "sc.cat", 5, true, true, 1500*time.Millisecond
+				c.Picture.Graph, c.Picture.FontSize = "columns", 8
 			}},
 		{name: "include and conf lines", files: []string{"outer.cfg"},
 			want: func(c *Config) { c.Model = "lib/m.cat" }, includes: []string{"lib", "."},

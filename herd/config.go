@@ -8,6 +8,7 @@ import (
 
 	"github.com/purr-mcm/purr/mcm"
 	"github.com/purr-mcm/purr/mcm/outcome"
+	"github.com/purr-mcm/purr/mcm/show"
 	"github.com/purr-mcm/purr/source"
 )
 
@@ -36,6 +37,12 @@ type Config struct {
 	// relations and sets to keep besides the model's shown ones.
 	Show    outcome.Show
 	Capture []string
+
+	// Picture holds herd7's options that change the pictures of
+	// executions; DoShow and UnShow name the relations drawn besides, or
+	// not, the default ones (-doshow, -unshow).
+	Picture        show.Picture
+	DoShow, UnShow []string
 
 	// purr's own bounds and engines.
 	Engine        string // mcm.EngineSAT (""), mcm.EngineExplicit

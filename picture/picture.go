@@ -1,9 +1,9 @@
 package picture
 
 import (
+	"cmp"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 
@@ -24,7 +24,19 @@ type Options struct {
 	// CheckColours maps a failed check to its colour; the checks it lacks
 	// get show.CheckColours of those the executions fail.
 	CheckColours map[string]string
+	// Herd holds herd7's picture options that purr's drawings follow:
+	// -showevents and -showinitwrites (the events drawn), -showlegend (the
+	// title and legend), -squished (no instructions), -fontsize and
+	// -scale.
+	Herd show.Picture
+	// MaxWidth is the widest a document is drawn, in pixels, scaled down
+	// to fit (0: FitWidth).
+	MaxWidth float64
 }
+
+// FitWidth is the widest a document is drawn by default: a wider layout
+// (six threads and more) is scaled down to it.
+const FitWidth = 1000.0
 
 // DefaultRelations are the relations drawn when Options.Relations is nil:
 // those of herd's pictures.
@@ -63,15 +75,17 @@ func Colours(names []string) map[string]string {
 
 // Geometry of the layout, in SVG user units (pixels).
 const (
-	nodeW   = 150.0
-	nodeH   = 44.0
-	colGap  = 250.0 // from one column's centre to the next
-	rowGap  = 110.0 // from one row's centre to the next
-	margin  = 30.0
-	headerH = 30.0 // a thread's name above its column
-	titleH  = 28.0
-	legendH = 30.0
-	failH   = 22.0 // a line of the legend per check an execution fails
+	nodeW  = 150.0
+	nodeH  = 44.0
+	colGap = 250.0 // from one column's centre to the next
+	// narrowColGap is colGap for five columns and more.
+	narrowColGap = 205.0
+	rowGap       = 110.0 // from one row's centre to the next
+	margin       = 30.0
+	headerH      = 30.0 // a thread's name above its column
+	titleH       = 28.0
+	legendH      = 30.0
+	failH        = 22.0 // a line of the legend per check an execution fails
 )
 
 // node is an event placed on the page (its centre).
@@ -90,6 +104,22 @@ type layout struct {
 	// legendY is the relations' legend's line; the failed checks' lines
 	// follow it.
 	legendY float64
+	// nodeH is an event's box's height (lower when squished); fonts
+	// scales every font size (-fontsize against the default 14).
+	nodeH, fonts float64
+	herd         *show.Picture
+	// top is where arrows and labels may begin: below the title.
+	top float64
+	// gutters and channels are the free lanes between columns and rows,
+	// which arrows that no curve can take follow (see lanes).
+	gutters, channels []float64
+	routes            map[routeKey]*routed
+	// bends lists the bends the arrows between two events took; laneUses
+	// counts the arrows routed along lanes, each a few pixels off the last.
+	bends    map[[2]int][]float64
+	laneUses int
+	// taken are the places of the labels, thread names and title drawn.
+	taken []rect
 }
 
 type head struct {
@@ -99,14 +129,26 @@ type head struct {
 
 // place lays an execution out: init writes on a row of their own on top
 // (none for an execution of messages: no receive gets them, as listings
-// say), then one column per thread, in program order downwards.
-func place(x outcome.Execution, title string) *layout {
-	l := &layout{x: x, nodes: map[int]*node{}}
+// say), then one column per thread, in program order downwards; the
+// events herd7's options leave out are not placed.
+func place(x outcome.Execution, title string, opt *show.Picture) *layout {
+	x = opt.Select(x)
+	l := &layout{x: x, nodes: map[int]*node{}, herd: opt, nodeH: nodeH, fonts: 1,
+		routes: map[routeKey]*routed{}, bends: map[[2]int][]float64{}}
+	if opt.Squished {
+		l.nodeH = 28
+	}
+	if opt.FontSize > 0 {
+		l.fonts = float64(opt.FontSize) / 14
+	}
 	var inits []outcome.Event
 	threads := map[int][]outcome.Event{}
 	var tids []int
 	messages := show.Messages([]outcome.Execution{x})
 	for _, e := range x.Events {
+		if !opt.Shown(e) {
+			continue
+		}
 		if e.Thread < 0 {
 			if !messages {
 				inits = append(inits, e)
@@ -120,30 +162,47 @@ func place(x outcome.Execution, title string) *layout {
 	}
 	slices.Sort(tids)
 	cols := max(len(tids), 1)
-	width := float64(max(cols, len(inits)))*colGap + 2*margin
+	gap := colGap
+	if max(cols, len(inits)) > 4 {
+		gap = narrowColGap // many columns: narrower gutters, less to scale down
+	}
+	width := float64(max(cols, len(inits)))*gap + 2*margin
 	top := margin
 	if title != "" {
 		top += titleH
+		l.taken = append(l.taken, rect{margin, margin - 8, width - margin, margin + 12})
 	}
+	l.top = top - 6
+	rowStep := rowGap - nodeH + l.nodeH
 	if len(inits) > 0 {
 		step := (width - 2*margin) / float64(len(inits))
 		for i, e := range inits {
-			l.add(e, margin+step*(float64(i)+0.5), top+nodeH/2)
+			l.add(e, margin+step*(float64(i)+0.5), top+l.nodeH/2)
 		}
-		top += rowGap
+		l.channels = append(l.channels, top+l.nodeH+(rowStep-l.nodeH)/3)
+		top += rowStep
 	}
 	colStep := (width - 2*margin) / float64(cols)
 	rows := 0
 	for c, tid := range tids {
 		cx := margin + colStep*(float64(c)+0.5)
 		l.heads = append(l.heads, head{fmt.Sprintf("P%d", tid), cx, top + headerH/2})
+		w, h := labelSize(fmt.Sprintf("P%d", tid), 14)
+		l.taken = append(l.taken, rect{cx - nodeW/2, top + headerH/2 - h + 2, cx - nodeW/2 + w, top + headerH/2 + 4})
 		for r, e := range threads[tid] {
-			l.add(e, cx, top+headerH+nodeH/2+float64(r)*rowGap)
+			l.add(e, cx, top+headerH+l.nodeH/2+float64(r)*rowStep)
 		}
 		rows = max(rows, len(threads[tid]))
 	}
+	for c := 0; c <= cols; c++ {
+		l.gutters = append(l.gutters, margin+colStep*float64(c))
+	}
+	first := top + headerH + l.nodeH/2
+	for r := 0; r <= max(rows, 1); r++ {
+		l.channels = append(l.channels, first-l.nodeH/2-(rowStep-l.nodeH)/2+float64(r)*rowStep)
+	}
 	l.w = width
-	l.h = top + headerH + float64(max(rows, 1)-1)*rowGap + nodeH + margin + legendH
+	l.h = top + headerH + float64(max(rows, 1)-1)*rowStep + l.nodeH + margin + legendH
 	l.legendY = l.h - margin/2 - legendH/2
 	l.h += failH * float64(len(x.Fails))
 	return l
@@ -230,16 +289,27 @@ func Document(w io.Writer, xs []outcome.Execution, opt Options) error {
 	}
 	var ls []*layout
 	width, height := 2*margin+colGap, 0.0
-	for _, x := range xs {
-		l := place(x, title(x))
+	titles := make([]string, len(xs))
+	for i, x := range xs {
+		if !opt.Herd.HideLegend {
+			titles[i] = title(x)
+		}
+		l := place(x, titles[i], &opt.Herd)
 		ls = append(ls, l)
 		width = max(width, l.w)
 		height += l.h
 	}
 	height = max(height, 2*margin)
+	// The document is drawn at -scale, and scaled down to fit MaxWidth;
+	// its view box keeps the layout's units.
+	zoom := scaleOf(opt.Herd.Scale)
+	fit := cmp.Or(opt.MaxWidth, FitWidth)
+	if width*zoom > fit {
+		zoom = fit / width
+	}
 	b := &strings.Builder{}
 	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="Helvetica, Arial, sans-serif">`+"\n",
-		width, height, width, height)
+		width*zoom, height*zoom, width, height)
 	b.WriteString("<defs>\n")
 	for _, r := range uniq(rels) {
 		fmt.Fprintf(b, `<marker id="%s" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="%s"/></marker>`+"\n",
@@ -254,13 +324,21 @@ func Document(w io.Writer, xs []outcome.Execution, opt Options) error {
 	y := 0.0
 	for i, l := range ls {
 		fmt.Fprintf(b, `<g class="execution" data-index="%d" transform="translate(0,%.0f)">`+"\n", xs[i].Index, y)
-		l.draw(b, title(xs[i]), rels, opt.Sets, colours, checkColours)
+		l.draw(b, titles[i], rels, opt.Sets, colours, checkColours)
 		b.WriteString("</g>\n")
 		y += l.h
 	}
 	b.WriteString("</svg>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// scaleOf is a scale, 1 when unset.
+func scaleOf(f float64) float64 {
+	if f == 0 {
+		return 1
+	}
+	return f
 }
 
 func title(x outcome.Execution) string {
@@ -309,7 +387,7 @@ func markerID(prefix, name string) string {
 
 func (l *layout) draw(b *strings.Builder, title string, rels, sets []string, colours, checkColours map[string]string) {
 	if title != "" {
-		fmt.Fprintf(b, `<text x="%.0f" y="%.0f" font-size="15" font-weight="bold" fill="#222">%s</text>`+"\n", margin, margin+8, esc(title))
+		fmt.Fprintf(b, `<text x="%.0f" y="%.0f" font-size="%.0f" font-weight="bold" fill="#222">%s</text>`+"\n", margin, margin+8, 15*l.fonts, esc(title))
 	}
 	for _, h := range l.heads {
 		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" font-size="14" font-weight="bold" fill="#555">%s</text>`+"\n", h.x-nodeW/2, h.y, esc(h.name))
@@ -346,7 +424,9 @@ func (l *layout) draw(b *strings.Builder, title string, rels, sets []string, col
 	for _, w := range own {
 		l.drawWitnessArrow(b, w, checkColours[w.check])
 	}
-	l.drawLegend(b, uniq(rels), colours)
+	if !l.herd.HideLegend {
+		l.drawLegend(b, uniq(rels), colours)
+	}
 	l.drawFailures(b, checkColours)
 }
 
@@ -378,7 +458,7 @@ func (l *layout) drawHalos(b *strings.Builder, f outcome.Failure, arrows []arrow
 			out := 4 + 7*float64(overlaps[key])
 			overlaps[key]++
 			fmt.Fprintf(b, `<rect class="halo" x="%.1f" y="%.1f" width="%.0f" height="%.0f" rx="9" fill="none" stroke="%s" stroke-width="7" stroke-opacity="0.45"/>`,
-				n.x-nodeW/2-out, n.y-nodeH/2-out, nodeW+2*out, nodeH+2*out, colour)
+				n.x-nodeW/2-out, n.y-l.nodeH/2-out, nodeW+2*out, l.nodeH+2*out, colour)
 		}
 		return nil
 	}
@@ -405,7 +485,7 @@ func (l *layout) drawHalos(b *strings.Builder, f outcome.Failure, arrows []arrow
 			}
 			own = append(own, witnessArrow{f.Check, label, from, to, fan})
 		}
-		d, _, _ := l.route(from, to, fan)
+		d := l.route(from, to, fan).d
 		width := 9 + 8*overlaps[d]
 		overlaps[d]++
 		fmt.Fprintf(b, `<path class="halo" d="%s" fill="none" stroke="%s" stroke-width="%d" stroke-opacity="0.4" stroke-linecap="round"/>`, d, colour, width)
@@ -416,15 +496,10 @@ func (l *layout) drawHalos(b *strings.Builder, f outcome.Failure, arrows []arrow
 // drawWitnessArrow draws an edge of a witness that no arrow drawn holds,
 // dashed in the check's colour, named by the relations that hold it.
 func (l *layout) drawWitnessArrow(b *strings.Builder, w witnessArrow, colour string) {
-	d, lx, ly := l.route(w.from, w.to, w.fan)
-	anchor := ` text-anchor="middle"`
-	if w.from == w.to {
-		anchor = ""
-	}
+	r := l.route(w.from, w.to, w.fan)
 	fmt.Fprintf(b, `<path class="witness-arrow" data-check="%s" d="%s" fill="none" stroke="%s" stroke-width="2" stroke-dasharray="6,3" marker-end="url(#%s)"/>`,
-		esc(w.check), d, colour, markerID("witness-", w.check))
-	fmt.Fprintf(b, `<text x="%.1f" y="%.1f" font-size="12"%s fill="%s" stroke="white" stroke-width="3" paint-order="stroke">%s</text>`+"\n",
-		lx, ly, anchor, colour, esc(w.label))
+		esc(w.check), r.d, colour, markerID("witness-", w.check))
+	l.drawLabel(b, r, w.label, colour)
 }
 
 // drawFailures writes a line of the legend per check the execution
@@ -457,13 +532,14 @@ func (l *layout) drawNode(b *strings.Builder, n *node, sets []string) {
 		fmt.Fprintf(b, `<title>%s</title>`, esc(tip))
 	}
 	fmt.Fprintf(b, `<rect x="%.1f" y="%.1f" width="%.0f" height="%.0f" rx="6" fill="%s" stroke="#444" stroke-width="1.2"/>`,
-		n.x-nodeW/2, n.y-nodeH/2, nodeW, nodeH, fill)
+		n.x-nodeW/2, n.y-l.nodeH/2, nodeW, l.nodeH, fill)
+	instr := e.Instr != "" && !l.herd.Squished
 	textY := n.y + 5
-	if e.Instr != "" {
+	if instr {
 		textY = n.y - 3
 	}
-	fmt.Fprintf(b, `<text x="%.1f" y="%.1f" font-size="14" text-anchor="middle" fill="#111">%s</text>`, n.x, textY, esc(eventText(e)))
-	if e.Instr != "" {
+	fmt.Fprintf(b, `<text x="%.1f" y="%.1f" font-size="%.0f" text-anchor="middle" fill="#111">%s</text>`, n.x, textY, 14*min(l.fonts, 1.15), esc(eventText(e)))
+	if instr {
 		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" font-size="11" text-anchor="middle" fill="#666" font-family="monospace">%s</text>`,
 			n.x, n.y+13, esc(clip(e.Instr, 22)))
 	}
@@ -477,7 +553,7 @@ func (l *layout) drawNode(b *strings.Builder, n *node, sets []string) {
 		w := 8 + 6.5*float64(len([]rune(s)))
 		bx -= w
 		fmt.Fprintf(b, `<rect class="set" x="%.1f" y="%.1f" width="%.0f" height="14" rx="7" fill="#666"/><text x="%.1f" y="%.1f" font-size="10" text-anchor="middle" fill="white">%s</text>`,
-			bx, n.y-nodeH/2+2, w, bx+w/2, n.y-nodeH/2+13, esc(s))
+			bx, n.y-l.nodeH/2+2, w, bx+w/2, n.y-l.nodeH/2+13, esc(s))
 		bx -= 2
 	}
 	b.WriteString("</g>\n")
@@ -505,73 +581,19 @@ func clip(s string, n int) string {
 }
 
 func (l *layout) drawArrow(b *strings.Builder, a arrow, fan int, colour string) {
-	d, lx, ly := l.route(a.from, a.to, fan)
+	r := l.route(a.from, a.to, fan)
 	fmt.Fprintf(b, `<path class="edge" data-rel="%s" d="%s" fill="none" stroke="%s" stroke-width="1.8" marker-end="url(#%s)"/>`,
-		esc(a.rel), d, colour, markerID("arrow-", a.rel))
-	anchor := ` text-anchor="middle"`
-	if a.from == a.to {
-		anchor = ""
-	}
-	fmt.Fprintf(b, `<text x="%.1f" y="%.1f" font-size="12"%s fill="%s" stroke="white" stroke-width="3" paint-order="stroke">%s</text>`+"\n",
-		lx, ly, anchor, colour, esc(a.rel))
+		esc(a.rel), r.d, colour, markerID("arrow-", a.rel))
+	l.drawLabel(b, r, a.rel, colour)
 }
 
-// route is the path of an arrow between two events, the fan-th between
-// them (see draw), and where its label goes.
-func (l *layout) route(from, to *node, fan int) (d string, lx, ly float64) {
-	if from == to {
-		// A loop on the event's right side, the fan-th outside the others.
-		x, y, k := from.x+nodeW/2, from.y, float64(fan)
-		r, h := 40+22*k, 8+6*k
-		return fmt.Sprintf("M%.1f,%.1f C%.1f,%.1f %.1f,%.1f %.1f,%.1f", x, y-h, x+r, y-22-h, x+r, y+22+h, x, y+h), x + r - 6, y + 4 - 16*k
-	}
-	x1, y1, x2, y2 := from.x, from.y, to.x, to.y
-	dx, dy := x2-x1, y2-y1
-	dist := math.Hypot(dx, dy)
-	nx, ny := -dy/dist, dx/dist // the left normal
-	// The bend: none for the first straight arrow that crosses no event;
-	// fanned out for others between the same events; enough to clear the
-	// events in between otherwise.
-	bend := 0.0
-	if fan > 0 {
-		side := 1.0
-		if fan%2 == 0 {
-			side = -1
-		}
-		bend = side * 34 * float64((fan+1)/2)
-	}
-	if bend == 0 && l.crosses(from, to) {
-		bend = 55 + 0.08*dist
-	}
-	cx, cy := (x1+x2)/2+nx*bend, (y1+y2)/2+ny*bend
-	sx, sy := boxExit(x1, y1, cx, cy)
-	ex, ey := boxExit(x2, y2, cx, cy)
-	if bend == 0 {
-		d = fmt.Sprintf("M%.1f,%.1f L%.1f,%.1f", sx, sy, ex, ey)
-	} else {
-		d = fmt.Sprintf("M%.1f,%.1f Q%.1f,%.1f %.1f,%.1f", sx, sy, cx, cy, ex, ey)
-	}
-	// A curve's label sits at its apex; a line's before its middle, so
-	// that two lines crossing at their middles keep their labels apart.
-	mx, my := 0.25*sx+0.5*cx+0.25*ex, 0.25*sy+0.5*cy+0.25*ey
-	if bend == 0 {
-		mx, my = 0.7*sx+0.3*ex, 0.7*sy+0.3*ey
-	}
-	return d, mx + nx*8, my + ny*8 + 4
-}
-
-// crosses tells whether the segment between two events passes through a
-// third event's box.
-func (l *layout) crosses(a, c *node) bool {
-	for _, n := range l.order {
-		if n == a || n == c {
-			continue
-		}
-		if segmentHitsBox(a.x, a.y, c.x, c.y, n.x, n.y, nodeW/2+6, nodeH/2+6) {
-			return true
-		}
-	}
-	return false
+// drawLabel writes an arrow's label where placeLabel finds room, centred
+// there.
+func (l *layout) drawLabel(b *strings.Builder, r *routed, text, colour string) {
+	size := 12 * l.fonts
+	c := l.placeLabel(r, text, size)
+	fmt.Fprintf(b, `<text class="label" x="%.1f" y="%.1f" font-size="%.1f" text-anchor="middle" fill="%s" stroke="white" stroke-width="3" paint-order="stroke">%s</text>`+"\n",
+		c.x, c.y+size*0.35, size, colour, esc(text))
 }
 
 // segmentHitsBox clips the segment against the box (Liang–Barsky).
@@ -597,23 +619,6 @@ func segmentHitsBox(x1, y1, x2, y2, cx, cy, hw, hh float64) bool {
 		}
 	}
 	return true
-}
-
-// boxExit is where the ray from an event's centre towards (tx,ty) leaves
-// its box.
-func boxExit(x, y, tx, ty float64) (float64, float64) {
-	dx, dy := tx-x, ty-y
-	if dx == 0 && dy == 0 {
-		return x, y
-	}
-	s := math.Inf(1)
-	if dx != 0 {
-		s = min(s, (nodeW/2+2)/math.Abs(dx))
-	}
-	if dy != 0 {
-		s = min(s, (nodeH/2+2)/math.Abs(dy))
-	}
-	return x + dx*s, y + dy*s
 }
 
 func (l *layout) drawLegend(b *strings.Builder, rels []string, colours map[string]string) {

@@ -59,7 +59,17 @@ func (r *runner) check(ctx context.Context, path string, stdout, stderr io.Write
 
 func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.Writer) testStatus {
 	o := r.o
-	checked, err := r.checker.Check(ctx, path)
+	// --json of the executions -show selects streams them: each is
+	// encoded as the engine finds it, into a spool, rather than all kept
+	// until the test's line is written.
+	var stream *jsonStream
+	var each func(outcome.Execution)
+	if o.json && o.output == "" && o.cfg.Show != "" && o.cfg.Show != outcome.ShowNone {
+		stream = &jsonStream{o: o}
+		defer stream.xs.Close()
+		each = stream.add
+	}
+	checked, err := r.checker.CheckEach(ctx, path, each)
 	var modelErr *herd.ModelError
 	var checkErr *herd.CheckError
 	switch {
@@ -98,15 +108,19 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 			return failed
 		}
 		if o.svg {
-			if err := writeSVG(o.output, t.Name, out.Executions, o.relations(out)); err != nil {
+			if err := writeSVG(o.output, t.Name, out.Executions, o.relations(out), o.cfg.Picture); err != nil {
 				fmt.Fprintf(stderr, "%s: %v\n", path, err)
 				return failed
 			}
 		}
 	}
-	if len(out.Executions) > 0 {
-		for _, name := range append(o.doshow, o.unshow...) {
-			x := out.Executions[0]
+	shown := out.Executions
+	if stream != nil && stream.first != nil {
+		shown = []outcome.Execution{*stream.first}
+	}
+	if len(shown) > 0 {
+		for _, name := range o.doshow {
+			x := shown[0]
 			if _, isRel := x.Relations[name]; !isRel {
 				if _, isSet := x.Sets[name]; !isSet {
 					fmt.Fprintf(stderr, "%s: warning: the model and purr define no relation or set %s to show\n", path, name)
@@ -117,6 +131,12 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 	block := &r.block
 	block.Reset()
 	switch {
+	case stream != nil:
+		// Written straight out: the line is as long as the executions.
+		if err := stream.write(stdout, path, t, out, res); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", path, err)
+			return failed
+		}
 	case o.json:
 		if err := o.writeJSON(block, path, t, out, res); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", path, err)

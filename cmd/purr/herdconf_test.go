@@ -61,7 +61,7 @@ func TestHerdConfiguration(t *testing.T) {
 		out    string // a line the output contains
 		errOut string // what stderr contains
 	}{
-		{"conf", []string{"-conf", "testdata/conf/sc.cfg", sb}, 0, "\nNo\n", "ignoring what only changes pictures of executions (graph, fontsize)"},
+		{"conf", []string{"-conf", "testdata/conf/sc.cfg", sb}, 0, "\nNo\n", "ignoring what only changes pictures of executions (dotmode)"},
 		{"conf on the include path", []string{"-I", "testdata/conf", "-conf", "sc.cfg", sb}, 0, "\nNo\n", ""},
 		{"conf with -skipchecks", []string{"-conf", "testdata/conf/sc.cfg", "-skipchecks", "sc", sb}, 0, "\nOk\n", ""},
 		{"command line wins", []string{"-conf", "testdata/conf/sc.cfg", "-m", "testdata/forbid-all.cat", sb}, 0, "States 0", ""},

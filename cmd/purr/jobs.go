@@ -153,7 +153,8 @@ func runWorkers(o *options, args, files []string, jobs int, stdout io.Writer,
 			fmt.Fprintf(stderr, "%s: internal error: %v (please report)\n", f, out.err)
 			status = exitInternal
 		default:
-			buffered.Write(out.rep.stdout)
+			out.rep.stdout.WriteTo(buffered)
+			out.rep.stdout.Close()
 			if len(out.rep.stderr) > 0 {
 				stderr.Write(out.rep.stderr)
 			}

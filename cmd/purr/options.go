@@ -13,6 +13,7 @@ import (
 	"github.com/purr-mcm/purr/herd"
 	"github.com/purr-mcm/purr/mcm"
 	"github.com/purr-mcm/purr/mcm/outcome"
+	"github.com/purr-mcm/purr/mcm/show"
 )
 
 // showNames lists -show's values.
@@ -57,6 +58,9 @@ type options struct {
 	listing        bool     // purr executions: print the executions as text
 	jobs           int      // worker processes; 0: defaultJobs
 	shard          shard
+	// ignoredPictures are the herd7 picture options given that purr does
+	// not follow, noted on stderr.
+	ignoredPictures []string
 }
 
 func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
@@ -96,11 +100,90 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.StringSliceVar(&c.OKNames, "oknames", nil, "check only the tests named `name,...` (the names of their first lines), as herd7's -oknames")
 	fs.StringSliceVar(&c.NoNames, "nonames", nil, "skip the tests named `name,...`, as herd7's -nonames")
 	fs.StringArrayVar(&c.Excl, "excl", nil, "skip the tests named in `FILE` (as -names reads it; repeatable), as herd7's -excl")
+	pictureFlags(fs, &c.Picture)
+	ignoredPictureFlags(fs, &o.ignoredPictures)
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for purr's developers)")
 	fs.MarkHidden("cpuprofile")
 	fs.StringVar(&o.memprofile, "memprofile", "", "write a profile of the run's allocations to `FILE` at its end (for purr's developers)")
 	fs.MarkHidden("memprofile")
 	return fs
+}
+
+// pictureFlags defines herd7's picture options (-graph columns,
+// -showevents mem, -squished true, ...), which change the pictures -o
+// and --svg draw as they change herd7's.
+func pictureFlags(fs *pflag.FlagSet, p *show.Picture) {
+	for _, f := range []struct{ name, kind, usage string }{
+		{"graph", "mode", "lay the threads out as herd7's -graph does: cluster (the default), free, or columns (thread 0 leftmost, each event pinned; for neato)"},
+		{"showevents", "events", "draw all events, mem (no fences), noregs or memfence, as herd7's -showevents"},
+		{"squished", "bool", "draw each event as its action alone, without its instruction"},
+		{"showinitwrites", "bool", "draw the initial writes (default true)"},
+		{"showinitrf", "bool", "with -showinitwrites false, draw a dot and an rf arrow for each read of an initial value"},
+		{"showfinalrf", "bool", "draw an rf arrow from each write that ends in memory"},
+		{"showlegend", "bool", "title each picture with the test, model and execution (default true)"},
+		{"showthread", "bool", "name the threads (default true)"},
+		{"withbox", "bool", "with -showevents all, draw a box around each instruction's events"},
+		{"labelbox", "bool", "with -withbox, label each box with its instruction"},
+		{"mono", "bool", "draw in black and white"},
+		{"fontsize", "N", "the font size of events, edges and title"},
+		{"scale", "F", "stretch a -graph columns picture (and purr's SVG) by F"},
+		{"xscale", "F", "stretch a -graph columns picture across by F"},
+		{"yscale", "F", "stretch a -graph columns picture down by F"},
+		{"arrowsize", "F", "the size of every arrowhead (Graphviz's arrowsize)"},
+		{"penwidth", "F", "the width of every edge (Graphviz's penwidth)"},
+		{"pad", "F", "the picture's padding in inches (Graphviz's pad)"},
+		{"splines", "KIND", "how edges are drawn (Graphviz's splines; default spline)"},
+		{"edgeattr", "rel,attr,value", "give the edges of a relation a Graphviz attribute (repeatable)"},
+		{"symetric", "rel,...", "draw the relations as one headless edge per pair"},
+		{"shift", "f0,f1,...", "move thread i's events down by fi rows (-graph columns)"},
+	} {
+		flag := fs.VarPF(pictureValue{p, f.name, f.kind}, f.name, "", f.usage)
+		if f.kind == "bool" {
+			flag.NoOptDefVal = "true"
+		}
+	}
+}
+
+// ignoredPictureFlags defines herd7's picture options purr does not
+// follow, hidden: -gv, -evince (no value), and those that take one.
+func ignoredPictureFlags(fs *pflag.FlagSet, names *[]string) {
+	for _, name := range herd.IgnoredPictureKeys {
+		if fs.Lookup(name) != nil || name == "view" || name == "o" {
+			continue // purr's own -show and -o; purr view is a command
+		}
+		f := fs.VarPF(ignoredPictureValue{names, name}, name, "", "herd7's, ignored")
+		if name == "gv" || name == "evince" {
+			f.NoOptDefVal = "true"
+		}
+		fs.MarkHidden(name)
+	}
+}
+
+type ignoredPictureValue struct {
+	names *[]string
+	name  string
+}
+
+func (v ignoredPictureValue) String() string { return "" }
+func (v ignoredPictureValue) Type() string   { return "value" }
+func (v ignoredPictureValue) Set(string) error {
+	if !slices.Contains(*v.names, v.name) {
+		*v.names = append(*v.names, v.name)
+	}
+	return nil
+}
+
+// pictureValue is a picture option's flag, read by show.Picture.Set.
+type pictureValue struct {
+	p          *show.Picture
+	name, kind string
+}
+
+func (v pictureValue) String() string { return "" }
+func (v pictureValue) Type() string   { return v.kind }
+func (v pictureValue) Set(s string) error {
+	_, err := v.p.Set(v.name, s)
+	return err
 }
 
 // herdSpellings rewrites herd7's single-dash long options (-model x.cat,
@@ -123,14 +206,29 @@ func herdSpellings(fs *pflag.FlagSet, args []string) []string {
 				a = "-" + a
 			}
 		}
-		// herd7 spells a boolean with its value: -speedcheck true|false|fast.
-		if a == "--speedcheck" && i+1 < len(args) && slices.Contains([]string{"true", "false", "fast"}, args[i+1]) {
+		// herd7 spells a boolean with its value: -speedcheck true|false|fast,
+		// -squished true.
+		if f := boolFlag(fs, a); f != nil && i+1 < len(args) && slices.Contains([]string{"true", "false", "fast"}, args[i+1]) &&
+			(args[i+1] != "fast" || f.Name == "speedcheck") {
 			skip = true
 			a += "=" + herd.SpeedcheckValue(args[i+1])
 		}
 		out = append(out, a)
 	}
 	return out
+}
+
+// boolFlag is the flag arg names ("--squished"), if it takes no value
+// (a boolean), or nil.
+func boolFlag(fs *pflag.FlagSet, arg string) *pflag.Flag {
+	name, ok := strings.CutPrefix(arg, "--")
+	if !ok || strings.Contains(name, "=") {
+		return nil
+	}
+	if f := fs.Lookup(name); f != nil && f.NoOptDefVal != "" {
+		return f
+	}
+	return nil
 }
 
 // timeoutValue is --timeout, read as herd.ParseTimeout reads it.
@@ -168,6 +266,9 @@ func parseFlags(fs *pflag.FlagSet, o *options, args []string) ([]string, error) 
 	if err := fs.Parse(herdSpellings(fs, args)); err != nil {
 		return nil, err
 	}
+	if len(o.ignoredPictures) > 0 {
+		fmt.Fprintf(fs.Output(), "purr: note: ignoring what only changes pictures of executions (-%s)\n", strings.Join(o.ignoredPictures, ", -"))
+	}
 	// A .cfg line does not change what the command line set.
 	fromCommandLine := map[string]bool{}
 	fs.Visit(func(f *pflag.Flag) { fromCommandLine[f.Name] = true })
@@ -199,6 +300,16 @@ func parseFlags(fs *pflag.FlagSet, o *options, args []string) ([]string, error) 
 	case "", mcm.EngineSAT, mcm.EngineExplicit:
 	default:
 		return nil, fmt.Errorf("--engine must be %s or %s, not %q", mcm.EngineSAT, mcm.EngineExplicit, e)
+	}
+	// -doshow and -unshow of a .cfg, unless the command line gave them,
+	// where something is drawn or listed (herd7 ignores them otherwise).
+	if o.output != "" || o.listing || o.json {
+		if !fs.Changed("doshow") && cfg.DoShow != nil {
+			o.doshow = cfg.DoShow
+		}
+		if !fs.Changed("unshow") && cfg.UnShow != nil {
+			o.unshow = cfg.UnShow
+		}
 	}
 	cfg.Show, cfg.Capture = o.selection(), o.doshow
 	return fs.Args(), nil

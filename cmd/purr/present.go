@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -39,7 +41,7 @@ func (o *options) writeDOT(t *litmus.Test, out *outcome.Outcome) error {
 		return err
 	}
 	legend := fmt.Sprintf("Test %s, %s", t.Name, o.cfg.ModelName(t.Arch))
-	if err := show.DOT(f, legend, out.Executions, o.relations(out)); err != nil {
+	if err := show.DOT(f, legend, out.Executions, o.relations(out), o.cfg.Picture); err != nil {
 		f.Close()
 		return err
 	}
@@ -154,6 +156,74 @@ func pairsOf(edges []outcome.Edge) [][2]int {
 
 // writeJSON prints one test's line of --json.
 func (o *options) writeJSON(w io.Writer, path string, t *litmus.Test, out *outcome.Outcome, res herdout.Result) error {
+	j := o.jsonHead(path, t, out, res)
+	for _, x := range out.Executions {
+		j.Executions = append(j.Executions, o.jsonExecution(x))
+	}
+	line, err := json.Marshal(j)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(line, '\n'))
+	return err
+}
+
+// jsonStream is a test's line of --json whose executions are encoded one
+// by one as the engine finds them (herd.Checker.CheckEach) into a spool,
+// so that a test of any number of executions costs the memory of one.
+type jsonStream struct {
+	o     *options
+	xs    spool              // the executions' JSON, comma-separated
+	first *outcome.Execution // the first, which -doshow's warning reads
+	err   error
+}
+
+// add encodes an execution.
+func (s *jsonStream) add(x outcome.Execution) {
+	if s.first == nil {
+		s.first = &x
+	}
+	line, err := json.Marshal(s.o.jsonExecution(x))
+	if err != nil {
+		s.err = cmp.Or(s.err, err)
+		return
+	}
+	if s.xs.Len() > 0 {
+		s.xs.Write([]byte{','})
+	}
+	if _, err := s.xs.Write(line); err != nil {
+		s.err = cmp.Or(s.err, err)
+	}
+}
+
+// write prints the test's line: what writeJSON prints, byte for byte, the
+// executions copied from the spool.
+func (s *jsonStream) write(w io.Writer, path string, t *litmus.Test, out *outcome.Outcome, res herdout.Result) error {
+	if s.err != nil {
+		return s.err
+	}
+	head, err := json.Marshal(s.o.jsonHead(path, t, out, res))
+	if err != nil {
+		return err
+	}
+	// The executions are the object's last member: its line ends with
+	// "executions":[]}.
+	head, ok := bytes.CutSuffix(head, []byte("[]}"))
+	if !ok {
+		return fmt.Errorf("--json: a line does not end with its executions: %s", head)
+	}
+	if _, err := w.Write(append(head, '[')); err != nil {
+		return err
+	}
+	if _, err := s.xs.WriteTo(w); err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, "]}\n")
+	return err
+}
+
+// jsonHead is a test's line of --json without its executions.
+func (o *options) jsonHead(path string, t *litmus.Test, out *outcome.Outcome, res herdout.Result) jsonResult {
 	j := jsonResult{Test: t.Name, Path: path, Model: o.cfg.ModelName(t.Arch), Kind: res.Quantifier.Kind().String(),
 		Condition: res.Quantifier.String() + " " + res.Condition, Verdict: res.Verdict.String(), Loop: res.Loop,
 		States: []map[string]string{}, Positive: out.Positive, Negative: out.Negative,
@@ -166,13 +236,5 @@ func (o *options) writeJSON(w io.Writer, path string, t *litmus.Test, out *outco
 		}
 		j.States = append(j.States, m)
 	}
-	for _, x := range out.Executions {
-		j.Executions = append(j.Executions, o.jsonExecution(x))
-	}
-	line, err := json.Marshal(j)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(line, '\n'))
-	return err
+	return j
 }

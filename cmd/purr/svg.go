@@ -6,13 +6,15 @@ import (
 	"strings"
 
 	"github.com/purr-mcm/purr/mcm/outcome"
+	"github.com/purr-mcm/purr/mcm/show"
 	"github.com/purr-mcm/purr/picture"
 )
 
 // writeSVG draws a test's executions into DIR/NAME.svg, for -o DIR --svg,
-// with the relations and sets named (nil: po, rf, co and fr).
-func writeSVG(dir, name string, xs []outcome.Execution, names []string) error {
-	var opt picture.Options
+// with the relations and sets named (nil: po, rf, co and fr), under
+// herd7's picture options herd.
+func writeSVG(dir, name string, xs []outcome.Execution, names []string, herd show.Picture) error {
+	opt := picture.Options{Herd: herd}
 	if names != nil {
 		opt.Relations = []string{}
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/purr-mcm/purr/mcm/outcome"
+	"github.com/purr-mcm/purr/mcm/show"
 )
 
 func TestWriteSVG(t *testing.T) {
@@ -19,7 +20,7 @@ func TestWriteSVG(t *testing.T) {
 			{ID: 1, Label: "b", Thread: 0, Kind: "R", Loc: "x", Value: "0"}},
 		Relations: map[string][]outcome.Edge{"rf": {{From: 0, To: 1}}, "co": {{From: 0, To: 0}}},
 		Sets:      map[string][]int{"Marked": {1}}}}
-	if err := writeSVG(dir, "T", xs, []string{"rf", "Marked"}); err != nil {
+	if err := writeSVG(dir, "T", xs, []string{"rf", "Marked"}, show.Picture{}); err != nil {
 		t.Fatal(err)
 	}
 	doc, err := os.ReadFile(filepath.Join(dir, "T.svg"))
@@ -38,13 +39,13 @@ func TestWriteSVG(t *testing.T) {
 		!strings.Contains(string(doc), `>Marked</text>`) {
 		t.Errorf("T.svg should draw rf and the set Marked only:\n%s", doc)
 	}
-	if err := writeSVG(dir, "a/b", xs, nil); err != nil {
+	if err := writeSVG(dir, "a/b", xs, nil, show.Picture{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "a_b.svg")); err != nil {
 		t.Errorf("a test named a/b: %v", err)
 	}
-	if err := writeSVG(filepath.Join(dir, "missing"), "T", xs, nil); err == nil {
+	if err := writeSVG(filepath.Join(dir, "missing"), "T", xs, nil, show.Picture{}); err == nil {
 		t.Error("no error writing into a missing folder")
 	}
 }

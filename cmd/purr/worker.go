@@ -55,7 +55,11 @@ var killGrace = func(timeout time.Duration) time.Duration { return timeout/4 + 1
 // or when the model cannot be loaded.
 func serveTests(r *runner, in io.Reader, out io.Writer) int {
 	sc := bufio.NewScanner(in)
-	var stdout, stderr, reply bytes.Buffer // reused from test to test
+	// Reused from test to test; stdout spools to a file past a bound, so
+	// that a long output (--json of every execution) costs no more memory.
+	var stdout spool
+	var stderr bytes.Buffer
+	defer stdout.Close()
 	for sc.Scan() {
 		path, err := strconv.Unquote(sc.Text())
 		if err != nil {
@@ -68,11 +72,14 @@ func serveTests(r *runner, in io.Reader, out io.Writer) int {
 		if status == timedOut {
 			debug.FreeOSMemory() // what the abandoned check built
 		}
-		reply.Reset()
-		fmt.Fprintf(&reply, "%s %d %d %d\n", replyTag, status, stdout.Len(), stderr.Len())
-		reply.Write(stdout.Bytes())
-		reply.Write(stderr.Bytes())
-		if _, err := out.Write(reply.Bytes()); err != nil || status == fatal {
+		_, err = fmt.Fprintf(out, "%s %d %d %d\n", replyTag, status, stdout.Len(), stderr.Len())
+		if err == nil {
+			_, err = stdout.WriteTo(out)
+		}
+		if err == nil {
+			_, err = out.Write(stderr.Bytes())
+		}
+		if err != nil || status == fatal {
 			return 1
 		}
 	}
@@ -88,10 +95,12 @@ type worker struct {
 	killed bool
 }
 
-// reply is a worker's answer for one test.
+// reply is a worker's answer for one test; its stdout is spooled (Close
+// it once written out).
 type reply struct {
-	status         testStatus
-	stdout, stderr []byte
+	status testStatus
+	stdout *spool
+	stderr []byte
 }
 
 // answer is what reading a reply gave.
@@ -206,11 +215,16 @@ func (w *worker) read() (reply, error) {
 		return r, fmt.Errorf("a worker's reply starts with %q", strings.TrimSpace(string(header)))
 	}
 	r.status = testStatus(status)
-	both := make([]byte, nOut+nErr)
-	if _, err := io.ReadFull(w.stdout, both); err != nil {
+	r.stdout = &spool{}
+	if _, err := io.CopyN(r.stdout, w.stdout, int64(nOut)); err != nil {
+		r.stdout.Close()
 		return r, err
 	}
-	r.stdout, r.stderr = both[:nOut:nOut], both[nOut:]
+	r.stderr = make([]byte, nErr)
+	if _, err := io.ReadFull(w.stdout, r.stderr); err != nil {
+		r.stdout.Close()
+		return r, err
+	}
 	return r, nil
 }
 

@@ -36,7 +36,7 @@ func TestDOTFailures(t *testing.T) {
 	var b bytes.Buffer
 	plain := failing()
 	plain.Fails = nil
-	if err := DOT(&b, "Test T", []outcome.Execution{failing(), plain}, []string{"po", "rf", "co", "fr"}); err != nil {
+	if err := DOT(&b, "Test T", []outcome.Execution{failing(), plain}, []string{"po", "rf", "co", "fr"}, Picture{}); err != nil {
 		t.Fatal(err)
 	}
 	got := b.String()
