@@ -60,6 +60,11 @@ type Options struct {
 	// outcome.Outcome.Executions: a caller that writes them out holds one
 	// at a time, however many a test has.
 	Each func(outcome.Execution)
+	// Visit, when not nil, is given them instead of Each, before they are
+	// built: it builds those it needs, in full or briefly (page
+	// executions by the thousand), and returning false stops the
+	// enumeration there (Outcome.Complete is then false).
+	Visit func(outcome.Visited) bool
 
 	// skipWellFormed leaves purr's well-formedness rules out, so that tests
 	// can check that the encoding of rf and co meets them by itself.
@@ -126,7 +131,7 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 		return nil, err
 	}
 	eopt := engine.Options{Through: through, Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions, Distinct: opt.Distinct,
-		Show: opt.Show, Capture: opt.Capture, MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses, Each: opt.Each}
+		Show: opt.Show, Capture: opt.Capture, MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses, Each: opt.Each, Visit: opt.Visit}
 	if explicitly, err := useExplicit(opt); err != nil || explicitly {
 		if err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package view
 
 import (
 	"bytes"
+	"context"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -25,42 +26,41 @@ import (
 //go:embed assets/index.html assets/app.js assets/style.css
 var assets embed.FS
 
-// Snapshot is one check of the test under the model: what the page shows.
-type Snapshot struct {
-	Executions []outcome.Execution // those the run keeps: the page's first list
-	// Forbidden are the candidate executions that fail the model's checks,
-	// each with its Fails (as -through all lets them through): the page's
-	// other list.
-	Forbidden []outcome.Execution
-	// ForbiddenErr says why Forbidden could not be found, when the
-	// executions the run keeps could.
-	ForbiddenErr error
-	Summary      string // the result block, as purr prints it
-	Err          error  // the test or the model could not be checked
-}
-
 // The lists of executions the page switches between: those the run keeps
 // (the model allows) and those the model's checks forbid.
 const (
-	listAllowed   = "allowed"
-	listForbidden = "forbidden"
+	ListAllowed   = "allowed"
+	ListForbidden = "forbidden"
 )
 
-// list is one of the snapshot's lists of executions, by its name.
-func (snap *Snapshot) list(name string) []outcome.Execution {
-	if name == listForbidden {
-		return snap.Forbidden
-	}
-	return snap.Executions
+// Checked is what a check says besides its executions.
+type Checked struct {
+	Summary string // the result block, as purr prints it
+	// Cut says why the counts are incomplete (--max-executions), "" when
+	// they are not: the page says it.
+	Cut string
 }
 
 // Server serves the page about one test and one model. It answers from
-// its embedded assets and from Load only: no request reaches the file
-// system.
+// its embedded assets and from Check only: no request reaches the file
+// system. It holds a few bytes per execution and the executions of a few
+// pages in full: an execution it does not hold is built again by checking
+// again up to it.
 type Server struct {
-	Test, Model string          // shown in the page's heading
-	Load        func() Snapshot // checks the test under the model (again)
-	Watch       []string        // the files whose changes call Load again
+	Test, Model string // shown in the page's heading
+	// Check checks the test under the model as the files are now and
+	// gives visit the executions of a list (ListAllowed or ListForbidden:
+	// the candidate executions with the checks they fail, of which the
+	// page lists those that fail one), in order, until visit returns
+	// false. It must give the same executions in the same order while the
+	// files do not change.
+	Check func(ctx context.Context, list string, visit func(outcome.Visited) bool) (Checked, error)
+	// Watch lists the files whose change checks again; it is asked again
+	// after each check, as a model may include other files once edited.
+	Watch func() []string
+	// Report, when not nil, hears of each check of the executions the
+	// model allows as it ends, with its error if it failed.
+	Report func(c Checked, err error)
 	// Poll is how often the files are looked at while a page listens
 	// (default 300ms).
 	Poll time.Duration
@@ -71,10 +71,9 @@ type Server struct {
 	AnyHost bool
 
 	mu      sync.Mutex
-	loaded  bool
-	stamp   string
+	stamps  map[string]string // the watched files' stamps, by path
 	version int
-	snap    Snapshot
+	lists   map[string]*listing // of the version
 }
 
 // DefaultRelations and DefaultSets are ticked when the page opens.
@@ -83,76 +82,60 @@ var (
 	DefaultSets      = []string{"W", "R", "F"}
 )
 
-// current returns the snapshot of the files as they are now, checking
-// again if any changed since the last check.
-func (s *Server) current() (Snapshot, int) {
+// current returns the lists of the files as they are now, checking again
+// if any changed since the last check.
+func (s *Server) current() (int, map[string]*listing) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	stamp := s.stampFiles()
-	if !s.loaded || stamp != s.stamp {
-		s.snap = s.load()
-		for i := range s.snap.Executions {
-			s.snap.Executions[i] = withKindSets(s.snap.Executions[i])
+	var files []string
+	if s.Watch != nil {
+		files = s.Watch()
+	}
+	stamps := stampFiles(files)
+	// A file newly watched (one the model now includes) is no change: the
+	// check that named it read it.
+	changed := s.lists == nil
+	for f, st := range s.stamps {
+		if now, ok := stamps[f]; ok && now != st {
+			changed = true
 		}
-		for i := range s.snap.Forbidden {
-			s.snap.Forbidden[i] = withKindSets(s.snap.Forbidden[i])
+	}
+	s.stamps = stamps
+	if changed {
+		for _, l := range s.lists {
+			l.cancel()
 		}
-		s.stamp, s.loaded = stamp, true
 		s.version++
+		s.lists = map[string]*listing{ListAllowed: s.newListing(ListAllowed), ListForbidden: s.newListing(ListForbidden)}
+		// The forbidden executions are looked for once asked: there are
+		// many more candidates than executions.
+		s.lists[ListAllowed].start()
 	}
-	return s.snap, s.version
+	return s.version, s.lists
 }
 
-// load calls Load, making a panic an error shown on the page rather
-// than the end of the server.
-func (s *Server) load() (snap Snapshot) {
-	defer func() {
-		if r := recover(); r != nil {
-			snap = Snapshot{Err: fmt.Errorf("internal error: %v (please report)", r)}
-		}
-	}()
-	return s.Load()
+// Close stops the checks going on in the background; the server must not
+// serve after.
+func (s *Server) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, l := range s.lists {
+		l.cancel()
+	}
 }
 
-// kindSets are the sets of events of one kind, which every execution has
-// whether or not its model names them.
-var kindSets = []string{"W", "R", "F"}
-
-// withKindSets gives an execution the sets W, R and F, from its events'
-// kinds, where it lacks them.
-func withKindSets(x outcome.Execution) outcome.Execution {
-	sets := make(map[string][]int, len(x.Sets)+len(kindSets))
-	for n, ids := range x.Sets {
-		sets[n] = ids
-	}
-	for _, kind := range kindSets {
-		if _, ok := sets[kind]; ok {
-			continue
-		}
-		ids := []int{}
-		for _, e := range x.Events {
-			if e.Kind == kind {
-				ids = append(ids, e.ID)
-			}
-		}
-		sets[kind] = ids
-	}
-	x.Sets = sets
-	return x
-}
-
-// stampFiles identifies the watched files' versions by size and time.
-func (s *Server) stampFiles() string {
-	var b strings.Builder
-	for _, f := range s.Watch {
+// stampFiles identifies the files' versions by size and time.
+func stampFiles(files []string) map[string]string {
+	out := make(map[string]string, len(files))
+	for _, f := range files {
 		fi, err := os.Stat(f)
 		if err != nil {
-			fmt.Fprintf(&b, "%s:missing;", f)
+			out[f] = "missing"
 			continue
 		}
-		fmt.Fprintf(&b, "%s:%d:%d;", f, fi.Size(), fi.ModTime().UnixNano())
+		out[f] = fmt.Sprintf("%d:%d", fi.Size(), fi.ModTime().UnixNano())
 	}
-	return b.String()
+	return out
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -167,9 +150,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
-	if r.URL.RawQuery != "" && r.URL.Path != "/svg" {
-		http.Error(w, r.URL.Path+" takes no parameters", http.StatusBadRequest)
-		return
+	switch r.URL.Path {
+	case "/svg", "/groups", "/items":
+	default:
+		if r.URL.RawQuery != "" {
+			http.Error(w, r.URL.Path+" takes no parameters", http.StatusBadRequest)
+			return
+		}
 	}
 	switch r.URL.Path {
 	case "/":
@@ -180,6 +167,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.asset(w, "style.css", "text/css; charset=utf-8")
 	case "/state":
 		s.serveState(w)
+	case "/groups":
+		s.serveGroups(w, r)
+	case "/items":
+		s.serveItems(w, r)
 	case "/svg":
 		s.serveSVG(w, r)
 	case "/events":
@@ -214,27 +205,39 @@ func (s *Server) asset(w http.ResponseWriter, name, ctype string) {
 	w.Write(data)
 }
 
-// state is the page's JSON: everything but the drawings.
-type state struct {
-	Version    int             `json:"version"`
-	Test       string          `json:"test"`
-	Model      string          `json:"model"`
-	Error      string          `json:"error,omitempty"`
-	Summary    string          `json:"summary"`
-	Relations  []choice        `json:"relations"`
-	Sets       []choice        `json:"sets"`
-	Executions []executionItem `json:"executions"`
-	// Forbidden groups the executions the model's checks forbid by the
-	// checks they fail: fewest checks first, then as met.
-	Forbidden      []group  `json:"forbidden"`
-	ForbiddenError string   `json:"forbiddenError,omitempty"`
-	Checks         []choice `json:"checks"` // the checks failed, with their colours in the drawings
+func writeJSON(w http.ResponseWriter, v any) {
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(v); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(buf.Bytes())
 }
 
-// group is the forbidden executions that fail the same checks.
-type group struct {
-	Checks     []string        `json:"checks"`
-	Executions []executionItem `json:"executions"`
+// state is the page's JSON about the check: everything but the lists and
+// the drawings.
+type state struct {
+	Version   int                  `json:"version"`
+	Test      string               `json:"test"`
+	Model     string               `json:"model"`
+	Error     string               `json:"error,omitempty"` // the check of the allowed executions failed
+	Summary   string               `json:"summary"`
+	Cut       string               `json:"cut,omitempty"`
+	Relations []choice             `json:"relations"`
+	Sets      []choice             `json:"sets"`
+	Checks    []choice             `json:"checks"` // the checks failed, with their colours in the drawings
+	Lists     map[string]listState `json:"lists"`
+}
+
+// listState is how far the enumeration of a list is.
+type listState struct {
+	Count   int    `json:"count"`   // executions listed so far
+	Started bool   `json:"started"` // the forbidden list is looked for once asked
+	Done    bool   `json:"done"`
+	Error   string `json:"error,omitempty"`
+	Cut     string `json:"cut,omitempty"` // why the list stops short
 }
 
 type choice struct {
@@ -243,74 +246,29 @@ type choice struct {
 	Default bool   `json:"default"`
 }
 
-type executionItem struct {
-	Index int      `json:"index"`
-	State string   `json:"state"`
-	Holds bool     `json:"holds"`
-	Flags []string `json:"flags,omitempty"`
-	Fails []string `json:"fails,omitempty"` // the checks it fails
-}
-
-// item is an execution as the page lists it.
-func item(x outcome.Execution) executionItem {
-	var parts []string
-	for _, b := range x.State {
-		parts = append(parts, b.LocString()+"="+b.ValueString(false))
-	}
-	return executionItem{x.Index, strings.Join(parts, "; "), x.Holds, x.Flags, failedChecks(x)}
-}
-
-// failedChecks names the checks an execution fails, in its order.
-func failedChecks(x outcome.Execution) []string {
-	var out []string
-	for _, f := range x.Fails {
-		out = append(out, f.Check)
-	}
-	return out
-}
-
-// groups gathers executions by the checks they fail: fewest checks
-// first, then in the order met; executions in their order.
-func groups(xs []outcome.Execution) []group {
-	out := []group{}
-	at := map[string]int{}
-	for _, x := range xs {
-		checks := failedChecks(x)
-		key := strings.Join(checks, "\x00")
-		i, ok := at[key]
-		if !ok {
-			i = len(out)
-			at[key] = i
-			out = append(out, group{Checks: checks})
-		}
-		out[i].Executions = append(out[i].Executions, item(x))
-	}
-	slices.SortStableFunc(out, func(a, b group) int { return len(a.Checks) - len(b.Checks) })
-	return out
-}
-
-// checkColours are the colours of the checks the snapshot's executions
-// fail, the same in every drawing and in the page's lists.
-func checkColours(snap *Snapshot) ([]string, map[string]string) {
-	checks := show.FailedChecks(append(slices.Clip(snap.Forbidden), snap.Executions...))
-	return checks, show.CheckColours(checks)
-}
-
 func (s *Server) serveState(w http.ResponseWriter) {
-	snap, version := s.current()
-	st := state{Version: version, Test: s.Test, Model: s.Model, Summary: snap.Summary,
-		Relations: []choice{}, Sets: []choice{}, Executions: []executionItem{}, Forbidden: groups(snap.Forbidden), Checks: []choice{}}
-	if snap.Err != nil {
-		st.Error = errorText(snap.Err)
+	version, lists := s.current()
+	st := state{Version: version, Test: s.Test, Model: s.Model, Relations: []choice{}, Sets: []choice{}, Checks: []choice{},
+		Lists: map[string]listState{}}
+	allowed := lists[ListAllowed]
+	for name, l := range lists {
+		l.mu.Lock()
+		ls := listState{Count: len(l.items), Started: l.started, Done: l.done, Cut: l.cut}
+		if l.err != nil {
+			ls.Error = errorText(l.err)
+		}
+		l.mu.Unlock()
+		st.Lists[name] = ls
 	}
-	if snap.ForbiddenErr != nil {
-		st.ForbiddenError = errorText(snap.ForbiddenErr)
-	}
-	checks, colours := checkColours(&snap)
+	allowed.mu.Lock()
+	st.Summary, st.Cut = allowed.checked.Summary, allowed.checked.Cut
+	allowed.mu.Unlock()
+	st.Error = st.Lists[ListAllowed].Error
+	checks, colours := checkColours(lists)
 	for _, c := range checks {
 		st.Checks = append(st.Checks, choice{Name: c, Colour: colours[c]})
 	}
-	rels, sets := names(&snap)
+	rels, sets := names(lists)
 	colours = picture.Colours(rels)
 	for _, r := range rels {
 		st.Relations = append(st.Relations, choice{r, colours[r], slices.Contains(DefaultRelations, r)})
@@ -318,17 +276,7 @@ func (s *Server) serveState(w http.ResponseWriter) {
 	for _, n := range sets {
 		st.Sets = append(st.Sets, choice{Name: n, Default: slices.Contains(DefaultSets, n)})
 	}
-	for _, x := range snap.Executions {
-		st.Executions = append(st.Executions, item(x))
-	}
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(st); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Write(buf.Bytes())
+	writeJSON(w, st)
 }
 
 // errorText prints an error one problem a line, each with its position.
@@ -344,18 +292,38 @@ func errorText(err error) string {
 	return err.Error()
 }
 
-// names lists the relations and sets of the snapshot's executions, of
-// both lists: herd's four relations first, then the model's in
-// alphabetical order.
-func names(snap *Snapshot) (rels, sets []string) {
+// checkColours are the colours of the checks the listed executions fail,
+// the same in every drawing and in the page's lists: allowed ones (under
+// -through) first, then forbidden ones, each in the order met.
+func checkColours(lists map[string]*listing) ([]string, map[string]string) {
+	var checks []string
+	for _, name := range []string{ListAllowed, ListForbidden} {
+		l := lists[name]
+		l.mu.Lock()
+		for _, c := range l.checks {
+			if !slices.Contains(checks, c) {
+				checks = append(checks, c)
+			}
+		}
+		l.mu.Unlock()
+	}
+	return checks, show.CheckColours(checks)
+}
+
+// names lists the relations and sets that are not empty in some
+// execution built in full, of both lists: herd's four relations first,
+// then the model's in alphabetical order.
+func names(lists map[string]*listing) (rels, sets []string) {
 	seenR, seenS := map[string]bool{}, map[string]bool{}
-	for _, x := range append(slices.Clip(snap.Executions), snap.Forbidden...) {
-		for r := range x.Relations {
+	for _, l := range lists {
+		l.mu.Lock()
+		for r := range l.rels {
 			seenR[r] = true
 		}
-		for n := range x.Sets {
+		for n := range l.sets {
 			seenS[n] = true
 		}
+		l.mu.Unlock()
 	}
 	for _, r := range picture.DefaultRelations {
 		if seenR[r] {
@@ -363,7 +331,7 @@ func names(snap *Snapshot) (rels, sets []string) {
 			delete(seenR, r)
 		}
 	}
-	var rest []string
+	rest := make([]string, 0, len(seenR))
 	for r := range seenR {
 		rest = append(rest, r)
 	}
@@ -376,29 +344,139 @@ func names(snap *Snapshot) (rels, sets []string) {
 	return rels, sets
 }
 
+// listOf reads a request's list parameter: allowed when absent.
+func listOf(q url.Values) (string, error) {
+	l, ok := q["list"]
+	if !ok {
+		return ListAllowed, nil
+	}
+	if len(l) != 1 || l[0] != ListAllowed && l[0] != ListForbidden {
+		return "", fmt.Errorf("list: give one of %s and %s", ListAllowed, ListForbidden)
+	}
+	return l[0], nil
+}
+
+// query reads a request's parameters, refusing those not named.
+func query(r *http.Request, known ...string) (url.Values, error) {
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return nil, fmt.Errorf("malformed query: %v", err)
+	}
+	for k := range q {
+		if !slices.Contains(known, k) {
+			return nil, fmt.Errorf("unknown parameter %q (%s are known)", k, strings.Join(known, ", "))
+		}
+	}
+	return q, nil
+}
+
+// one reads a parameter given at most once, def when absent.
+func one(q url.Values, name, def string) (string, error) {
+	switch v := q[name]; len(v) {
+	case 0:
+		return def, nil
+	case 1:
+		return v[0], nil
+	}
+	return "", fmt.Errorf("%s: give it once", name)
+}
+
+// serveGroups answers /groups?list=L&by=B&q=FILTER: the groups of the
+// list's executions that the filter keeps, each with its count.
+func (s *Server) serveGroups(w http.ResponseWriter, r *http.Request) {
+	q, err := query(r, "list", "by", "q")
+	var list, by, filter string
+	if err == nil {
+		list, err = listOf(q)
+	}
+	if err == nil {
+		by, err = one(q, "by", byState)
+	}
+	if err == nil && !slices.Contains(groupings, by) {
+		err = fmt.Errorf("by: give one of %s", strings.Join(groupings, ", "))
+	}
+	if err == nil {
+		filter, err = one(q, "q", "")
+	}
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	version, lists := s.current()
+	l := lists[list]
+	if list == ListForbidden {
+		l.start()
+	}
+	gs, total, more := l.groups(by, filter)
+	writeJSON(w, struct {
+		Version int     `json:"version"`
+		Total   int     `json:"total"` // the executions the filter keeps
+		Groups  []group `json:"groups"`
+		More    int     `json:"more"` // groups left off
+	}{version, total, gs, more})
+}
+
+// serveItems answers /items?list=L&by=B&key=K&q=FILTER&from=N&n=M: the
+// executions of one group that the filter keeps, from the N-th on (from
+// 0), at most M.
+func (s *Server) serveItems(w http.ResponseWriter, r *http.Request) {
+	q, err := query(r, "list", "by", "key", "q", "from", "n")
+	var list, by, key, filter, fromS, nS string
+	if err == nil {
+		list, err = listOf(q)
+	}
+	if err == nil {
+		by, err = one(q, "by", byState)
+	}
+	if err == nil && !slices.Contains(groupings, by) {
+		err = fmt.Errorf("by: give one of %s", strings.Join(groupings, ", "))
+	}
+	if err == nil {
+		key, err = one(q, "key", "")
+	}
+	if err == nil {
+		filter, err = one(q, "q", "")
+	}
+	if err == nil {
+		fromS, err = one(q, "from", "0")
+	}
+	if err == nil {
+		nS, err = one(q, "n", "100")
+	}
+	from, errFrom := strconv.Atoi(fromS)
+	n, errN := strconv.Atoi(nS)
+	if err == nil && (errFrom != nil || from < 0) {
+		err = fmt.Errorf("from: %q is not a position", fromS)
+	}
+	if err == nil && (errN != nil || n < 1 || n > maxItems) {
+		err = fmt.Errorf("n: give a number from 1 to %d", maxItems)
+	}
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	version, lists := s.current()
+	items, total := lists[list].itemsOf(by, key, filter, from, n)
+	writeJSON(w, struct {
+		Version int        `json:"version"`
+		Total   int        `json:"total"` // the group's executions the filter keeps
+		Items   []itemJSON `json:"items"`
+	}{version, total, items})
+}
+
 // serveSVG draws one execution:
 // /svg?x=INDEX&rel=NAME...&set=NAME...&list=allowed|forbidden (the list
 // the index is of: allowed when absent). Unknown parameters, malformed or
 // unknown indexes, names and lists are refused.
 func (s *Server) serveSVG(w http.ResponseWriter, r *http.Request) {
-	q, err := url.ParseQuery(r.URL.RawQuery)
+	q, err := query(r, "x", "rel", "set", "list")
+	var list string
+	if err == nil {
+		list, err = listOf(q)
+	}
 	if err != nil {
-		http.Error(w, "malformed query: "+err.Error(), http.StatusBadRequest)
+		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
-	}
-	for k := range q {
-		if k != "x" && k != "rel" && k != "set" && k != "list" {
-			http.Error(w, fmt.Sprintf("unknown parameter %q (x, rel, set and list are known)", k), http.StatusBadRequest)
-			return
-		}
-	}
-	list := listAllowed
-	if l, ok := q["list"]; ok {
-		if len(l) != 1 || l[0] != listAllowed && l[0] != listForbidden {
-			http.Error(w, fmt.Sprintf("list: give one of %s and %s", listAllowed, listForbidden), http.StatusBadRequest)
-			return
-		}
-		list = l[0]
 	}
 	if len(q["x"]) != 1 {
 		http.Error(w, "x: give one execution index", http.StatusBadRequest)
@@ -409,14 +487,17 @@ func (s *Server) serveSVG(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("x: %q is not an execution index", q["x"][0]), http.StatusBadRequest)
 		return
 	}
-	snap, _ := s.current()
-	xs := snap.list(list)
-	i := slices.IndexFunc(xs, func(x outcome.Execution) bool { return x.Index == index })
-	if i < 0 {
+	_, lists := s.current()
+	x, err := lists[list].execution(s, index)
+	if errors.Is(err, errNoSuch) {
 		http.Error(w, fmt.Sprintf("no execution %d among those %s", index, list), http.StatusNotFound)
 		return
 	}
-	rels, sets := names(&snap)
+	if err != nil {
+		http.Error(w, errorText(err), http.StatusConflict)
+		return
+	}
+	rels, sets := names(lists)
 	for _, r := range q["rel"] {
 		if !slices.Contains(rels, r) {
 			http.Error(w, fmt.Sprintf("rel: no relation %q", r), http.StatusBadRequest)
@@ -434,9 +515,9 @@ func (s *Server) serveSVG(w http.ResponseWriter, r *http.Request) {
 		chosen = []string{} // nil would draw picture's defaults
 	}
 	var buf bytes.Buffer
-	_, checks := checkColours(&snap)
+	_, checks := checkColours(lists)
 	opt := picture.Options{Relations: chosen, Sets: q["set"], Colours: picture.Colours(rels), CheckColours: checks}
-	if err := picture.SVG(&buf, xs[i], opt); err != nil {
+	if err := picture.SVG(&buf, x, opt); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
@@ -445,8 +526,9 @@ func (s *Server) serveSVG(w http.ResponseWriter, r *http.Request) {
 	w.Write(buf.Bytes())
 }
 
-// serveEvents streams the version of the check as Server-Sent Events:
-// once at once, then whenever a watched file changes.
+// serveEvents streams the check's progress as Server-Sent Events: at
+// once, then whenever a watched file changes (a new version) or the lists
+// grow: "VERSION COUNT-ALLOWED COUNT-FORBIDDEN".
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	flusher, ok := w.(http.Flusher)
 	if !ok {
@@ -461,14 +543,16 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
-	sent := -1
+	sent := ""
 	for {
-		if _, v := s.current(); v != sent {
-			if _, err := fmt.Fprintf(w, "data: %d\n\n", v); err != nil {
+		v, lists := s.current()
+		msg := fmt.Sprintf("%d %s %s", v, lists[ListAllowed].progress(), lists[ListForbidden].progress())
+		if msg != sent {
+			if _, err := fmt.Fprintf(w, "data: %s\n\n", msg); err != nil {
 				return
 			}
 			flusher.Flush()
-			sent = v
+			sent = msg
 		}
 		select {
 		case <-r.Context().Done():

@@ -49,24 +49,39 @@ func forbiddenFixture() []outcome.Execution {
 	return out
 }
 
+// visited is an execution as an enumeration gives it.
+func visited(x outcome.Execution) outcome.Visited {
+	return outcome.Visited{Index: x.Index, Holds: x.Holds, State: x.State, Flags: x.Flags,
+		Build: func(bool) outcome.Execution { return x }}
+}
+
 // newServer serves the fixtures; the watched file's content, when it
-// says "broken", makes Load fail as a model error does.
+// says "broken", makes Check fail as a model error does.
 func newServer(t *testing.T) (*Server, string) {
 	t.Helper()
 	watched := filepath.Join(t.TempDir(), "model.cat")
 	if err := os.WriteFile(watched, []byte("ok"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{Test: "T.litmus", Model: watched, Watch: []string{watched}, Poll: 10 * time.Millisecond,
-		Load: func() Snapshot {
+	s := &Server{Test: "T.litmus", Model: watched, Watch: func() []string { return []string{watched} }, Poll: 10 * time.Millisecond,
+		Check: func(ctx context.Context, list string, visit func(outcome.Visited) bool) (Checked, error) {
 			src, _ := os.ReadFile(watched)
 			if strings.Contains(string(src), "broken") {
-				return Snapshot{Err: source.ErrorList{{Pos: source.Pos{File: watched, Line: 3, Col: 7}, Msg: "unknown name foo"}}}
+				return Checked{}, source.ErrorList{{Pos: source.Pos{File: watched, Line: 3, Col: 7}, Msg: "unknown name foo"}}
 			}
 			if strings.Contains(string(src), "panic") {
 				panic("the loader broke")
 			}
-			return Snapshot{Executions: fixture(), Forbidden: forbiddenFixture(), Summary: "Test T Allowed"}
+			xs := fixture()
+			if list == ListForbidden {
+				xs = append(forbiddenFixture(), fixture()...) // those that fail no check are not listed
+			}
+			for _, x := range xs {
+				if !visit(visited(x)) {
+					break
+				}
+			}
+			return Checked{Summary: "Test T Allowed"}, nil
 		}}
 	return s, watched
 }
@@ -82,6 +97,8 @@ func get(t *testing.T, h http.Handler, method, target string) *httptest.Response
 
 func TestRequests(t *testing.T) {
 	s, _ := newServer(t)
+	get(t, s, "GET", "/groups?list=forbidden")
+	readState(t, s, ListAllowed, ListForbidden)
 	for _, tc := range []struct {
 		method, target string
 		code           int
@@ -91,7 +108,16 @@ func TestRequests(t *testing.T) {
 		{"HEAD", "/", 200, ""},
 		{"GET", "/app.js", 200, "EventSource"},
 		{"GET", "/style.css", 200, "body"},
-		{"GET", "/state", 200, `"executions"`},
+		{"GET", "/state", 200, `"lists"`},
+		{"GET", "/groups?list=allowed&by=rf&q=a", 200, `"groups"`},
+		{"GET", "/items?list=allowed&by=rf&key=1&from=0&n=10", 200, `"items"`},
+		{"GET", "/groups?by=nosuch", 400, "by:"},
+		{"GET", "/groups?x=1", 400, "unknown parameter"},
+		{"GET", "/groups?q=a&q=b", 400, "q:"},
+		{"GET", "/items?n=0", 400, "n:"},
+		{"GET", "/items?n=100000", 400, "n:"},
+		{"GET", "/items?from=-1", 400, "from:"},
+		{"GET", "/items?from=x", 400, "from:"},
 		{"GET", "/svg?x=1&rel=rf&set=W", 200, "<svg"},
 		{"GET", "/svg?x=2&rel=hb", 200, `data-rel="hb"`},
 		// unknown paths, path traversal: nothing reaches the file system
@@ -165,20 +191,81 @@ func TestForeignHostRefused(t *testing.T) {
 	}
 }
 
-func readState(t *testing.T, s *Server) state {
+// readState reads the state once the lists asked for are enumerated.
+func readState(t *testing.T, s *Server, lists ...string) state {
 	t.Helper()
-	rec := get(t, s, "GET", "/state")
-	var st state
-	if err := json.Unmarshal(rec.Body.Bytes(), &st); err != nil {
-		t.Fatalf("%v: %s", err, rec.Body)
+	if len(lists) == 0 {
+		lists = []string{ListAllowed}
 	}
-	return st
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		rec := get(t, s, "GET", "/state")
+		var st state
+		if err := json.Unmarshal(rec.Body.Bytes(), &st); err != nil {
+			t.Fatalf("%v: %s", err, rec.Body)
+		}
+		done := true
+		for _, l := range lists {
+			done = done && st.Lists[l].Done
+		}
+		if done {
+			return st
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the lists %v are not enumerated in time: %+v", lists, st)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// readJSON gets a JSON answer.
+func readJSON(t *testing.T, s *Server, target string, v any) {
+	t.Helper()
+	rec := get(t, s, "GET", target)
+	if rec.Code != 200 {
+		t.Fatalf("%s: status %d: %s", target, rec.Code, rec.Body)
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), v); err != nil {
+		t.Fatalf("%s: %v: %s", target, err, rec.Body)
+	}
+}
+
+type groupsAnswer struct {
+	Total  int
+	Groups []group
+	More   int
+}
+
+type itemsAnswer struct {
+	Total int
+	Items []itemJSON
+}
+
+// listed is a list's groups, each "label:index,index...".
+func listed(t *testing.T, s *Server, query string) string {
+	t.Helper()
+	var gs groupsAnswer
+	readJSON(t, s, "/groups?"+query, &gs)
+	var out []string
+	for _, g := range gs.Groups {
+		var items itemsAnswer
+		readJSON(t, s, "/items?"+query+"&key="+g.Key, &items)
+		var xs []string
+		for _, x := range items.Items {
+			xs = append(xs, fmt.Sprint(x.Index))
+		}
+		if items.Total != g.Count || len(xs) != g.Count {
+			t.Errorf("%s: group %s counts %d, lists %d of %d", query, g.Label, g.Count, len(xs), items.Total)
+		}
+		out = append(out, g.Label+":"+strings.Join(xs, ","))
+	}
+	return strings.Join(out, " | ")
 }
 
 func TestState(t *testing.T) {
 	s, _ := newServer(t)
-	st := readState(t, s)
-	if len(st.Executions) != 2 || !st.Executions[1].Holds || st.Error != "" || st.Summary != "Test T Allowed" {
+	st := readState(t, s, ListAllowed)
+	if st.Lists[ListAllowed].Count != 2 || st.Error != "" || st.Summary != "Test T Allowed" || st.Lists[ListForbidden].Started {
 		t.Errorf("state %+v", st)
 	}
 	var rels []string
@@ -198,20 +285,27 @@ func TestState(t *testing.T) {
 			t.Errorf("set %s is not ticked at first", n.Name)
 		}
 	}
-	if strings.Join(sets, ",") != "F,R,W" {
-		t.Errorf("sets %v, want F, R and W", sets)
+	if strings.Join(sets, ",") != "R,W" {
+		t.Errorf("sets %v, want R and W (the test has no fence: no F)", sets)
+	}
+	for query, want := range map[string]string{
+		"by=state":       "(no state):1,2",
+		"by=rf":          "rf: a->c:1 | rf: b->c:2",
+		"by=cond":        "the condition holds:2 | the condition does not hold:1",
+		"by=rf&q=b->c":   "rf: b->c:2",
+		"by=rf&q=%231":   "rf: a->c:1",
+		"by=rf&q=cond":   "rf: b->c:2",
+		"by=rf&q=nosuch": "",
+	} {
+		if got := listed(t, s, query); got != want {
+			t.Errorf("%s: %q, want %q", query, got, want)
+		}
 	}
 	// The forbidden executions, by the checks they fail: fewest first.
-	var groups []string
-	for _, g := range st.Forbidden {
-		var xs []string
-		for _, x := range g.Executions {
-			xs = append(xs, fmt.Sprint(x.Index))
-		}
-		groups = append(groups, strings.Join(g.Checks, "+")+":"+strings.Join(xs, ","))
-	}
-	if strings.Join(groups, " ") != "ext:4,5 ext+sc:3" {
-		t.Errorf("forbidden groups %v, want ext:4,5 ext+sc:3", groups)
+	get(t, s, "GET", "/groups?list=forbidden")
+	st = readState(t, s, ListForbidden)
+	if got := listed(t, s, "list=forbidden&by=checks"); got != "fails ext:4,5 | fails ext, sc:3" {
+		t.Errorf("forbidden groups %q, want ext:4,5 then ext+sc:3", got)
 	}
 	if len(st.Checks) != 2 || st.Checks[0].Name != "ext" || st.Checks[1].Name != "sc" || st.Checks[0].Colour == st.Checks[1].Colour {
 		t.Errorf("checks %+v, want ext and sc in colours of their own", st.Checks)
@@ -247,7 +341,7 @@ func TestReloadsOnChange(t *testing.T) {
 	}
 	edit(t, watched, "broken")
 	st := readState(t, s)
-	if st.Version == v1 || !strings.Contains(st.Error, "model.cat:3:7: unknown name foo") || len(st.Executions) != 0 {
+	if st.Version == v1 || !strings.Contains(st.Error, "model.cat:3:7: unknown name foo") || st.Lists[ListAllowed].Count != 0 {
 		t.Errorf("after an error: %+v", st)
 	}
 	if rec := get(t, s, "GET", "/svg?x=1"); rec.Code != 404 {
@@ -258,7 +352,7 @@ func TestReloadsOnChange(t *testing.T) {
 		t.Errorf("after a panic: %+v", st)
 	}
 	edit(t, watched, "ok again")
-	if st := readState(t, s); st.Error != "" || len(st.Executions) != 2 {
+	if st := readState(t, s); st.Error != "" || st.Lists[ListAllowed].Count != 2 {
 		t.Errorf("after the fix: %+v", st)
 	}
 	v := readState(t, s).Version

@@ -10,8 +10,10 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -23,6 +25,7 @@ import (
 	"github.com/purr-mcm/purr/internal/shared"
 	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/models"
+	"github.com/purr-mcm/purr/view"
 )
 
 var (
@@ -72,26 +75,90 @@ func save(t *testing.T, path, content string) {
 }
 
 type viewState struct {
-	Error      string `json:"error"`
-	Summary    string `json:"summary"`
-	Executions []struct {
-		Index int    `json:"index"`
-		State string `json:"state"`
-	} `json:"executions"`
-	Relations []struct{ Name string } `json:"relations"`
+	Error     string `json:"error"`
+	Summary   string `json:"summary"`
+	Cut       string `json:"cut"`
+	Relations []struct{ Name string }
+	Sets      []struct{ Name string }
+	Checks    []struct{ Name, Colour string }
+	Lists     map[string]struct {
+		Count int
+		Done  bool
+		Error string
+	}
 }
 
-func fetchState(t *testing.T, h http.Handler) viewState {
-	t.Helper()
-	req := httptest.NewRequest("GET", "/state", nil)
+// serve answers one request of the page.
+func serve(h http.Handler, target string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest("GET", target, nil)
 	req.Host = "localhost"
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
-	var st viewState
-	if err := json.Unmarshal(rec.Body.Bytes(), &st); err != nil {
-		t.Fatalf("/state: %v: %s", err, rec.Body)
+	return rec
+}
+
+// fetchState reads the page's state once the lists named (default: the
+// allowed executions) are enumerated.
+func fetchState(t *testing.T, h http.Handler, lists ...string) viewState {
+	t.Helper()
+	if len(lists) == 0 {
+		lists = []string{view.ListAllowed}
 	}
-	return st
+	for _, l := range lists {
+		if l == view.ListForbidden {
+			serve(h, "/groups?list=forbidden") // looked for once asked
+		}
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		rec := serve(h, "/state")
+		var st viewState
+		if err := json.Unmarshal(rec.Body.Bytes(), &st); err != nil {
+			t.Fatalf("/state: %v: %s", err, rec.Body)
+		}
+		done := true
+		for _, l := range lists {
+			done = done && st.Lists[l].Done
+		}
+		if done {
+			return st
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/state: %v not enumerated in time: %+v", lists, st)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// viewGroup is a group of the page's list with its executions.
+type viewGroup struct {
+	Key, Label string
+	Count      int
+	Checks     []string
+	Items      []struct {
+		Index int
+		State string
+		Holds bool
+		Fails []string
+	}
+}
+
+// fetchGroups reads a list's groups and their executions (the first
+// thousand of each).
+func fetchGroups(t *testing.T, h http.Handler, query string) []viewGroup {
+	t.Helper()
+	var gs struct{ Groups []viewGroup }
+	rec := serve(h, "/groups?"+query)
+	if err := json.Unmarshal(rec.Body.Bytes(), &gs); err != nil {
+		t.Fatalf("/groups?%s: %v: %s", query, err, rec.Body)
+	}
+	for i, g := range gs.Groups {
+		rec := serve(h, "/items?"+query+"&n=1000&key="+url.QueryEscape(g.Key))
+		if err := json.Unmarshal(rec.Body.Bytes(), &gs.Groups[i]); err != nil {
+			t.Fatalf("/items?%s: %v: %s", query, err, rec.Body)
+		}
+	}
+	return gs.Groups
 }
 
 // viewConfig is the configuration of purr view -m model.
@@ -107,9 +174,9 @@ func TestViewChecksAgain(t *testing.T) {
 	for _, test := range []string{"../../testdata/MP.litmus", "testdata/SB.c.litmus"} {
 		t.Run(filepath.Base(test), func(t *testing.T) {
 			testPath, modelPath := viewFiles(t, test)
-			s := newViewServer(viewConfig(modelPath), testPath)
-			if len(s.Watch) != 2 || s.Watch[1] != modelPath {
-				t.Fatalf("watching %v, want the test and the model", s.Watch)
+			s := newViewServer(viewConfig(modelPath), testPath, nil)
+			if w := s.Watch(); len(w) != 2 || w[1] != modelPath {
+				t.Fatalf("watching %v, want the test and the model", w)
 			}
 			st := fetchState(t, s)
 			if st.Error != "" || !strings.Contains(st.Summary, "States 3") || !strings.Contains(st.Summary, "Never 0 3") {
@@ -132,8 +199,8 @@ func TestViewChecksAgain(t *testing.T) {
 			}
 			save(t, testPath, string(src))
 			st = fetchState(t, s)
-			if len(st.Executions) != 4 {
-				t.Errorf("%d executions without axioms, want 4", len(st.Executions))
+			if n := st.Lists[view.ListAllowed].Count; n != 4 {
+				t.Errorf("%d executions without axioms, want 4", n)
 			}
 		})
 	}
@@ -148,14 +215,26 @@ func TestViewUsage(t *testing.T) {
 		{[]string{"view"}, 2, "name one test"},
 		{[]string{"view", "a.litmus", "b.litmus"}, 2, "name one test"},
 		{[]string{"view", "--hexa", "a.litmus"}, 2, "--hexa does not apply"},
-		{[]string{"view", "--addr", "256.1.1.1:1", "a.litmus"}, 1, "purr view:"},
+		{[]string{"view", "--addr", "256.1.1.1:1", "../../testdata/MP.litmus"}, 1, "purr view:"},
 		// Accepted, as by purr executions: the view fails only at listening.
-		{[]string{"view", "--distinct", "rf", "-skipchecks", "blocking", "--addr", "256.1.1.1:1", "a.litmus"}, 1, "purr view: listen"},
+		{[]string{"view", "--distinct", "rf", "-skipchecks", "blocking", "--addr", "256.1.1.1:1", "../../testdata/MP.litmus"}, 1, "purr view: listen"},
+		{[]string{"view", "-conf", "nope.cfg", "../../testdata/MP.litmus"}, 2, "nope.cfg"},
+		// A test or model that cannot be read fails at once, before serving.
+		{[]string{"view", "nope.litmus"}, 1, "purr view: open nope.litmus: no such file"},
+		{[]string{"view", "-m", "udpp", "../../testdata/MP.litmus"}, 1, "model udpp: no such file"},
+		{[]string{"view", "-m", "sc", "testdata/view-broken.litmus"}, 1, "testdata/view-broken.litmus:5:"},
+		{[]string{"view", "--json", "../../testdata/MP.litmus"}, 2, "--json does not apply"},
 	} {
 		_, stderr, status := runPurr(tc.args...)
 		if status != tc.status || !strings.Contains(stderr, tc.stderr) {
 			t.Errorf("purr %v: status %d, stderr %q; want %d, %q", tc.args, status, stderr, tc.status, tc.stderr)
 		}
+	}
+	// --help lists the flags view takes, and only those.
+	out, errs, status := runPurr("view", "--help")
+	if status != 0 || out != "" || !strings.Contains(errs, "--distinct") || !strings.Contains(errs, "--addr") ||
+		strings.Contains(errs, "--json") || strings.Contains(errs, "--jobs") || strings.Contains(errs, "--svg") {
+		t.Errorf("purr view --help: status %d, stdout %q, stderr:\n%s", status, out, errs)
 	}
 	host, _, err := net.SplitHostPort(defaultViewAddr)
 	if ip := net.ParseIP(host); err != nil || ip == nil || !ip.IsLoopback() {
@@ -171,7 +250,7 @@ func TestViewInBrowser(t *testing.T) {
 		t.Skip("the browser test is not short")
 	}
 	testPath, modelPath := viewFiles(t, "../../testdata/MP.litmus")
-	s := newViewServer(viewConfig(modelPath), testPath)
+	s := newViewServer(viewConfig(modelPath), testPath, nil)
 	s.Poll = 50 * time.Millisecond
 	s.Test, s.Model = "testdata/MP.litmus", "sc.cat" // the heading of the screenshot, not temporary paths
 	srv := httptest.NewServer(s)
@@ -188,9 +267,9 @@ func TestViewInBrowser(t *testing.T) {
 	p.Wait("po drawn once ticked", browser.Count(`#drawing path.edge[data-rel="po"]`)+" === 2")
 	p.Click(`input[value="co"]`)
 	p.Click(`input[value="fr"]`)
-	p.Click(`#executions li[data-index]:last-child`)
+	p.Click(`#executions li[data-index="3"]`)
 	p.Wait("the last execution drawn", `document.querySelector("#drawing g.execution").dataset.index === "3"`)
-	p.Click(`#executions li[data-index]:first-child`)
+	p.Click(`#executions li[data-index="1"]`)
 	p.Wait("the first execution drawn, with its two fr", `document.querySelector("#drawing g.execution").dataset.index === "1" && `+
 		browser.Count(`#drawing path.edge[data-rel="fr"]`)+" === 2")
 
@@ -237,17 +316,17 @@ func TestSVGFlag(t *testing.T) {
 func TestViewDistinct(t *testing.T) {
 	cfg := viewConfig("udp")
 	cfg.Distinct = []string{"rf"}
-	snap := viewSnapshot(cfg, "../../testdata/protocols/udp.litmus")
-	if snap.Err != nil || len(snap.Executions) != 6 || !strings.Contains(snap.Summary, "Positive: 2 Negative: 4") {
-		t.Errorf("--distinct rf: %d executions, %v\n%s", len(snap.Executions), snap.Err, snap.Summary)
+	st := fetchState(t, newViewServer(cfg, "../../testdata/protocols/udp.litmus", nil), view.ListAllowed, view.ListForbidden)
+	if st.Error != "" || st.Lists[view.ListAllowed].Count != 6 || !strings.Contains(st.Summary, "Positive: 2 Negative: 4") {
+		t.Errorf("--distinct rf: %+v", st)
 	}
-	if snap.ForbiddenErr != nil || len(snap.Forbidden) != 6 {
-		t.Errorf("--distinct rf: %d forbidden executions, %v; want the 6 that blocking forbids (i or j gets nothing)", len(snap.Forbidden), snap.ForbiddenErr)
+	if f := st.Lists[view.ListForbidden]; f.Error != "" || f.Count != 6 {
+		t.Errorf("--distinct rf: %d forbidden executions, %v; want the 6 that blocking forbids (i or j gets nothing)", f.Count, f.Error)
 	}
 	cfg.SkipChecks = []string{"blocking"}
-	snap = viewSnapshot(cfg, "../../testdata/protocols/udp.litmus")
-	if snap.Err != nil || len(snap.Executions) != 12 {
-		t.Errorf("--distinct rf -skipchecks blocking: %d executions, %v\n%s", len(snap.Executions), snap.Err, snap.Summary)
+	st = fetchState(t, newViewServer(cfg, "../../testdata/protocols/udp.litmus", nil))
+	if st.Error != "" || st.Lists[view.ListAllowed].Count != 12 {
+		t.Errorf("--distinct rf -skipchecks blocking: %+v", st)
 	}
 }
 
@@ -261,44 +340,24 @@ func TestViewForbidden(t *testing.T) {
 		t.Run(through, func(t *testing.T) {
 			cfg := viewConfig("aarch64")
 			cfg.Through = through
-			s := newViewServer(cfg, test)
-			req := httptest.NewRequest("GET", "/state", nil)
-			req.Host = "localhost"
-			rec := httptest.NewRecorder()
-			s.ServeHTTP(rec, req)
-			var st struct {
-				Executions []struct{ Index int }
-				Forbidden  []struct {
-					Checks     []string
-					Executions []struct {
-						Index int
-						Holds bool
-						Fails []string
-					}
-				}
-				Checks []struct{ Name, Colour string }
-			}
-			if err := json.Unmarshal(rec.Body.Bytes(), &st); err != nil {
-				t.Fatalf("/state: %v: %s", err, rec.Body)
-			}
+			s := newViewServer(cfg, test, nil)
+			st := fetchState(t, s, view.ListAllowed, view.ListForbidden)
 			wantKept := 3
 			if through == "all" {
 				wantKept = 4
 			}
-			if len(st.Executions) != wantKept {
-				t.Errorf("%d executions kept, want %d", len(st.Executions), wantKept)
+			if n := st.Lists[view.ListAllowed].Count; n != wantKept {
+				t.Errorf("%d executions kept, want %d", n, wantKept)
 			}
-			if len(st.Forbidden) != 1 || fmt.Sprint(st.Forbidden[0].Checks) != "[external]" || len(st.Forbidden[0].Executions) != 1 {
-				t.Fatalf("forbidden: %+v, want one group: external, one execution", st.Forbidden)
+			groups := fetchGroups(t, s, "list=forbidden&by=checks")
+			if len(groups) != 1 || fmt.Sprint(groups[0].Checks) != "[external]" || len(groups[0].Items) != 1 {
+				t.Fatalf("forbidden: %+v, want one group: external, one execution", groups)
 			}
-			x := st.Forbidden[0].Executions[0]
+			x := groups[0].Items[0]
 			if !x.Holds || fmt.Sprint(x.Fails) != "[external]" || len(st.Checks) != 1 || st.Checks[0].Colour == "" {
 				t.Errorf("the forbidden execution %+v, checks %+v", x, st.Checks)
 			}
-			req = httptest.NewRequest("GET", fmt.Sprintf("/svg?list=forbidden&x=%d&rel=rf", x.Index), nil)
-			req.Host = "localhost"
-			rec = httptest.NewRecorder()
-			s.ServeHTTP(rec, req)
+			rec := serve(s, fmt.Sprintf("/svg?list=forbidden&x=%d&rel=rf", x.Index))
 			svg := rec.Body.String()
 			if rec.Code != 200 || !strings.Contains(svg, `<g class="witness" data-check="external" data-kind="acyclic">`) ||
 				strings.Count(svg, `class="halo"`) != 4 || !strings.Contains(svg, `class="failure" data-check="external"`) {
@@ -317,7 +376,7 @@ func TestViewForbiddenInBrowser(t *testing.T) {
 		t.Skip("the browser test is not short")
 	}
 	test := shared.Path(t, "corpus/herd-catalogue-aarch64/MP+dmb.sys.litmus")
-	s := newViewServer(viewConfig("aarch64"), test)
+	s := newViewServer(viewConfig("aarch64"), test, nil)
 	s.Test = "herd-catalogue-aarch64/MP+dmb.sys.litmus" // the heading of the screenshot, not a path of this machine
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close) // after the browser's cleanup, which closes its connections
@@ -340,4 +399,30 @@ func TestViewForbiddenInBrowser(t *testing.T) {
 
 	p.Click("#show-allowed")
 	p.Wait("back to the allowed executions", browser.Count("#executions li[data-index]")+" === 3 && "+browser.Count("#drawing g.witness")+" === 0")
+}
+
+// TestViewWatchesIncludes follows a file the model includes: saving it
+// broken shows its error at its position, fixed the executions again.
+func TestViewWatchesIncludes(t *testing.T) {
+	testPath, modelPath := viewFiles(t, "../../testdata/MP.litmus")
+	pattern := filepath.Join(filepath.Dir(modelPath), "pattern.cat")
+	if err := os.WriteFile(pattern, []byte("let order = po | rf | co | fr\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	save(t, modelPath, "\"with a pattern file\"\ninclude \"pattern.cat\"\nacyclic order as sc\n")
+	s := newViewServer(viewConfig(modelPath), testPath, nil)
+	if st := fetchState(t, s); st.Error != "" || !strings.Contains(st.Summary, "States 3") {
+		t.Fatalf("under the pattern file: %+v", st)
+	}
+	if w := s.Watch(); !slices.Contains(w, pattern) {
+		t.Fatalf("watching %v, not the included %s", w, pattern)
+	}
+	save(t, pattern, "let order = po | nosuch\n")
+	if st := fetchState(t, s); !strings.Contains(st.Error, pattern+":1:") || !strings.Contains(st.Error, "nosuch") {
+		t.Errorf("the included file broken: %q, want its file:line:col", st.Error)
+	}
+	save(t, pattern, "let order = po\n")
+	if st := fetchState(t, s); st.Error != "" || !strings.Contains(st.Summary, "States 4") {
+		t.Errorf("the included file fixed, without rf: %+v", st)
+	}
 }

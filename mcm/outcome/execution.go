@@ -65,6 +65,20 @@ type Execution struct {
 	Fails []Failure
 }
 
+// Visited is an execution as an enumeration meets it (mcm.Options.Visit):
+// what the count knows of it at once, and Build, which makes the rest and
+// may be called during the visit only.
+type Visited struct {
+	Index int // as Execution.Index
+	Holds bool
+	State State
+	Flags []string
+	// Build builds the execution; brief leaves out the model's relations
+	// and sets (events, po, rf, co, fr and the failed checks only), which
+	// cost most of it.
+	Build func(brief bool) Execution
+}
+
 // Failure is a check of the model an execution fails.
 type Failure struct {
 	Check string // its name, or position for an unnamed one, as -skipchecks takes it

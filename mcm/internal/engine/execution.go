@@ -181,8 +181,9 @@ func dedupEdges(edges []outcome.Edge) []outcome.Edge {
 }
 
 // AddRelations puts in b rf, co and fr, the relations and sets the model
-// captured, and the predefined ones capture names, whichever engine holds
-// them: holds tells whether a literal holds in the execution.
+// captured (none when captured is nil), and the predefined ones capture
+// names, whichever engine holds them: holds tells whether a literal holds
+// in the execution.
 func AddRelations[L comparable](b *Builder, rels map[string]eval.Rel[L], sets map[string]eval.Set[L],
 	captured *eval.Captured[L], capture []string, holds func(L) bool) {
 	rel := func(name string, r eval.Rel[L]) {
@@ -203,6 +204,9 @@ func AddRelations[L comparable](b *Builder, rels map[string]eval.Rel[L], sets ma
 	}
 	for _, name := range []string{"rf", "co", "fr"} {
 		rel(name, rels[name])
+	}
+	if captured == nil {
+		return
 	}
 	for name, r := range captured.Rels {
 		if !slices.Contains(outcome.BaseRelations, name) {

@@ -21,9 +21,11 @@ type Options struct {
 	// (herd7's -through invalid or all): they count, and the executions
 	// kept carry the checks they fail (outcome.Execution.Fails).
 	Through bool
-	// Each, when not nil, takes the executions kept instead of the
-	// outcome (mcm.Options.Each).
-	Each func(outcome.Execution)
+	// Visit, when not nil, gets the executions Show selects instead of
+	// the outcome (see mcm.Options.Visit); else Each, when not nil, takes
+	// them built (mcm.Options.Each).
+	Visit func(outcome.Visited) bool
+	Each  func(outcome.Execution)
 }
 
 // Showing tells whether the options keep executions for people to read.
@@ -106,13 +108,18 @@ func (ta *Tally) Selects(holds bool) bool {
 	return ta.opt.Showing() && ta.opt.Show.Selects(ta.test.Quant, holds)
 }
 
-// Keep keeps an execution -show selects, or hands it to Options.Each.
-func (ta *Tally) Keep(x outcome.Execution) {
-	if ta.opt.Each != nil {
-		ta.opt.Each(x)
-		return
+// Keep keeps an execution -show selects, or gives it to Options.Visit or
+// Options.Each; it tells whether to go on enumerating.
+func (ta *Tally) Keep(v outcome.Visited) bool {
+	switch {
+	case ta.opt.Visit != nil:
+		return ta.opt.Visit(v)
+	case ta.opt.Each != nil:
+		ta.opt.Each(v.Build(false))
+	default:
+		ta.out.Executions = append(ta.out.Executions, v.Build(false))
 	}
-	ta.out.Executions = append(ta.out.Executions, x)
+	return true
 }
 
 // Shown records the relations and sets the model's show statements

@@ -1088,7 +1088,10 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 			tally.Shown(j.captured.Shown)
 			if tally.Selects(j.holds) {
 				for i, one := range j.perChoice {
-					tally.Keep(c.execution(x, one, first+i, opt.Capture))
+					build := func(brief bool) outcome.Execution { return c.execution(x, one, first+i, opt.Capture, brief) }
+					if !tally.Keep(outcome.Visited{Index: first + i, Holds: one.holds, State: one.state, Flags: one.flags, Build: build}) {
+						return false
+					}
 				}
 			}
 		}
@@ -1215,7 +1218,7 @@ func PredefinedNames(u *events.Unfolding) (sets, rels []string, ok bool) {
 }
 
 // execution describes a consistent candidate for people to read.
-func (c *Checker) execution(x *execution, j judgement, index int, capture []string) outcome.Execution {
+func (c *Checker) execution(x *execution, j judgement, index int, capture []string, brief bool) outcome.Execution {
 	var occ []engine.Occurrence
 	for _, e := range c.u.Events {
 		if x.executed[e.ID] {
@@ -1227,7 +1230,11 @@ func (c *Checker) execution(x *execution, j judgement, index int, capture []stri
 		}
 	}
 	b := engine.NewBuilder(c.test, c.lay, occ)
-	engine.AddRelations(b, j.rels, j.sets, j.captured, capture, func(in bool) bool { return in })
+	captured := j.captured
+	if brief {
+		captured, capture = nil, nil
+	}
+	engine.AddRelations(b, j.rels, j.sets, captured, capture, func(in bool) bool { return in })
 	for _, f := range j.fails {
 		b.Fail(f)
 	}

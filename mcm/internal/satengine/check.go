@@ -224,13 +224,18 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 		}
 		index := tally.Count(1, holds, raw, state, these)
 		if tally.Selects(holds) {
-			b := en.builder(t, lay, sets, rels, captured, opt.Capture)
-			if opt.Through {
-				for _, fail := range engine.Fails(f.checks, s.Value) {
-					b.Fail(fail)
+			build := func(brief bool) outcome.Execution {
+				b := en.builder(t, lay, sets, rels, captured, opt.Capture, brief)
+				if opt.Through {
+					for _, fail := range engine.Fails(f.checks, s.Value) {
+						b.Fail(fail)
+					}
 				}
+				return b.Finish(index, state(), holds, these)
 			}
-			tally.Keep(b.Finish(index, state(), holds, these))
+			if !tally.Keep(outcome.Visited{Index: index, Holds: holds, State: state(), Flags: these, Build: build}) {
+				return false
+			}
 		}
 		if recheck != nil {
 			if failure = recheck(Accepted{en: en, Holds: holds, State: state(), Flags: these}); failure != nil {
@@ -321,7 +326,7 @@ func appendValue(b []byte, v outcome.Value) []byte {
 // builder lays out the solver's current model as an execution, for
 // Finish to complete.
 func (en *encoding) builder(t *litmus.Test, lay events.Layout, sets map[string]Set, rels map[string]Rel,
-	captured *eval.Captured[sat.Lit], capture []string) *engine.Builder {
+	captured *eval.Captured[sat.Lit], capture []string, brief bool) *engine.Builder {
 	s := en.s
 	var occ []engine.Occurrence
 	for _, e := range en.u.Events {
@@ -336,6 +341,9 @@ func (en *encoding) builder(t *litmus.Test, lay events.Layout, sets map[string]S
 		occ = append(occ, o)
 	}
 	b := engine.NewBuilder(t, lay, occ)
+	if brief {
+		captured, capture = nil, nil
+	}
 	engine.AddRelations(b, rels, sets, captured, capture, s.Value)
 	return b
 }

@@ -80,7 +80,7 @@ func Why(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfolding,
 	// show lays out the solver's model: an execution that shows the
 	// outcome and, at a minimal set, fails exactly its checks.
 	show := func() outcome.Execution {
-		b := en.builder(t, lay, f.sets, f.rels, f.captured, opt.Capture)
+		b := en.builder(t, lay, f.sets, f.rels, f.captured, opt.Capture, false)
 		for _, fail := range engine.Fails(f.checks, s.Value) {
 			b.Fail(fail)
 		}
