@@ -66,25 +66,13 @@ func (e *CheckError) Unwrap() error { return e.Err }
 // *CheckError is the test's own: it could not be read, or a Variant= line
 // of it is refused.
 func (k *Checker) Check(ctx context.Context, path string) (*Result, error) {
-	return k.check(ctx, path, mcm.Options{})
-}
-
-// CheckEach is Check, but for the executions Config.Show selects, which
-// are given to each one by one as they are found (see mcm.Options.Each)
-// rather than kept in the Result, when each is not nil.
-func (k *Checker) CheckEach(ctx context.Context, path string, each func(outcome.Execution)) (*Result, error) {
-	return k.check(ctx, path, mcm.Options{Each: each})
+	return k.CheckVisiting(ctx, path, nil)
 }
 
 // CheckVisiting is Check that gives the executions Config.Show selects to
 // visit, one by one before they are built, instead of keeping them (see
-// mcm.Options.Visit).
+// mcm.Options.Visit), when visit is not nil.
 func (k *Checker) CheckVisiting(ctx context.Context, path string, visit func(outcome.Visited) bool) (*Result, error) {
-	return k.check(ctx, path, mcm.Options{Visit: visit})
-}
-
-// check is Check with the sinks of sinks' Each and Visit.
-func (k *Checker) check(ctx context.Context, path string, sinks mcm.Options) (*Result, error) {
 	ctx, cancel := k.withTimeout(ctx)
 	defer cancel()
 	t, err := k.Read(path)
@@ -98,7 +86,7 @@ func (k *Checker) check(ctx context.Context, path string, sinks mcm.Options) (*R
 	if err != nil {
 		return nil, err
 	}
-	opt.Each, opt.Visit = sinks.Each, sinks.Visit
+	opt.Visit = visit
 	start := time.Now()
 	out, err := mcm.CheckContext(ctx, m, t, opt)
 	if err != nil {

@@ -55,15 +55,13 @@ type Options struct {
 	// rmw, ...) to keep in them too.
 	Show    outcome.Show
 	Capture []string
-	// Each, when not nil, is given the executions Show selects one by one,
-	// in order, as they are found, instead of keeping them in
-	// outcome.Outcome.Executions: a caller that writes them out holds one
-	// at a time, however many a test has.
-	Each func(outcome.Execution)
-	// Visit, when not nil, is given them instead of Each, before they are
-	// built: it builds those it needs, in full or briefly (page
-	// executions by the thousand), and returning false stops the
-	// enumeration there (Outcome.Complete is then false).
+	// Visit, when not nil, is given the executions Show selects one by
+	// one, in order, as they are found, instead of keeping them in
+	// outcome.Outcome.Executions, and before they are built: it builds
+	// those it needs, in full or briefly (page executions by the
+	// thousand), so that a caller that writes them out or pages them
+	// holds one at a time, however many a test has. Returning false stops
+	// the enumeration there (Outcome.Complete is then false).
 	Visit func(outcome.Visited) bool
 
 	// skipWellFormed leaves purr's well-formedness rules out, so that tests
@@ -131,7 +129,7 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 		return nil, err
 	}
 	eopt := engine.Options{Through: through, Speedcheck: opt.Speedcheck, MaxExecutions: opt.MaxExecutions, Distinct: opt.Distinct,
-		Show: opt.Show, Capture: opt.Capture, MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses, Each: opt.Each, Visit: opt.Visit}
+		Show: opt.Show, Capture: opt.Capture, MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses, Visit: opt.Visit}
 	if explicitly, err := useExplicit(opt); err != nil || explicitly {
 		if err != nil {
 			return nil, err

@@ -155,27 +155,3 @@ show e
 		}
 	}
 }
-
-// TestEachExecution checks that Options.Each is given, in order, the
-// executions Outcome.Executions would keep, by both engines, and that the
-// outcome then keeps none.
-func TestEachExecution(t *testing.T) {
-	m := embeddedModel(t, "aarch64")
-	test := parseTestFile(t, repoPath("testdata/classic/IRIW.litmus"))
-	for _, engine := range []string{EngineSAT, EngineExplicit} {
-		kept, err := Check(m, test, Options{Unroll: 2, Show: outcome.ShowAll, Engine: engine})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var given []outcome.Execution
-		out, err := Check(m, test, Options{Unroll: 2, Show: outcome.ShowAll, Engine: engine,
-			Each: func(x outcome.Execution) { given = append(given, x) }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(out.Executions) != 0 || len(given) == 0 || !reflect.DeepEqual(given, kept.Executions) {
-			t.Errorf("%s: Each was given %d executions and the outcome kept %d; want the %d kept without Each, in order",
-				engine, len(given), len(out.Executions), len(kept.Executions))
-		}
-	}
-}

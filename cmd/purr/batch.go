@@ -63,13 +63,16 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 	// encoded as the engine finds it, into a spool, rather than all kept
 	// until the test's line is written.
 	var stream *jsonStream
-	var each func(outcome.Execution)
+	var visit func(outcome.Visited) bool
 	if o.json && o.output == "" && o.cfg.Show != "" && o.cfg.Show != outcome.ShowNone {
 		stream = &jsonStream{o: o}
 		defer stream.xs.Close()
-		each = stream.add
+		visit = func(v outcome.Visited) bool {
+			stream.add(v.Build(false))
+			return true
+		}
 	}
-	checked, err := r.checker.CheckEach(ctx, path, each)
+	checked, err := r.checker.CheckVisiting(ctx, path, visit)
 	var modelErr *herd.ModelError
 	var checkErr *herd.CheckError
 	switch {

@@ -169,7 +169,7 @@ func (o *options) writeJSON(w io.Writer, path string, t *litmus.Test, out *outco
 }
 
 // jsonStream is a test's line of --json whose executions are encoded one
-// by one as the engine finds them (herd.Checker.CheckEach) into a spool,
+// by one as the engine finds them (herd.Checker.CheckVisiting) into a spool,
 // so that a test of any number of executions costs the memory of one.
 type jsonStream struct {
 	o     *options

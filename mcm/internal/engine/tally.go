@@ -22,10 +22,8 @@ type Options struct {
 	// kept carry the checks they fail (outcome.Execution.Fails).
 	Through bool
 	// Visit, when not nil, gets the executions Show selects instead of
-	// the outcome (see mcm.Options.Visit); else Each, when not nil, takes
-	// them built (mcm.Options.Each).
+	// the outcome (see mcm.Options.Visit).
 	Visit func(outcome.Visited) bool
-	Each  func(outcome.Execution)
 }
 
 // Showing tells whether the options keep executions for people to read.
@@ -108,17 +106,13 @@ func (ta *Tally) Selects(holds bool) bool {
 	return ta.opt.Showing() && ta.opt.Show.Selects(ta.test.Quant, holds)
 }
 
-// Keep keeps an execution -show selects, or gives it to Options.Visit or
-// Options.Each; it tells whether to go on enumerating.
+// Keep keeps an execution -show selects, or gives it to Options.Visit;
+// it tells whether to go on enumerating.
 func (ta *Tally) Keep(v outcome.Visited) bool {
-	switch {
-	case ta.opt.Visit != nil:
+	if ta.opt.Visit != nil {
 		return ta.opt.Visit(v)
-	case ta.opt.Each != nil:
-		ta.opt.Each(v.Build(false))
-	default:
-		ta.out.Executions = append(ta.out.Executions, v.Build(false))
 	}
+	ta.out.Executions = append(ta.out.Executions, v.Build(false))
 	return true
 }
 
