@@ -2,6 +2,7 @@ package state
 
 import (
 	"github.com/antlr4-go/antlr/v4"
+
 	sp "github.com/purr-mcm/purr/litmus/internal/stateparser"
 	"github.com/purr-mcm/purr/litmus/internal/syntax"
 	"github.com/purr-mcm/purr/source"
@@ -11,10 +12,9 @@ import (
 // between the braces). Its error is the syntax errors, positioned in the
 // file.
 func ParseInit(file string, src []byte, start, end int) ([]InitItem, error) {
-	parser, l := newParser(file, src, start, end)
-	tree := parser.InitBlock()
-	if len(l.Errs) > 0 {
-		return nil, l.Errs.Err()
+	tree, err := parse(file, src, start, end, (*sp.StateParser).InitBlock)
+	if err != nil {
+		return nil, err
 	}
 	c := &converter{file: file}
 	var out []InitItem
@@ -27,10 +27,9 @@ func ParseInit(file string, src []byte, start, end int) ([]InitItem, error) {
 // ParseConstraints reads the final part, src[start:end] of file:
 // locations, filter, condition.
 func ParseConstraints(file string, src []byte, start, end int) (*Constraints, error) {
-	parser, l := newParser(file, src, start, end)
-	tree := parser.Constraints()
-	if len(l.Errs) > 0 {
-		return nil, l.Errs.Err()
+	tree, err := parse(file, src, start, end, (*sp.StateParser).Constraints)
+	if err != nil {
+		return nil, err
 	}
 	c := &converter{file: file}
 	out := &Constraints{}
@@ -61,13 +60,10 @@ func ParseConstraints(file string, src []byte, start, end int) (*Constraints, er
 	return out, c.errs.Err()
 }
 
-func newParser(file string, src []byte, start, end int) (*sp.StateParser, *syntax.Listener) {
-	l := syntax.NewListener(file)
+// parse reads src[start:end] of file from the grammar's rule.
+func parse[T any](file string, src []byte, start, end int, rule func(*sp.StateParser) T) (T, error) {
 	lexer := sp.NewStateLexer(nil)
-	syntax.Feed(lexer.BaseLexer, src, start, end)
-	parser := sp.NewStateParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
-	l.Attach(lexer, parser)
-	return parser, l
+	return syntax.Parse(file, src, start, end, lexer, lexer.BaseLexer, sp.NewStateParser, rule)
 }
 
 // converter turns the parse tree into the syntax tree. A tree that parsed

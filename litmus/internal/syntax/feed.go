@@ -134,3 +134,21 @@ func (p *sectionStream) GetTextFromTokens(start, stop antlr.Token) string {
 func (p *sectionStream) GetTextFromInterval(i antlr.Interval) string {
 	return p.GetText(i.Start, i.Stop)
 }
+
+// Parse reads the section src[start:end] of file with a grammar's
+// generated lexer (lexer, and base, the ANTLR lexer it embeds) and the
+// parser newParser makes over its tokens, from the start rule rule. It
+// returns the parse tree, or the syntax errors, positioned in the file.
+func Parse[P antlr.Recognizer, T any](file string, src []byte, start, end int, lexer antlr.Lexer, base *antlr.BaseLexer,
+	newParser func(antlr.TokenStream) P, rule func(P) T) (T, error) {
+	l := NewListener(file)
+	Feed(base, src, start, end)
+	p := newParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
+	l.Attach(lexer, p)
+	tree := rule(p)
+	if len(l.Errs) > 0 {
+		var none T
+		return none, l.Errs.Err()
+	}
+	return tree, nil
+}

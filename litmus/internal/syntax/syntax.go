@@ -1,7 +1,7 @@
 // Package syntax holds what every litmus grammar's driver shares: feeding
-// a section of a test to an ANTLR lexer in place, an error listener that
-// collects positioned errors instead of printing them, and the positions
-// of tokens.
+// a section of a test to an ANTLR lexer in place and parsing it (Parse),
+// an error listener that collects positioned errors instead of printing
+// them, and the positions of tokens.
 package syntax
 
 import (

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/antlr4-go/antlr/v4"
+
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/litmus/internal/asm"
 	"github.com/purr-mcm/purr/litmus/internal/asmtable"
@@ -53,14 +54,10 @@ type Operand struct {
 
 // ParseTable parses the program section into its table of instructions.
 func ParseTable(sec litmus.Section) (*asm.Table[Instr], error) {
-	l := syntax.NewListener(sec.File)
 	lexer := NewLISALexer(nil)
-	syntax.Feed(lexer.BaseLexer, sec.Src, sec.Start, sec.End)
-	p := NewLISAParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
-	l.Attach(lexer, p)
-	tree := p.Program()
-	if len(l.Errs) > 0 {
-		return nil, l.Errs.Err()
+	tree, err := syntax.Parse(sec.File, sec.Src, sec.Start, sec.End, lexer, lexer.BaseLexer, NewLISAParser, (*LISAParser).Program)
+	if err != nil {
+		return nil, err
 	}
 	b := &astBuilder{file: sec.File}
 	t := asmtable.ReadTable[IRowContext, ICellContext, ILabelContext](
