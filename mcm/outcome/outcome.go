@@ -50,7 +50,7 @@ type Outcome struct {
 	Loop     bool // some path was cut by the unrolling bound
 	// Bound says how loops were bounded and whether the answer holds for
 	// every bound; nil when the test has no loop the bound cut.
-	Bound *Bound
+	Bound    *Bound
 	Complete bool // every consistent execution was enumerated
 	// Executions are the consistent executions the check's Show selects
 	// (none unless asked), in the order they were found.
