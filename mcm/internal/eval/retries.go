@@ -116,6 +116,10 @@ type events struct {
 	// domain ("" for none); shape is "po" for the predefined po and
 	// "po;po" for its square (see the difference in binary).
 	within, shape string
+	// parts are the operands of an intersection, by identity: one
+	// abstract value stands for one evaluation, so X \ (X & Z) is known
+	// to be X \ Z.
+	parts [2]*events
 }
 
 // Other abstract values: a known tag (or "" for an unknown one), a tuple,
@@ -399,7 +403,7 @@ func (a *retries) call(st *ast.Call, sc *env) {
 	}
 	arg := a.expr(st.Arg, sc)
 	if a.depth >= retriesDepth {
-		a.refuse(st.Pos, "calls of %s nest too deep for purr to follow whether their checks hold once a loop's read-only retries are removed", st.Name)
+		a.refuse(st.Pos, "calls of %s nest too deep for purr to follow whether their checks hold once a loop's read-only retries are removed: %s", st.Name, cannot)
 		return
 	}
 	body := p.env.child()
@@ -461,7 +465,7 @@ func (a *retries) with(w *ast.With, sc *env) *env {
 		app := w.Set.(*ast.App)
 		fname := app.Fun.(*ast.Var).Name
 		if !a.fromLibrary(sc, fname) {
-			a.refuse(w.Pos, "with co from %s(...): the model's own %s, which purr does not run", fname, fname)
+			a.refuse(w.Pos, "with co from %s(...): the model's own %s, which purr does not run: %s", fname, fname, cannot)
 			return next
 		}
 		// purr binds the engine's co and requires that it extend the base.
@@ -514,9 +518,16 @@ func (a *retries) with(w *ast.With, sc *env) *env {
 		}
 		next.set(w.Var, x)
 		return next
+	case *events:
+		if c := first(s.grows, s.shrinks); c != nil {
+			a.refuseAt(c, "may change", "with "+w.Var+" chooses among its members")
+			break
+		}
+		a.refuse(w.Pos, "with %s from %s: it chooses among the events or pairs of a set or relation, which differ once a loop's retries are removed: %s",
+			w.Var, short(ast.String(w.Set)), cannot)
 	default:
-		a.refuse(w.Pos, "with %s from %s: the choices may differ when a loop's read-only retries are removed, and purr cannot show that each choice made on the unbounded program has one on the reduced program",
-			w.Var, short(ast.String(w.Set)))
+		a.refuse(w.Pos, "with %s from %s: the choices may differ when a loop's read-only retries are removed, and purr cannot show that each choice made on the unbounded program has one on the reduced program: %s",
+			w.Var, short(ast.String(w.Set)), cannot)
 	}
 	next.set(w.Var, unknown(w, "a choice purr does not follow"))
 	return next
@@ -589,7 +600,7 @@ func (a *retries) check(c *ast.Check, sc *env) {
 	}
 	e, ok := v.(*events)
 	if !ok {
-		a.refuse(c.Pos, "%s: purr does not follow its value", what)
+		a.refuse(c.Pos, "%s: purr does not follow its value: %s", what, cannot)
 		return
 	}
 	if !c.Negated {
@@ -607,7 +618,7 @@ func (a *retries) check(c *ast.Check, sc *env) {
 		witnessKept = e.domKept && e.rngKept
 	}
 	if !witnessKept {
-		a.refuse(c.Pos, "%s: the negated check's witness may lie in a loop's removed retries, and the reduced execution then passes it", what)
+		a.refuse(c.Pos, "the negated %s: its witness may lie wholly in a loop's removed retries, and the reduced execution would then pass it: %s", what, cannot)
 	}
 }
 
@@ -617,12 +628,15 @@ func (a *retries) refuse(pos source.Pos, format string, args ...any) {
 	}
 }
 
+// cannot ends every refusal.
+const cannot = "--unroll none cannot use this model"
+
 // refuseAt refuses at a cause: the value may change as verb says
 // ("may grow"), which need (what uses it) does not allow.
 func (a *retries) refuseAt(c *cause, verb, need string) {
 	if a.refusal == nil {
-		a.refusal = source.Errorf(c.pos, "%s %s when a loop's read-only retries are removed (%s), and %s: --unroll none cannot use this model",
-			c.text, verb, c.why, need)
+		a.refusal = source.Errorf(c.pos, "%s %s when a loop's read-only retries are removed (%s), and %s: %s",
+			c.text, verb, c.why, need, cannot)
 	}
 }
 
@@ -665,6 +679,12 @@ func (a *retries) bind(bs []*ast.Binding, rec bool, sc *env) *env {
 		for _, b := range bs {
 			old, _ := next.own(b.Names[0])
 			v := a.join(old, a.expr(b.Value, next), b)
+			if e, ok := v.(*events); ok {
+				// A fresh value per round: one abstract value stands for
+				// one concrete value (see parts).
+				copied := *e
+				v = &copied
+			}
 			if round > 20 {
 				v = unknown(b, "a recursive definition whose analysis does not settle")
 			}
@@ -878,6 +898,10 @@ func (a *retries) matchSet(x *ast.MatchSet, sc *env) value {
 	}
 	s, ok := v.(*absSet)
 	if !ok {
+		if e, isEvents := v.(*events); isEvents && first(e.grows, e.shrinks) != nil {
+			c := first(e.grows, e.shrinks)
+			return &events{shrinks: c, grows: c} // as unknown as what it walks
+		}
 		return unknown(x, "it walks the members of a set or relation, which differ once a loop's retries are removed")
 	}
 	if s.open != nil {

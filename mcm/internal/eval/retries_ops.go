@@ -55,8 +55,14 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 		out.domKept, out.rngKept, out.closed = le.domKept || re.domKept, le.rngKept || re.rngKept, le.closed || re.closed
 		out.empty = le.empty || re.empty
 		out.within = cmp.Or(le.within, re.within)
+		out.parts = [2]*events{le, re}
 	case ast.Diff:
 		// X \ Y is X ∩ ~Y: what Y loses, X \ Y gains.
+		if re.parts[0] == le && le != nil {
+			re = re.parts[1] // X \ (X & Z) is X \ Z (fre = fr \ fri)
+		} else if re.parts[1] == le && le != nil {
+			re = re.parts[0]
+		}
 		if re.shape == "po;po" && le.within == "LKR" && re.grows == nil {
 			// The pairs of X not in po;po are immediate successors in po.
 			// po;po loses a pair (x, y) when only removed events lie
@@ -66,7 +72,7 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 			// none at all, on E and E' alike (the kernel's lk-rmw).
 			re = &events{grows: re.grows}
 		}
-		out.shrinks, out.grows = first(le.shrinks, flipped(re.grows, x, re)), first(le.grows, flipped(re.shrinks, x, re))
+		out.shrinks, out.grows = first(le.shrinks, flipped("it takes away", re.grows, x, re)), first(le.grows, flipped("it takes away", re.shrinks, x, re))
 		out.domKept, out.rngKept, out.closed, out.empty = le.domKept, le.rngKept, le.closed, le.empty
 		out.within = le.within
 		if re.empty {
@@ -101,8 +107,8 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 }
 
 // flipped is the cause of the opposite change of Y in X \ Y or ~Y: at the
-// operator, naming what Y does.
-func flipped(c *cause, x ast.Node, y *events) *cause {
+// operator, naming what Y does (how says what the operator does with Y).
+func flipped(how string, c *cause, x ast.Node, y *events) *cause {
 	if c == nil {
 		return nil
 	}
@@ -110,7 +116,7 @@ func flipped(c *cause, x ast.Node, y *events) *cause {
 	if c == y.shrinks {
 		verb = "may shrink"
 	}
-	return causeAt(x, "it takes away "+c.text+" ("+c.pos.String()+"), which "+verb+": "+c.why)
+	return causeAt(x, how+" "+c.text+" ("+c.pos.String()+"), which "+verb+": "+c.why)
 }
 
 // isNothing tells whether v is the empty value (0, {}).
@@ -181,7 +187,7 @@ func (a *retries) unary(x *ast.Unary, v value) value {
 		if e.empty {
 			return exact() // every event, or every pair
 		}
-		out.shrinks, out.grows = flipped(e.grows, x, e), flipped(e.shrinks, x, e)
+		out.shrinks, out.grows = flipped("the complement of", e.grows, x, e), flipped("the complement of", e.shrinks, x, e)
 	case ast.Inverse:
 		out.domKept, out.rngKept, out.closed, out.empty = e.rngKept, e.domKept, e.closed, e.empty
 	case ast.Plus, ast.Star:
