@@ -921,6 +921,10 @@ func (a *retries) matchSet(x *ast.MatchSet, sc *env) value {
 }
 
 // cond decides a condition when the analysis knows it (variants, tags).
+// When it does not, the condition still has one value on E and E' alike:
+// purr compares only tags, which come from the model's text and its
+// choices (E' makes E's), never from events; so analysing every branch
+// covers the one both take.
 func (a *retries) cond(c ast.Cond, sc *env) (holds, known bool) {
 	switch c := c.(type) {
 	case *ast.Variant:
