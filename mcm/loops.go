@@ -82,12 +82,13 @@ func boundedExactness(ctx context.Context, model eval.Model, t *litmus.Test, opt
 		if why == "" {
 			why = "its iterations differ"
 		}
-		b.Why = fmt.Sprintf("%s: %s's loop was cut, and its iterations are no retries (%s)", c.Pos, threadName(t, c.Thread), why)
+		b.Why = fmt.Sprintf("%s's loop at %s is no retry: %s", threadName(t, c.Thread), c.Pos, why)
 		return b, nil
 	}
 	if len(u.Retries) > 0 {
 		if err := eval.RetriesRemovable(model); err != nil {
-			b.Why = fmt.Sprintf("%s retries, and %v", b.Retries[0], err)
+			r := u.Retries[0]
+			b.Why = fmt.Sprintf("%s's loop at %s only retries, but %v", threadName(t, r.Thread), r.Pos, err)
 			return b, nil
 		}
 	}
