@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
+	"sync"
 
+	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/cat/ast"
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/mcm/internal/eval"
@@ -41,7 +44,7 @@ func unfoldUnbounded(ctx context.Context, model eval.Model, t *litmus.Test, opt 
 		if !u.Cut {
 			b := &outcome.Bound{Unroll: Unbounded, Iterations: n, Exact: true, Retries: retrySites(t, u)}
 			if len(u.Retries) > 0 {
-				if err := eval.RetriesRemovable(model); err != nil {
+				if err := retriesRemovable(model); err != nil {
 					r := u.Retries[0]
 					return nil, nil, source.Errorf(r.Pos, "--unroll none: %s's loop only retries here, but %v", threadName(t, r.Thread), err)
 				}
@@ -86,7 +89,7 @@ func boundedExactness(ctx context.Context, model eval.Model, t *litmus.Test, opt
 		return b, nil
 	}
 	if len(u.Retries) > 0 {
-		if err := eval.RetriesRemovable(model); err != nil {
+		if err := retriesRemovable(model); err != nil {
 			r := u.Retries[0]
 			b.Why = fmt.Sprintf("%s's loop at %s only retries, but %v", threadName(t, r.Thread), r.Pos, err)
 			return b, nil
@@ -174,4 +177,25 @@ func threadName(t *litmus.Test, i int) string {
 		return t.Program.Procs[i].Name
 	}
 	return fmt.Sprintf("thread %d", i)
+}
+
+// removable caches eval.RetriesRemovable by model: a batch asks it of each
+// test with a loop, and the answer depends on the model alone.
+var removable sync.Map // removableKey → error (nil: removable)
+
+type removableKey struct {
+	model           *cat.Model
+	variants, skips string
+	skipWellFormed  bool
+}
+
+func retriesRemovable(model eval.Model) error {
+	key := removableKey{model.Cat, strings.Join(model.Variants, ","), strings.Join(model.SkipChecks, ","), model.SkipWellFormed}
+	if err, ok := removable.Load(key); ok {
+		e, _ := err.(error)
+		return e
+	}
+	err := eval.RetriesRemovable(model)
+	removable.Store(key, err)
+	return err
 }
