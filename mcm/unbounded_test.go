@@ -20,7 +20,7 @@ func TestUnbounded(t *testing.T) {
 		err       string // a refusal: what its message says
 	}{
 		{name: "a counter from a constant",
-			src: "AArch64 T\n{ }\n P0 ;\n MOV W0,#10 ;\n MOV W1,#0 ;\nL1: ;\n ADD W1,W1,#1 ;\n SUB W0,W0,#1 ;\n CBZ W0,L0 ;\n B L1 ;\nL0: ;\nforall 0:X1=10\n",
+			src:  "AArch64 T\n{ }\n P0 ;\n MOV W0,#10 ;\n MOV W1,#0 ;\nL1: ;\n ADD W1,W1,#1 ;\n SUB W0,W0,#1 ;\n CBZ W0,L0 ;\n B L1 ;\nL0: ;\nforall 0:X1=10\n",
 			want: "Ok 0:X1=10"},
 		{name: "a loop that writes until it reads a flag",
 			src: "AArch64 T\n{ 0:X1=x; 0:X3=y; 1:X1=x; }\n P0 | P1 ;\nL0: | MOV W0,#1 ;\n LDR W0,[X1] | STR W0,[X1] ;\n STR W0,[X3] | ;\n CBZ W0,L0 | ;\nexists (y=1)\n",
