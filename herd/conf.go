@@ -222,11 +222,11 @@ func (r *confReader) set(key, value string) error {
 	case "excl":
 		c.Excl = r.appendList(key, c.Excl, value)
 	case "unroll":
-		n, err := strconv.ParseInt(value, 0, 64)
+		n, err := ParseUnroll(value)
 		if err != nil {
 			return invalidValue(key, value, err)
 		}
-		c.Unroll = int(n)
+		c.Unroll = n
 	case "speedcheck", "hexa":
 		b, err := strconv.ParseBool(value)
 		if err != nil {

@@ -3,6 +3,7 @@ package herd
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 
@@ -28,7 +29,7 @@ type Config struct {
 	NoNames    []string // -nonames: the names of the tests to skip
 	Excl       []string // -excl: files of the names of the tests to skip
 	Speedcheck bool     // -speedcheck: stop once the condition is decided
-	Unroll     int      // -unroll: loops are unrolled that many times
+	Unroll     int      // -unroll: loops are unrolled that many times; mcm.Unbounded for none
 	Timeout    time.Duration
 	Hexa       bool // -hexa: values in hexadecimal
 
@@ -126,4 +127,20 @@ func (c *Config) CheckNameFiles() error {
 		}
 	}
 	return nil
+}
+
+// ParseUnroll reads an unrolling bound: a number of iterations, or none
+// (mcm.Unbounded: loops without a bound, a purr extension).
+func ParseUnroll(s string) (int, error) {
+	if s == "none" {
+		return mcm.Unbounded, nil
+	}
+	n, err := strconv.ParseInt(s, 0, 64)
+	if err != nil {
+		return 0, err
+	}
+	if n < 0 || n > math.MaxInt32 {
+		return 0, fmt.Errorf("must be a number of iterations (at least 0) or none, not %s", s)
+	}
+	return int(n), nil
 }

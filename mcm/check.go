@@ -120,10 +120,15 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 	if err := checkDistinct(t, opt.Distinct); err != nil {
 		return nil, err
 	}
-	model, u, lay, err := prepare(ctx, m, t, opt)
+	model, u, lay, bound, err := prepare(ctx, m, t, opt)
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		if out != nil {
+			out.Bound = bound
+		}
+	}()
 	through, err := parseThrough(opt.Through)
 	if err != nil {
 		return nil, err
@@ -177,30 +182,37 @@ func parseThrough(through string) (bool, error) {
 
 // prepare unfolds a test into events, analyses their values and checks
 // its accesses, for an engine to decide it under the model.
-func prepare(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options) (eval.Model, *events.Unfolding, events.Layout, error) {
-	model := eval.Model{Cat: m, Variants: opt.Variants, SkipWellFormed: opt.skipWellFormed, SkipChecks: opt.SkipChecks}
+func prepare(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options) (model eval.Model, u *events.Unfolding, lay events.Layout, bound *outcome.Bound, err error) {
+	model = eval.Model{Cat: m, Variants: opt.Variants, SkipWellFormed: opt.skipWellFormed, SkipChecks: opt.SkipChecks}
 	if err := checkReadsMessages(m, t); err != nil {
-		return model, nil, events.Layout{}, err
+		return model, nil, events.Layout{}, nil, err
 	}
 	lay, initRegs, initMem, err := events.InitialState(t)
 	if err != nil {
-		return model, nil, lay, err
+		return model, nil, lay, nil, err
 	}
-	unfold := events.UnfoldContext
-	if m.CatDep {
-		// A model that computes its dependencies (herd's catdep option)
-		// reads them off herd's register events.
-		unfold = events.UnfoldRegisterEvents
+	// A model that computes its dependencies (herd's catdep option) reads
+	// them off herd's register events.
+	uopt := events.UnfoldOptions{Unroll: opt.Unroll, Registers: m.CatDep, Retries: -1}
+	switch {
+	case opt.Unroll == Unbounded:
+		u, bound, err = unfoldUnbounded(ctx, model, t, uopt, initRegs, initMem)
+	case opt.Unroll < 0:
+		err = fmt.Errorf("the unrolling bound must be a number of iterations or none, not %d", opt.Unroll)
+	default:
+		u, err = events.UnfoldWith(ctx, t.Program, uopt, initRegs, initMem)
+		if err == nil && u.Cut {
+			bound, err = boundedExactness(ctx, model, t, uopt, initRegs, initMem)
+		}
 	}
-	u, err := unfold(ctx, t.Program, opt.Unroll, initRegs, initMem)
 	if err != nil {
-		return model, nil, lay, err
+		return model, nil, lay, nil, err
 	}
 	if err := u.AnalyseValuesContext(ctx); err != nil {
-		return model, nil, lay, fmt.Errorf("%s: %w", t.File, err)
+		return model, nil, lay, nil, fmt.Errorf("%s: %w", t.File, err)
 	}
 	if err := tagScopes(t, u); err != nil {
-		return model, nil, lay, err
+		return model, nil, lay, nil, err
 	}
 	if err := events.CheckAccessSizes(t, u, lay); err != nil {
 		var mixed *events.MixedSizeError
@@ -209,12 +221,12 @@ func prepare(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options) (ev
 			// at sizes (its regression test A178: a 32-bit load of one).
 			eopt := engine.Options{MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses}
 			if hazard := satengine.Hazards(ctx, t, u, eopt); hazard != nil {
-				return model, nil, lay, hazard
+				return model, nil, lay, nil, hazard
 			}
 		}
-		return model, nil, lay, err
+		return model, nil, lay, nil, err
 	}
-	return model, u, lay, nil
+	return model, u, lay, bound, nil
 }
 
 // maxFallbackCandidates bounds the candidate executions (as

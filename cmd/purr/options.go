@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -71,7 +72,8 @@ func newFlagSet(name string, out io.Writer, o *options) *pflag.FlagSet {
 	fs.StringVarP(&c.Model, "model", "m", "", "Cat model: a file, or the name of an embedded model (sc, tso, pso, ...); default: the architecture's, as herd7 chooses it, except for C tests: purr's rc11 where herd7 7.57 runs c11_partialSC.cat (give -m to compare)")
 	fs.StringArrayVarP(&c.Includes, "include", "I", nil, "add `DIR` to the Cat include path (repeatable)")
 	fs.StringSliceVar(&c.Variants, "variant", nil, "enable model variants `a,b,...`")
-	fs.IntVar(&c.Unroll, "unroll", d.Unroll, "unroll loops `N` times")
+	c.Unroll = d.Unroll
+	fs.Var((*unrollFlag)(&c.Unroll), "unroll", "unroll loops `N` times; none: decide loops without a bound (docs/loops.md)")
 	fs.StringVar(&o.show, "show", "", "select the executions to draw (-o) or print (--json, purr executions): all, prop, neg, cond, wit or none, as herd7's -show")
 	fs.StringVarP(&o.output, "output", "o", "", "write each test's selected executions as Graphviz DOT into `DIR`/NAME.dot, one digraph each")
 	fs.StringSliceVar(&o.doshow, "doshow", nil, "also draw (or list) the relations or sets `r,s,...` (the model's, or predefined ones such as addr, data, ctrl, rmw)")
@@ -285,7 +287,7 @@ func parseFlags(fs *pflag.FlagSet, o *options, args []string) ([]string, error) 
 	for _, n := range []struct {
 		flag  string
 		value int
-	}{{"unroll", cfg.Unroll}, {"jobs", o.jobs}, {"max-executions", cfg.MaxExecutions}, {"max-sat-vars", cfg.MaxVars}, {"max-sat-clauses", cfg.MaxClauses}} {
+	}{{"jobs", o.jobs}, {"max-executions", cfg.MaxExecutions}, {"max-sat-vars", cfg.MaxVars}, {"max-sat-clauses", cfg.MaxClauses}} {
 		if n.value < 0 {
 			return nil, fmt.Errorf("--%s must be at least 0, not %d", n.flag, n.value)
 		}
@@ -326,3 +328,24 @@ func onlyFlags(fs *pflag.FlagSet, names ...string) error {
 	})
 	return err
 }
+
+// unrollFlag is --unroll: a number of iterations, or none.
+type unrollFlag int
+
+func (f *unrollFlag) String() string {
+	if int(*f) == mcm.Unbounded {
+		return "none"
+	}
+	return strconv.Itoa(int(*f))
+}
+
+func (f *unrollFlag) Set(s string) error {
+	n, err := herd.ParseUnroll(s)
+	if err != nil {
+		return err
+	}
+	*f = unrollFlag(n)
+	return nil
+}
+
+func (f *unrollFlag) Type() string { return "N|none" }

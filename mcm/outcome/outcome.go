@@ -48,6 +48,9 @@ type Outcome struct {
 	Negative int     // consistent executions not satisfying it
 	Flags    []string
 	Loop     bool // some path was cut by the unrolling bound
+	// Bound says how loops were bounded and whether the answer holds for
+	// every bound; nil when the test has no loop the bound cut.
+	Bound    *Bound
 	Complete bool // every consistent execution was enumerated
 	// Executions are the consistent executions the check's Show selects
 	// (none unless asked), in the order they were found.
@@ -82,3 +85,28 @@ func StateKey(st State) string {
 	}
 	return b.String()
 }
+
+// Bound says how a check bounded the test's loops, and whether its answer
+// (verdict, states and flags; not the counts) holds for every bound.
+type Bound struct {
+	// Unroll is the bound on each loop's iterations; Unbounded for none
+	// (--unroll none), where Iterations is the bound that sufficed for the
+	// loops the test's own values end.
+	Unroll, Iterations int
+	// Exact: no bound changes the answer. Every loop either ends within
+	// the bound by the test's own values or only retries (repeats
+	// iterations that read and change nothing the rest reads), and the
+	// model is one that removing a retry's events cannot make forbid an
+	// execution.
+	Exact bool
+	// Retries are the loops whose retries were cut off: "P1 at
+	// file:line:col".
+	Retries []string
+	// Why says, when the answer is not exact, which loop the bound cut and
+	// why its iterations are no retries (or why the model does not allow
+	// to remove them).
+	Why string
+}
+
+// Unbounded is Bound.Unroll with no bound (--unroll none).
+const Unbounded = -1

@@ -184,6 +184,10 @@ type Unfolding struct {
 	Leaves   [][]*Segment // per thread, the segments that end a path (not cut)
 	Terms    []*Term
 	Cut      bool // some path was cut by the unrolling bound (herd's "Loop")
+	Cuts     []CutSite
+	// Retries are where paths were cut off by the retry rule
+	// (UnfoldOptions.Retries).
+	Retries []RetrySite
 	// RegisterEvents: the unfolding has herd's register events, and its
 	// events carry IicoData, IicoCtrl and RegFrom.
 	RegisterEvents bool
@@ -207,6 +211,8 @@ type unfolder struct {
 	// order (xcfa.Program.OrderedInstrs).
 	unorderedInstrs bool
 	join            map[*xcfa.Location]*xcfa.Location // the current process's
+	retries         int                               // UnfoldOptions.Retries
+	loops           map[*xcfa.Process]*loopInfo       // with retries: each process's
 	opsNoted        map[[2]int]bool                   // (segment, term) pairs in Segment.Ops
 }
 
@@ -237,12 +243,24 @@ type pathState struct {
 	// path, and what the current instruction has read and written.
 	regWriter map[string]*Event
 	cur       *instrRegs
+	// With retries: the path's state at its latest visit to each
+	// location, and its writes and marks so far.
+	seen     map[*xcfa.Location]*visit
+	effects  int
+	lastSide source.Pos
 }
 
 func (p *pathState) fork(seg *Segment) *pathState {
 	q := &pathState{thread: p.thread, seg: seg, depth: p.depth, regs: make(map[string]*Term, len(p.regs)),
 		visits: make(map[*xcfa.Location]int, len(p.visits)), ctrl: p.ctrl, ctrlPicks: p.ctrlPicks, scopes: p.scopes,
-		openRMW: make(map[int]*Event, len(p.openRMW)), lastX: p.lastX, instr: p.instr, code: p.code, lastPos: p.lastPos, par: p.par, parRun: p.parRun}
+		openRMW: make(map[int]*Event, len(p.openRMW)), lastX: p.lastX, instr: p.instr, code: p.code, lastPos: p.lastPos, par: p.par, parRun: p.parRun,
+		effects: p.effects, lastSide: p.lastSide}
+	if p.seen != nil {
+		q.seen = make(map[*xcfa.Location]*visit, len(p.seen))
+		for k, v := range p.seen {
+			q.seen[k] = v
+		}
+	}
 	if p.regWriter != nil {
 		q.regWriter = make(map[string]*Event, len(p.regWriter))
 		for k, v := range p.regWriter {
@@ -271,7 +289,7 @@ func Unfold(prog *xcfa.Program, unroll int, initRegs map[int]map[string]outcome.
 
 // UnfoldContext is Unfold that gives up, returning ctx.Err(), when ctx is done.
 func UnfoldContext(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value) (*Unfolding, error) {
-	return unfold(ctx, prog, unroll, initRegs, initMem, false)
+	return UnfoldWith(ctx, prog, UnfoldOptions{Unroll: unroll, Retries: -1}, initRegs, initMem)
 }
 
 // UnfoldRegisterEvents is UnfoldContext with herd's register events: every
@@ -279,12 +297,20 @@ func UnfoldContext(ctx context.Context, prog *xcfa.Program, unroll int, initRegs
 // by iico_data, iico_ctrl and rf-reg, so that a model can compute
 // dependencies as herd's catdep models do. They are in no memory set.
 func UnfoldRegisterEvents(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value) (*Unfolding, error) {
-	return unfold(ctx, prog, unroll, initRegs, initMem, true)
+	return UnfoldWith(ctx, prog, UnfoldOptions{Unroll: unroll, Registers: true, Retries: -1}, initRegs, initMem)
 }
 
-func unfold(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value, regs bool) (*Unfolding, error) {
-	f := &unfolder{ctx: ctx, u: &Unfolding{Threads: len(prog.Procs), RegisterEvents: regs}, unroll: unroll,
+// UnfoldWith is UnfoldContext with the options opt.
+func UnfoldWith(ctx context.Context, prog *xcfa.Program, opt UnfoldOptions, initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value) (*Unfolding, error) {
+	regs := opt.Registers
+	f := &unfolder{ctx: ctx, u: &Unfolding{Threads: len(prog.Procs), RegisterEvents: regs}, unroll: opt.Unroll, retries: opt.Retries,
 		terms: map[termKey]*Term{}, opsNoted: map[[2]int]bool{}, regs: regs, noBranches: prog.NoBranchEvents, unorderedInstrs: !prog.OrderedInstrs}
+	if f.retries >= 0 {
+		f.loops = map[*xcfa.Process]*loopInfo{}
+		for _, proc := range prog.Procs {
+			f.loops[proc] = analyseLoops(proc)
+		}
+	}
 	cells := make([]outcome.Value, 0, len(initMem))
 	for a := range initMem {
 		cells = append(cells, a)
@@ -300,6 +326,9 @@ func unfold(ctx context.Context, prog *xcfa.Program, unroll int, initRegs map[in
 		root := f.newSegment(i, nil)
 		f.u.Roots = append(f.u.Roots, root)
 		st := &pathState{thread: i, seg: root, regs: map[string]*Term{}, visits: map[*xcfa.Location]int{}, openRMW: map[int]*Event{}}
+		if f.retries >= 0 {
+			st.seen = map[*xcfa.Location]*visit{}
+		}
 		if regs {
 			st.regWriter = map[string]*Event{}
 			st.cur = newInstrRegs()
@@ -340,9 +369,13 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 			st.scopes = st.scopes[:len(st.scopes)-1]
 		}
 		st.visits[loc]++
+		if f.retries >= 0 && f.retry(proc, loc, st) {
+			return nil
+		}
 		if st.visits[loc] > f.unroll+1 {
 			st.seg.Cut = true
 			f.u.Cut = true
+			f.u.Cuts = append(f.u.Cuts, CutSite{Thread: st.thread, Pos: locPos(loc), Why: f.cutWhy(proc, loc, st)})
 			return nil
 		}
 		switch len(loc.Out) {
@@ -464,6 +497,10 @@ func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos source.Pos, 
 	}
 	f.u.Events = append(f.u.Events, e)
 	st.seg.Events = append(st.seg.Events, e)
+	if kind == KindWrite || kind == KindMark {
+		st.effects++
+		st.lastSide = pos
+	}
 	return e
 }
 

@@ -1,0 +1,276 @@
+package events
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/purr-mcm/purr/source"
+	"github.com/purr-mcm/purr/xcfa"
+)
+
+// Retries: loops without a bound.
+//
+// A path that comes back to a location c with nothing done since its
+// previous visit but reads (and fences and branches), and with every
+// register that is live at c holding the same term as then, has made a
+// retry: the path on from the second visit does exactly what it did from
+// the first. Every execution that retries k times is then an execution
+// that retries fewer times plus the retries' events, which are never
+// writes, so nothing reads from them and no kept event depends on them.
+// When the model's checks keep holding as such events are removed
+// (eval.RetriesRemovable), the program with its retries cut off has the
+// outcomes of the program with its loops unbounded: a spin-wait becomes
+// one pass and an assumption that it exits, a failed CAS or
+// store-exclusive retry one more attempt that succeeds (GenMC's
+// spin-assume transformation, for any loop and any such model).
+//
+// UnfoldOptions.Retries keeps that many retries per location and path
+// (a model with flags needs one: a flag may be raised by a retry's read)
+// and cuts the path at the next; other loops are unrolled up to the bound.
+
+// UnfoldOptions tune an unfolding.
+type UnfoldOptions struct {
+	Unroll int // iterations of a loop (herd's -unroll)
+	// Registers: herd's register events (UnfoldRegisterEvents).
+	Registers bool
+	// Retries, when not negative, cuts off every path at its (Retries+1)th
+	// retry (see above): the path is dead, not cut by the bound. -1 keeps
+	// every path up to the bound, as herd7 does.
+	Retries int
+}
+
+// RetrySite is a location where some path retried: a loop whose repeated
+// iterations only read, cut off by the retry rule.
+type RetrySite struct {
+	Thread int
+	Pos    source.Pos // the first instruction at the location
+}
+
+// CutSite is a location where the unrolling bound cut a path, with why
+// the path's last iteration through it was no retry.
+type CutSite struct {
+	Thread int
+	Pos    source.Pos
+	Why    string
+}
+
+// visit is a path's state at its latest visit to a location.
+type visit struct {
+	effects int               // writes and marks on the path before it
+	regs    map[string]*Term  // the registers live at the location
+	writers map[string]*Event // their latest register writes (register events)
+	lastX   *Event
+	scopes  []ctrlScope
+	// The control dependencies of the path (C: what an open branch's
+	// join gives back).
+	ctrl, ctrlPicks []*Event
+	retried         int        // retries through the location on the path so far
+	lastSide        source.Pos // where the path's latest write or mark is
+	why             string     // why the iteration that ended here is no retry ("": it is one, or the first visit)
+}
+
+// loopInfo is what the retry rule needs of a process: where instructions
+// begin, and the registers live at each location.
+type loopInfo struct {
+	boundary map[*xcfa.Location]bool
+	live     map[*xcfa.Location]map[string]bool
+}
+
+// exclusiveReg stands, in the liveness of registers, for the reservation a
+// load-exclusive takes and a store-exclusive uses.
+const exclusiveReg = "\x00reservation"
+
+// analyseLoops finds a process's instruction boundaries and live registers.
+// Every register is live at the end: the final state may show it.
+func analyseLoops(proc *xcfa.Process) *loopInfo {
+	info := &loopInfo{boundary: map[*xcfa.Location]bool{}, live: map[*xcfa.Location]map[string]bool{}}
+	in := map[*xcfa.Location][]*xcfa.Edge{}
+	all := map[string]bool{}
+	uses := make(map[*xcfa.Edge][]string, len(proc.Edges))
+	defs := make(map[*xcfa.Edge][]string, len(proc.Edges))
+	for _, e := range proc.Edges {
+		in[e.To] = append(in[e.To], e)
+		u, d := edgeRegisters(e)
+		uses[e], defs[e] = u, d
+		for _, r := range append(u, d...) {
+			all[r] = true
+		}
+	}
+	for _, l := range proc.Locs {
+		info.boundary[l] = true
+		for _, a := range in[l] {
+			for _, b := range l.Out {
+				if a.Instr != 0 && a.Instr == b.Instr {
+					info.boundary[l] = false
+				}
+			}
+		}
+		info.live[l] = map[string]bool{}
+	}
+	for r := range all {
+		info.live[proc.Final][r] = true
+	}
+	// Backward to a fixpoint: live(l) = ∪ over l's edges of uses(e) ∪ (live(e.To) \ defs(e)).
+	for changed := true; changed; {
+		changed = false
+		for i := len(proc.Locs) - 1; i >= 0; i-- {
+			l := proc.Locs[i]
+			for _, e := range l.Out {
+				add := func(r string) {
+					if !info.live[l][r] {
+						info.live[l][r] = true
+						changed = true
+					}
+				}
+				for _, r := range uses[e] {
+					add(r)
+				}
+				for r := range info.live[e.To] {
+					if !slices.Contains(defs[e], r) {
+						add(r)
+					}
+				}
+			}
+		}
+	}
+	return info
+}
+
+// edgeRegisters lists the registers an edge reads and those it sets.
+func edgeRegisters(e *xcfa.Edge) (uses, defs []string) {
+	read := func(x xcfa.Expr) { uses = appendRegs(uses, x) }
+	switch op := e.Op.(type) {
+	case xcfa.Assign:
+		read(op.Value)
+		defs = append(defs, op.Dst)
+	case xcfa.Assume:
+		read(op.Cond)
+	case xcfa.Load:
+		read(op.Addr)
+		if op.Dst != "" {
+			defs = append(defs, op.Dst)
+		}
+		if hasTag(op.Tags, "X") && op.RMW == 0 {
+			defs = append(defs, exclusiveReg)
+		}
+	case xcfa.Store:
+		read(op.Addr)
+		read(op.Value)
+		if op.Status != "" {
+			defs = append(defs, op.Status)
+		}
+		if hasTag(op.Tags, "X") && op.RMW == 0 {
+			uses = append(uses, exclusiveReg)
+		}
+	case xcfa.Mark:
+		read(op.Addr)
+		if op.Value != nil {
+			read(op.Value)
+		}
+	}
+	return uses, defs
+}
+
+func appendRegs(out []string, x xcfa.Expr) []string {
+	switch x := x.(type) {
+	case xcfa.Reg:
+		return append(out, x.Name)
+	case xcfa.Binary:
+		return appendRegs(appendRegs(out, x.X), x.Y)
+	case xcfa.Unary:
+		return appendRegs(out, x.X)
+	case xcfa.Ite:
+		return appendRegs(appendRegs(appendRegs(out, x.Cond), x.X), x.Y)
+	case xcfa.Pick:
+		return appendRegs(appendRegs(out, x.Cond), x.X)
+	}
+	return out
+}
+
+// locPos is where a location's code is written: its first outgoing edge's.
+func locPos(l *xcfa.Location) source.Pos {
+	for _, e := range l.Out {
+		if e.Pos.Line > 0 {
+			return e.Pos
+		}
+	}
+	return source.Pos{}
+}
+
+// retry applies the retry rule at a visit to loc: it tells whether the
+// path ends here, dead, as one retry too many, and notes the visit.
+func (f *unfolder) retry(proc *xcfa.Process, loc *xcfa.Location, st *pathState) bool {
+	info := f.loops[proc]
+	if !info.boundary[loc] {
+		return false
+	}
+	now := &visit{effects: st.effects, lastX: st.lastX, scopes: st.scopes, ctrl: st.ctrl, ctrlPicks: st.ctrlPicks,
+		lastSide: st.lastSide, regs: map[string]*Term{}, writers: map[string]*Event{}}
+	for r := range info.live[loc] {
+		now.regs[r] = st.regs[r]
+		if st.regWriter != nil {
+			now.writers[r] = st.regWriter[canonicalReg(r)]
+		}
+	}
+	if prev := st.seen[loc]; prev != nil {
+		if now.why = info.why(loc, prev, now); now.why == "" {
+			now.retried = prev.retried + 1
+			if now.retried > f.retries {
+				st.seg.Dead = true
+				f.u.Retries = append(f.u.Retries, RetrySite{Thread: st.thread, Pos: locPos(loc)})
+				return true
+			}
+		}
+	}
+	st.seen[loc] = now
+	return false
+}
+
+// why says why the path from visit prev to visit now of loc is no retry,
+// "" when it is one.
+func (info *loopInfo) why(loc *xcfa.Location, prev, now *visit) string {
+	if now.effects != prev.effects {
+		return fmt.Sprintf("an iteration writes memory (%s)", now.lastSide)
+	}
+	for _, r := range slices.Sorted(maps.Keys(info.live[loc])) {
+		if r == exclusiveReg {
+			if now.lastX != prev.lastX {
+				return "an iteration takes a reservation that the code after it uses"
+			}
+			continue
+		}
+		if now.regs[r] != prev.regs[r] || now.writers[r] != prev.writers[r] {
+			return fmt.Sprintf("an iteration changes register %s, which the code after the loop reads", r)
+		}
+	}
+	// C: the branches an iteration leaves open end where the loop does,
+	// and must then give the control dependencies back as they were
+	// before it, as the branch that leaves the loop does.
+	if len(now.scopes) < len(prev.scopes) {
+		return "an iteration closes a branch opened before the loop"
+	}
+	for i, sc := range now.scopes {
+		if i < len(prev.scopes) {
+			if sc.join != prev.scopes[i].join {
+				return "an iteration closes a branch opened before the loop"
+			}
+		} else if !slices.Equal(sc.ctrl, prev.ctrl) || !slices.Equal(sc.ctrlPicks, prev.ctrlPicks) {
+			return "an iteration's branches change the control dependencies after the loop"
+		}
+	}
+	return ""
+}
+
+// cutWhy says why the path the bound cuts at loc made no retry there.
+func (f *unfolder) cutWhy(proc *xcfa.Process, loc *xcfa.Location, st *pathState) string {
+	switch {
+	case f.retries < 0:
+		return ""
+	case !f.loops[proc].boundary[loc]:
+		return "the loop comes back inside an instruction"
+	case st.seen[loc] == nil:
+		return ""
+	}
+	return st.seen[loc].why
+}

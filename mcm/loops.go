@@ -1,0 +1,222 @@
+package mcm
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/cat/ast"
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/internal/eval"
+	"github.com/purr-mcm/purr/mcm/internal/events"
+	"github.com/purr-mcm/purr/mcm/outcome"
+	"github.com/purr-mcm/purr/source"
+)
+
+// Unbounded is Options.Unroll for loops without a bound (--unroll none):
+// the answer is the program's whatever the number of iterations, or the
+// test is refused (see events' retries and docs/loops.md).
+const Unbounded = outcome.Unbounded
+
+// unboundedRounds are the bounds --unroll none tries, in turn, on the
+// loops that are no retries: a loop the test's own values end (a counter
+// from a constant) ends within one of them, or the test is refused.
+var unboundedRounds = []int{2, 8, 32, 128}
+
+// unfoldUnbounded unfolds a test for --unroll none: retries cut off, other
+// loops unrolled until the test's own values end them.
+// Hazards (an operation herd7 stops on) are values' business: a retry may
+// meet one with a value that the pass after the retries cut off never
+// reads, so an unfolding with such a site keeps one retry.
+func unfoldUnbounded(ctx context.Context, model eval.Model, t *litmus.Test, opt events.UnfoldOptions,
+	initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value) (*events.Unfolding, *outcome.Bound, error) {
+	opt.Retries = keptRetries(model)
+	u, b, err := unfoldRounds(ctx, model, t, opt, initRegs, initMem)
+	if err != nil || len(u.Retries) == 0 || opt.Retries > 0 {
+		return u, b, err
+	}
+	if err := u.AnalyseValuesContext(ctx); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", t.File, err)
+	}
+	if len(u.IllegalOps()) == 0 {
+		return u, b, nil
+	}
+	opt.Retries = 1
+	return unfoldRounds(ctx, model, t, opt, initRegs, initMem)
+}
+
+// unfoldRounds unfolds with the bounds of unboundedRounds in turn until
+// none cuts a loop.
+func unfoldRounds(ctx context.Context, model eval.Model, t *litmus.Test, opt events.UnfoldOptions,
+	initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value) (*events.Unfolding, *outcome.Bound, error) {
+	var last *events.Unfolding
+	for _, n := range unboundedRounds {
+		opt.Unroll = n
+		u, err := events.UnfoldWith(ctx, t.Program, opt, initRegs, initMem)
+		if err != nil {
+			if last != nil && ctx.Err() == nil {
+				break // the unfolding outgrew its limit: refuse with the last round's loop
+			}
+			return nil, nil, err
+		}
+		if !u.Cut {
+			b := &outcome.Bound{Unroll: Unbounded, Iterations: n, Exact: true, Retries: retrySites(t, u)}
+			if len(u.Retries) > 0 {
+				if err := retriesRemovable(model); err != nil {
+					r := u.Retries[0]
+					return nil, nil, source.Errorf(r.Pos, "--unroll none: %s's loop only retries here, but %v", threadName(t, r.Thread), err)
+				}
+			}
+			return u, b, nil
+		}
+		last = u
+	}
+	return nil, nil, unboundedRefusal(t, last, last.Cuts[0])
+}
+
+// unboundedRefusal is the error of a test whose loop --unroll none cannot
+// decide: the loop, and why it is no retry.
+func unboundedRefusal(t *litmus.Test, u *events.Unfolding, c events.CutSite) error {
+	why := c.Why
+	if why == "" {
+		why = "its iterations differ"
+	}
+	return source.Errorf(c.Pos, "--unroll none: %s's loop does not end by the test's own values within %d iterations, and its iterations are no retries (%s): purr cannot decide it for every number of iterations; use --unroll N",
+		threadName(t, c.Thread), unboundedRounds[len(unboundedRounds)-1], why)
+}
+
+// boundedExactness says whether the answer of a test whose loops the bound
+// unroll cut holds for every bound: it does when, with retries cut off,
+// the bound cuts no loop (see outcome.Bound).
+func boundedExactness(ctx context.Context, model eval.Model, t *litmus.Test, opt events.UnfoldOptions,
+	initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value) (*outcome.Bound, error) {
+	b := &outcome.Bound{Unroll: opt.Unroll}
+	opt.Retries = keptRetries(model)
+	u, err := events.UnfoldWith(ctx, t.Program, opt, initRegs, initMem)
+	if err != nil {
+		return nil, err
+	}
+	b.Retries = retrySites(t, u)
+	if u.Cut {
+		c := u.Cuts[0]
+		why := c.Why
+		if why == "" {
+			why = "its iterations differ"
+		}
+		b.Why = fmt.Sprintf("%s's loop at %s is no retry: %s", threadName(t, c.Thread), c.Pos, why)
+		return b, nil
+	}
+	if len(u.Retries) > 0 {
+		if err := retriesRemovable(model); err != nil {
+			r := u.Retries[0]
+			b.Why = fmt.Sprintf("%s's loop at %s only retries, but %v", threadName(t, r.Thread), r.Pos, err)
+			return b, nil
+		}
+	}
+	b.Exact = true
+	return b, nil
+}
+
+// keptRetries is events.UnfoldOptions.Retries for a model: a model with
+// flags keeps one retry per loop, as a retry's read may raise a flag that
+// no execution without it raises; one is enough, as a flag is raised by a
+// pair of events and a retry writes nothing.
+func keptRetries(model eval.Model) int {
+	if hasFlags(model.Cat.Stmts) {
+		return 1
+	}
+	return 0
+}
+
+// hasFlags tells whether statements declare a flag, wherever they nest.
+func hasFlags(stmts []ast.Stmt) bool {
+	for _, st := range stmts {
+		switch st := st.(type) {
+		case *ast.Check:
+			if st.Mode == ast.Flag {
+				return true
+			}
+		case *ast.Include:
+			if hasFlags(st.Stmts) {
+				return true
+			}
+		case *ast.Procedure:
+			if hasFlags(st.Body) {
+				return true
+			}
+		case *ast.Forall:
+			if hasFlags(st.Body) {
+				return true
+			}
+		case *ast.IfVariant:
+			if hasFlags(st.Then) || hasFlags(st.Else) {
+				return true
+			}
+		case *ast.MatchStmt:
+			if hasFlags(st.Default) {
+				return true
+			}
+			for _, c := range st.Clauses {
+				if hasFlags(c.Body) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// retrySites names the loops whose retries an unfolding cut off, once
+// each, in the order of the source.
+func retrySites(t *litmus.Test, u *events.Unfolding) []string {
+	sites := slices.Clone(u.Retries)
+	slices.SortFunc(sites, func(a, b events.RetrySite) int {
+		switch {
+		case a.Thread != b.Thread:
+			return a.Thread - b.Thread
+		case a.Pos.Before(b.Pos):
+			return -1
+		case b.Pos.Before(a.Pos):
+			return 1
+		}
+		return 0
+	})
+	sites = slices.Compact(sites)
+	out := make([]string, len(sites))
+	for i, s := range sites {
+		out[i] = fmt.Sprintf("%s at %s", threadName(t, s.Thread), s.Pos)
+	}
+	return out
+}
+
+// threadName is the P-name of the thread at index i of the program.
+func threadName(t *litmus.Test, i int) string {
+	if i >= 0 && i < len(t.Program.Procs) {
+		return t.Program.Procs[i].Name
+	}
+	return fmt.Sprintf("thread %d", i)
+}
+
+// removable caches eval.RetriesRemovable by model: a batch asks it of each
+// test with a loop, and the answer depends on the model alone.
+var removable sync.Map // removableKey → error (nil: removable)
+
+type removableKey struct {
+	model           *cat.Model
+	variants, skips string
+	skipWellFormed  bool
+}
+
+func retriesRemovable(model eval.Model) error {
+	key := removableKey{model.Cat, strings.Join(model.Variants, ","), strings.Join(model.SkipChecks, ","), model.SkipWellFormed}
+	if err, ok := removable.Load(key); ok {
+		e, _ := err.(error)
+		return e
+	}
+	err := eval.RetriesRemovable(model)
+	removable.Store(key, err)
+	return err
+}
