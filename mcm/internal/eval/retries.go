@@ -59,16 +59,18 @@ import (
 // *source.Error) is at the construct that may grow, or shrink under a
 // negated check, and says why.
 //
-// carried, when not nil, tells which tags some event of the test carries:
-// the sets of the others are empty on E and E' alike, which settles
-// choices a model makes over them (herd's aarch64.cat chooses orders of
-// its TLBI and cache maintenance events, the kernel's lock.cat reads-from
-// for failed trylocks). With nil, any tag may be carried.
-//
 // Flags are not covered: the reduced program raises only flags the
 // unbounded one raises (its executions are the unbounded program's), but
 // may miss one that only a failed iteration's events raise.
-func RetriesRemovable(m Model, carried func(tag string) bool) error {
+func RetriesRemovable(m Model) error { return RetriesRemovableCarrying(m, nil) }
+
+// RetriesRemovableCarrying is RetriesRemovable for the tests whose events
+// carry only the tags carried accepts (nil: any tag): the sets of the
+// others are empty on E and E' alike, which settles choices a model makes
+// over them (herd's aarch64.cat chooses orders of its TLBI and cache
+// maintenance events, the kernel's lock.cat reads-from for failed
+// trylocks and spin_is_locked, its bell matches RCU read-side sections).
+func RetriesRemovableCarrying(m Model, carried func(tag string) bool) error {
 	prelude, wf, err := library()
 	if err != nil {
 		return fmt.Errorf("purr's library: %v", err)

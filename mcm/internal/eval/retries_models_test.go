@@ -135,7 +135,7 @@ func retriesVerdict(m *cat.Model, loadErr error, trim string, carried func(strin
 	if loadErr != nil {
 		return "load: " + strings.ReplaceAll(firstLine(loadErr.Error()), trim, "")
 	}
-	if err := RetriesRemovable(Model{Cat: m}, carried); err != nil {
+	if err := RetriesRemovableCarrying(Model{Cat: m}, carried); err != nil {
 		return "refused: " + strings.ReplaceAll(err.Error(), trim, "")
 	}
 	return "ok"

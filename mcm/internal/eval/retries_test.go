@@ -106,7 +106,7 @@ func TestRetriesRemovable(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = RetriesRemovable(Model{Cat: m, Variants: tt.variants, SkipChecks: tt.skip}, tt.carried)
+			err = RetriesRemovableCarrying(Model{Cat: m, Variants: tt.variants, SkipChecks: tt.skip}, tt.carried)
 			if tt.want == "" {
 				if err != nil {
 					t.Errorf("refused: %v", err)
