@@ -70,6 +70,8 @@ func RetriesRemovable(m Model) error { return RetriesRemovableCarrying(m, nil) }
 // over them (herd's aarch64.cat chooses orders of its TLBI and cache
 // maintenance events, the kernel's lock.cat reads-from for failed
 // trylocks and spin_is_locked, its bell matches RCU read-side sections).
+// carried is asked about the names under which the engines bind tag sets:
+// predef's tags, and the sets a bell's enum declares (Srcu-lock).
 func RetriesRemovableCarrying(m Model, carried func(tag string) bool) error {
 	prelude, wf, err := library()
 	if err != nil {
