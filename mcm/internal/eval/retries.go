@@ -62,26 +62,37 @@ import (
 // Flags are not covered: the reduced program raises only flags the
 // unbounded one raises (its executions are the unbounded program's), but
 // may miss one that only a failed iteration's events raise.
-func RetriesRemovable(m Model) error { return RetriesRemovableCarrying(m, nil) }
+func RetriesRemovable(m Model) error { return RetriesRemovableFor(m, TestTags{}) }
 
-// RetriesRemovableCarrying is RetriesRemovable for the tests whose events
-// carry only the tags carried accepts (nil: any tag): the sets of the
-// others are empty on E and E' alike, which settles choices a model makes
-// over them (herd's aarch64.cat chooses orders of its TLBI and cache
-// maintenance events, the kernel's lock.cat reads-from for failed
-// trylocks and spin_is_locked, its bell matches RCU read-side sections).
-// carried is asked about the names under which the engines bind tag sets:
-// predef's tags, and the sets a bell's enum declares (Srcu-lock).
-func RetriesRemovableCarrying(m Model, carried func(tag string) bool) error {
+// TestTags tells RetriesRemovableFor what one test's events carry, as
+// names of tag sets as the engines bind them (predef's tags, and the sets
+// a bell's enum declares, such as Srcu-lock).
+type TestTags struct {
+	// Carried accepts the tags some event carries (nil: any). The sets of
+	// the others are empty on E and E' alike, which settles choices a
+	// model makes over them: herd's aarch64.cat orders its TLBI and cache
+	// maintenance events, the kernel's lock.cat chooses reads-from for
+	// failed trylocks and spin_is_locked.
+	Carried func(tag string) bool
+	// Removable accepts the tags some event of a retry (a read, fence or
+	// branch that may be removed) carries (nil: any). The sets of the
+	// others lose no member: the kernel's bell matches RCU read-side
+	// sections, which a retry then neither opens nor closes.
+	Removable func(tag string) bool
+}
+
+// RetriesRemovableFor is RetriesRemovable for the tests whose events
+// carry the tags that tags describes.
+func RetriesRemovableFor(m Model, tags TestTags) error {
 	prelude, wf, err := library()
 	if err != nil {
 		return fmt.Errorf("purr's library: %v", err)
 	}
-	a := &retries{variants: map[string]bool{}, carried: carried, included: map[string]bool{}, skip: m.Skips}
+	a := &retries{variants: map[string]bool{}, tags: tags, included: map[string]bool{}, skip: m.Skips}
 	for _, v := range m.Variants {
 		a.variants[v] = true
 	}
-	top := retriesPredefined(carried)
+	top := retriesPredefined(tags)
 	sc := a.run(prelude.Stmts, top)
 	modelScope := a.run(m.Cat.Stmts, sc)
 	if !m.SkipWellFormed {
@@ -145,7 +156,7 @@ const retriesDepth = 40
 
 type retries struct {
 	variants   map[string]bool
-	carried    func(tag string) bool
+	tags       TestTags
 	included   map[string]bool
 	skip       func(id string) bool
 	wellFormed bool   // analysing purr's rules, which cannot be skipped
@@ -197,21 +208,32 @@ func (e *events) normalise() *events {
 
 // retriesPredefined binds the predefined names to their abstract values
 // (see retriesBase).
-func retriesPredefined(carried func(tag string) bool) *env {
+func retriesPredefined(tags TestTags) *env {
 	top := &env{}
 	top.names, top.vals = top.name1[:0], top.val1[:0]
 	for _, e := range predef.Table() {
-		if e.Kind == cat.KindFunction {
+		switch {
+		case e.Kind == cat.KindFunction:
 			top.set(e.Name, absBuiltin(e.Name))
-			continue
+		case e.Tag:
+			top.set(e.Name, tags.set(e.Name, retriesBase(e)))
+		default:
+			top.set(e.Name, retriesBase(e))
 		}
-		if e.Tag && carried != nil && !carried(e.Name) {
-			top.set(e.Name, nothing())
-			continue
-		}
-		top.set(e.Name, retriesBase(e))
 	}
 	return top
+}
+
+// set is the abstract value of the set of the events carrying a tag,
+// given what the test's events carry.
+func (tags TestTags) set(tag string, x *events) *events {
+	switch {
+	case tags.Carried != nil && !tags.Carried(tag):
+		return nothing()
+	case tags.Removable != nil && !tags.Removable(tag):
+		return x.kept()
+	}
+	return x
 }
 
 // Why a predefined relation may lose pairs on E'.
@@ -357,10 +379,7 @@ func (a *retries) stmt(st ast.Stmt, sc *env) *env {
 			name := ast.TagSet(t)
 			set := exact()
 			set.within = name
-			if a.carried != nil && !a.carried(name) {
-				set = nothing()
-			}
-			next.set(name, set)
+			next.set(name, a.tags.set(name, set))
 		}
 		return next
 	}

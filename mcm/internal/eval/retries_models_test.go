@@ -111,31 +111,36 @@ func retriesLoader(t *testing.T, includes []string) *cat.Loader {
 	return l
 }
 
-// rareTags are the tags of cache and TLB maintenance, of failed or
-// testing lock operations and of RCU's read-side critical sections, which the tests of loops rarely carry: a
-// model's line with the suffix +common is its verdict when no event
-// carries them, given when it differs from the verdict for any tags.
-var rareTags = []string{"TLBI", "TLBIIS", "TLBInXS", "DC.CVAU", "IC.IVAU", "IC.IALLU", "IC.IALLUIS", "LF", "RU", "RL",
-	"Rcu-lock", "Rcu-unlock", "Srcu-lock", "Srcu-unlock", "Sync-srcu"}
-
-func common(tag string) bool { return !slices.Contains(rareTags, tag) }
+// commonTags describe the tests of loops as they usually are: no event
+// carries the tags of cache and TLB maintenance or of failed or testing
+// lock operations, and no retry opens or closes an RCU read-side
+// section. A model's line with the suffix +common is its verdict for
+// them, given when it differs from the verdict for any tags.
+var commonTags = TestTags{
+	Carried: func(tag string) bool {
+		return !slices.Contains([]string{"TLBI", "TLBIIS", "TLBInXS", "DC.CVAU", "IC.IVAU", "IC.IALLU", "IC.IALLUIS", "LF", "RU", "RL"}, tag)
+	},
+	Removable: func(tag string) bool {
+		return !slices.Contains([]string{"Rcu-lock", "Rcu-unlock", "Srcu-lock", "Srcu-unlock", "Sync-rcu", "Sync-srcu"}, tag)
+	},
+}
 
 // addVerdicts records a model's verdicts under key.
 func addVerdicts(got map[string]string, key string, m *cat.Model, err error, trim string) {
-	any := retriesVerdict(m, err, trim, nil)
+	any := retriesVerdict(m, err, trim, TestTags{})
 	got[key] = any
-	if c := retriesVerdict(m, err, trim, common); c != any {
+	if c := retriesVerdict(m, err, trim, commonTags); c != any {
 		got[key+"+common"] = c
 	}
 }
 
 // retriesVerdict is a model's line of the golden file: ok, refused with
 // the error, or not loaded. trim is cut from paths.
-func retriesVerdict(m *cat.Model, loadErr error, trim string, carried func(string) bool) string {
+func retriesVerdict(m *cat.Model, loadErr error, trim string, tags TestTags) string {
 	if loadErr != nil {
 		return "load: " + strings.ReplaceAll(firstLine(loadErr.Error()), trim, "")
 	}
-	if err := RetriesRemovableCarrying(Model{Cat: m}, carried); err != nil {
+	if err := RetriesRemovableFor(Model{Cat: m}, tags); err != nil {
 		return "refused: " + strings.ReplaceAll(err.Error(), trim, "")
 	}
 	return "ok"

@@ -17,7 +17,7 @@ func TestRetriesRemovable(t *testing.T) {
 		name, src string
 		variants  []string
 		skip      []string
-		carried   func(string) bool
+		tags      TestTags
 		want      string // "" accepted; else the error's position, then a part of its message
 	}{
 		// Base relations and checks.
@@ -92,7 +92,9 @@ func TestRetriesRemovable(t *testing.T) {
 
 		// Tags no event carries, and the kernel's lock pairs.
 		{name: "tag maybe carried", src: "empty (LF * R) \\ ctrl", want: "m.cat:1:16: "},
-		{name: "tag not carried", src: "empty (LF * R) \\ ctrl", carried: noLF},
+		{name: "tag not carried", src: "empty (LF * R) \\ ctrl", tags: TestTags{Carried: noLF}},
+		{name: "tag carried by retries", src: "empty po \\ (po; [Acq]; po)", want: "m.cat:1:10: "},
+		{name: "tag carried by no retry", src: "empty po \\ (po; [Acq]; po)", tags: TestTags{Removable: func(tag string) bool { return tag != "Acq" }}},
 		{name: "lock pairs", src: "empty ([LKR]; po; [LKW]) \\ (po; po)"},
 		{name: "other pairs", src: "empty ([R]; po; [W]) \\ (po; po)", want: "m.cat:1:22: "},
 
@@ -106,7 +108,7 @@ func TestRetriesRemovable(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = RetriesRemovableCarrying(Model{Cat: m, Variants: tt.variants, SkipChecks: tt.skip}, tt.carried)
+			err = RetriesRemovableFor(Model{Cat: m, Variants: tt.variants, SkipChecks: tt.skip}, tt.tags)
 			if tt.want == "" {
 				if err != nil {
 					t.Errorf("refused: %v", err)
@@ -127,7 +129,7 @@ func TestRetriesRemovable(t *testing.T) {
 // TestRetriesBaseNames: every predefined set and relation has a verdict,
 // and the control dependencies are the ones that may lose pairs.
 func TestRetriesBaseNames(t *testing.T) {
-	sc := retriesPredefined(nil)
+	sc := retriesPredefined(TestTags{})
 	var shrinking []string
 	for _, name := range sc.names {
 		v, _ := sc.own(name)
