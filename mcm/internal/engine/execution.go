@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"iter"
+	"maps"
 	"slices"
 	"sort"
 
@@ -178,6 +180,57 @@ func dedupEdges(edges []outcome.Edge) []outcome.Edge {
 		}
 	}
 	return out
+}
+
+// StaticallyEmpty lists, sorted, the sets and relations the model
+// captured that no candidate execution of the test fills, every literal
+// of theirs being false in all (isFalse): such names mean nothing for the
+// test (emptyset, the barriers' sets of a test without barriers, the
+// dependencies of a test without any), and executions leave them out
+// (LeaveOut). Those asked for are kept, listed empty: the names the
+// model shows, as herd7's pictures name them, and those capture names
+// (-doshow).
+func StaticallyEmpty[L comparable](captured *eval.Captured[L], capture []string, isFalse func(L) bool) []string {
+	if captured == nil {
+		return nil
+	}
+	kept := func(name string) bool {
+		return slices.Contains(captured.Shown, name) || slices.Contains(capture, name) || slices.Contains(outcome.BaseRelations, name)
+	}
+	var out []string
+	for name, x := range captured.Sets {
+		if !kept(name) && allFalse(slices.Values(x), isFalse) {
+			out = append(out, name)
+		}
+	}
+	for name, r := range captured.Rels {
+		if !kept(name) && allFalse(maps.Values(r), isFalse) {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func allFalse[L comparable](lits iter.Seq[L], isFalse func(L) bool) bool {
+	for l := range lits {
+		if !isFalse(l) {
+			return false
+		}
+	}
+	return true
+}
+
+// LeaveOut removes the named sets and relations from what the model
+// captured (StaticallyEmpty's, for executions to leave out).
+func LeaveOut[L comparable](captured *eval.Captured[L], names []string) {
+	if captured == nil {
+		return
+	}
+	for _, name := range names {
+		delete(captured.Sets, name)
+		delete(captured.Rels, name)
+	}
 }
 
 // AddRelations puts in b rf, co and fr, the relations and sets the model
