@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"iter"
-	"maps"
 	"slices"
 	"sort"
 
@@ -32,7 +30,7 @@ type Builder struct {
 func NewBuilder(t *litmus.Test, lay events.Layout, occ []Occurrence) *Builder {
 	var keep []Occurrence
 	for _, o := range occ {
-		if o.Event.IsMem() || o.Event.Kind == events.KindFence {
+		if Listed(o.Event) {
 			keep = append(keep, o)
 		}
 	}
@@ -100,6 +98,10 @@ func NewBuilder(t *litmus.Test, lay events.Layout, occ []Occurrence) *Builder {
 	}
 	return b
 }
+
+// Listed tells whether executions list the event: memory accesses and
+// fences do, herd's branches and register events do not.
+func Listed(e *events.Event) bool { return e.IsMem() || e.Kind == events.KindFence }
 
 // add puts the pair (from, to), by unfolding event IDs, in a relation; a
 // pair with an event the execution does not list is left out.
@@ -183,14 +185,16 @@ func dedupEdges(edges []outcome.Edge) []outcome.Edge {
 }
 
 // StaticallyEmpty lists, sorted, the sets and relations the model
-// captured that no candidate execution of the test fills, every literal
-// of theirs being false in all (isFalse): such names mean nothing for the
-// test (emptyset, the barriers' sets of a test without barriers, the
+// captured that no candidate execution of unfolding u fills with events
+// executions list: each of their members or pairs has a literal false in
+// every candidate (isFalse), or an event no execution lists (Listed:
+// branches, register events). Such names mean nothing for the test
+// (emptyset, the barriers' sets of a test without barriers, the
 // dependencies of a test without any), and executions leave them out
 // (LeaveOut). Those asked for are kept, listed empty: the names the
 // model shows, as herd7's pictures name them, and those capture names
 // (-doshow).
-func StaticallyEmpty[L comparable](captured *eval.Captured[L], capture []string, isFalse func(L) bool) []string {
+func StaticallyEmpty[L comparable](captured *eval.Captured[L], capture []string, u *events.Unfolding, isFalse func(L) bool) []string {
 	if captured == nil {
 		return nil
 	}
@@ -199,26 +203,25 @@ func StaticallyEmpty[L comparable](captured *eval.Captured[L], capture []string,
 	}
 	var out []string
 	for name, x := range captured.Sets {
-		if !kept(name) && allFalse(slices.Values(x), isFalse) {
+		filled := slices.ContainsFunc(u.Events, func(e *events.Event) bool { return Listed(e) && !isFalse(x[e.ID]) })
+		if !kept(name) && !filled {
 			out = append(out, name)
 		}
 	}
 	for name, r := range captured.Rels {
-		if !kept(name) && allFalse(maps.Values(r), isFalse) {
+		filled := false
+		for k, in := range r {
+			if !isFalse(in) && Listed(u.Events[k.A]) && Listed(u.Events[k.B]) {
+				filled = true
+				break
+			}
+		}
+		if !kept(name) && !filled {
 			out = append(out, name)
 		}
 	}
 	slices.Sort(out)
 	return out
-}
-
-func allFalse[L comparable](lits iter.Seq[L], isFalse func(L) bool) bool {
-	for l := range lits {
-		if !isFalse(l) {
-			return false
-		}
-	}
-	return true
 }
 
 // LeaveOut removes the named sets and relations from what the model

@@ -299,7 +299,7 @@ func build(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 	}
 	// The gates fold constants as the model is evaluated: a captured
 	// name whose literals all came out false is empty in every candidate.
-	f.empty = engine.StaticallyEmpty(f.captured, opt.Capture, func(l sat.Lit) bool { return l == sat.False })
+	f.empty = engine.StaticallyEmpty(f.captured, opt.Capture, u, func(l sat.Lit) bool { return l == sat.False })
 	engine.LeaveOut(f.captured, f.empty)
 	f.derivation = en.derivation()
 	return f, nil
