@@ -176,8 +176,7 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 // relations the model captures no candidate execution fills, for the
 // explicit engine to leave out the same names. When the formula cannot
 // be built (a model that needs concrete executions, a formula past its
-// bounds), the SAT engine shows no execution either, and every name is
-// kept.
+// bounds), there is no SAT engine's answer to match: every name is kept.
 func staticallyEmpty(ctx context.Context, model eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
 	eopt engine.Options) ([]string, error) {
 	model.ByConstruction = satengine.WellFormedByConstruction // capture does not reach the rules
