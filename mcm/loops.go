@@ -3,8 +3,12 @@ package mcm
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
+	"sync"
 
+	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/cat/ast"
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/mcm/internal/eval"
@@ -25,9 +29,30 @@ var unboundedRounds = []int{2, 8, 32, 128}
 
 // unfoldUnbounded unfolds a test for --unroll none: retries cut off, other
 // loops unrolled until the test's own values end them.
+// Hazards (an operation herd7 stops on) are values' business: a retry may
+// meet one with a value that the pass after the retries cut off never
+// reads, so an unfolding with such a site keeps one retry.
 func unfoldUnbounded(ctx context.Context, model eval.Model, t *litmus.Test, opt events.UnfoldOptions,
 	initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value) (*events.Unfolding, *outcome.Bound, error) {
 	opt.Retries = keptRetries(model)
+	u, b, err := unfoldRounds(ctx, model, t, opt, initRegs, initMem)
+	if err != nil || len(u.Retries) == 0 || opt.Retries > 0 {
+		return u, b, err
+	}
+	if err := u.AnalyseValuesContext(ctx); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", t.File, err)
+	}
+	if len(u.IllegalOps()) == 0 {
+		return u, b, nil
+	}
+	opt.Retries = 1
+	return unfoldRounds(ctx, model, t, opt, initRegs, initMem)
+}
+
+// unfoldRounds unfolds with the bounds of unboundedRounds in turn until
+// none cuts a loop.
+func unfoldRounds(ctx context.Context, model eval.Model, t *litmus.Test, opt events.UnfoldOptions,
+	initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value) (*events.Unfolding, *outcome.Bound, error) {
 	var last *events.Unfolding
 	for _, n := range unboundedRounds {
 		opt.Unroll = n
@@ -41,7 +66,7 @@ func unfoldUnbounded(ctx context.Context, model eval.Model, t *litmus.Test, opt 
 		if !u.Cut {
 			b := &outcome.Bound{Unroll: Unbounded, Iterations: n, Exact: true, Retries: retrySites(t, u)}
 			if len(u.Retries) > 0 {
-				if err := eval.RetriesRemovable(model); err != nil {
+				if err := retriesRemovable(model, u); err != nil {
 					r := u.Retries[0]
 					return nil, nil, source.Errorf(r.Pos, "--unroll none: %s's loop only retries here, but %v", threadName(t, r.Thread), err)
 				}
@@ -82,12 +107,13 @@ func boundedExactness(ctx context.Context, model eval.Model, t *litmus.Test, opt
 		if why == "" {
 			why = "its iterations differ"
 		}
-		b.Why = fmt.Sprintf("%s: %s's loop was cut, and its iterations are no retries (%s)", c.Pos, threadName(t, c.Thread), why)
+		b.Why = fmt.Sprintf("%s's loop at %s is no retry: %s", threadName(t, c.Thread), c.Pos, why)
 		return b, nil
 	}
 	if len(u.Retries) > 0 {
-		if err := eval.RetriesRemovable(model); err != nil {
-			b.Why = fmt.Sprintf("%s retries, and %v", b.Retries[0], err)
+		if err := retriesRemovable(model, u); err != nil {
+			r := u.Retries[0]
+			b.Why = fmt.Sprintf("%s's loop at %s only retries, but %v", threadName(t, r.Thread), r.Pos, err)
 			return b, nil
 		}
 	}
@@ -173,4 +199,43 @@ func threadName(t *litmus.Test, i int) string {
 		return t.Program.Procs[i].Name
 	}
 	return fmt.Sprintf("thread %d", i)
+}
+
+// removable caches eval.RetriesRemovableFor by model and tags: a batch
+// asks it of each test with a loop, and the answer depends on the model
+// and on the tags the test's events carry alone.
+var removable sync.Map // removableKey → error (nil: removable)
+
+type removableKey struct {
+	model              *cat.Model
+	variants, skips    string
+	skipWellFormed     bool
+	carried, inRetries string
+}
+
+// retriesRemovable is eval.RetriesRemovableFor for the test unfolded as u:
+// the tags its events carry, and those a retry's events may carry (every
+// event that is no write, a superset).
+func retriesRemovable(model eval.Model, u *events.Unfolding) error {
+	carried, inRetries := map[string]bool{}, map[string]bool{}
+	for _, e := range u.Events {
+		for _, tag := range e.Tags {
+			carried[tag] = true
+			if !e.IsWrite() && e.Kind != events.KindMark {
+				inRetries[tag] = true
+			}
+		}
+	}
+	key := removableKey{model.Cat, strings.Join(model.Variants, ","), strings.Join(model.SkipChecks, ","), model.SkipWellFormed,
+		strings.Join(slices.Sorted(maps.Keys(carried)), ","), strings.Join(slices.Sorted(maps.Keys(inRetries)), ",")}
+	if err, ok := removable.Load(key); ok {
+		e, _ := err.(error)
+		return e
+	}
+	err := eval.RetriesRemovableFor(model, eval.TestTags{
+		Carried:   func(tag string) bool { return carried[tag] },
+		Removable: func(tag string) bool { return inRetries[tag] },
+	})
+	removable.Store(key, err)
+	return err
 }

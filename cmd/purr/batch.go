@@ -153,6 +153,9 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 	}
 	stdout.Write(block.Bytes())
 	n := out.Positive + out.Negative
+	if out.Loop && out.Bound != nil && !o.json && !o.listing {
+		fmt.Fprintf(stderr, "%s: Test %s: %s\n", path, t.Name, boundNote(out.Bound))
+	}
 	if limit := o.cfg.MaxExecutions; !out.Complete && limit > 0 && n >= limit {
 		fmt.Fprintf(stderr, "%s: Test %s: stopped after %d executions (--max-executions): its states and counts are incomplete\n",
 			path, t.Name, n)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/purr-mcm/purr/litmus"
@@ -50,8 +51,12 @@ func (o *options) writeDOT(t *litmus.Test, out *outcome.Outcome) error {
 
 // writeListing prints the test's selected executions as text.
 func (o *options) writeListing(w io.Writer, t *litmus.Test, out *outcome.Outcome) error {
-	fmt.Fprintf(w, "Test %s under %s: %d of %d executions (-show %s)\n\n", t.Name, o.cfg.ModelName(t.Arch),
+	fmt.Fprintf(w, "Test %s under %s: %d of %d executions (-show %s)\n", t.Name, o.cfg.ModelName(t.Arch),
 		len(out.Executions), out.Positive+out.Negative, o.cfg.Show)
+	if b := out.Bound; b != nil {
+		fmt.Fprintln(w, boundNote(b))
+	}
+	fmt.Fprintln(w)
 	return show.Listing(w, t.Name, out.Executions, o.relations(out))
 }
 
@@ -65,6 +70,7 @@ type jsonResult struct {
 	Condition  string              `json:"condition"`
 	Verdict    string              `json:"verdict"`
 	Loop       bool                `json:"loop"`
+	Bound      *jsonBound          `json:"bound,omitempty"`
 	States     []map[string]string `json:"states"`
 	Positive   int                 `json:"positive"`
 	Negative   int                 `json:"negative"`
@@ -75,6 +81,27 @@ type jsonResult struct {
 	Show       string              `json:"show"`
 	Shown      []string            `json:"shown"`
 	Executions []jsonExecution     `json:"executions"`
+}
+
+// jsonBound is outcome.Bound: how loops were bounded, whether the answer
+// holds for every bound.
+type jsonBound struct {
+	Unroll     string   `json:"unroll"`
+	Iterations int      `json:"iterations,omitempty"`
+	Exact      bool     `json:"exact"`
+	Retries    []string `json:"retries"`
+	Why        string   `json:"why,omitempty"`
+}
+
+func newJSONBound(b *outcome.Bound) *jsonBound {
+	if b == nil {
+		return nil
+	}
+	j := &jsonBound{Unroll: strconv.Itoa(b.Unroll), Exact: b.Exact, Retries: nonNil(b.Retries), Why: b.Why}
+	if b.Unroll == outcome.Unbounded {
+		j.Unroll, j.Iterations = "none", b.Iterations
+	}
+	return j
 }
 
 type jsonExecution struct {
@@ -225,7 +252,7 @@ func (s *jsonStream) write(w io.Writer, path string, t *litmus.Test, out *outcom
 // jsonHead is a test's line of --json without its executions.
 func (o *options) jsonHead(path string, t *litmus.Test, out *outcome.Outcome, res herdout.Result) jsonResult {
 	j := jsonResult{Test: t.Name, Path: path, Model: o.cfg.ModelName(t.Arch), Kind: res.Quantifier.Kind().String(),
-		Condition: res.Quantifier.String() + " " + res.Condition, Verdict: res.Verdict.String(), Loop: res.Loop,
+		Condition: res.Quantifier.String() + " " + res.Condition, Verdict: res.Verdict.String(), Loop: res.Loop, Bound: newJSONBound(out.Bound),
 		States: []map[string]string{}, Positive: out.Positive, Negative: out.Negative,
 		Flags: nonNil(res.Flags), Complete: out.Complete, Hash: res.Hash, Time: res.Time,
 		Show: string(o.cfg.Show), Shown: nonNil(out.Shown), Executions: []jsonExecution{}}
@@ -237,4 +264,22 @@ func (o *options) jsonHead(path string, t *litmus.Test, out *outcome.Outcome, re
 		j.States = append(j.States, m)
 	}
 	return j
+}
+
+// boundNote says in a line how a test's loops were bounded and whether the
+// answer holds for every bound.
+func boundNote(b *outcome.Bound) string {
+	var s string
+	switch {
+	case b.Unroll == outcome.Unbounded:
+		s = "Loops without a bound (--unroll none): the answer holds for any number of iterations"
+	case b.Exact:
+		s = fmt.Sprintf("Loops cut at --unroll %d, but the answer holds for any number of iterations", b.Unroll)
+	default:
+		s = fmt.Sprintf("Loops cut at --unroll %d: the answer may change with the bound, as %s; --unroll none decides every bound where it can", b.Unroll, b.Why)
+	}
+	if len(b.Retries) > 0 && b.Exact {
+		s += "; retries cut off: " + strings.Join(b.Retries, ", ")
+	}
+	return s
 }

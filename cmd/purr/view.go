@@ -216,6 +216,9 @@ func (v *viewChecker) check(ctx context.Context, list string, visit func(outcome
 	var summary bytes.Buffer
 	result := out.Result(res.Test, cfg.Hexa)
 	result.Write(&summary)
+	if out.Bound != nil {
+		fmt.Fprintln(&summary, boundNote(out.Bound))
+	}
 	c := view.Checked{Summary: summary.String()}
 	if n := out.Positive + out.Negative; !out.Complete && cfg.MaxExecutions > 0 && n >= cfg.MaxExecutions {
 		c.Cut = fmt.Sprintf("stopped after %d executions (--max-executions %d): the states and counts are incomplete", n, cfg.MaxExecutions)

@@ -2,6 +2,7 @@ package events
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/purr-mcm/purr/source"
@@ -56,14 +57,17 @@ type CutSite struct {
 
 // visit is a path's state at its latest visit to a location.
 type visit struct {
-	effects  int               // writes and marks on the path before it
-	regs     map[string]*Term  // the registers live at the location
-	writers  map[string]*Event // their latest register writes (register events)
-	lastX    *Event
-	scopes   []ctrlScope
-	retried  int        // retries through the location on the path so far
-	lastSide source.Pos // where the path's latest write or mark is
-	why      string     // why the iteration that ended here is no retry ("": it is one, or the first visit)
+	effects int               // writes and marks on the path before it
+	regs    map[string]*Term  // the registers live at the location
+	writers map[string]*Event // their latest register writes (register events)
+	lastX   *Event
+	scopes  []ctrlScope
+	// The control dependencies of the path (C: what an open branch's
+	// join gives back).
+	ctrl, ctrlPicks []*Event
+	retried         int        // retries through the location on the path so far
+	lastSide        source.Pos // where the path's latest write or mark is
+	why             string     // why the iteration that ended here is no retry ("": it is one, or the first visit)
 }
 
 // loopInfo is what the retry rule needs of a process: where instructions
@@ -201,8 +205,8 @@ func (f *unfolder) retry(proc *xcfa.Process, loc *xcfa.Location, st *pathState) 
 	if !info.boundary[loc] {
 		return false
 	}
-	now := &visit{effects: st.effects, lastX: st.lastX, scopes: st.scopes, lastSide: st.lastSide,
-		regs: map[string]*Term{}, writers: map[string]*Event{}}
+	now := &visit{effects: st.effects, lastX: st.lastX, scopes: st.scopes, ctrl: st.ctrl, ctrlPicks: st.ctrlPicks,
+		lastSide: st.lastSide, regs: map[string]*Term{}, writers: map[string]*Event{}}
 	for r := range info.live[loc] {
 		now.regs[r] = st.regs[r]
 		if st.regWriter != nil {
@@ -229,7 +233,7 @@ func (info *loopInfo) why(loc *xcfa.Location, prev, now *visit) string {
 	if now.effects != prev.effects {
 		return fmt.Sprintf("an iteration writes memory (%s)", now.lastSide)
 	}
-	for r := range info.live[loc] {
+	for _, r := range slices.Sorted(maps.Keys(info.live[loc])) {
 		if r == exclusiveReg {
 			if now.lastX != prev.lastX {
 				return "an iteration takes a reservation that the code after it uses"
@@ -240,12 +244,19 @@ func (info *loopInfo) why(loc *xcfa.Location, prev, now *visit) string {
 			return fmt.Sprintf("an iteration changes register %s, which the code after the loop reads", r)
 		}
 	}
-	if len(now.scopes) != len(prev.scopes) {
-		return "an iteration leaves a branch open"
+	// C: the branches an iteration leaves open end where the loop does,
+	// and must then give the control dependencies back as they were
+	// before it, as the branch that leaves the loop does.
+	if len(now.scopes) < len(prev.scopes) {
+		return "an iteration closes a branch opened before the loop"
 	}
-	for i := range now.scopes {
-		if now.scopes[i].join != prev.scopes[i].join {
-			return "an iteration leaves a branch open"
+	for i, sc := range now.scopes {
+		if i < len(prev.scopes) {
+			if sc.join != prev.scopes[i].join {
+				return "an iteration closes a branch opened before the loop"
+			}
+		} else if !slices.Equal(sc.ctrl, prev.ctrl) || !slices.Equal(sc.ctrlPicks, prev.ctrlPicks) {
+			return "an iteration's branches change the control dependencies after the loop"
 		}
 	}
 	return ""

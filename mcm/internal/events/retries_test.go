@@ -1,0 +1,122 @@
+package events_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/internal/events"
+)
+
+// TestRetries checks the retry rule on loops of each shape: the loops whose
+// repeated iterations only read (a spin-wait, a failed store-exclusive)
+// are cut off at their first retry, and the others are unrolled to the
+// bound, which cuts them with the reason.
+func TestRetries(t *testing.T) {
+	const head = "{ 0:X1=x; 0:X3=y; }\n P0 ;\n"
+	tests := []struct {
+		name, src string
+		unroll    int
+		retries   int
+		// What the unfolding must show: the lines where retries were cut
+		// off, the reason the bound cut a loop ("" when it cut none), and
+		// each path's reads and writes by location, in program order.
+		retryLines []int
+		cutWhy     string
+		paths      []string
+	}{
+		{name: "a spin-wait is one pass",
+			src:    "AArch64 T\n" + head + "L0: ;\n LDR W0,[X1] ;\n CBZ W0,L0 ;\n LDR W2,[X3] ;\nexists (0:X2=0)\n",
+			unroll: 2, retryLines: []int{5}, paths: []string{"Rx Ry"}},
+		{name: "one retry kept, for flags",
+			src:    "AArch64 T\n" + head + "L0: ;\n LDR W0,[X1] ;\n CBZ W0,L0 ;\n LDR W2,[X3] ;\nexists (0:X2=0)\n",
+			unroll: 2, retries: 1, retryLines: []int{5}, paths: []string{"Rx Rx Ry", "Rx Ry"}},
+		{name: "a failed store-exclusive retries",
+			src:    "AArch64 T\n" + head + "L0: ;\n LDXR W0,[X1] ;\n MOV W2,#2 ;\n STXR W4,W2,[X1] ;\n CBNZ W4,L0 ;\nexists (0:X0=0)\n",
+			unroll: 2, retryLines: []int{5}, paths: []string{"Rx Wx"}},
+		{name: "a loop that writes is no retry",
+			src:    "AArch64 T\n" + head + "L0: ;\n LDR W0,[X1] ;\n STR W0,[X3] ;\n CBZ W0,L0 ;\nexists (0:X0=0)\n",
+			unroll: 1, cutWhy: "an iteration writes memory (T.litmus:6:2)", paths: []string{"Rx Wy Rx Wy", "Rx Wy"}},
+		{name: "a loop that counts is no retry",
+			src:    "AArch64 T\n" + head + " MOV W5,#0 ;\nL0: ;\n ADD W5,W5,#1 ;\n LDR W0,[X1] ;\n CBZ W0,L0 ;\nexists (0:X5=1)\n",
+			unroll: 1, cutWhy: "an iteration changes register X5", paths: []string{"Rx Rx", "Rx"}},
+		{name: "a loop its own values end",
+			src:    "AArch64 T\n" + head + " MOV W0,#3 ;\nL0: ;\n SUB W0,W0,#1 ;\n LDR W2,[X1] ;\n CBNZ W0,L0 ;\nexists (0:X0=0)\n",
+			unroll: 8, paths: []string{"Rx Rx Rx"}},
+		{name: "a C spin-wait",
+			src:    "C T\n{ }\nP0(int *x, int *y) {\n  while (atomic_load_explicit(x, memory_order_relaxed) == 0) { }\n  int r0 = atomic_load_explicit(y, memory_order_relaxed);\n}\nexists (0:r0=0)\n",
+			unroll: 2, retryLines: []int{4}, paths: []string{"Rx Ry"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			test, err := litmus.Parse("T.litmus", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, regs, mem, err := events.InitialState(test)
+			if err != nil {
+				t.Fatal(err)
+			}
+			u, err := events.UnfoldWith(context.Background(), test.Program,
+				events.UnfoldOptions{Unroll: tt.unroll, Retries: tt.retries}, regs, mem)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var lines []int
+			for _, r := range u.Retries {
+				if len(lines) == 0 || lines[len(lines)-1] != r.Pos.Line {
+					lines = append(lines, r.Pos.Line)
+				}
+			}
+			if !slices.Equal(lines, tt.retryLines) {
+				t.Errorf("retries cut off at lines %v, want %v", lines, tt.retryLines)
+			}
+			switch {
+			case tt.cutWhy == "" && u.Cut:
+				t.Errorf("the bound cut a loop: %+v", u.Cuts)
+			case tt.cutWhy != "" && (!u.Cut || !strings.Contains(u.Cuts[0].Why, tt.cutWhy)):
+				t.Errorf("cut: %v %+v, want a cut because %q", u.Cut, u.Cuts, tt.cutWhy)
+			}
+			if got := livePaths(u); !slices.Equal(got, tt.paths) {
+				t.Errorf("paths %q, want %q", got, tt.paths)
+			}
+		})
+	}
+}
+
+// livePaths lists the memory accesses of each path of thread 0 that may
+// execute: ending in a leaf, dead nowhere.
+func livePaths(u *events.Unfolding) []string {
+	var out []string
+	for _, leaf := range u.Leaves[0] {
+		var accesses []string
+		dead := false
+		for s := leaf; s != nil; s = s.Parent {
+			dead = dead || s.Dead
+			for i := len(s.Events) - 1; i >= 0; i-- {
+				e := s.Events[i]
+				if e.IsMem() {
+					kind := "R"
+					if e.IsWrite() {
+						kind = "W"
+					}
+					accesses = append([]string{kind + locName(e)}, accesses...)
+				}
+			}
+		}
+		if !dead {
+			out = append(out, strings.Join(accesses, " "))
+		}
+	}
+	return out
+}
+
+// locName is the location an access's address names, when it is constant.
+func locName(e *events.Event) string {
+	if v, ok := e.Addr.IsConst(); ok {
+		return strings.Trim(v.String(), "[]")
+	}
+	return "?"
+}
