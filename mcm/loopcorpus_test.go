@@ -333,7 +333,7 @@ func cleanErr(err error, root string) string {
 
 // suiteChecker is a herd.Checker for a suite's model, which the checks
 // of its tests reuse.
-func suiteChecker(t *testing.T, root string, s loopSuite) *herd.Checker {
+func suiteChecker(t testing.TB, root string, s loopSuite) *herd.Checker {
 	cfg := herd.Default()
 	cfg.Timeout = loopCheckTimeout
 	if s.conf != "" {
@@ -423,7 +423,7 @@ func hasLoop(lt *litmus.Test) bool {
 }
 
 // readLoopGolden reads the golden file: its lines by suite and test.
-func readLoopGolden(t *testing.T) map[string]string {
+func readLoopGolden(t testing.TB) map[string]string {
 	src, err := os.ReadFile(loopGolden)
 	if err != nil {
 		if os.IsNotExist(err) && *update {
@@ -438,4 +438,71 @@ func readLoopGolden(t *testing.T) map[string]string {
 		}
 	}
 	return out
+}
+
+// BenchmarkUnbounded measures --unroll none against --unroll 2 on the loop
+// tests of the shared corpora (those of testdata/loopcorpus.golden that
+// --unroll 2 answers): one op checks every one of them, those --unroll
+// none answers under answered/..., those it refuses (the refusal's cost)
+// under refused/....
+func BenchmarkUnbounded(b *testing.B) {
+	root := shared.Path(b, ".")
+	suites := map[string]loopSuite{}
+	for _, s := range loopSuites {
+		suites[s.name] = s
+	}
+	type loopTest struct {
+		k    *herd.Checker
+		path string
+	}
+	groups := map[string][]loopTest{}
+	checkers := map[string]*herd.Checker{}
+	for key, line := range readLoopGolden(b) {
+		if strings.Contains(line, "refused at --unroll 2") {
+			continue
+		}
+		var s loopSuite
+		for name := range suites {
+			if strings.HasPrefix(key, name+" ") && len(name) > len(s.name) {
+				s = suites[name]
+			}
+		}
+		if s.name == "" {
+			b.Fatalf("%s: no suite", key)
+		}
+		if checkers[s.name] == nil {
+			checkers[s.name] = suiteChecker(b, root, s)
+		}
+		group := "answered"
+		if strings.Contains(line, "| none: refused") {
+			group = "refused"
+		}
+		groups[group] = append(groups[group], loopTest{checkers[s.name], filepath.Join(root, s.dir, strings.TrimPrefix(key, s.name+" "))})
+	}
+	for _, tests := range groups { // the models, loaded once
+		for _, lt := range tests {
+			if _, _, _, err := loopCheck(lt.k, lt.path, 2); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	for _, group := range []string{"answered", "refused"} {
+		tests := groups[group]
+		slices.SortFunc(tests, func(x, y loopTest) int { return strings.Compare(x.path, y.path) })
+		for _, mode := range []struct {
+			name   string
+			unroll int
+		}{{"unroll=2", 2}, {"none", mcm.Unbounded}} {
+			b.Run(fmt.Sprintf("%s/%s/%d-tests", group, mode.name, len(tests)), func(b *testing.B) {
+				for b.Loop() {
+					for _, lt := range tests {
+						_, _, _, err := loopCheck(lt.k, lt.path, mode.unroll)
+						if err != nil && (group == "answered" || mode.unroll != mcm.Unbounded) {
+							b.Fatal(err)
+						}
+					}
+				}
+			})
+		}
+	}
 }
