@@ -54,11 +54,14 @@ func TestFlags(t *testing.T) {
 		{name: "--distinct rf with a memory location", args: []string{"-m", "sc", "--distinct", "rf", "../../testdata/classic/2+2W.litmus"}, status: 1,
 			stderr: "depends on co"},
 
-		{name: "--unroll 1", args: []string{"-m", "sc", "--unroll", "1", retry}, stdout: []string{"Loop Ok", "Observation retry Always 2 0"}},
-		{name: "default unroll 2", args: []string{"-m", "sc", retry}, stdout: []string{"Loop Ok", "Observation retry Always 3 0"}},
-		{name: "-unroll 3", args: []string{"-m", "sc", "-unroll", "3", retry}, stdout: []string{"Loop Ok", "Observation retry Always 4 0"}},
+		{name: "--unroll 1", args: []string{"-m", "sc", "--unroll", "1", retry}, stdout: []string{"Loop Ok", "Observation retry Always 2 0"},
+			stderr: "testdata/retry.litmus: Test retry: Loops cut at --unroll 1"},
+		{name: "default unroll 2", args: []string{"-m", "sc", retry}, stdout: []string{"Loop Ok", "Observation retry Always 3 0"},
+			stderr: "testdata/retry.litmus: Test retry: Loops cut at --unroll 2"},
+		{name: "-unroll 3", args: []string{"-m", "sc", "-unroll", "3", retry}, stdout: []string{"Loop Ok", "Observation retry Always 4 0"},
+			stderr: "testdata/retry.litmus: Test retry: Loops cut at --unroll 3"},
 		{name: "-timeout none, herd7's no timeout", args: []string{"-m", "sc", "-timeout", "none", mp}, stdout: []string{"Observation MP Never 0 3"}},
-		{name: "negative unroll", args: []string{"--unroll", "-1", mp}, status: 2, stderr: "purr: --unroll must be at least 0, not -1\n"},
+		{name: "negative unroll", args: []string{"--unroll", "-1", mp}, status: 2, stderr: "purr: invalid argument \"-1\" for \"--unroll\" flag: must be a number of iterations (at least 0) or none, not -1\n"},
 
 		{name: "-show alone", args: []string{"-show", "all", mp}, status: 2, stderr: "purr: -show selects the executions to draw (-o DIR) or print"},
 		{name: "-show bad", args: []string{"-show", "some", mp}, status: 2, stderr: "purr: -show must be one of prop, all, neg, cond, none, wit, not \"some\"\n"},
@@ -188,7 +191,9 @@ func TestNoExecutionLoopCut(t *testing.T) {
 	if status != 0 || !strings.Contains(out, "Loop Ok\n") || !strings.Contains(out, "Positive: 0 Negative: 0\n") {
 		t.Errorf("exit status %d, stdout:\n%s", status, out)
 	}
-	want := path + ": warning: no consistent execution (the model forbids every candidate, or the unrolling bound cut every path that would give one (raise --unroll); check the test and the model)\n"
+	want := path + ": Test countdown: Loops cut at --unroll 2: the answer may change with the bound, as P0's loop at " + path +
+		":8:2 is no retry: an iteration changes register X0, which the code after the loop reads; --unroll none decides every bound where it can\n" +
+		path + ": warning: no consistent execution (the model forbids every candidate, or the unrolling bound cut every path that would give one (raise --unroll); check the test and the model)\n"
 	if errs != want {
 		t.Errorf("stderr %q, want %q", errs, want)
 	}

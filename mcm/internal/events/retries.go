@@ -2,6 +2,7 @@ package events
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/purr-mcm/purr/source"
@@ -232,7 +233,7 @@ func (info *loopInfo) why(loc *xcfa.Location, prev, now *visit) string {
 	if now.effects != prev.effects {
 		return fmt.Sprintf("an iteration writes memory (%s)", now.lastSide)
 	}
-	for r := range info.live[loc] {
+	for _, r := range slices.Sorted(maps.Keys(info.live[loc])) {
 		if r == exclusiveReg {
 			if now.lastX != prev.lastX {
 				return "an iteration takes a reservation that the code after it uses"
