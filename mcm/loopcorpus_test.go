@@ -124,7 +124,9 @@ func TestLoopCorpus(t *testing.T) {
 			for _, e := range r.errs {
 				t.Errorf("%s: %s", key, e)
 			}
-			t.Logf("%s: %s", key, r.raised)
+			if r.raised != "" {
+				t.Logf("%s: %s", key, r.raised)
+			}
 			line := key + " | " + r.line
 			if w, ok := want[key]; !*update && (!ok || w != line) {
 				t.Errorf("golden differs (-update rewrites it):\n got: %s\nwant: %s", line, w)
