@@ -566,7 +566,7 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 			b := f.newEvent(proc, KindBranch, edge.Pos, edge.Instr, st)
 			b.IicoData = mergeEvents(src.data, src.ctrl)
 		}
-		if v, ok := t.IsConst(); ok && !Truth(v) {
+		if v, ok := staticValue(t); ok && !Truth(v) {
 			st.seg.Dead = true // no execution takes this path
 		}
 		st.seg.Assumes = append(st.seg.Assumes, t)
@@ -756,4 +756,38 @@ func (u *Unfolding) OneEventPairs() map[int]int {
 		}
 	}
 	return out
+}
+
+// staticValue is a term's value when it is the same in every execution:
+// a constant, even one that carries dependencies (a store-conditional's
+// status), or an operation on such terms, or x^x. An assumption that is
+// statically false ends its path (a successful store-conditional does not
+// go round its retry loop again).
+func staticValue(t *Term) (outcome.Value, bool) {
+	switch t.Op {
+	case TermConst:
+		return t.Val, true
+	case TermBinary:
+		if t.Cancels() {
+			return outcome.Int(0), true
+		}
+		a, ok := staticValue(t.Args[0])
+		if !ok {
+			return a, false
+		}
+		b, ok := staticValue(t.Args[1])
+		if !ok {
+			return b, false
+		}
+		v, err := ApplyBinary(t.Bin, a, b)
+		return v, err == nil
+	case TermUnary:
+		a, ok := staticValue(t.Args[0])
+		if !ok {
+			return a, false
+		}
+		v, err := ApplyUnary(t.Un, a)
+		return v, err == nil
+	}
+	return outcome.Value{}, false
 }
