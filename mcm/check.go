@@ -213,7 +213,7 @@ func prepare(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options) (mo
 	}
 	// A model that computes its dependencies (herd's catdep option) reads
 	// them off herd's register events.
-	uopt := events.UnfoldOptions{Unroll: opt.Unroll, Registers: m.CatDep, Retries: -1}
+	uopt := events.UnfoldOptions{Unroll: opt.Unroll, Registers: m.CatDep, Retries: -1, FinalRegs: finalRegs(t)}
 	switch {
 	case opt.Unroll == Unbounded:
 		u, bound, err = unfoldUnbounded(ctx, model, t, uopt, initRegs, initMem)

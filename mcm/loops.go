@@ -239,3 +239,23 @@ func retriesRemovable(model eval.Model, u *events.Unfolding) error {
 	removable.Store(key, err)
 	return err
 }
+
+// finalRegs tells which registers the end of a thread's path shows: those
+// of the test's condition, filter and locations.
+func finalRegs(t *litmus.Test) func(proc int, reg string) bool {
+	shown := map[litmus.Loc]bool{}
+	add := func(l litmus.Loc) {
+		if l.Kind == litmus.RegLoc {
+			shown[litmus.Loc{Kind: litmus.RegLoc, Proc: l.Proc, Name: l.Name}] = true
+		}
+	}
+	for _, l := range events.ObservedLocations(t) {
+		add(l)
+	}
+	if t.Filter != nil {
+		litmus.EachLoc(t.Filter, add)
+	}
+	return func(proc int, reg string) bool {
+		return shown[litmus.Loc{Kind: litmus.RegLoc, Proc: proc, Name: reg}]
+	}
+}

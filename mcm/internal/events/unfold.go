@@ -308,7 +308,7 @@ func UnfoldWith(ctx context.Context, prog *xcfa.Program, opt UnfoldOptions, init
 	if f.retries >= 0 {
 		f.loops = map[*xcfa.Process]*loopInfo{}
 		for _, proc := range prog.Procs {
-			f.loops[proc] = analyseLoops(proc)
+			f.loops[proc] = analyseLoops(proc, opt.FinalRegs)
 		}
 	}
 	cells := make([]outcome.Value, 0, len(initMem))
