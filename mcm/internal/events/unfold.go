@@ -186,15 +186,15 @@ func (s *Segment) leaf() bool { return len(s.Children) == 0 }
 type Unfolding struct {
 	Events   []*Event
 	Threads  int
-	Roots    []*Segment   // one per thread
-	Segments []*Segment   // all, parents before children
+	Roots    []*Segment // one per thread
+	Segments []*Segment // all, parents before children
 	// Leaves, per thread, are the segments that end a path (not cut);
 	// with UnfoldOptions.Prefixes, the leaves where a thread stops early
 	// and those that reach a cut too.
-	Leaves   [][]*Segment
-	Terms    []*Term
-	Cut      bool // some path was cut by the unrolling bound (herd's "Loop")
-	Cuts     []CutSite
+	Leaves [][]*Segment
+	Terms  []*Term
+	Cut    bool // some path was cut by the unrolling bound (herd's "Loop")
+	Cuts   []CutSite
 	// Retries are where paths were cut off by the retry rule
 	// (UnfoldOptions.Retries).
 	Retries []RetrySite
