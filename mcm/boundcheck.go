@@ -80,8 +80,12 @@ func cutReachable(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 		return false, nil // the bound cuts no loop
 	}
 	if r, w, ok := u.UnorderedReadWrite(); ok {
-		return false, source.Errorf(w.Pos, "purr cannot tell whether the bound %d is enough: %s's instruction reads (%s) before it writes, which program order leaves unordered, and the argument needs them ordered",
-			n, threadName(t, w.Thread), r.Pos)
+		what := t.Program.Procs[w.Thread].Instr(w.Code).Text
+		if what == "" {
+			what = "instruction"
+		}
+		return false, source.Errorf(w.Pos, "purr cannot tell whether the bound %d is enough: %s's %s reads (at %s) and writes memory in parts that program order leaves unordered, and the argument needs path order and rf acyclic",
+			n, threadName(t, w.Thread), what, r.Pos)
 	}
 	if err := u.AnalyseValuesContext(ctx); err != nil {
 		return false, fmt.Errorf("%s: %w", t.File, err)
@@ -98,7 +102,7 @@ func cutReachable(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 	eopt := engine.Options{MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses}
 	reached, err = satengine.Reaches(ctx, model, t, u, lay, eopt, goal)
 	if err != nil && eval.NeedsConcreteExecutions(err) {
-		return false, fmt.Errorf("purr cannot tell whether the bound %d is enough: the model needs the explicit engine (%w), and only the SAT engine asks for partial executions", n, err)
+		return false, fmt.Errorf("%s: purr cannot tell whether the bound %d is enough: the model needs the explicit engine (%w), and only the SAT engine asks for partial executions", t.File, n, err)
 	}
 	return reached, err
 }
