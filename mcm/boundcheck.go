@@ -2,6 +2,7 @@ package mcm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/purr-mcm/purr/cat"
@@ -9,6 +10,7 @@ import (
 	"github.com/purr-mcm/purr/mcm/internal/engine"
 	"github.com/purr-mcm/purr/mcm/internal/eval"
 	"github.com/purr-mcm/purr/mcm/internal/events"
+	"github.com/purr-mcm/purr/mcm/internal/sat"
 	"github.com/purr-mcm/purr/mcm/internal/satengine"
 	"github.com/purr-mcm/purr/source"
 )
@@ -62,6 +64,12 @@ func cutReachable(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 	if n < 0 {
 		return false, fmt.Errorf("the unrolling bound must be a number of iterations, not %d", n)
 	}
+	defer func() {
+		var limit *sat.LimitError
+		if errors.As(err, &limit) && err == error(limit) {
+			err = fmt.Errorf("%s: the question whether the bound %d is enough refused: %w", t.File, n, &LimitError{What: limit.What, Limit: limit.Limit})
+		}
+	}()
 	model := eval.Model{Cat: m, Variants: opt.Variants, SkipWellFormed: opt.skipWellFormed, SkipChecks: opt.SkipChecks}
 	if err := checkReadsMessages(m, t); err != nil {
 		return false, err

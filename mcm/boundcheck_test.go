@@ -2,6 +2,7 @@ package mcm
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -54,5 +55,16 @@ func TestCutReachableRefuses(t *testing.T) {
 	_, err = cutReachable(context.Background(), varying, unbounded, Options{}, 1)
 	if err == nil || !strings.Contains(err.Error(), "needs the explicit engine") {
 		t.Errorf("a model that walks sets: %v, want a refusal", err)
+	}
+}
+
+// TestCutReachableLimits: the formula's bounds refuse the question as
+// they refuse a check, with a *LimitError.
+func TestCutReachableLimits(t *testing.T) {
+	test := parseTestFile(t, "testdata/boundcheck/dekker.litmus")
+	_, err := cutReachable(context.Background(), embeddedModel(t, "sc"), test, Options{MaxVars: 10}, 1)
+	var limit *LimitError
+	if !errors.As(err, &limit) || limit.Limit != 10 {
+		t.Errorf("err = %v, want a *LimitError of 10 variables", err)
 	}
 }
