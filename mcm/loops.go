@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
+	"sync"
 
+	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/cat/ast"
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/mcm/internal/eval"
@@ -25,9 +28,30 @@ var unboundedRounds = []int{2, 8, 32, 128}
 
 // unfoldUnbounded unfolds a test for --unroll none: retries cut off, other
 // loops unrolled until the test's own values end them.
+// Hazards (an operation herd7 stops on) are values' business: a retry may
+// meet one with a value that the pass after the retries cut off never
+// reads, so an unfolding with such a site keeps one retry.
 func unfoldUnbounded(ctx context.Context, model eval.Model, t *litmus.Test, opt events.UnfoldOptions,
 	initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value) (*events.Unfolding, *outcome.Bound, error) {
 	opt.Retries = keptRetries(model)
+	u, b, err := unfoldRounds(ctx, model, t, opt, initRegs, initMem)
+	if err != nil || len(u.Retries) == 0 || opt.Retries > 0 {
+		return u, b, err
+	}
+	if err := u.AnalyseValuesContext(ctx); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", t.File, err)
+	}
+	if len(u.IllegalOps()) == 0 {
+		return u, b, nil
+	}
+	opt.Retries = 1
+	return unfoldRounds(ctx, model, t, opt, initRegs, initMem)
+}
+
+// unfoldRounds unfolds with the bounds of unboundedRounds in turn until
+// none cuts a loop.
+func unfoldRounds(ctx context.Context, model eval.Model, t *litmus.Test, opt events.UnfoldOptions,
+	initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value) (*events.Unfolding, *outcome.Bound, error) {
 	var last *events.Unfolding
 	for _, n := range unboundedRounds {
 		opt.Unroll = n
@@ -41,7 +65,7 @@ func unfoldUnbounded(ctx context.Context, model eval.Model, t *litmus.Test, opt 
 		if !u.Cut {
 			b := &outcome.Bound{Unroll: Unbounded, Iterations: n, Exact: true, Retries: retrySites(t, u)}
 			if len(u.Retries) > 0 {
-				if err := eval.RetriesRemovable(model); err != nil {
+				if err := retriesRemovable(model); err != nil {
 					r := u.Retries[0]
 					return nil, nil, source.Errorf(r.Pos, "--unroll none: %s's loop only retries here, but %v", threadName(t, r.Thread), err)
 				}
@@ -86,7 +110,7 @@ func boundedExactness(ctx context.Context, model eval.Model, t *litmus.Test, opt
 		return b, nil
 	}
 	if len(u.Retries) > 0 {
-		if err := eval.RetriesRemovable(model); err != nil {
+		if err := retriesRemovable(model); err != nil {
 			r := u.Retries[0]
 			b.Why = fmt.Sprintf("%s's loop at %s only retries, but %v", threadName(t, r.Thread), r.Pos, err)
 			return b, nil
@@ -174,4 +198,25 @@ func threadName(t *litmus.Test, i int) string {
 		return t.Program.Procs[i].Name
 	}
 	return fmt.Sprintf("thread %d", i)
+}
+
+// removable caches eval.RetriesRemovable by model: a batch asks it of each
+// test with a loop, and the answer depends on the model alone.
+var removable sync.Map // removableKey → error (nil: removable)
+
+type removableKey struct {
+	model           *cat.Model
+	variants, skips string
+	skipWellFormed  bool
+}
+
+func retriesRemovable(model eval.Model) error {
+	key := removableKey{model.Cat, strings.Join(model.Variants, ","), strings.Join(model.SkipChecks, ","), model.SkipWellFormed}
+	if err, ok := removable.Load(key); ok {
+		e, _ := err.(error)
+		return e
+	}
+	err := eval.RetriesRemovable(model)
+	removable.Store(key, err)
+	return err
 }

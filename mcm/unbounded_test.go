@@ -1,0 +1,104 @@
+package mcm
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/outcome"
+)
+
+// TestUnbounded checks --unroll none on loops of each kind: those the
+// test's own values end are unrolled to their end, those whose iterations
+// write are refused at the loop with the reason, and the answer, when
+// there is one, carries no Loop mark and says it holds for every bound.
+// (Retries are testdata/loops's, TestLoopsSuite.)
+func TestUnbounded(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      string // the verdict and the states, as stateSummary prints them
+		err       string // a refusal: what its message says
+	}{
+		{name: "a counter from a constant",
+			src:  "AArch64 T\n{ }\n P0 ;\n MOV W0,#10 ;\n MOV W1,#0 ;\nL1: ;\n ADD W1,W1,#1 ;\n SUB W0,W0,#1 ;\n CBZ W0,L0 ;\n B L1 ;\nL0: ;\nforall 0:X1=10\n",
+			want: "Ok 0:X1=10"},
+		{name: "a loop that writes until it reads a flag",
+			src: "AArch64 T\n{ 0:X1=x; 0:X3=y; 1:X1=x; }\n P0 | P1 ;\nL0: | MOV W0,#1 ;\n LDR W0,[X1] | STR W0,[X1] ;\n STR W0,[X3] | ;\n CBZ W0,L0 | ;\nexists (y=1)\n",
+			err: "T.litmus:5:2: --unroll none: P0's loop does not end by the test's own values within 128 iterations, and its iterations are no retries (an iteration writes memory (T.litmus:6:2))"},
+		{name: "a loop that counts its reads",
+			src: "AArch64 T\n{ 0:X1=x; 1:X1=x; }\n P0 | P1 ;\n MOV W5,#0 | MOV W0,#1 ;\nL0: | STR W0,[X1] ;\n ADD W5,W5,#1 | ;\n LDR W0,[X1] | ;\n CBZ W0,L0 | ;\nexists (0:X5=3)\n",
+			err: "an iteration changes register X5, which the code after the loop reads"},
+	}
+	m := embeddedModel(t, "aarch64")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			test, err := litmus.Parse("T.litmus", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, engine := range []string{EngineSAT, EngineExplicit} {
+				out, err := Check(m, test, Options{Unroll: Unbounded, Engine: engine})
+				if tt.err != "" {
+					if err == nil || !strings.Contains(err.Error(), tt.err) {
+						t.Errorf("%s: error %v, want one saying %q", engine, err, tt.err)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatalf("%s: %v", engine, err)
+				}
+				if got := verdictAndStates(test, out); got != tt.want {
+					t.Errorf("%s: %s, want %s", engine, got, tt.want)
+				}
+				if out.Loop || out.Bound == nil || !out.Bound.Exact || out.Bound.Unroll != Unbounded {
+					t.Errorf("%s: Loop %v, bound %+v: want no Loop, an exact bound", engine, out.Loop, out.Bound)
+				}
+			}
+		})
+	}
+}
+
+// TestBoundExactness checks what --unroll N says of a loop the bound cut:
+// exact when the test's own values end it within the bound, not exact
+// (with the loop and why) when they do not.
+func TestBoundExactness(t *testing.T) {
+	const counter = "AArch64 T\n{ }\n P0 ;\n MOV W0,#3 ;\nL1: ;\n SUB W0,W0,#1 ;\n CBNZ W0,L1 ;\nforall 0:X0=0\n"
+	test, err := litmus.Parse("T.litmus", []byte(counter))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := embeddedModel(t, "sc")
+	for _, tt := range []struct {
+		unroll int
+		want   *outcome.Bound // nil: the bound cut nothing
+	}{
+		{unroll: 1, want: &outcome.Bound{Unroll: 1, Why: "P0's loop at T.litmus:6:2 is no retry: an iteration changes register X0, which the code after the loop reads"}},
+		{unroll: 2, want: nil},
+	} {
+		out, err := Check(m, test, Options{Unroll: tt.unroll})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := out.Bound
+		switch {
+		case tt.want == nil && got != nil:
+			t.Errorf("--unroll %d: bound %+v, want none", tt.unroll, got)
+		case tt.want != nil && (got == nil || got.Exact != tt.want.Exact || got.Why != tt.want.Why || got.Unroll != tt.want.Unroll):
+			t.Errorf("--unroll %d: bound %+v, want %+v", tt.unroll, got, tt.want)
+		}
+	}
+}
+
+// verdictAndStates prints an outcome's verdict and states in one line.
+func verdictAndStates(test *litmus.Test, out *outcome.Outcome) string {
+	res := out.Result(test, false)
+	parts := []string{res.Verdict.String()}
+	for _, st := range res.States {
+		var b []string
+		for _, x := range st.Bindings {
+			b = append(b, x.Loc+"="+x.Value)
+		}
+		parts = append(parts, strings.Join(b, ";"))
+	}
+	return strings.Join(parts, " ")
+}
