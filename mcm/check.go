@@ -139,6 +139,11 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 		if err != nil {
 			return nil, err
 		}
+		if eopt.Showing() {
+			if eopt.StaticallyEmpty, err = staticallyEmpty(ctx, model, t, u, lay, eopt); err != nil {
+				return nil, err
+			}
+		}
 		return explicit.Check(ctx, model, t, u, lay, eopt)
 	}
 	var recheck func(satengine.Accepted) error
@@ -165,6 +170,21 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 		return explicit.Check(ctx, model, t, u, lay, eopt)
 	}
 	return res, err
+}
+
+// staticallyEmpty has the SAT engine decide which of the sets and
+// relations the model captures no candidate execution fills, for the
+// explicit engine to leave out the same names. When the formula cannot
+// be built (a model that needs concrete executions, a formula past its
+// bounds), there is no SAT engine's answer to match: every name is kept.
+func staticallyEmpty(ctx context.Context, model eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
+	eopt engine.Options) ([]string, error) {
+	model.ByConstruction = satengine.WellFormedByConstruction // capture does not reach the rules
+	empty, err := satengine.StaticallyEmpty(ctx, model, t, u, lay, eopt)
+	if err != nil && ctx.Err() != nil {
+		return nil, err
+	}
+	return empty, nil
 }
 
 // parseThrough reads Options.Through: herd7 lets the same executions

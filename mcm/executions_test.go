@@ -1,11 +1,14 @@
 package mcm
 
 import (
+	"context"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
 
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/internal/engine"
 	"github.com/purr-mcm/purr/mcm/outcome"
 )
 
@@ -131,7 +134,7 @@ show e
 			t.Fatalf("%s: no execution", engine)
 		}
 		x := out.Executions[0]
-		for _, name := range []string{"a", "seen", "addr", "po-loc"} {
+		for _, name := range []string{"a", "seen", "addr", "rfe"} {
 			if _, ok := x.Relations[name]; !ok {
 				t.Errorf("%s: relation %s not captured", engine, name)
 			}
@@ -152,6 +155,148 @@ show e
 		}
 		if got := x.Sets["IW"]; !slices.Equal(got, []int{0, 1}) {
 			t.Errorf("%s: IW = %v, want the two init writes [0 1]", engine, got)
+		}
+	}
+}
+
+// condDMB is MP with a DMB LD that P1 passes only when it reads the flag
+// set: DMB.load is empty in some executions and not in others.
+const condDMB = `AArch64 MP+dmb.sy+cond-dmb.ld
+{
+0:X1=x; 0:X3=y;
+1:X1=y; 1:X3=x;
+}
+ P0          | P1          ;
+ MOV W0,#1   | LDR W0,[X1] ;
+ STR W0,[X1] | CBZ W0,L0   ;
+ DMB SY      | DMB LD      ;
+ MOV W2,#1   | L0:         ;
+ STR W2,[X3] | LDR W2,[X3] ;
+exists (1:X0=1 /\ 1:X2=0)
+`
+
+// names lists the relations and sets an execution carries, sorted.
+func names(x outcome.Execution) []string {
+	return slices.Sorted(func(yield func(string) bool) {
+		for n := range x.Relations {
+			if !yield(n) {
+				return
+			}
+		}
+		for n := range x.Sets {
+			if !yield(n) {
+				return
+			}
+		}
+	})
+}
+
+// filled tells whether an execution's relation or set of that name has a
+// pair or a member.
+func filled(x outcome.Execution, name string) bool {
+	return len(x.Relations[name]) > 0 || len(x.Sets[name]) > 0
+}
+
+// TestStaticallyEmpty checks that executions leave out the sets and
+// relations no candidate execution fills, and only those, alike in both
+// engines: every execution of a test, whichever engine found it,
+// carries the same names; a name left out is empty in every execution,
+// even those the model forbids (asked for by -doshow, which keeps it);
+// a name empty in some executions only is kept; on MP under aarch64, no
+// name but those the model shows is empty in all.
+func TestStaticallyEmpty(t *testing.T) {
+	files, err := filepath.Glob(repoPath("testdata/classic/*.litmus"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no classic tests: %v", err)
+	}
+	cond, err := litmus.Parse("MP+dmb.sy+cond-dmb.ld.litmus", []byte(condDMB))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []*litmus.Test{parseTestFile(t, repoPath("testdata/MP.litmus")), cond}
+	for _, f := range files[:6] {
+		tests = append(tests, parseTestFile(t, f))
+	}
+	for _, model := range []string{"aarch64", "tso"} {
+		m := embeddedModel(t, model)
+		for _, test := range tests {
+			name := model + "/" + filepath.Base(test.File)
+			opt := Options{Unroll: 2, Show: outcome.ShowAll, Through: "all"}
+			prepared, u, lay, _, err := prepare(context.Background(), m, test, opt)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			empty, err := staticallyEmpty(context.Background(), prepared, test, u, lay, engine.Options{Show: opt.Show})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			var want []string
+			for _, asked := range []bool{false, true} {
+				if asked {
+					opt.Capture = empty
+				}
+				for _, e := range []string{EngineSAT, EngineExplicit} {
+					opt.Engine = e
+					out, err := Check(m, test, opt)
+					if err != nil {
+						t.Fatalf("%s (%s): %v", name, e, err)
+					}
+					if len(out.Executions) == 0 {
+						t.Fatalf("%s (%s): no execution", name, e)
+					}
+					for _, x := range out.Executions {
+						got := names(x)
+						if want == nil && !asked {
+							want = got
+						}
+						for _, n := range empty {
+							if asked && filled(x, n) {
+								t.Errorf("%s (%s): %s is left out as empty, but execution %d has it: %v %v",
+									name, e, n, x.Index, x.Relations[n], x.Sets[n])
+							}
+							if _, listed := slices.BinarySearch(got, n); listed != asked {
+								t.Errorf("%s (%s, -doshow %v): execution %d lists %s: %v", name, e, asked, x.Index, n, listed)
+							}
+						}
+						if !asked && !slices.Equal(got, want) {
+							t.Errorf("%s (%s): execution %d carries %q, another %q", name, e, x.Index, got, want)
+						}
+					}
+					if asked || model != "aarch64" {
+						continue
+					}
+					sometimes := func(n string) (some, all bool) {
+						some, all = false, true
+						for _, x := range out.Executions {
+							some = some || filled(x, n)
+							all = all && filled(x, n)
+						}
+						return some, all
+					}
+					switch test {
+					case tests[0]:
+						for _, n := range want {
+							if some, _ := sometimes(n); !some && !slices.Contains(outcome.BaseRelations, n) && !slices.Contains(out.Shown, n) {
+								t.Errorf("%s (%s): %s is empty in every execution, yet listed", name, e, n)
+							}
+						}
+						if some, all := sometimes("fre"); !some || all {
+							t.Errorf("%s (%s): fre should be empty in some executions only (some %v, all %v)", name, e, some, all)
+						}
+					case cond:
+						if some, all := sometimes("DMB.load"); !some || all || !slices.Contains(want, "DMB.load") {
+							t.Errorf("%s (%s): DMB.load should be kept, empty in some executions only (some %v, all %v)", name, e, some, all)
+						}
+					}
+				}
+			}
+			if model == "aarch64" && test == tests[0] {
+				for _, n := range []string{"emptyset", "message-receives", "BR", "PoD", "DMB.full", "addr-dep", "rfi"} {
+					if !slices.Contains(empty, n) {
+						t.Errorf("%s: %s is not left out as empty (%q)", name, n, empty)
+					}
+				}
+			}
 		}
 	}
 }

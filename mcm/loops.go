@@ -3,6 +3,7 @@ package mcm
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -65,7 +66,7 @@ func unfoldRounds(ctx context.Context, model eval.Model, t *litmus.Test, opt eve
 		if !u.Cut {
 			b := &outcome.Bound{Unroll: Unbounded, Iterations: n, Exact: true, Retries: retrySites(t, u)}
 			if len(u.Retries) > 0 {
-				if err := retriesRemovable(model); err != nil {
+				if err := retriesRemovable(model, u); err != nil {
 					r := u.Retries[0]
 					return nil, nil, source.Errorf(r.Pos, "--unroll none: %s's loop only retries here, but %v", threadName(t, r.Thread), err)
 				}
@@ -110,7 +111,7 @@ func boundedExactness(ctx context.Context, model eval.Model, t *litmus.Test, opt
 		return b, nil
 	}
 	if len(u.Retries) > 0 {
-		if err := retriesRemovable(model); err != nil {
+		if err := retriesRemovable(model, u); err != nil {
 			r := u.Retries[0]
 			b.Why = fmt.Sprintf("%s's loop at %s only retries, but %v", threadName(t, r.Thread), r.Pos, err)
 			return b, nil
@@ -200,23 +201,41 @@ func threadName(t *litmus.Test, i int) string {
 	return fmt.Sprintf("thread %d", i)
 }
 
-// removable caches eval.RetriesRemovable by model: a batch asks it of each
-// test with a loop, and the answer depends on the model alone.
+// removable caches eval.RetriesRemovableFor by model and tags: a batch
+// asks it of each test with a loop, and the answer depends on the model
+// and on the tags the test's events carry alone.
 var removable sync.Map // removableKey → error (nil: removable)
 
 type removableKey struct {
-	model           *cat.Model
-	variants, skips string
-	skipWellFormed  bool
+	model              *cat.Model
+	variants, skips    string
+	skipWellFormed     bool
+	carried, inRetries string
 }
 
-func retriesRemovable(model eval.Model) error {
-	key := removableKey{model.Cat, strings.Join(model.Variants, ","), strings.Join(model.SkipChecks, ","), model.SkipWellFormed}
+// retriesRemovable is eval.RetriesRemovableFor for the test unfolded as u:
+// the tags its events carry, and those a retry's events may carry (every
+// event that is no write, a superset).
+func retriesRemovable(model eval.Model, u *events.Unfolding) error {
+	carried, inRetries := map[string]bool{}, map[string]bool{}
+	for _, e := range u.Events {
+		for _, tag := range e.Tags {
+			carried[tag] = true
+			if !e.IsWrite() && e.Kind != events.KindMark {
+				inRetries[tag] = true
+			}
+		}
+	}
+	key := removableKey{model.Cat, strings.Join(model.Variants, ","), strings.Join(model.SkipChecks, ","), model.SkipWellFormed,
+		strings.Join(slices.Sorted(maps.Keys(carried)), ","), strings.Join(slices.Sorted(maps.Keys(inRetries)), ",")}
 	if err, ok := removable.Load(key); ok {
 		e, _ := err.(error)
 		return e
 	}
-	err := eval.RetriesRemovable(model)
+	err := eval.RetriesRemovableFor(model, eval.TestTags{
+		Carried:   func(tag string) bool { return carried[tag] },
+		Removable: func(tag string) bool { return inRetries[tag] },
+	})
 	removable.Store(key, err)
 	return err
 }

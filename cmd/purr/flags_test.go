@@ -59,7 +59,8 @@ func TestFlags(t *testing.T) {
 		{name: "default unroll 2", args: []string{"-m", "sc", retry}, stdout: []string{"Loop Ok", "Observation retry Always 3 0"},
 			stderr: "testdata/retry.litmus: Test retry: Loops cut at --unroll 2"},
 		{name: "-unroll 3", args: []string{"-m", "sc", "-unroll", "3", retry}, stdout: []string{"Loop Ok", "Observation retry Always 4 0"},
-			stderr: "testdata/retry.litmus: Test retry: Loops cut at --unroll 3"},
+			stderr: "testdata/retry.litmus: Test retry: Loops cut at --unroll 3, but the answer holds for any number of iterations"},
+		{name: "--unroll none", args: []string{"-m", "sc", "--unroll", "none", retry}, stdout: []string{"Ok\n", "Observation retry Always 1 0"}},
 		{name: "-timeout none, herd7's no timeout", args: []string{"-m", "sc", "-timeout", "none", mp}, stdout: []string{"Observation MP Never 0 3"}},
 		{name: "negative unroll", args: []string{"--unroll", "-1", mp}, status: 2, stderr: "purr: invalid argument \"-1\" for \"--unroll\" flag: must be a number of iterations (at least 0) or none, not -1\n"},
 

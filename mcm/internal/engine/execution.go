@@ -30,7 +30,7 @@ type Builder struct {
 func NewBuilder(t *litmus.Test, lay events.Layout, occ []Occurrence) *Builder {
 	var keep []Occurrence
 	for _, o := range occ {
-		if o.Event.IsMem() || o.Event.Kind == events.KindFence {
+		if Listed(o.Event) {
 			keep = append(keep, o)
 		}
 	}
@@ -98,6 +98,10 @@ func NewBuilder(t *litmus.Test, lay events.Layout, occ []Occurrence) *Builder {
 	}
 	return b
 }
+
+// Listed tells whether executions list the event: memory accesses and
+// fences do, herd's branches and register events do not.
+func Listed(e *events.Event) bool { return e.IsMem() || e.Kind == events.KindFence }
 
 // add puts the pair (from, to), by unfolding event IDs, in a relation; a
 // pair with an event the execution does not list is left out.
@@ -178,6 +182,58 @@ func dedupEdges(edges []outcome.Edge) []outcome.Edge {
 		}
 	}
 	return out
+}
+
+// StaticallyEmpty lists, sorted, the sets and relations the model
+// captured that no candidate execution of unfolding u fills with events
+// executions list: each of their members or pairs has a literal false in
+// every candidate (isFalse), or an event no execution lists (Listed:
+// branches, register events). Such names mean nothing for the test
+// (emptyset, the barriers' sets of a test without barriers, the
+// dependencies of a test without any), and executions leave them out
+// (LeaveOut). Those asked for are kept, listed empty: the names the
+// model shows, as herd7's pictures name them, and those capture names
+// (-doshow).
+func StaticallyEmpty[L comparable](captured *eval.Captured[L], capture []string, u *events.Unfolding, isFalse func(L) bool) []string {
+	if captured == nil {
+		return nil
+	}
+	kept := func(name string) bool {
+		return slices.Contains(captured.Shown, name) || slices.Contains(capture, name) || slices.Contains(outcome.BaseRelations, name)
+	}
+	var out []string
+	for name, x := range captured.Sets {
+		filled := slices.ContainsFunc(u.Events, func(e *events.Event) bool { return Listed(e) && !isFalse(x[e.ID]) })
+		if !kept(name) && !filled {
+			out = append(out, name)
+		}
+	}
+	for name, r := range captured.Rels {
+		filled := false
+		for k, in := range r {
+			if !isFalse(in) && Listed(u.Events[k.A]) && Listed(u.Events[k.B]) {
+				filled = true
+				break
+			}
+		}
+		if !kept(name) && !filled {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// LeaveOut removes the named sets and relations from what the model
+// captured (StaticallyEmpty's, for executions to leave out).
+func LeaveOut[L comparable](captured *eval.Captured[L], names []string) {
+	if captured == nil {
+		return
+	}
+	for _, name := range names {
+		delete(captured.Sets, name)
+		delete(captured.Rels, name)
+	}
 }
 
 // AddRelations puts in b rf, co and fr, the relations and sets the model

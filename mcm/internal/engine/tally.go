@@ -24,6 +24,13 @@ type Options struct {
 	// Visit, when not nil, gets the executions Show selects instead of
 	// the outcome (see mcm.Options.Visit).
 	Visit func(outcome.Visited) bool
+	// StaticallyEmpty names the sets and relations the model captures
+	// that no candidate execution fills (see StaticallyEmpty), for the
+	// explicit engine to leave out of executions: it sees one execution
+	// at a time and cannot tell, so mcm has the SAT engine decide, for
+	// both engines to show the same names. The SAT engine decides on
+	// its own formula and ignores this.
+	StaticallyEmpty []string
 }
 
 // Showing tells whether the options keep executions for people to read.

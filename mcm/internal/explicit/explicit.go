@@ -491,6 +491,9 @@ type Checker struct {
 	observedAddrs []outcome.Value
 	capture       bool // keep what the model binds and shows in judgements
 	through       bool // let executions the model's checks forbid through (engine.Options.Through)
+	// empty are the captured names executions leave out, as no candidate
+	// fills them (engine.Options.StaticallyEmpty).
+	empty []string
 	// chooses says that the model made a choice (with x from S) on an
 	// execution judged: Verify then keeps what it found right in verified.
 	chooses  bool
@@ -1025,7 +1028,7 @@ func (c *Checker) validateBoth(x, y litmus.Prop) error {
 // the model m.
 func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout, opt engine.Options) (*outcome.Outcome, error) {
 	c := NewChecker(ctx, m, t, u, lay)
-	c.capture, c.through = opt.Showing(), opt.Through
+	c.capture, c.through, c.empty = opt.Showing(), opt.Through, opt.StaticallyEmpty
 	// Refuse a condition purr cannot evaluate even when no execution
 	// would evaluate it.
 	for _, p := range []litmus.Prop{t.Filter, t.Cond} {
@@ -1234,6 +1237,7 @@ func (c *Checker) execution(x *execution, j judgement, index int, capture []stri
 	if brief {
 		captured, capture = nil, nil
 	}
+	engine.LeaveOut(captured, c.empty)
 	engine.AddRelations(b, j.rels, j.sets, captured, capture, func(in bool) bool { return in })
 	for _, f := range j.fails {
 		b.Fail(f)

@@ -250,6 +250,21 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 	return tally.Outcome(complete), nil
 }
 
+// StaticallyEmpty lists the sets and relations the model captures for
+// executions that no candidate execution of the test fills (see
+// engine.StaticallyEmpty), decided on the test's formula: for the
+// explicit engine, which cannot tell them from one execution, to leave
+// out the names the SAT engine leaves out.
+func StaticallyEmpty(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout,
+	opt engine.Options) (empty []string, err error) {
+	defer sat.Catch(&err)
+	f, err := build(ctx, m, t, u, lay, opt, true)
+	if err != nil {
+		return nil, err
+	}
+	return f.empty, nil
+}
+
 // formula is a test's encoding with the model evaluated on it, where
 // Check and Why start.
 type formula struct {
@@ -258,7 +273,8 @@ type formula struct {
 	sets       map[string]Set
 	rels       map[string]Rel
 	checks     []eval.Check[sat.Lit]
-	captured   *eval.Captured[sat.Lit] // when capturing
+	captured   *eval.Captured[sat.Lit] // when capturing, less empty
+	empty      []string                // the captured names no candidate fills (engine.StaticallyEmpty)
 	derivation Rel                     // the values' derivation, which must be acyclic
 }
 
@@ -281,6 +297,10 @@ func build(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 	if err != nil {
 		return nil, err
 	}
+	// The gates fold constants as the model is evaluated: a captured
+	// name whose literals all came out false is empty in every candidate.
+	f.empty = engine.StaticallyEmpty(f.captured, opt.Capture, u, func(l sat.Lit) bool { return l == sat.False })
+	engine.LeaveOut(f.captured, f.empty)
 	f.derivation = en.derivation()
 	return f, nil
 }

@@ -1,0 +1,296 @@
+package eval
+
+// The operators of RetriesRemovable's analysis (retries.go): how the
+// direction of a value (may shrink, may grow) and its facts (domain or
+// range kept, closed) pass through each. Throughout, X' is X computed on
+// the reduced execution E', X|K on E restricted to the kept events K; D
+// are the removed events.
+
+import (
+	"cmp"
+
+	"github.com/purr-mcm/purr/cat/ast"
+)
+
+// Why the operators lose pairs or members.
+const (
+	whyPath   = "a path through an event of a removed iteration is lost"
+	whyDomain = "an event whose pairs all lead into removed iterations leaves it"
+)
+
+func (a *retries) binary(x *ast.Binary, l, r value) value {
+	if x.Op == ast.Add {
+		return a.add(x, l, r)
+	}
+	ls, lSet := l.(*absSet)
+	rs, rSet := r.(*absSet)
+	if lSet || rSet {
+		if !lSet && isNothing(l) {
+			ls, lSet = &absSet{}, true
+		}
+		if !rSet && isNothing(r) {
+			rs, rSet = &absSet{}, true
+		}
+		if lSet && rSet {
+			return setOp(x, ls, rs)
+		}
+		return unknown(x, "mixes a set of values with events")
+	}
+	le, lOK := l.(*events)
+	re, rOK := r.(*events)
+	if !lOK || !rOK {
+		return unknown(x, "an operand purr does not follow")
+	}
+	out := &events{shrinks: first(le.shrinks, re.shrinks), grows: first(le.grows, re.grows)}
+	switch x.Op {
+	case ast.Union:
+		// Monotone in both: X'∪Y' against X|K ∪ Y|K.
+		if le.within == re.within {
+			out.within = le.within
+		}
+		out.domKept, out.rngKept, out.closed = le.domKept && re.domKept, le.rngKept && re.rngKept, le.closed && re.closed
+		out.empty = le.empty && re.empty
+	case ast.Inter:
+		// Monotone in both; the pairs are some of either side's.
+		out.domKept, out.rngKept, out.closed = le.domKept || re.domKept, le.rngKept || re.rngKept, le.closed || re.closed
+		out.empty = le.empty || re.empty
+		out.within = cmp.Or(le.within, re.within)
+		out.parts = [2]*events{le, re}
+	case ast.Diff:
+		// X \ Y is X ∩ ~Y: what Y loses, X \ Y gains.
+		if re.parts[0] == le && le != nil {
+			re = re.parts[1] // X \ (X & Z) is X \ Z (fre = fr \ fri)
+		} else if re.parts[1] == le && le != nil {
+			re = re.parts[0]
+		}
+		if re.shape == "po;po" && le.within == "LKR" && re.grows == nil {
+			// The pairs of X not in po;po are immediate successors in po.
+			// po;po loses a pair (x, y) when only removed events lie
+			// between x and y; but an LKR's immediate successor is its
+			// LKW (herd's spin_lock makes them one after the other), which
+			// is kept: a pair from an LKR has a kept event between, or
+			// none at all, on E and E' alike (the kernel's lk-rmw).
+			re = &events{grows: re.grows}
+		}
+		out.shrinks, out.grows = first(le.shrinks, flipped("it takes away", re.grows, x, re)), first(le.grows, flipped("it takes away", re.shrinks, x, re))
+		out.domKept, out.rngKept, out.closed, out.empty = le.domKept, le.rngKept, le.closed, le.empty
+		out.within = le.within
+		if re.empty {
+			out.shrinks, out.grows = le.shrinks, le.grows
+		}
+	case ast.Cartesian:
+		// S'×T' against (S|K)×(T|K): monotone in both.
+		out.domKept, out.rngKept = le.domKept, re.domKept
+		out.empty = le.empty || re.empty
+		out.within = le.within
+	case ast.Seq:
+		// X';Y' ⊆ (X;Y)|K, and it misses exactly the paths x→m→y with
+		// x, y kept and m removed: none when X's targets or Y's sources
+		// are kept, or when either side joins no kept event to a
+		// removed one (closed). Then X;Y is exact (grows) when X and Y
+		// are.
+		if !(le.rngKept || re.domKept || le.closed || re.closed) {
+			out.shrinks = first(out.shrinks, causeAt(x, whyPath))
+		}
+		out.domKept = le.domKept || (le.closed && re.domKept)
+		out.rngKept = re.rngKept || (re.closed && le.rngKept)
+		out.closed = le.closed && re.closed
+		out.empty = le.empty || re.empty
+		out.within = le.within
+		if le.shape == "po" && re.shape == "po" {
+			out.shape = "po;po"
+		}
+	default:
+		return unknown(x, "an operator purr does not follow")
+	}
+	return out.normalise()
+}
+
+// flipped is the cause of the opposite change of Y in X \ Y or ~Y: at the
+// operator, naming what Y does (how says what the operator does with Y).
+func flipped(how string, c *cause, x ast.Node, y *events) *cause {
+	if c == nil {
+		return nil
+	}
+	verb := "may grow"
+	if c == y.shrinks {
+		verb = "may shrink"
+	}
+	return causeAt(x, how+" "+c.text+" ("+c.pos.String()+"), which "+verb+": "+c.why)
+}
+
+// isNothing tells whether v is the empty value (0, {}).
+func isNothing(v value) bool {
+	e, ok := v.(*events)
+	return ok && e.empty
+}
+
+// setOp is a union, intersection or difference of sets of values. A
+// union lists both sides' members; the others test members for equality,
+// which the analysis decides only between tags.
+func setOp(x *ast.Binary, l, r *absSet) value {
+	switch x.Op {
+	case ast.Union:
+		return &absSet{elems: append(append([]value(nil), l.elems...), r.elems...), open: first(l.open, r.open)}
+	case ast.Inter, ast.Diff:
+		if l.open == nil && r.open == nil && allTags(l.elems) && allTags(r.elems) {
+			out := &absSet{}
+			for _, e := range l.elems {
+				in := false
+				for _, f := range r.elems {
+					in = in || e == f
+				}
+				if in == (x.Op == ast.Inter) {
+					out.elems = append(out.elems, e)
+				}
+			}
+			return out
+		}
+		return &absSet{elems: l.elems, open: first(l.open, causeAt(x, "which of its members remain may depend on the execution"))}
+	}
+	return unknown(x, "an operator purr does not follow on sets of values")
+}
+
+func allTags(vs []value) bool {
+	for _, v := range vs {
+		if t, ok := v.(absTag); !ok || t == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// add is e ++ S on a listed set of values.
+func (a *retries) add(x *ast.Binary, e, s value) value {
+	if isNothing(s) {
+		return &absSet{elems: []value{e}}
+	}
+	if set, ok := s.(*absSet); ok {
+		return &absSet{elems: append([]value{e}, set.elems...), open: set.open}
+	}
+	return unknown(x, "adds a member to a set or relation purr does not follow")
+}
+
+func (a *retries) unary(x *ast.Unary, v value) value {
+	e, ok := v.(*events)
+	if !ok {
+		return unknown(x, "an operand purr does not follow")
+	}
+	out := &events{shrinks: e.shrinks, grows: e.grows}
+	switch x.Op {
+	case ast.ToID:
+		// [S'] against [S|K]: as S; its pairs join an event to itself.
+		out.domKept, out.rngKept, out.closed, out.empty = e.domKept, e.domKept, true, e.empty
+		out.within = e.within
+	case ast.Compl:
+		// ~X' = K \ X' against K \ X: what X loses, ~X gains.
+		if e.empty {
+			return exact() // every event, or every pair
+		}
+		out.shrinks, out.grows = flipped("the complement of", e.grows, x, e), flipped("the complement of", e.shrinks, x, e)
+	case ast.Inverse:
+		out.domKept, out.rngKept, out.closed, out.empty = e.rngKept, e.domKept, e.closed, e.empty
+	case ast.Plus, ast.Star:
+		// Paths of X' against paths of X between kept events: those
+		// through a removed event are lost, unless every step starts or
+		// ends in a kept event, or X joins no kept event to a removed one.
+		if !(e.domKept || e.rngKept || e.closed) {
+			out.shrinks = first(out.shrinks, causeAt(x, whyPath))
+		}
+		out.closed, out.empty = e.closed, e.empty && x.Op == ast.Plus
+		if x.Op == ast.Plus {
+			out.domKept, out.rngKept = e.domKept, e.rngKept
+		}
+	case ast.Opt:
+		// X' ∪ id against X|K ∪ id|K: as X.
+		out.closed = e.closed
+	default:
+		return unknown(x, "an operator purr does not follow")
+	}
+	return out.normalise()
+}
+
+// apply applies a function: a closure's body is analysed with its
+// arguments' abstract values, to a bounded depth.
+func (a *retries) apply(x *ast.App, f, arg value) value {
+	switch f := f.(type) {
+	case *closure:
+		if a.depth >= retriesDepth {
+			return unknown(x, "calls nest too deep for purr to follow")
+		}
+		inner := f.env.child()
+		a.bindParams(x, f.params, arg, inner)
+		a.depth++
+		v := a.expr(f.body, inner)
+		a.depth--
+		if f.body.Position().File == preludeFile && x.Pos.File != preludeFile {
+			v = relocated(v, x)
+		}
+		return v
+	case absBuiltin:
+		return a.builtin(x, string(f), arg)
+	}
+	return unknown(x, "applies a value purr does not follow as a function")
+}
+
+// relocated moves the causes found in purr's prelude to the model's call
+// (see atCallSite).
+func relocated(v value, x *ast.App) value {
+	switch v := v.(type) {
+	case *events:
+		out := *v
+		move := func(c *cause) *cause {
+			if c == nil || c.pos.File != preludeFile {
+				return c
+			}
+			return causeAt(x, "in purr's prelude, "+c.text+": "+c.why)
+		}
+		out.shrinks, out.grows = move(v.shrinks), move(v.grows)
+		return &out
+	case absTuple:
+		out := make(absTuple, len(v))
+		for i, e := range v {
+			out[i] = relocated(e, x)
+		}
+		return out
+	}
+	return v
+}
+
+func (a *retries) builtin(x *ast.App, name string, arg value) value {
+	switch name {
+	case "domain", "range":
+		e, ok := arg.(*events)
+		if !ok {
+			return unknown(x, "an argument purr does not follow")
+		}
+		// domain(X') against domain(X)|K: an event loses its place when
+		// all its pairs lead into D; none do when the other end is kept
+		// or X is closed.
+		out := &events{shrinks: e.shrinks, grows: e.grows, closed: true, empty: e.empty}
+		end, other := e.domKept, e.rngKept
+		if name == "range" {
+			end, other = e.rngKept, e.domKept
+		}
+		if !(other || e.closed) {
+			out.shrinks = first(out.shrinks, causeAt(x, whyDomain))
+		}
+		out.domKept, out.rngKept = end, end
+		return out.normalise()
+	case "different-values":
+		// The pairs of X whose events' values differ: kept events keep
+		// their values.
+		if e, ok := arg.(*events); ok {
+			return e
+		}
+		return unknown(x, "an argument purr does not follow")
+	case "fail":
+		a.failed = true
+		return unknown(x, "fail")
+	case "oa-changes", "at-least-one-writable", "same-oa":
+		return nothing() // no page tables
+	case "classes", "classes-loc", "linearisations":
+		return &absSet{open: causeAt(x, "its members depend on the execution")}
+	}
+	return unknown(x, "a builtin purr does not follow")
+}

@@ -1,0 +1,372 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/mcm/internal/predef"
+)
+
+// TestRetriesSound checks the analysis against concrete executions:
+// random expressions, evaluated on random executions E and on E' (E
+// without a random set D of reads, fences and branches, as the program
+// side removes them, its ctrl losing random pairs), must relate as their
+// abstract values say: what cannot grow is within E's value restricted to
+// the kept events, what cannot shrink contains it, and the facts (domain
+// or range kept, closed, empty) hold of E's value.
+func TestRetriesSound(t *testing.T) {
+	rng := rand.New(rand.NewSource(27))
+	rounds := 300
+	if testing.Short() {
+		rounds = 60
+	}
+	for round := range rounds {
+		var src strings.Builder
+		var names []string
+		g := &exprGen{rng: rng, rels: slices.Clone(baseRels), sets: slices.Clone(baseSets)}
+		for i := range 12 {
+			name := fmt.Sprintf("x%d", i)
+			expr := g.rel(3)
+			if i%3 == 0 {
+				expr = g.set(3)
+				g.sets = append(g.sets, name)
+			} else {
+				if rng.Intn(2) == 0 && len(names) > 0 {
+					// X \ (X & Z), which the analysis knows is X \ Z.
+					prev := names[len(names)-1]
+					if slices.Contains(g.rels, prev) {
+						expr = fmt.Sprintf("%s \\ (%s & %s)", prev, prev, g.rel(1))
+					}
+				}
+				g.rels = append(g.rels, name)
+			}
+			fmt.Fprintf(&src, "let %s = %s\n", name, expr)
+			names = append(names, name)
+		}
+		l := retriesLoader(t, nil)
+		m, err := l.LoadSource("p.cat", []byte(src.String()))
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src.String())
+		}
+		a := &retries{variants: map[string]bool{}, included: map[string]bool{}, skip: func(string) bool { return false }}
+		prelude, _, err := library()
+		if err != nil {
+			t.Fatal(err)
+		}
+		scope := a.run(m.Stmts, a.run(prelude.Stmts, retriesPredefined(TestTags{})))
+
+		x := randomExecution(rng)
+		full := x.capture(t, m, x.all(), false)
+		reduced := x.capture(t, m, x.kept, true)
+		for _, name := range names {
+			v, _ := scope.lookup(name)
+			e, ok := v.(*events)
+			if !ok {
+				t.Fatalf("%s: abstract value %T", name, v)
+			}
+			if msg := x.contradicts(e, full[name], reduced[name]); msg != "" {
+				t.Errorf("round %d, %s = %s: %s\nE: %v\nE': %v\nD: %v", round, name, lineOf(src.String(), name), msg, full[name], reduced[name], x.removed())
+			}
+		}
+	}
+}
+
+func lineOf(src, name string) string {
+	for _, line := range strings.Split(src, "\n") {
+		if strings.HasPrefix(line, "let "+name+" = ") {
+			return strings.TrimPrefix(line, "let "+name+" = ")
+		}
+	}
+	return ""
+}
+
+var (
+	baseRels = []string{"po", "rf", "co", "fr", "loc", "ext", "int", "id", "ctrl", "addr", "data", "rmw", "po-loc", "rfe", "fre", "coi"}
+	baseSets = []string{"W", "R", "M", "F", "B", "_", "IW", "FW", "emptyset"}
+)
+
+// exprGen makes random expressions over the names of relations and sets
+// it has: the base ones, and the bindings made so far.
+type exprGen struct {
+	rng        *rand.Rand
+	rels, sets []string
+}
+
+func (g *exprGen) rel(depth int) string {
+	rng := g.rng
+	if depth == 0 || rng.Intn(4) == 0 {
+		return g.rels[rng.Intn(len(g.rels))]
+	}
+	r := func() string { return g.rel(depth - 1) }
+	s := func() string { return g.set(depth - 1) }
+	switch rng.Intn(12) {
+	case 0:
+		return "(" + r() + " | " + r() + ")"
+	case 1:
+		return "(" + r() + " & " + r() + ")"
+	case 2:
+		return "(" + r() + " \\ " + r() + ")"
+	case 3, 4:
+		return "(" + r() + " ; " + r() + ")"
+	case 5:
+		return "(" + r() + ")+"
+	case 6:
+		return "(" + r() + ")*"
+	case 7:
+		return "(" + r() + ")?"
+	case 8:
+		return "(" + r() + ")^-1"
+	case 9:
+		return "(~(" + r() + "))"
+	case 10:
+		return "[" + s() + "]"
+	}
+	return "(" + s() + " * " + s() + ")"
+}
+
+func (g *exprGen) set(depth int) string {
+	rng := g.rng
+	if depth == 0 || rng.Intn(3) == 0 {
+		return g.sets[rng.Intn(len(g.sets))]
+	}
+	s := func() string { return g.set(depth - 1) }
+	switch rng.Intn(6) {
+	case 0:
+		return "(" + s() + " | " + s() + ")"
+	case 1:
+		return "(" + s() + " & " + s() + ")"
+	case 2:
+		return "(" + s() + " \\ " + s() + ")"
+	case 3:
+		return "(~(" + s() + "))"
+	case 4:
+		return "domain(" + g.rel(depth-1) + ")"
+	}
+	return "range(" + g.rel(depth-1) + ")"
+}
+
+// execution is a small random execution: two initial writes, then events
+// of two threads.
+type execution struct {
+	n                  int
+	kind               []byte // 'I' (initial write), 'W', 'R', 'F', 'B'
+	thread, loc        []int
+	rf, co, addr, data map[Pair]bool
+	ctrl, reducedCtrl  map[Pair]bool
+	kept               []bool
+}
+
+func randomExecution(rng *rand.Rand) *execution {
+	n := 4 + rng.Intn(6)
+	x := &execution{n: n, kind: make([]byte, n), thread: make([]int, n), loc: make([]int, n),
+		rf: map[Pair]bool{}, co: map[Pair]bool{}, addr: map[Pair]bool{}, data: map[Pair]bool{}, ctrl: map[Pair]bool{}, reducedCtrl: map[Pair]bool{}}
+	for i := range n {
+		x.thread[i], x.loc[i] = -1-i, i%2
+		if i < 2 {
+			x.kind[i] = 'I'
+			continue
+		}
+		x.kind[i] = "WRRFB"[rng.Intn(5)]
+		x.thread[i], x.loc[i] = rng.Intn(2), rng.Intn(2)
+	}
+	writes := func(l int) []int {
+		var ws []int
+		for i := range n {
+			if (x.kind[i] == 'I' || x.kind[i] == 'W') && x.loc[i] == l {
+				ws = append(ws, i)
+			}
+		}
+		return ws
+	}
+	for l := range 2 {
+		ws := writes(l) // the initial write first, then the others in a random order
+		rest := ws[1:]
+		rng.Shuffle(len(rest), func(i, j int) { rest[i], rest[j] = rest[j], rest[i] })
+		for i := range ws {
+			for j := i + 1; j < len(ws); j++ {
+				x.co[PairOf(ws[i], ws[j])] = true
+			}
+		}
+	}
+	for i := range n {
+		if x.kind[i] == 'R' {
+			ws := writes(x.loc[i])
+			x.rf[PairOf(ws[rng.Intn(len(ws))], i)] = true
+		}
+	}
+	// D: some reads, fences and branches (never a write).
+	x.kept = make([]bool, n)
+	for i := range n {
+		x.kept[i] = x.kind[i] == 'I' || x.kind[i] == 'W' || rng.Intn(3) > 0
+	}
+	// Dependencies from reads to later events of their thread; a kept
+	// event depends on no removed one.
+	for i := range n {
+		for j := range n {
+			if x.kind[i] != 'R' || !x.po(i, j) {
+				continue
+			}
+			for _, dep := range []map[Pair]bool{x.addr, x.data, x.ctrl} {
+				if rng.Intn(3) == 0 && (x.kept[i] || !x.kept[j]) {
+					dep[PairOf(i, j)] = true
+				}
+			}
+			if x.kept[i] && x.kept[j] && x.ctrl[PairOf(i, j)] && rng.Intn(2) == 0 {
+				x.reducedCtrl[PairOf(i, j)] = true
+			}
+		}
+	}
+	return x
+}
+
+func (x *execution) po(i, j int) bool { return x.thread[i] >= 0 && x.thread[i] == x.thread[j] && i < j }
+
+func (x *execution) all() []bool {
+	all := make([]bool, x.n)
+	for i := range all {
+		all[i] = true
+	}
+	return all
+}
+
+func (x *execution) removed() []int {
+	var d []int
+	for i, k := range x.kept {
+		if !k {
+			d = append(d, i)
+		}
+	}
+	return d
+}
+
+// capture evaluates the model on the events exec keeps (all of them: E;
+// x.kept: E') and returns each binding's members or pairs.
+func (x *execution) capture(t *testing.T, m *cat.Model, exec []bool, reduced bool) map[string]map[Pair]bool {
+	t.Helper()
+	al := NewAlgebra[bool](bools{}, exec)
+	set := func(member func(i int) bool) Set[bool] {
+		s := make(Set[bool], x.n)
+		for i := range s {
+			s[i] = exec[i] && member(i)
+		}
+		return s
+	}
+	rel := func(related func(i, j int) bool) Rel[bool] {
+		r := Rel[bool]{}
+		for i := range x.n {
+			for j := range x.n {
+				if exec[i] && exec[j] && related(i, j) {
+					r[PairOf(i, j)] = true
+				}
+			}
+		}
+		return r
+	}
+	in := func(m map[Pair]bool) func(i, j int) bool { return func(i, j int) bool { return m[PairOf(i, j)] } }
+	isW := func(i int) bool { return x.kind[i] == 'W' || x.kind[i] == 'I' }
+	mem := func(i int) bool { return isW(i) || x.kind[i] == 'R' }
+	sets := map[string]Set[bool]{
+		"_": set(func(int) bool { return true }), "W": set(isW), "R": set(func(i int) bool { return x.kind[i] == 'R' }),
+		"M": set(mem), "Exp": set(mem), "F": set(func(i int) bool { return x.kind[i] == 'F' }),
+		"B": set(func(i int) bool { return x.kind[i] == 'B' }), "IW": set(func(i int) bool { return x.kind[i] == 'I' }),
+		"I": set(func(i int) bool { return x.kind[i] == 'I' }), "RMW": set(func(int) bool { return false }),
+		"FW": set(func(i int) bool {
+			if !isW(i) {
+				return false
+			}
+			for j := range x.n {
+				if x.co[PairOf(i, j)] {
+					return false
+				}
+			}
+			return true
+		}),
+	}
+	ctrl := x.ctrl
+	if reduced {
+		ctrl = x.reducedCtrl
+	}
+	fr := map[Pair]bool{}
+	for p := range x.rf {
+		for q := range x.co {
+			if p.A == q.A {
+				fr[PairOf(int(p.B), int(q.B))] = true
+			}
+		}
+	}
+	sameThread := func(i, j int) bool { return i == j || x.thread[i] >= 0 && x.thread[i] == x.thread[j] }
+	rels := map[string]Rel[bool]{
+		"id": rel(func(i, j int) bool { return i == j }), "po": rel(x.po), "int": rel(sameThread),
+		"ext": rel(func(i, j int) bool { return !sameThread(i, j) }),
+		"loc": rel(func(i, j int) bool { return mem(i) && mem(j) && x.loc[i] == x.loc[j] }),
+		"rf":  rel(in(x.rf)), "co": rel(in(x.co)), "fr": rel(in(fr)),
+		"addr": rel(in(x.addr)), "data": rel(in(x.data)), "ctrl": rel(in(ctrl)),
+	}
+	for _, e := range predef.Table() {
+		if _, ok := rels[e.Name]; !ok && e.Kind == cat.KindRelation {
+			rels[e.Name] = Rel[bool]{}
+		}
+	}
+	_, captured, err := RunCapturing(context.Background(), Model{Cat: m, SkipWellFormed: true}, al, sets, rels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]map[Pair]bool{}
+	for name, s := range captured.Sets {
+		out[name] = map[Pair]bool{}
+		for i, in := range s {
+			if in {
+				out[name][PairOf(i, i)] = true
+			}
+		}
+	}
+	for name, r := range captured.Rels {
+		out[name] = map[Pair]bool{}
+		for p, in := range r {
+			if in {
+				out[name][p] = true
+			}
+		}
+	}
+	return out
+}
+
+// contradicts says how full (the value on E) and reduced (on E')
+// contradict the abstract value e ("" when they do not). A set's members
+// are its pairs (i, i).
+func (x *execution) contradicts(e *events, full, reduced map[Pair]bool) string {
+	restricted := map[Pair]bool{}
+	for p := range full {
+		if x.kept[p.A] && x.kept[p.B] {
+			restricted[p] = true
+		}
+	}
+	for p := range reduced {
+		if !restricted[p] && e.grows == nil {
+			return fmt.Sprintf("grows by %v, and the analysis says it cannot", p)
+		}
+	}
+	for p := range restricted {
+		if !reduced[p] && e.shrinks == nil {
+			return fmt.Sprintf("loses %v, and the analysis says it cannot", p)
+		}
+	}
+	for p := range full {
+		switch {
+		case e.empty:
+			return "not empty"
+		case e.domKept && !x.kept[p.A]:
+			return fmt.Sprintf("%v starts in D", p)
+		case e.rngKept && !x.kept[p.B]:
+			return fmt.Sprintf("%v ends in D", p)
+		case e.closed && x.kept[p.A] != x.kept[p.B]:
+			return fmt.Sprintf("%v joins K and D", p)
+		}
+	}
+	return ""
+}
