@@ -11,7 +11,9 @@ import (
 // execution reaches a cut of the bound. Dekker's back-off runs at most
 // once (under SC and RC11: coherence keeps the turn P0 gives), so the
 // bound 1 is enough and 0 is not; a loop that writes until it reads
-// another thread's write may run any number of times.
+// another thread's write may run any number of times, also when the other
+// thread's complete paths need what the loop writes after it (handshake:
+// the other thread must stop early).
 func TestCutReachable(t *testing.T) {
 	tests := []struct {
 		file, model string
@@ -23,6 +25,7 @@ func TestCutReachable(t *testing.T) {
 		{"unbounded.c.litmus", "sc", map[int]bool{0: true, 1: true, 4: true}},
 		{"unbounded.c.litmus", "rc11", map[int]bool{0: true, 2: true}},
 		{"unbounded.litmus", "sc", map[int]bool{0: true, 1: true, 4: true}},
+		{"handshake.c.litmus", "sc", map[int]bool{0: true, 1: true, 3: true}},
 	}
 	for _, tt := range tests {
 		test := parseTestFile(t, "testdata/boundcheck/"+tt.file)
