@@ -40,7 +40,10 @@ import (
 // execution reaches a cut, no complete one goes past the bound.
 //
 // The two conditions on the model are the caller's: (1) it is closed
-// under such restrictions, and (2) every consistent execution has
+// under such restrictions, which unlike retries remove writes too (the
+// engine's FW on a partial execution is its co-last executed write, not
+// E's, and a read-modify-write's read may run without its write: in RMW,
+// in no rmw pair); and (2) every consistent execution has
 // po ∪ rf acyclic (eval.ImpliesAcyclicPoRf shows it syntactically).
 // Path order orders more than po, the parallel parts of an instruction
 // too; a cycle of path order ∪ rf that is none of po ∪ rf runs through
