@@ -27,9 +27,10 @@ import (
 // events kept; the engines need nothing of a pair's write. A pair herd7
 // builds as one event (Store.OneEvent, C11's atomics) is not split: the
 // model sees it as one event, and the argument never separates its
-// halves: the front ends build them adjacent (an internal assumption
-// between, no event), so only a cut between them could, and reachCut
-// refuses that.
+// halves: nothing reads from the write half, which is reached only along
+// its path, and the front ends build the halves adjacent (an internal
+// assumption between, no memory event), so only a cut between them
+// could, and reachCut refuses that.
 
 // stopBefore forks the path before its next event: a leaf where the
 // thread stops, and the segment where it goes on.
