@@ -31,7 +31,8 @@ import (
 // from A by (path order ∪ rf)*. K is downward closed under path order
 // (each thread of K is a prefix of its path: a partial execution of the
 // unfolding with Prefixes) and under rf (every kept read keeps its
-// write). If path order ∪ rf is acyclic in E, some cut thread t0 has no
+// write; the first event of a thread outside K is a read, reached by rf,
+// or the thread's cut). If path order ∪ rf is acyclic in E, some cut thread t0 has no
 // event before its cut reachable from A (otherwise following, from each
 // cut thread, a cut that reaches into it would close a cycle through the
 // cut points), so E restricted to K is a partial execution in which t0
@@ -42,8 +43,9 @@ import (
 // The two conditions on the model are the caller's: (1) it is closed
 // under such restrictions, which unlike retries remove writes too (the
 // engine's FW on a partial execution is its co-last executed write, not
-// E's, and a read-modify-write's read may run without its write: in RMW,
-// in no rmw pair); and (2) every consistent execution has
+// E's, and where a cut falls inside an instruction a read-modify-write's
+// read may run without its write: in RMW, in no rmw pair); and (2) every
+// consistent execution has
 // po ∪ rf acyclic (eval.ImpliesAcyclicPoRf shows it syntactically).
 // Path order orders more than po, the parallel parts of an instruction
 // too; a cycle of path order ∪ rf that is none of po ∪ rf runs through

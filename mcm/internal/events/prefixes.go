@@ -10,30 +10,30 @@ import (
 // Prefixes: partial executions, for the question whether a bound is
 // enough (mcm's cutReachable).
 //
-// With UnfoldOptions.Prefixes, every thread may stop before any event of
-// its path: before each event the path forks into an empty leaf, where
-// the thread stops (its registers as they are), and the segment where it
-// goes on. A cut of the bound is a leaf that executes, marked ReachesCut.
-// An execution of such an unfolding is a partial execution: each thread
-// runs a prefix of one of its paths, the path's assumptions holding up to
-// where it stops.
+// With UnfoldOptions.Prefixes, every thread may stop before any read of
+// its path: before each read the path forks into an empty leaf, where the
+// thread stops (its registers as they are), and the segment where it goes
+// on. A cut of the bound is a leaf that executes, marked ReachesCut. An
+// execution of such an unfolding is a partial execution: each thread runs
+// a prefix of one of its paths, the path's assumptions holding up to where
+// it stops.
 //
-// The stops lie inside instructions too: the argument that the bound is
-// enough cuts each thread before the first event that depends, through
-// path order and rf, on an event past a cut, and that may be the read of
-// an instruction whose earlier events stay. A read-modify-write whose
-// read half runs without its write half is then a read in RMW with no
-// pair in rmw, as in the restriction of a complete execution to the
-// events kept; the engines need nothing of a pair's write. A pair herd7
-// builds as one event (Store.OneEvent, C11's atomics) is not split: the
-// model sees it as one event, and the argument never separates its
-// halves: nothing reads from the write half, which is reached only along
-// its path, and the front ends build the halves adjacent (an internal
-// assumption between, no memory event), so only a cut between them
-// could, and reachCut refuses that.
+// Stops before reads are enough: the argument that the bound is enough
+// ends each thread before its first event that depends, through path
+// order and rf, on an event past a cut (mcm's boundcheck.go), or at its
+// own cut. That event is not reached along its path, or the event before
+// it would be the first, so it is reached by rf: a read. The stops lie
+// inside instructions too, as that read may follow events of its own
+// instruction. No stop falls between the halves of a read-modify-write,
+// its write being no read; a cut inside the instruction may, and its
+// read then runs alone, in RMW with no pair in rmw, as in the restriction
+// of a complete execution to the events kept. But a pair herd7 builds as
+// one event (Store.OneEvent, C11's atomics) is one event to the model: a
+// cut between its halves, which the front ends build adjacent, is
+// refused (reachCut).
 
-// stopBefore forks the path before its next event: a leaf where the
-// thread stops, and the segment where it goes on.
+// stopBefore forks the path before its next event, a read: a leaf where
+// the thread stops, and the segment where it goes on.
 func (f *unfolder) stopBefore(st *pathState) {
 	stop := f.newSegment(st.thread, st.seg)
 	stop.Regs = maps.Clone(st.regs) // the path goes on changing st.regs

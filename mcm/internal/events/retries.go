@@ -38,7 +38,7 @@ type UnfoldOptions struct {
 	// retry (see above): the path is dead, not cut by the bound. -1 keeps
 	// every path up to the bound, as herd7 does.
 	Retries int
-	// Prefixes lets every thread stop after any event of its path, and
+	// Prefixes lets every thread stop before any read of its path, and
 	// turns the bound's cuts into leaves that execute (ReachesCut), for
 	// the question whether any consistent partial execution reaches a cut
 	// (see prefixes.go).

@@ -507,7 +507,7 @@ func (f *unfolder) branch(proc *xcfa.Process, edge *xcfa.Edge, conds []*Term, st
 }
 
 func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos source.Pos, code int, st *pathState) *Event {
-	if f.prefixes && !st.fusedOpen {
+	if f.prefixes && kind == KindRead {
 		f.stopBefore(st)
 	}
 	st.depth++
