@@ -81,18 +81,20 @@ func (u *Unfolding) CutLeaves() []*Segment {
 // UnorderedReadWrite finds a read and a later write of one path that
 // program order leaves unordered, parallel parts of one instruction
 // (AArch64's SWP, X86's XCHG, the operands of a C operator that both
-// access memory), but a pair herd7 builds as one event; ok is false when
-// there is none. The argument that a bound is enough needs path order and
-// rf to be acyclic, and a model's "acyclic po | rf" says nothing of such
-// a pair: a SWP whose read reads from a write that follows from its own
-// write (which purr's sc.cat allows) closes a cycle through it.
+// access memory), but the halves of a pair herd7 builds as one event
+// (the model sees one event, which po ∪ rf orders as a whole); ok is
+// false when there is none. The argument that a bound is enough needs
+// path order and rf to be acyclic, and a model's "acyclic po | rf" says
+// nothing of such a pair: a SWP whose read reads from a write that
+// follows from its own write (which purr's sc.cat allows) closes a cycle
+// through it.
 func (u *Unfolding) UnorderedReadWrite() (r, w *Event, ok bool) {
 	for _, w := range u.Events {
-		if w.Kind != KindWrite || (w.OneEvent && w.RMW != nil) {
+		if w.Kind != KindWrite {
 			continue
 		}
-		for _, r := range u.pathBefore(w) {
-			if r.IsRead() && InParallel(r, w) {
+		for _, r := range parallelBefore(w) {
+			if r.IsRead() && InParallel(r, w) && !(w.OneEvent && w.RMW == r) {
 				return r, w, true
 			}
 		}
@@ -100,12 +102,12 @@ func (u *Unfolding) UnorderedReadWrite() (r, w *Event, ok bool) {
 	return nil, nil, false
 }
 
-// pathBefore lists the events before e on its path that may be parallel
+// parallelBefore lists the events before e on its path that may be parallel
 // parts of e's instruction, latest first: those of its instruction
 // instance and, where instructions are composed in parallel parts (C,
 // Event.ParRun from 1), of its pass through the composition. Both numbers
 // only grow along a path.
-func (u *Unfolding) pathBefore(e *Event) []*Event {
+func parallelBefore(e *Event) []*Event {
 	var out []*Event
 	same := func(x *Event) bool { return x.Instr == e.Instr || (x.ParRun != 0 && x.ParRun == e.ParRun) }
 	for s := e.Seg; s != nil; s = s.Parent {

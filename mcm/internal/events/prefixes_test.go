@@ -107,3 +107,37 @@ func hasStop(s *events.Segment) bool {
 	}
 	return false
 }
+
+// TestUnorderedReadWrite finds the reads and later writes of one
+// instruction that po leaves unordered: a SWP's and an XCHG's, not a load
+// and a store, not the halves of a one-event read-modify-write.
+func TestUnorderedReadWrite(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      bool
+	}{
+		{"a SWP", "AArch64 T\n{ 0:X1=x; }\n P0 ;\n MOV W0,#1 ;\n SWP W0,W2,[X1] ;\nexists (0:X2=0)\n", true},
+		{"a load and a store", "AArch64 T\n{ 0:X1=x; }\n P0 ;\n LDR W0,[X1] ;\n STR W0,[X1] ;\nexists (0:X0=0)\n", false},
+		{"an XCHG", "X86 T\n{ }\n P0 ;\n MOV EAX,$1 ;\n XCHG [x],EAX ;\nexists (0:EAX=0)\n", true},
+		{"a C11 exchange", "C T\n{ }\nP0(atomic_int *x) {\n  int r0 = atomic_exchange_explicit(x, 1, memory_order_relaxed);\n}\nexists (0:r0=0)\n", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			test, err := litmus.Parse("T.litmus", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, regs, mem, err := events.InitialState(test)
+			if err != nil {
+				t.Fatal(err)
+			}
+			u, err := events.UnfoldWith(context.Background(), test.Program, events.UnfoldOptions{Unroll: 1, Retries: -1, Prefixes: true}, regs, mem)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, got := u.UnorderedReadWrite(); got != tt.want {
+				t.Errorf("UnorderedReadWrite: %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
