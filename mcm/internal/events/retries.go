@@ -42,6 +42,11 @@ type UnfoldOptions struct {
 	// numbered proc the end of a path shows (the test's condition, filter
 	// and locations): the others are dead there. nil: all of them.
 	FinalRegs func(proc int, reg string) bool
+	// Prefixes lets every thread stop before any read of its path, and
+	// turns the bound's cuts into leaves that execute (ReachesCut), for
+	// the question whether any consistent partial execution reaches a cut
+	// (see prefixes.go).
+	Prefixes bool
 }
 
 // RetrySite is a location where some path retried: a loop whose repeated
