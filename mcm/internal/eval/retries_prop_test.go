@@ -58,7 +58,7 @@ func TestRetriesSound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		scope := a.run(m.Stmts, a.run(prelude.Stmts, retriesPredefined(TestTags{})))
+		scope := a.run(m.Stmts, a.run(prelude.Stmts, retriesPredefined(TestTags{}, false)))
 
 		x := randomExecution(rng)
 		full := x.capture(t, m, x.all(), false)
