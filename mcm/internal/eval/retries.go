@@ -142,7 +142,13 @@ type events struct {
 	// (domKept) or target (rngKept) is in D; closed: no pair joins an
 	// event of K to one of D. A set has domKept == rngKept.
 	domKept, rngKept, closed bool
-	empty                    bool // empty in every execution
+	// back (PrefixesRemovable): a pair whose target is kept has its
+	// source kept, as in the relations that follow a thread's path (po,
+	// dependencies) or go from a write to its reads (rf): the events cut
+	// off are all after a kept one on its path, or read from a write cut
+	// off.
+	back  bool
+	empty bool // empty in every execution
 	// within names a tag whose events hold the set, or the relation's
 	// domain ("" for none); shape is "po" for the predefined po and
 	// "po;po" for its square (see the difference in binary).
@@ -220,6 +226,7 @@ func (e *events) normalise() *events {
 		e.domKept, e.rngKept, e.closed = true, true, true
 	}
 	e.closed = e.closed || (e.domKept && e.rngKept)
+	e.back = e.back || e.domKept || e.empty
 	return e
 }
 
@@ -250,14 +257,18 @@ func retriesPredefined(tags TestTags, prefixes bool) *env {
 // event to a removed one.
 func prefixBase(e predef.Entry) *events {
 	x := retriesBase(e)
-	x.domKept, x.rngKept, x.closed = false, false, false
+	x.domKept, x.rngKept, x.closed, x.back = false, false, false, false
 	switch e.Name {
 	case "IW", "I":
 		x.domKept, x.rngKept = true, true
-	case "id":
-		x.closed = true
 	case "FW":
 		x.grows = &cause{text: e.Name, why: "a write co-before a removed one may be the last one kept"}
+	case "id", "po", "rf", "rmw", "amo", "addr", "data", "ctrl", "pick-addr-dep", "pick-data-dep", "pick-ctrl-dep",
+		"iico_data", "iico_ctrl", "rf-reg":
+		x.back = true
+	}
+	if e.Name == "id" {
+		x.closed = true
 	}
 	return x.normalise()
 }
