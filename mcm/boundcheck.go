@@ -66,6 +66,15 @@ import (
 // po leaves unordered, a cut inside a read-modify-write, the formula's
 // limits (opt.MaxVars, opt.MaxClauses), ctx.
 func cutReachable(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options, n int) (reached bool, err error) {
+	model := eval.Model{Cat: m, Variants: opt.Variants, SkipWellFormed: opt.skipWellFormed, SkipChecks: opt.SkipChecks}
+	uopt := events.UnfoldOptions{Unroll: n, Registers: m.CatDep, Retries: keptRetries(model), FinalRegs: finalRegs(t)}
+	return cutReachableWith(ctx, m, t, opt, uopt)
+}
+
+// cutReachableWith is cutReachable on the unfolding uopt describes (with
+// Prefixes): the caller's, whose bound and retries it asks about.
+func cutReachableWith(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options, uopt events.UnfoldOptions) (reached bool, err error) {
+	n := uopt.Unroll
 	if n < 0 {
 		return false, fmt.Errorf("the unrolling bound must be a number of iterations, not %d", n)
 	}
@@ -83,7 +92,7 @@ func cutReachable(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 	if err != nil {
 		return false, err
 	}
-	uopt := events.UnfoldOptions{Unroll: n, Registers: m.CatDep, Retries: keptRetries(model), Prefixes: true}
+	uopt.Prefixes = true
 	u, err := events.UnfoldWith(ctx, t.Program, uopt, initRegs, initMem)
 	if err != nil {
 		return false, err

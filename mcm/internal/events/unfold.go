@@ -263,6 +263,7 @@ type pathState struct {
 	// With prefixes: the path has read the read half of a pair herd7
 	// builds as one event, and not yet written its write half.
 	fusedOpen bool
+	known     map[*Term]outcome.Value // with retries: the values the path's assumptions fixed
 }
 
 func (p *pathState) fork(seg *Segment) *pathState {
@@ -270,6 +271,12 @@ func (p *pathState) fork(seg *Segment) *pathState {
 		visits: make(map[*xcfa.Location]int, len(p.visits)), ctrl: p.ctrl, ctrlPicks: p.ctrlPicks, scopes: p.scopes,
 		openRMW: make(map[int]*Event, len(p.openRMW)), lastX: p.lastX, instr: p.instr, code: p.code, lastPos: p.lastPos, par: p.par, parRun: p.parRun,
 		effects: p.effects, lastSide: p.lastSide, fusedOpen: p.fusedOpen}
+	if p.known != nil {
+		q.known = make(map[*Term]outcome.Value, len(p.known))
+		for k, v := range p.known {
+			q.known[k] = v
+		}
+	}
 	if p.seen != nil {
 		q.seen = make(map[*xcfa.Location]*visit, len(p.seen))
 		for k, v := range p.seen {
@@ -591,8 +598,11 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 			b := f.newEvent(proc, KindBranch, edge.Pos, edge.Instr, st)
 			b.IicoData = mergeEvents(src.data, src.ctrl)
 		}
-		if v, ok := staticValue(t); ok && !Truth(v) {
+		if v, ok := staticValue(t, st.known); ok && !Truth(v) {
 			st.seg.Dead = true // no execution takes this path
+		}
+		if f.retries >= 0 {
+			st.learn(t)
 		}
 		st.seg.Assumes = append(st.seg.Assumes, t)
 	case xcfa.Load:
@@ -792,7 +802,12 @@ func (u *Unfolding) OneEventPairs() map[int]int {
 // status), or an operation on such terms, or x^x. An assumption that is
 // statically false ends its path (a successful store-conditional does not
 // go round its retry loop again).
-func staticValue(t *Term) (outcome.Value, bool) {
+//
+// known adds the values the path's assumptions fixed (pathState.learn).
+func staticValue(t *Term, known map[*Term]outcome.Value) (outcome.Value, bool) {
+	if v, ok := known[t]; ok {
+		return v, true
+	}
 	switch t.Op {
 	case TermConst:
 		return t.Val, true
@@ -800,18 +815,18 @@ func staticValue(t *Term) (outcome.Value, bool) {
 		if t.Cancels() {
 			return outcome.Int(0), true
 		}
-		a, ok := staticValue(t.Args[0])
+		a, ok := staticValue(t.Args[0], known)
 		if !ok {
 			return a, false
 		}
-		b, ok := staticValue(t.Args[1])
+		b, ok := staticValue(t.Args[1], known)
 		if !ok {
 			return b, false
 		}
 		v, err := ApplyBinary(t.Bin, a, b)
 		return v, err == nil
 	case TermUnary:
-		a, ok := staticValue(t.Args[0])
+		a, ok := staticValue(t.Args[0], known)
 		if !ok {
 			return a, false
 		}
@@ -819,4 +834,28 @@ func staticValue(t *Term) (outcome.Value, bool) {
 		return v, err == nil
 	}
 	return outcome.Value{}, false
+}
+
+// learn notes what an assumption of the path fixes: a term equal to a
+// known value has it on the rest of the path, where assumptions that
+// contradict it end the path (a CAS that succeeded does not go round its
+// retry loop). Only the retry rule's unfoldings learn: herd7's Loop mark
+// counts the paths its own evaluation leaves, which does not.
+func (st *pathState) learn(t *Term) {
+	if t.Op != TermBinary || t.Bin != xcfa.Eq {
+		return
+	}
+	x, y := t.Args[0], t.Args[1]
+	vx, xKnown := staticValue(x, st.known)
+	vy, yKnown := staticValue(y, st.known)
+	if xKnown == yKnown {
+		return
+	}
+	if xKnown {
+		x, vy = y, vx // the unknown side takes the known side's value
+	}
+	if st.known == nil {
+		st.known = map[*Term]outcome.Value{}
+	}
+	st.known[x] = vy
 }
