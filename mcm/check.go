@@ -127,6 +127,9 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 	defer func() {
 		if out != nil {
 			out.Bound = bound
+			if bound != nil && bound.Unroll == Unbounded {
+				out.Loop = false // the bound cut only what no consistent execution reaches
+			}
 		}
 	}()
 	through, err := parseThrough(opt.Through)
@@ -213,16 +216,17 @@ func prepare(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options) (mo
 	}
 	// A model that computes its dependencies (herd's catdep option) reads
 	// them off herd's register events.
-	uopt := events.UnfoldOptions{Unroll: opt.Unroll, Registers: m.CatDep, Retries: -1}
+	uopt := events.UnfoldOptions{Unroll: opt.Unroll, Registers: m.CatDep, Retries: -1, FinalRegs: finalRegs(t)}
+	lc := &loopCheck{ctx: ctx, model: model, t: t, opt: opt, uopt: uopt, initRegs: initRegs, initMem: initMem}
 	switch {
 	case opt.Unroll == Unbounded:
-		u, bound, err = unfoldUnbounded(ctx, model, t, uopt, initRegs, initMem)
+		u, bound, err = lc.unbounded()
 	case opt.Unroll < 0:
 		err = fmt.Errorf("the unrolling bound must be a number of iterations or none, not %d", opt.Unroll)
 	default:
 		u, err = events.UnfoldWith(ctx, t.Program, uopt, initRegs, initMem)
 		if err == nil && u.Cut {
-			bound, err = boundedExactness(ctx, model, t, uopt, initRegs, initMem)
+			bound, err = lc.bounded()
 		}
 	}
 	if err != nil {

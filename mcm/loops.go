@@ -24,83 +24,152 @@ const Unbounded = outcome.Unbounded
 
 // unboundedRounds are the bounds --unroll none tries, in turn, on the
 // loops that are no retries: a loop the test's own values end (a counter
-// from a constant) ends within one of them, or the test is refused.
+// from a constant) ends within one of them, or one of them is shown to be
+// enough (boundEnough), or the test is refused.
 var unboundedRounds = []int{2, 8, 32, 128}
 
-// unfoldUnbounded unfolds a test for --unroll none: retries cut off, other
-// loops unrolled until the test's own values end them.
+// maxBoundCheck is the largest bound whose sufficiency boundEnough asks
+// the SAT engine about: past it, the question costs more than it answers.
+const maxBoundCheck = 32
+
+// loopCheck is what deciding a test's loops needs: the test, the model,
+// the check's options, and its unfolding's.
+type loopCheck struct {
+	ctx      context.Context
+	model    eval.Model
+	t        *litmus.Test
+	opt      Options
+	uopt     events.UnfoldOptions
+	initRegs map[int]map[string]outcome.Value
+	initMem  map[outcome.Value]outcome.Value
+}
+
+// unbounded unfolds a test for --unroll none: retries cut off, other
+// loops unrolled until the test's own values end them or the bound is
+// shown to be enough.
+//
 // Hazards (an operation herd7 stops on) are values' business: a retry may
 // meet one with a value that the pass after the retries cut off never
 // reads, so an unfolding with such a site keeps one retry.
-func unfoldUnbounded(ctx context.Context, model eval.Model, t *litmus.Test, opt events.UnfoldOptions,
-	initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value) (*events.Unfolding, *outcome.Bound, error) {
-	opt.Retries = keptRetries(model)
-	u, b, err := unfoldRounds(ctx, model, t, opt, initRegs, initMem)
-	if err != nil || len(u.Retries) == 0 || opt.Retries > 0 {
+func (lc *loopCheck) unbounded() (*events.Unfolding, *outcome.Bound, error) {
+	lc.uopt.Retries = keptRetries(lc.model)
+	u, b, err := lc.rounds()
+	if err != nil || len(u.Retries) == 0 || lc.uopt.Retries > 0 {
 		return u, b, err
 	}
-	if err := u.AnalyseValuesContext(ctx); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", t.File, err)
+	if err := u.AnalyseValuesContext(lc.ctx); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", lc.t.File, err)
 	}
 	if len(u.IllegalOps()) == 0 {
 		return u, b, nil
 	}
-	opt.Retries = 1
-	return unfoldRounds(ctx, model, t, opt, initRegs, initMem)
+	lc.uopt.Retries = 1
+	return lc.rounds()
 }
 
-// unfoldRounds unfolds with the bounds of unboundedRounds in turn until
-// none cuts a loop.
-func unfoldRounds(ctx context.Context, model eval.Model, t *litmus.Test, opt events.UnfoldOptions,
-	initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value) (*events.Unfolding, *outcome.Bound, error) {
+// rounds unfolds with the bounds of unboundedRounds in turn until none
+// cuts a loop, or one is enough.
+func (lc *loopCheck) rounds() (*events.Unfolding, *outcome.Bound, error) {
+	t := lc.t
 	var last *events.Unfolding
+	var notEnough string
 	for _, n := range unboundedRounds {
+		opt := lc.uopt
 		opt.Unroll = n
-		u, err := events.UnfoldWith(ctx, t.Program, opt, initRegs, initMem)
+		u, err := events.UnfoldWith(lc.ctx, t.Program, opt, lc.initRegs, lc.initMem)
 		if err != nil {
-			if last != nil && ctx.Err() == nil {
+			if last != nil && lc.ctx.Err() == nil {
 				break // the unfolding outgrew its limit: refuse with the last round's loop
 			}
 			return nil, nil, err
 		}
-		if !u.Cut {
-			b := &outcome.Bound{Unroll: Unbounded, Iterations: n, Exact: true, Retries: retrySites(t, u)}
-			if len(u.Retries) > 0 {
-				if err := retriesRemovable(model, u); err != nil {
-					r := u.Retries[0]
-					return nil, nil, source.Errorf(r.Pos, "--unroll none: %s's loop only retries here, but %v", threadName(t, r.Thread), err)
-				}
+		if len(u.Retries) > 0 {
+			if err := retriesRemovable(lc.model, u); err != nil {
+				r := u.Retries[0]
+				return nil, nil, source.Errorf(r.Pos, "--unroll none: %s's loop only retries here, but %v", threadName(t, r.Thread), err)
 			}
+		}
+		b := &outcome.Bound{Unroll: Unbounded, Iterations: n, Exact: true, Retries: retrySites(t, u)}
+		if !u.Cut {
 			return u, b, nil
+		}
+		if n <= maxBoundCheck {
+			enough, why, err := lc.boundEnough(u, n)
+			if err != nil {
+				return nil, nil, err
+			}
+			if enough {
+				b.Enough = true
+				return u, b, nil
+			}
+			notEnough = why
 		}
 		last = u
 	}
-	return nil, nil, unboundedRefusal(t, last, last.Cuts[0])
+	return nil, nil, unboundedRefusal(t, last.Cuts[0], notEnough)
 }
 
 // unboundedRefusal is the error of a test whose loop --unroll none cannot
-// decide: the loop, and why it is no retry.
-func unboundedRefusal(t *litmus.Test, u *events.Unfolding, c events.CutSite) error {
+// decide: the loop, why it is no retry, and why no bound was shown to be
+// enough.
+func unboundedRefusal(t *litmus.Test, c events.CutSite, notEnough string) error {
 	why := c.Why
 	if why == "" {
 		why = "its iterations differ"
 	}
-	return source.Errorf(c.Pos, "--unroll none: %s's loop does not end by the test's own values within %d iterations, and its iterations are no retries (%s): purr cannot decide it for every number of iterations; use --unroll N",
-		threadName(t, c.Thread), unboundedRounds[len(unboundedRounds)-1], why)
+	if notEnough != "" {
+		notEnough = "; nor is a bound shown to be enough: " + notEnough
+	}
+	return source.Errorf(c.Pos, "--unroll none: %s's loop does not end by the test's own values within %d iterations, and its iterations are no retries (%s)%s: purr cannot decide it for every number of iterations; use --unroll N",
+		threadName(t, c.Thread), unboundedRounds[len(unboundedRounds)-1], why, notEnough)
 }
 
-// boundedExactness says whether the answer of a test whose loops the bound
-// unroll cut holds for every bound: it does when, with retries cut off,
-// the bound cuts no loop (see outcome.Bound).
-func boundedExactness(ctx context.Context, model eval.Model, t *litmus.Test, opt events.UnfoldOptions,
-	initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value) (*outcome.Bound, error) {
-	b := &outcome.Bound{Unroll: opt.Unroll}
-	opt.Retries = keptRetries(model)
-	u, err := events.UnfoldWith(ctx, t.Program, opt, initRegs, initMem)
+// boundEnough tells whether no consistent execution of the test (retries
+// cut off) goes past the bound n that cut u's loops: the model keeps
+// po | rf acyclic, removing the end of an execution cannot make it
+// inconsistent, and no consistent partial execution reaches a cut
+// (cutReachable has the argument). why says what is missing when not.
+func (lc *loopCheck) boundEnough(u *events.Unfolding, n int) (enough bool, why string, err error) {
+	if !eval.ImpliesAcyclicPoRf(lc.model) {
+		return false, "the model does not require po | rf to be acyclic", nil
+	}
+	if err := prefixesRemovable(lc.model, u); err != nil {
+		return false, err.Error(), nil
+	}
+	opt := lc.uopt
+	opt.Unroll = n
+	reached, err := cutReachableWith(lc.ctx, lc.model.Cat, lc.t, lc.opt, opt)
+	switch {
+	case lc.ctx.Err() != nil:
+		return false, "", err
+	case err != nil:
+		return false, err.Error(), nil
+	case reached:
+		return false, fmt.Sprintf("an execution reaches the %dth iteration", n+1), nil
+	}
+	return true, "", nil
+}
+
+// bounded says whether the answer of a test whose loops the bound cut
+// holds for every bound: it does when, with retries cut off, the bound
+// cuts no loop, or is enough (see outcome.Bound).
+func (lc *loopCheck) bounded() (*outcome.Bound, error) {
+	t := lc.t
+	b := &outcome.Bound{Unroll: lc.uopt.Unroll}
+	opt := lc.uopt
+	opt.Retries = keptRetries(lc.model)
+	u, err := events.UnfoldWith(lc.ctx, t.Program, opt, lc.initRegs, lc.initMem)
 	if err != nil {
 		return nil, err
 	}
 	b.Retries = retrySites(t, u)
+	if len(u.Retries) > 0 {
+		if err := retriesRemovable(lc.model, u); err != nil {
+			r := u.Retries[0]
+			b.Why = fmt.Sprintf("%s's loop at %s only retries, but %v", threadName(t, r.Thread), r.Pos, err)
+			return b, nil
+		}
+	}
 	if u.Cut {
 		c := u.Cuts[0]
 		why := c.Why
@@ -108,14 +177,18 @@ func boundedExactness(ctx context.Context, model eval.Model, t *litmus.Test, opt
 			why = "its iterations differ"
 		}
 		b.Why = fmt.Sprintf("%s's loop at %s is no retry: %s", threadName(t, c.Thread), c.Pos, why)
-		return b, nil
-	}
-	if len(u.Retries) > 0 {
-		if err := retriesRemovable(model, u); err != nil {
-			r := u.Retries[0]
-			b.Why = fmt.Sprintf("%s's loop at %s only retries, but %v", threadName(t, r.Thread), r.Pos, err)
+		if opt.Unroll > maxBoundCheck {
 			return b, nil
 		}
+		enough, notEnough, err := lc.boundEnough(u, opt.Unroll)
+		if err != nil {
+			return nil, err
+		}
+		if !enough {
+			b.Why += "; nor is the bound shown to be enough: " + notEnough
+			return b, nil
+		}
+		b.Why, b.Enough = "", true
 	}
 	b.Exact = true
 	return b, nil
@@ -211,12 +284,22 @@ type removableKey struct {
 	variants, skips    string
 	skipWellFormed     bool
 	carried, inRetries string
+	prefixes           bool
+}
+
+// prefixesRemovable is eval.PrefixesRemovable for the test unfolded as u.
+func prefixesRemovable(model eval.Model, u *events.Unfolding) error {
+	return removableFor(model, u, true)
 }
 
 // retriesRemovable is eval.RetriesRemovableFor for the test unfolded as u:
 // the tags its events carry, and those a retry's events may carry (every
 // event that is no write, a superset).
 func retriesRemovable(model eval.Model, u *events.Unfolding) error {
+	return removableFor(model, u, false)
+}
+
+func removableFor(model eval.Model, u *events.Unfolding, prefixes bool) error {
 	carried, inRetries := map[string]bool{}, map[string]bool{}
 	for _, e := range u.Events {
 		for _, tag := range e.Tags {
@@ -227,15 +310,40 @@ func retriesRemovable(model eval.Model, u *events.Unfolding) error {
 		}
 	}
 	key := removableKey{model.Cat, strings.Join(model.Variants, ","), strings.Join(model.SkipChecks, ","), model.SkipWellFormed,
-		strings.Join(slices.Sorted(maps.Keys(carried)), ","), strings.Join(slices.Sorted(maps.Keys(inRetries)), ",")}
+		strings.Join(slices.Sorted(maps.Keys(carried)), ","), strings.Join(slices.Sorted(maps.Keys(inRetries)), ","), prefixes}
 	if err, ok := removable.Load(key); ok {
 		e, _ := err.(error)
 		return e
 	}
-	err := eval.RetriesRemovableFor(model, eval.TestTags{
+	tags := eval.TestTags{
 		Carried:   func(tag string) bool { return carried[tag] },
 		Removable: func(tag string) bool { return inRetries[tag] },
-	})
+	}
+	analysis := eval.RetriesRemovableFor
+	if prefixes {
+		analysis = eval.PrefixesRemovable
+	}
+	err := analysis(model, tags)
 	removable.Store(key, err)
 	return err
+}
+
+// finalRegs tells which registers the end of a thread's path shows: those
+// of the test's condition, filter and locations.
+func finalRegs(t *litmus.Test) func(proc int, reg string) bool {
+	shown := map[litmus.Loc]bool{}
+	add := func(l litmus.Loc) {
+		if l.Kind == litmus.RegLoc {
+			shown[litmus.Loc{Kind: litmus.RegLoc, Proc: l.Proc, Name: l.Name}] = true
+		}
+	}
+	for _, l := range events.ObservedLocations(t) {
+		add(l)
+	}
+	if t.Filter != nil {
+		litmus.EachLoc(t.Filter, add)
+	}
+	return func(proc int, reg string) bool {
+		return shown[litmus.Loc{Kind: litmus.RegLoc, Proc: proc, Name: reg}]
+	}
 }

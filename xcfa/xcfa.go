@@ -319,3 +319,39 @@ func (p *Process) AddEdge(from, to *Location, op Op, pos source.Pos, instr int) 
 	from.Out = append(from.Out, e)
 	return e
 }
+
+// HasLoop tells whether a path from Init can come back to a location it
+// has visited: the process has a loop the engines must unroll. Code no
+// path reaches does not count.
+func (p *Process) HasLoop() bool {
+	const (
+		unseen = iota
+		onPath // on the path of the depth-first walk: an edge to it closes a loop
+		done
+	)
+	state := make(map[*Location]int, len(p.Locs))
+	type frame struct {
+		loc  *Location
+		next int // the next edge of loc.Out to follow
+	}
+	stack := []frame{{loc: p.Init}}
+	state[p.Init] = onPath
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next == len(top.loc.Out) {
+			state[top.loc] = done
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		to := top.loc.Out[top.next].To
+		top.next++
+		switch state[to] {
+		case onPath:
+			return true
+		case unseen:
+			state[to] = onPath
+			stack = append(stack, frame{loc: to})
+		}
+	}
+	return false
+}

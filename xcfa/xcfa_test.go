@@ -49,3 +49,54 @@ func TestInstrs(t *testing.T) {
 		t.Errorf("no instruction: %+v", got)
 	}
 }
+
+// TestHasLoop: a loop is a path from Init back to a location it visited;
+// joining branches and unreachable cycles are none.
+func TestHasLoop(t *testing.T) {
+	pos := source.Pos{File: "t", Line: 1, Col: 1}
+	straight := func() (*Process, []*Location) {
+		p := NewProcess(0)
+		locs := []*Location{p.Init}
+		for range 3 {
+			l := p.NewLoc("")
+			p.AddEdge(locs[len(locs)-1], l, Nop{}, pos, 0)
+			locs = append(locs, l)
+		}
+		p.Final = locs[len(locs)-1]
+		return p, locs
+	}
+	for _, c := range []struct {
+		name  string
+		build func() *Process
+		want  bool
+	}{
+		{"straight line", func() *Process { p, _ := straight(); return p }, false},
+		{"branches that join", func() *Process {
+			p, l := straight()
+			p.AddEdge(l[0], l[2], Assume{Cond: Reg{Name: "r0"}}, pos, 0)
+			p.AddEdge(l[1], l[3], Assume{Cond: Reg{Name: "r0"}}, pos, 0)
+			return p
+		}, false},
+		{"a back edge", func() *Process {
+			p, l := straight()
+			p.AddEdge(l[2], l[1], Assume{Cond: Reg{Name: "r0"}}, pos, 0)
+			return p
+		}, true},
+		{"a self loop", func() *Process {
+			p, l := straight()
+			p.AddEdge(l[1], l[1], Nop{}, pos, 0)
+			return p
+		}, true},
+		{"a cycle no path reaches", func() *Process {
+			p, _ := straight()
+			a, b := p.NewLoc(""), p.NewLoc("")
+			p.AddEdge(a, b, Nop{}, pos, 0)
+			p.AddEdge(b, a, Nop{}, pos, 0)
+			return p
+		}, false},
+	} {
+		if got := c.build().HasLoop(); got != c.want {
+			t.Errorf("%s: HasLoop() = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -102,6 +102,11 @@ type Bound struct {
 	// Retries are the loops whose retries were cut off: "P1 at
 	// file:line:col".
 	Retries []string
+	// Enough: the bound cut loops whose iterations are no retries, and no
+	// consistent execution goes past it (the SAT engine found none that
+	// reaches it, under a model that keeps po | rf acyclic and that
+	// cutting an execution short cannot make inconsistent).
+	Enough bool
 	// Why says, when the answer is not exact, which loop the bound cut and
 	// why its iterations are no retries (or why the model does not allow
 	// to remove them).

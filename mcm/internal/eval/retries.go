@@ -83,16 +83,32 @@ type TestTags struct {
 
 // RetriesRemovableFor is RetriesRemovable for the tests whose events
 // carry the tags that tags describes.
-func RetriesRemovableFor(m Model, tags TestTags) error {
+func RetriesRemovableFor(m Model, tags TestTags) error { return removable(m, tags, false) }
+
+// PrefixesRemovable reports whether every check of the model keeps
+// holding when a consistent execution is cut short: restricted to a set K
+// of its events whose part in each thread is a prefix of the thread's path
+// and whose reads read from writes of K. The events removed, D, may then
+// be writes, split an instruction or a read-modify-write, and be the
+// sources of rf and co; the analysis is the one of RetriesRemovable with
+// none of the facts that rest on D holding no write (tags.Removable is
+// ignored), and the final writes may grow (a write co-before a removed one
+// may be the last one kept). Used by the check that a bound is enough.
+func PrefixesRemovable(m Model, tags TestTags) error {
+	tags.Removable = nil
+	return removable(m, tags, true)
+}
+
+func removable(m Model, tags TestTags, prefixes bool) error {
 	prelude, wf, err := library()
 	if err != nil {
 		return fmt.Errorf("purr's library: %v", err)
 	}
-	a := &retries{variants: map[string]bool{}, tags: tags, included: map[string]bool{}, skip: m.Skips}
+	a := &retries{variants: map[string]bool{}, tags: tags, included: map[string]bool{}, skip: m.Skips, prefixes: prefixes}
 	for _, v := range m.Variants {
 		a.variants[v] = true
 	}
-	top := retriesPredefined(tags)
+	top := retriesPredefined(tags, prefixes)
 	sc := a.run(prelude.Stmts, top)
 	modelScope := a.run(m.Cat.Stmts, sc)
 	if !m.SkipWellFormed {
@@ -126,7 +142,13 @@ type events struct {
 	// (domKept) or target (rngKept) is in D; closed: no pair joins an
 	// event of K to one of D. A set has domKept == rngKept.
 	domKept, rngKept, closed bool
-	empty                    bool // empty in every execution
+	// back (PrefixesRemovable): a pair whose target is kept has its
+	// source kept, as in the relations that follow a thread's path (po,
+	// dependencies) or go from a write to its reads (rf): the events cut
+	// off are all after a kept one on its path, or read from a write cut
+	// off.
+	back  bool
+	empty bool // empty in every execution
 	// within names a tag whose events hold the set, or the relation's
 	// domain ("" for none); shape is "po" for the predefined po and
 	// "po;po" for its square (see the difference in binary).
@@ -164,6 +186,7 @@ type retries struct {
 	depth      int
 	refusal    *source.Error // the first check that may fail on E'
 	failed     bool          // an unbound name or fail was met (see Try)
+	prefixes   bool          // PrefixesRemovable's analysis
 }
 
 // exact is a set or relation equal on E' and on E restricted to K, of
@@ -203,25 +226,51 @@ func (e *events) normalise() *events {
 		e.domKept, e.rngKept, e.closed = true, true, true
 	}
 	e.closed = e.closed || (e.domKept && e.rngKept)
+	e.back = e.back || e.domKept || e.empty
 	return e
 }
 
 // retriesPredefined binds the predefined names to their abstract values
 // (see retriesBase).
-func retriesPredefined(tags TestTags) *env {
+func retriesPredefined(tags TestTags, prefixes bool) *env {
 	top := &env{}
 	top.names, top.vals = top.name1[:0], top.val1[:0]
+	base := retriesBase
+	if prefixes {
+		base = prefixBase
+	}
 	for _, e := range predef.Table() {
 		switch {
 		case e.Kind == cat.KindFunction:
 			top.set(e.Name, absBuiltin(e.Name))
 		case e.Tag:
-			top.set(e.Name, tags.set(e.Name, retriesBase(e)))
+			top.set(e.Name, tags.set(e.Name, base(e)))
 		default:
-			top.set(e.Name, retriesBase(e))
+			top.set(e.Name, base(e))
 		}
 	}
 	return top
+}
+
+// prefixBase is retriesBase for executions cut short (PrefixesRemovable):
+// only the initial writes are never removed, and only id joins no kept
+// event to a removed one.
+func prefixBase(e predef.Entry) *events {
+	x := retriesBase(e)
+	x.domKept, x.rngKept, x.closed, x.back = false, false, false, false
+	switch e.Name {
+	case "IW", "I":
+		x.domKept, x.rngKept = true, true
+	case "FW":
+		x.grows = &cause{text: e.Name, why: "a write co-before a removed one may be the last one kept"}
+	case "id", "po", "rf", "rmw", "amo", "addr", "data", "ctrl", "pick-addr-dep", "pick-data-dep", "pick-ctrl-dep",
+		"iico_data", "iico_ctrl", "rf-reg":
+		x.back = true
+	}
+	if e.Name == "id" {
+		x.closed = true
+	}
+	return x.normalise()
 }
 
 // set is the abstract value of the set of the events carrying a tag,
@@ -502,7 +551,7 @@ func (a *retries) with(w *ast.With, sc *env) *env {
 			a.refuseAt(grown(base, app), "may grow", "co must extend it")
 		}
 		co := exact()
-		co.domKept, co.rngKept = true, true
+		co.domKept, co.rngKept = !a.prefixes, !a.prefixes // writes, which only prefixes remove
 		next.set(w.Var, co.normalise())
 		return next
 	}
@@ -648,6 +697,11 @@ func (a *retries) check(c *ast.Check, sc *env) {
 func (a *retries) refuse(pos source.Pos, format string, args ...any) {
 	if a.refusal == nil {
 		a.refusal = source.Errorf(pos, format, args...)
+		if a.prefixes {
+			a.refusal.Msg = strings.NewReplacer("a loop's read-only retries are removed", "an execution is cut short",
+				"a loop's removed retries", "the events cut off", "the unbounded program", "the whole execution",
+				"the reduced program", "the one cut short", cannot, "purr cannot show that a bound is enough").Replace(a.refusal.Msg)
+		}
 	}
 }
 
@@ -657,10 +711,7 @@ const cannot = "--unroll none cannot use this model"
 // refuseAt refuses at a cause: the value may change as verb says
 // ("may grow"), which need (what uses it) does not allow.
 func (a *retries) refuseAt(c *cause, verb, need string) {
-	if a.refusal == nil {
-		a.refusal = source.Errorf(c.pos, "%s %s when a loop's read-only retries are removed (%s), and %s: %s",
-			c.text, verb, c.why, need, cannot)
-	}
+	a.refuse(c.pos, "%s %s when a loop's read-only retries are removed (%s), and %s: %s", c.text, verb, c.why, need, cannot)
 }
 
 // ---------------------------------------------------------------- bindings

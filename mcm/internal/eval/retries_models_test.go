@@ -127,20 +127,22 @@ var commonTags = TestTags{
 
 // addVerdicts records a model's verdicts under key.
 func addVerdicts(got map[string]string, key string, m *cat.Model, err error, trim string) {
-	any := retriesVerdict(m, err, trim, TestTags{})
+	any := retriesVerdict(m, err, trim, TestTags{}, RetriesRemovableFor)
 	got[key] = any
-	if c := retriesVerdict(m, err, trim, commonTags); c != any {
+	if c := retriesVerdict(m, err, trim, commonTags, RetriesRemovableFor); c != any {
 		got[key+"+common"] = c
 	}
+	got[key+"+prefixes"] = retriesVerdict(m, err, trim, commonTags, PrefixesRemovable)
 }
 
-// retriesVerdict is a model's line of the golden file: ok, refused with
-// the error, or not loaded. trim is cut from paths.
-func retriesVerdict(m *cat.Model, loadErr error, trim string, tags TestTags) string {
+// retriesVerdict is a model's line of the golden file under an analysis
+// (RetriesRemovableFor, PrefixesRemovable): ok, refused with the error,
+// or not loaded. trim is cut from paths.
+func retriesVerdict(m *cat.Model, loadErr error, trim string, tags TestTags, analysis func(Model, TestTags) error) string {
 	if loadErr != nil {
 		return "load: " + strings.ReplaceAll(firstLine(loadErr.Error()), trim, "")
 	}
-	if err := RetriesRemovableFor(Model{Cat: m}, tags); err != nil {
+	if err := analysis(Model{Cat: m}, tags); err != nil {
 		return "refused: " + strings.ReplaceAll(err.Error(), trim, "")
 	}
 	return "ok"

@@ -49,10 +49,12 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 			out.within = le.within
 		}
 		out.domKept, out.rngKept, out.closed = le.domKept && re.domKept, le.rngKept && re.rngKept, le.closed && re.closed
+		out.back = le.back && re.back
 		out.empty = le.empty && re.empty
 	case ast.Inter:
 		// Monotone in both; the pairs are some of either side's.
 		out.domKept, out.rngKept, out.closed = le.domKept || re.domKept, le.rngKept || re.rngKept, le.closed || re.closed
+		out.back = le.back || re.back
 		out.empty = le.empty || re.empty
 		out.within = cmp.Or(le.within, re.within)
 		out.parts = [2]*events{le, re}
@@ -74,7 +76,7 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 		}
 		out.shrinks, out.grows = first(le.shrinks, flipped("it takes away", re.grows, x, re)), first(le.grows, flipped("it takes away", re.shrinks, x, re))
 		out.domKept, out.rngKept, out.closed, out.empty = le.domKept, le.rngKept, le.closed, le.empty
-		out.within = le.within
+		out.back, out.within = le.back, le.within
 		if re.empty {
 			out.shrinks, out.grows = le.shrinks, le.grows
 		}
@@ -88,10 +90,11 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 		// x, y kept and m removed: none when X's targets or Y's sources
 		// are kept, or when either side joins no kept event to a
 		// removed one (closed). Then X;Y is exact (grows) when X and Y
-		// are.
-		if !(le.rngKept || re.domKept || le.closed || re.closed) {
+		// are. A path x→m→y with y kept has m kept too when Y is back.
+		if !(le.rngKept || re.domKept || le.closed || re.closed || re.back) {
 			out.shrinks = first(out.shrinks, causeAt(x, whyPath))
 		}
+		out.back = le.back && re.back
 		out.domKept = le.domKept || (le.closed && re.domKept)
 		out.rngKept = re.rngKept || (re.closed && le.rngKept)
 		out.closed = le.closed && re.closed
@@ -181,7 +184,7 @@ func (a *retries) unary(x *ast.Unary, v value) value {
 	case ast.ToID:
 		// [S'] against [S|K]: as S; its pairs join an event to itself.
 		out.domKept, out.rngKept, out.closed, out.empty = e.domKept, e.domKept, true, e.empty
-		out.within = e.within
+		out.within, out.back = e.within, true
 	case ast.Compl:
 		// ~X' = K \ X' against K \ X: what X loses, ~X gains.
 		if e.empty {
@@ -194,16 +197,16 @@ func (a *retries) unary(x *ast.Unary, v value) value {
 		// Paths of X' against paths of X between kept events: those
 		// through a removed event are lost, unless every step starts or
 		// ends in a kept event, or X joins no kept event to a removed one.
-		if !(e.domKept || e.rngKept || e.closed) {
+		if !(e.domKept || e.rngKept || e.closed || e.back) {
 			out.shrinks = first(out.shrinks, causeAt(x, whyPath))
 		}
-		out.closed, out.empty = e.closed, e.empty && x.Op == ast.Plus
+		out.closed, out.empty, out.back = e.closed, e.empty && x.Op == ast.Plus, e.back
 		if x.Op == ast.Plus {
 			out.domKept, out.rngKept = e.domKept, e.rngKept
 		}
 	case ast.Opt:
 		// X' ∪ id against X|K ∪ id|K: as X.
-		out.closed = e.closed
+		out.closed, out.back = e.closed, e.back
 	default:
 		return unknown(x, "an operator purr does not follow")
 	}
@@ -270,7 +273,8 @@ func (a *retries) builtin(x *ast.App, name string, arg value) value {
 		out := &events{shrinks: e.shrinks, grows: e.grows, closed: true, empty: e.empty}
 		end, other := e.domKept, e.rngKept
 		if name == "range" {
-			end, other = e.rngKept, e.domKept
+			// A kept member's pair starts at a kept event when X is back.
+			end, other = e.rngKept, e.domKept || e.back
 		}
 		if !(other || e.closed) {
 			out.shrinks = first(out.shrinks, causeAt(x, whyDomain))

@@ -19,7 +19,14 @@ import (
 // abstract values say: what cannot grow is within E's value restricted to
 // the kept events, what cannot shrink contains it, and the facts (domain
 // or range kept, closed, empty) hold of E's value.
-func TestRetriesSound(t *testing.T) {
+func TestRetriesSound(t *testing.T) { testSound(t, false) }
+
+// TestPrefixesSound is TestRetriesSound for PrefixesRemovable: D is what
+// cutting each thread short removes, the events after a point of its path
+// and the reads of a removed write, whatever they are.
+func TestPrefixesSound(t *testing.T) { testSound(t, true) }
+
+func testSound(t *testing.T, prefixes bool) {
 	rng := rand.New(rand.NewSource(27))
 	rounds := 300
 	if testing.Short() {
@@ -53,14 +60,14 @@ func TestRetriesSound(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v\n%s", err, src.String())
 		}
-		a := &retries{variants: map[string]bool{}, included: map[string]bool{}, skip: func(string) bool { return false }}
+		a := &retries{variants: map[string]bool{}, included: map[string]bool{}, skip: func(string) bool { return false }, prefixes: prefixes}
 		prelude, _, err := library()
 		if err != nil {
 			t.Fatal(err)
 		}
-		scope := a.run(m.Stmts, a.run(prelude.Stmts, retriesPredefined(TestTags{})))
+		scope := a.run(m.Stmts, a.run(prelude.Stmts, retriesPredefined(TestTags{}, prefixes)))
 
-		x := randomExecution(rng)
+		x := randomExecution(rng, prefixes)
 		full := x.capture(t, m, x.all(), false)
 		reduced := x.capture(t, m, x.kept, true)
 		for _, name := range names {
@@ -159,12 +166,14 @@ type execution struct {
 	rf, co, addr, data map[Pair]bool
 	ctrl, reducedCtrl  map[Pair]bool
 	kept               []bool
+	prefixes           bool // D cuts threads short (else it is some reads, fences and branches)
 }
 
-func randomExecution(rng *rand.Rand) *execution {
+func randomExecution(rng *rand.Rand, prefixes bool) *execution {
 	n := 4 + rng.Intn(6)
 	x := &execution{n: n, kind: make([]byte, n), thread: make([]int, n), loc: make([]int, n),
-		rf: map[Pair]bool{}, co: map[Pair]bool{}, addr: map[Pair]bool{}, data: map[Pair]bool{}, ctrl: map[Pair]bool{}, reducedCtrl: map[Pair]bool{}}
+		rf: map[Pair]bool{}, co: map[Pair]bool{}, addr: map[Pair]bool{}, data: map[Pair]bool{}, ctrl: map[Pair]bool{}, reducedCtrl: map[Pair]bool{},
+		prefixes: prefixes}
 	for i := range n {
 		x.thread[i], x.loc[i] = -1-i, i%2
 		if i < 2 {
@@ -199,10 +208,31 @@ func randomExecution(rng *rand.Rand) *execution {
 			x.rf[PairOf(ws[rng.Intn(len(ws))], i)] = true
 		}
 	}
-	// D: some reads, fences and branches (never a write).
 	x.kept = make([]bool, n)
-	for i := range n {
-		x.kept[i] = x.kind[i] == 'I' || x.kind[i] == 'W' || rng.Intn(3) > 0
+	if prefixes {
+		// D: each thread from a random point on, and the reads of what
+		// is removed, to a fixpoint.
+		cut := []int{2 + rng.Intn(n-1), 2 + rng.Intn(n-1)}
+		for i := range n {
+			x.kept[i] = x.thread[i] < 0 || i < cut[x.thread[i]]
+		}
+		for changed := true; changed; {
+			changed = false
+			for p := range x.rf {
+				if !x.kept[p.A] && x.kept[p.B] {
+					for j := int(p.B); j < n; j++ {
+						if x.thread[j] == x.thread[p.B] && x.kept[j] {
+							x.kept[j], changed = false, true
+						}
+					}
+				}
+			}
+		}
+	} else {
+		// D: some reads, fences and branches (never a write).
+		for i := range n {
+			x.kept[i] = x.kind[i] == 'I' || x.kind[i] == 'W' || rng.Intn(3) > 0
+		}
 	}
 	// Dependencies from reads to later events of their thread; a kept
 	// event depends on no removed one.
@@ -216,7 +246,7 @@ func randomExecution(rng *rand.Rand) *execution {
 					dep[PairOf(i, j)] = true
 				}
 			}
-			if x.kept[i] && x.kept[j] && x.ctrl[PairOf(i, j)] && rng.Intn(2) == 0 {
+			if !prefixes && x.kept[i] && x.kept[j] && x.ctrl[PairOf(i, j)] && rng.Intn(2) == 0 {
 				x.reducedCtrl[PairOf(i, j)] = true
 			}
 		}
@@ -280,7 +310,7 @@ func (x *execution) capture(t *testing.T, m *cat.Model, exec []bool, reduced boo
 				return false
 			}
 			for j := range x.n {
-				if x.co[PairOf(i, j)] {
+				if exec[j] && x.co[PairOf(i, j)] {
 					return false
 				}
 			}
@@ -288,7 +318,7 @@ func (x *execution) capture(t *testing.T, m *cat.Model, exec []bool, reduced boo
 		}),
 	}
 	ctrl := x.ctrl
-	if reduced {
+	if reduced && !x.prefixes {
 		ctrl = x.reducedCtrl
 	}
 	fr := map[Pair]bool{}
@@ -366,6 +396,8 @@ func (x *execution) contradicts(e *events, full, reduced map[Pair]bool) string {
 			return fmt.Sprintf("%v ends in D", p)
 		case e.closed && x.kept[p.A] != x.kept[p.B]:
 			return fmt.Sprintf("%v joins K and D", p)
+		case e.back && x.kept[p.B] && !x.kept[p.A]:
+			return fmt.Sprintf("%v ends in K and starts in D", p)
 		}
 	}
 	return ""

@@ -72,6 +72,7 @@ func (st *pathState) enter(e *xcfa.Edge) {
 	if e.Instr != st.code || st.instr == 0 {
 		st.instr++
 		st.code, st.lastPos = e.Instr, e.Pos
+		st.fusedOpen = false // a failed compare-and-swap writes nothing
 		if st.regWriter != nil {
 			st.cur = newInstrRegs()
 		}

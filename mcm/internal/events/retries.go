@@ -38,6 +38,15 @@ type UnfoldOptions struct {
 	// retry (see above): the path is dead, not cut by the bound. -1 keeps
 	// every path up to the bound, as herd7 does.
 	Retries int
+	// FinalRegs, with Retries, tells which registers of the process
+	// numbered proc the end of a path shows (the test's condition, filter
+	// and locations): the others are dead there. nil: all of them.
+	FinalRegs func(proc int, reg string) bool
+	// Prefixes lets every thread stop before any read of its path, and
+	// turns the bound's cuts into leaves that execute (ReachesCut), for
+	// the question whether any consistent partial execution reaches a cut
+	// (see prefixes.go).
+	Prefixes bool
 }
 
 // RetrySite is a location where some path retried: a loop whose repeated
@@ -81,9 +90,10 @@ type loopInfo struct {
 // load-exclusive takes and a store-exclusive uses.
 const exclusiveReg = "\x00reservation"
 
-// analyseLoops finds a process's instruction boundaries and live registers.
-// Every register is live at the end: the final state may show it.
-func analyseLoops(proc *xcfa.Process) *loopInfo {
+// analyseLoops finds a process's instruction boundaries and live
+// registers. At the end, those final says the final state shows are live
+// (every register when final is nil).
+func analyseLoops(proc *xcfa.Process, final func(proc int, reg string) bool) *loopInfo {
 	info := &loopInfo{boundary: map[*xcfa.Location]bool{}, live: map[*xcfa.Location]map[string]bool{}}
 	in := map[*xcfa.Location][]*xcfa.Edge{}
 	all := map[string]bool{}
@@ -109,7 +119,9 @@ func analyseLoops(proc *xcfa.Process) *loopInfo {
 		info.live[l] = map[string]bool{}
 	}
 	for r := range all {
-		info.live[proc.Final][r] = true
+		if final == nil || final(proc.ID, r) {
+			info.live[proc.Final][r] = true
+		}
 	}
 	// Backward to a fixpoint: live(l) = ∪ over l's edges of uses(e) ∪ (live(e.To) \ defs(e)).
 	for changed := true; changed; {

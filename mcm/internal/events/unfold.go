@@ -151,7 +151,10 @@ func (e *Event) HasTag(tag string) bool { return hasTag(e.Tags, tag) }
 // Segment is a straight-line piece of one thread's unfolding: it is
 // executed whole or not at all. A segment with children ends in a choice
 // of exactly one child; a segment without children ends the thread (or is
-// Cut, when the unrolling bound stopped it, and is never executed).
+// Cut, when the unrolling bound stopped it, and is never executed). With
+// UnfoldOptions.Prefixes, a leaf may also end the thread before its path
+// ends (see prefixes.go), and the bound's cuts are leaves that execute,
+// marked ReachesCut.
 type Segment struct {
 	ID       int
 	Thread   int
@@ -163,6 +166,10 @@ type Segment struct {
 	// Regs are the thread's registers at the end of a leaf segment.
 	Regs map[string]*Term
 	Cut  bool
+	// ReachesCut marks, with UnfoldOptions.Prefixes, a leaf where the
+	// unrolling bound stopped the path: it executes when the thread runs
+	// up to the cut (where Cut would be set without Prefixes).
+	ReachesCut bool
 	// Ops are the operations the segment's instructions compute, with
 	// where: herd7 evaluates every one on an executed path, and stops on
 	// one it cannot evaluate (IllegalOps).
@@ -179,12 +186,15 @@ func (s *Segment) leaf() bool { return len(s.Children) == 0 }
 type Unfolding struct {
 	Events   []*Event
 	Threads  int
-	Roots    []*Segment   // one per thread
-	Segments []*Segment   // all, parents before children
-	Leaves   [][]*Segment // per thread, the segments that end a path (not cut)
-	Terms    []*Term
-	Cut      bool // some path was cut by the unrolling bound (herd's "Loop")
-	Cuts     []CutSite
+	Roots    []*Segment // one per thread
+	Segments []*Segment // all, parents before children
+	// Leaves, per thread, are the segments that end a path (not cut);
+	// with UnfoldOptions.Prefixes, the leaves where a thread stops early
+	// and those that reach a cut too.
+	Leaves [][]*Segment
+	Terms  []*Term
+	Cut    bool // some path was cut by the unrolling bound (herd's "Loop")
+	Cuts   []CutSite
 	// Retries are where paths were cut off by the retry rule
 	// (UnfoldOptions.Retries).
 	Retries []RetrySite
@@ -214,6 +224,8 @@ type unfolder struct {
 	retries         int                               // UnfoldOptions.Retries
 	loops           map[*xcfa.Process]*loopInfo       // with retries: each process's
 	opsNoted        map[[2]int]bool                   // (segment, term) pairs in Segment.Ops
+	prefixes        bool                              // UnfoldOptions.Prefixes
+	oneEvent        map[int]bool                      // with prefixes: the current process's RMW ids whose write is OneEvent
 }
 
 // ctrlScope is a C branch being walked: at join, the control
@@ -248,13 +260,23 @@ type pathState struct {
 	seen     map[*xcfa.Location]*visit
 	effects  int
 	lastSide source.Pos
+	// With prefixes: the path has read the read half of a pair herd7
+	// builds as one event, and not yet written its write half.
+	fusedOpen bool
+	known     map[*Term]outcome.Value // with retries: the values the path's assumptions fixed
 }
 
 func (p *pathState) fork(seg *Segment) *pathState {
 	q := &pathState{thread: p.thread, seg: seg, depth: p.depth, regs: make(map[string]*Term, len(p.regs)),
 		visits: make(map[*xcfa.Location]int, len(p.visits)), ctrl: p.ctrl, ctrlPicks: p.ctrlPicks, scopes: p.scopes,
 		openRMW: make(map[int]*Event, len(p.openRMW)), lastX: p.lastX, instr: p.instr, code: p.code, lastPos: p.lastPos, par: p.par, parRun: p.parRun,
-		effects: p.effects, lastSide: p.lastSide}
+		effects: p.effects, lastSide: p.lastSide, fusedOpen: p.fusedOpen}
+	if p.known != nil {
+		q.known = make(map[*Term]outcome.Value, len(p.known))
+		for k, v := range p.known {
+			q.known[k] = v
+		}
+	}
 	if p.seen != nil {
 		q.seen = make(map[*xcfa.Location]*visit, len(p.seen))
 		for k, v := range p.seen {
@@ -304,11 +326,12 @@ func UnfoldRegisterEvents(ctx context.Context, prog *xcfa.Program, unroll int, i
 func UnfoldWith(ctx context.Context, prog *xcfa.Program, opt UnfoldOptions, initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value) (*Unfolding, error) {
 	regs := opt.Registers
 	f := &unfolder{ctx: ctx, u: &Unfolding{Threads: len(prog.Procs), RegisterEvents: regs}, unroll: opt.Unroll, retries: opt.Retries,
-		terms: map[termKey]*Term{}, opsNoted: map[[2]int]bool{}, regs: regs, noBranches: prog.NoBranchEvents, unorderedInstrs: !prog.OrderedInstrs}
+		terms: map[termKey]*Term{}, opsNoted: map[[2]int]bool{}, regs: regs, noBranches: prog.NoBranchEvents, unorderedInstrs: !prog.OrderedInstrs,
+		prefixes: opt.Prefixes}
 	if f.retries >= 0 {
 		f.loops = map[*xcfa.Process]*loopInfo{}
 		for _, proc := range prog.Procs {
-			f.loops[proc] = analyseLoops(proc)
+			f.loops[proc] = analyseLoops(proc, opt.FinalRegs)
 		}
 	}
 	cells := make([]outcome.Value, 0, len(initMem))
@@ -338,6 +361,9 @@ func UnfoldWith(ctx context.Context, prog *xcfa.Program, opt UnfoldOptions, init
 		}
 		if f.noBranches {
 			f.join = joins(proc)
+		}
+		if f.prefixes {
+			f.oneEvent = oneEventRMWs(proc)
 		}
 		if err := f.walk(proc, proc.Init, st); err != nil {
 			return nil, err
@@ -373,9 +399,12 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 			return nil
 		}
 		if st.visits[loc] > f.unroll+1 {
-			st.seg.Cut = true
 			f.u.Cut = true
 			f.u.Cuts = append(f.u.Cuts, CutSite{Thread: st.thread, Pos: locPos(loc), Why: f.cutWhy(proc, loc, st)})
+			if f.prefixes {
+				return f.reachCut(loc, st)
+			}
+			st.seg.Cut = true
 			return nil
 		}
 		switch len(loc.Out) {
@@ -485,6 +514,9 @@ func (f *unfolder) branch(proc *xcfa.Process, edge *xcfa.Edge, conds []*Term, st
 }
 
 func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos source.Pos, code int, st *pathState) *Event {
+	if f.prefixes && kind == KindRead {
+		f.stopBefore(st)
+	}
 	st.depth++
 	e := &Event{ID: len(f.u.Events), Thread: st.thread, Kind: kind, Seg: st.seg, Depth: st.depth, Pos: pos, Code: code,
 		Instr: st.instr, Par: st.par, ParRun: st.parRun, CtrlDeps: st.ctrl, CtrlPicks: st.ctrlPicks}
@@ -566,8 +598,11 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 			b := f.newEvent(proc, KindBranch, edge.Pos, edge.Instr, st)
 			b.IicoData = mergeEvents(src.data, src.ctrl)
 		}
-		if v, ok := t.IsConst(); ok && !Truth(v) {
+		if v, ok := staticValue(t, st.known); ok && !Truth(v) {
 			st.seg.Dead = true // no execution takes this path
+		}
+		if f.retries >= 0 {
+			st.learn(t)
 		}
 		st.seg.Assumes = append(st.seg.Assumes, t)
 	case xcfa.Load:
@@ -585,6 +620,7 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 		e.Val = f.readTerm(e)
 		if op.RMW != 0 {
 			st.openRMW[op.RMW] = e
+			st.fusedOpen = st.fusedOpen || f.oneEvent[op.RMW]
 		}
 		if e.HasTag("X") {
 			st.lastX = e
@@ -625,6 +661,9 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 			f.exprSources(op.Value, st, true, false, &src)
 		}
 		e := f.newEvent(proc, KindWrite, edge.Pos, edge.Instr, st)
+		if op.OneEvent {
+			st.fusedOpen = false
+		}
 		e.Tags, e.Addr, e.Val, e.Size, e.OneEvent = op.Tags, addr, val, op.Size, op.OneEvent
 		e.IicoData, e.IicoCtrl = src.data, src.ctrl
 		e.AddrDeps, e.DataDeps = addr.deps, val.deps
@@ -756,4 +795,67 @@ func (u *Unfolding) OneEventPairs() map[int]int {
 		}
 	}
 	return out
+}
+
+// staticValue is a term's value when it is the same in every execution:
+// a constant, even one that carries dependencies (a store-conditional's
+// status), or an operation on such terms, or x^x. An assumption that is
+// statically false ends its path (a successful store-conditional does not
+// go round its retry loop again).
+//
+// known adds the values the path's assumptions fixed (pathState.learn).
+func staticValue(t *Term, known map[*Term]outcome.Value) (outcome.Value, bool) {
+	if v, ok := known[t]; ok {
+		return v, true
+	}
+	switch t.Op {
+	case TermConst:
+		return t.Val, true
+	case TermBinary:
+		if t.Cancels() {
+			return outcome.Int(0), true
+		}
+		a, ok := staticValue(t.Args[0], known)
+		if !ok {
+			return a, false
+		}
+		b, ok := staticValue(t.Args[1], known)
+		if !ok {
+			return b, false
+		}
+		v, err := ApplyBinary(t.Bin, a, b)
+		return v, err == nil
+	case TermUnary:
+		a, ok := staticValue(t.Args[0], known)
+		if !ok {
+			return a, false
+		}
+		v, err := ApplyUnary(t.Un, a)
+		return v, err == nil
+	}
+	return outcome.Value{}, false
+}
+
+// learn notes what an assumption of the path fixes: a term equal to a
+// known value has it on the rest of the path, where assumptions that
+// contradict it end the path (a CAS that succeeded does not go round its
+// retry loop). Only the retry rule's unfoldings learn: herd7's Loop mark
+// counts the paths its own evaluation leaves, which does not.
+func (st *pathState) learn(t *Term) {
+	if t.Op != TermBinary || t.Bin != xcfa.Eq {
+		return
+	}
+	x, y := t.Args[0], t.Args[1]
+	vx, xKnown := staticValue(x, st.known)
+	vy, yKnown := staticValue(y, st.known)
+	if xKnown == yKnown {
+		return
+	}
+	if xKnown {
+		x, vy = y, vx // the unknown side takes the known side's value
+	}
+	if st.known == nil {
+		st.known = map[*Term]outcome.Value{}
+	}
+	st.known[x] = vy
 }

@@ -446,3 +446,44 @@ func (en *encoding) valuesOf(terms []*events.Term) []outcome.Value {
 	}
 	return vals
 }
+
+// Reaches tells whether some execution of u that the model's checks
+// accept executes one of the segments goal: the checks that filter
+// executions (not flags, not undefined_unless) hold, rf's values derive
+// from none of themselves, and the test's condition and filter play no
+// part. With an unfolding of partial executions (events.UnfoldOptions.
+// Prefixes) and its cut leaves as goal, it asks whether a consistent
+// partial execution goes as far as the unrolling bound.
+func Reaches(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfolding, lay events.Layout, opt engine.Options,
+	goal []*events.Segment) (reached bool, err error) {
+	defer sat.Catch(&err)
+	if len(goal) == 0 {
+		return false, nil
+	}
+	f, err := build(ctx, m, t, u, lay, opt, false)
+	if err != nil {
+		return false, err
+	}
+	s := f.en.s
+	var consistent []sat.Lit
+	lazy := []Rel{f.derivation}
+	for _, c := range f.checks {
+		if c.Mode != ast.Require && c.Mode != ast.Assert {
+			continue
+		}
+		if c.Acyclic != nil {
+			lazy = append(lazy, c.Acyclic)
+			continue
+		}
+		consistent = append(consistent, c.Lit)
+	}
+	s.AddClause(s.And(consistent...))
+	var some []sat.Lit
+	for _, g := range goal {
+		some = append(some, f.en.seg[g.ID])
+	}
+	s.AddClause(some...)
+	cycles := newCycleFinder(lazy)
+	cycles.forbidShortCycles(s)
+	return cycles.solve(s), nil
+}

@@ -1,0 +1,130 @@
+package mcm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/internal/engine"
+	"github.com/purr-mcm/purr/mcm/internal/eval"
+	"github.com/purr-mcm/purr/mcm/internal/events"
+	"github.com/purr-mcm/purr/mcm/internal/sat"
+	"github.com/purr-mcm/purr/mcm/internal/satengine"
+	"github.com/purr-mcm/purr/source"
+)
+
+// Is the bound enough? Loops whose repeated iterations write (Dekker's
+// back-off) are no retries, yet in a litmus test they usually run a
+// bounded number of times in every consistent execution. cutReachable
+// asks the SAT engine whether some consistent partial execution of the
+// bounded unfolding (retries cut off) reaches a cut of the bound; when
+// none does, no complete execution goes past the bound, and the bounded
+// answer (states, verdict) holds for every bound. Dartagnan's bound
+// check, made sound:
+//
+// Let E be a consistent complete execution of the program (its retries
+// cut off) that goes past the bound in some thread; a thread's cut point
+// is where the bounded unfolding cuts its path. Let A be the events at or
+// after a cut point in their thread, and K the events of E not reachable
+// from A by (path order ∪ rf)*. K is downward closed under path order
+// (each thread of K is a prefix of its path: a partial execution of the
+// unfolding with Prefixes) and under rf (every kept read keeps its
+// write; the first event of a thread outside K is a read, reached by rf,
+// or the thread's cut). If path order ∪ rf is acyclic in E, some cut thread t0 has no
+// event before its cut reachable from A (otherwise following, from each
+// cut thread, a cut that reaches into it would close a cycle through the
+// cut points), so E restricted to K is a partial execution in which t0
+// reaches its cut. It is consistent when the model's checks cannot start
+// failing as events are removed. So, when no consistent partial
+// execution reaches a cut, no complete one goes past the bound.
+//
+// The two conditions on the model are the caller's: (1) it is closed
+// under such restrictions, which unlike retries remove writes too (the
+// engine's FW on a partial execution is its co-last executed write, not
+// E's, and where a cut falls inside an instruction a read-modify-write's
+// read may run without its write: in RMW, in no rmw pair); and (2) every
+// consistent execution has
+// po ∪ rf acyclic (eval.ImpliesAcyclicPoRf shows it syntactically).
+// Path order orders more than po, the parallel parts of an instruction
+// too; a cycle of path order ∪ rf that is none of po ∪ rf runs through
+// a read and a later write of one instruction that po leaves unordered,
+// so cutReachable refuses an unfolding that has such a pair
+// (events.Unfolding.UnorderedReadWrite).
+
+// cutReachable tells whether, with loops unrolled n times and retries cut
+// off as --unroll none cuts them (keptRetries), some partial execution of
+// t that the model m's checks accept reaches a place where the bound cuts
+// a loop. The test's condition and filter are ignored (the filter would
+// only remove executions), and so are flags; the SAT engine decides,
+// whatever opt.Engine says. false, when the model meets the two
+// conditions above, means that no consistent complete execution of the
+// program (retries cut off) goes past the bound n: the answer at bound n
+// is that of every bound. An error refuses the question: a model that
+// needs the explicit engine, an instruction whose read and later write
+// po leaves unordered, a cut inside a read-modify-write, the formula's
+// limits (opt.MaxVars, opt.MaxClauses), ctx.
+func cutReachable(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options, n int) (reached bool, err error) {
+	model := eval.Model{Cat: m, Variants: opt.Variants, SkipWellFormed: opt.skipWellFormed, SkipChecks: opt.SkipChecks}
+	uopt := events.UnfoldOptions{Unroll: n, Registers: m.CatDep, Retries: keptRetries(model), FinalRegs: finalRegs(t)}
+	return cutReachableWith(ctx, m, t, opt, uopt)
+}
+
+// cutReachableWith is cutReachable on the unfolding uopt describes (with
+// Prefixes): the caller's, whose bound and retries it asks about.
+func cutReachableWith(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options, uopt events.UnfoldOptions) (reached bool, err error) {
+	n := uopt.Unroll
+	if n < 0 {
+		return false, fmt.Errorf("the unrolling bound must be a number of iterations, not %d", n)
+	}
+	defer func() {
+		var limit *sat.LimitError
+		if errors.As(err, &limit) && err == error(limit) {
+			err = fmt.Errorf("%s: the question whether the bound %d is enough refused: %w", t.File, n, &LimitError{What: limit.What, Limit: limit.Limit})
+		}
+	}()
+	model := eval.Model{Cat: m, Variants: opt.Variants, SkipWellFormed: opt.skipWellFormed, SkipChecks: opt.SkipChecks}
+	if err := checkReadsMessages(m, t); err != nil {
+		return false, err
+	}
+	lay, initRegs, initMem, err := events.InitialState(t)
+	if err != nil {
+		return false, err
+	}
+	uopt.Prefixes = true
+	u, err := events.UnfoldWith(ctx, t.Program, uopt, initRegs, initMem)
+	if err != nil {
+		return false, err
+	}
+	goal := u.CutLeaves()
+	if len(goal) == 0 {
+		return false, nil // the bound cuts no loop
+	}
+	if r, w, ok := u.UnorderedReadWrite(); ok {
+		what := t.Program.Procs[w.Thread].Instr(w.Code).Text
+		if what == "" {
+			what = "instruction"
+		}
+		return false, source.Errorf(w.Pos, "purr cannot tell whether the bound %d is enough: %s's %s reads (at %s) and writes memory in parts that program order leaves unordered, and the argument needs path order and rf acyclic",
+			n, threadName(t, w.Thread), what, r.Pos)
+	}
+	if err := u.AnalyseValuesContext(ctx); err != nil {
+		return false, fmt.Errorf("%s: %w", t.File, err)
+	}
+	if err := tagScopes(t, u); err != nil {
+		return false, err
+	}
+	if err := events.CheckAccessSizes(t, u, lay); err != nil {
+		return false, err
+	}
+	if !opt.wellFormedInFull {
+		model.ByConstruction = satengine.WellFormedByConstruction
+	}
+	eopt := engine.Options{MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses}
+	reached, err = satengine.Reaches(ctx, model, t, u, lay, eopt, goal)
+	if err != nil && eval.NeedsConcreteExecutions(err) {
+		return false, fmt.Errorf("%s: purr cannot tell whether the bound %d is enough: the model needs the explicit engine (%w), and only the SAT engine asks for partial executions", t.File, n, err)
+	}
+	return reached, err
+}
