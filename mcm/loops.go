@@ -145,7 +145,7 @@ func (lc *loopCheck) boundEnough(u *events.Unfolding, n int) (enough bool, why s
 	case err != nil:
 		return false, err.Error(), nil
 	case reached:
-		return false, fmt.Sprintf("an execution reaches the %dth iteration", n+1), nil
+		return false, "a consistent execution goes past the bound", nil
 	}
 	return true, "", nil
 }

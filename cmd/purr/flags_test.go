@@ -193,7 +193,7 @@ func TestNoExecutionLoopCut(t *testing.T) {
 		t.Errorf("exit status %d, stdout:\n%s", status, out)
 	}
 	want := path + ": Test countdown: Loops cut at --unroll 2: the answer may change with the bound, as P0's loop at " + path +
-		":8:2 is no retry: an iteration changes register X0, which the code after the loop reads; --unroll none decides every bound where it can\n" +
+		":8:2 is no retry: an iteration changes register X0, which the code after the loop reads; nor is the bound shown to be enough: a consistent execution goes past the bound; --unroll none decides every bound where it can\n" +
 		path + ": warning: no consistent execution (the model forbids every candidate, or the unrolling bound cut every path that would give one (raise --unroll); check the test and the model)\n"
 	if errs != want {
 		t.Errorf("stderr %q, want %q", errs, want)

@@ -89,6 +89,7 @@ type jsonBound struct {
 	Unroll     string   `json:"unroll"`
 	Iterations int      `json:"iterations,omitempty"`
 	Exact      bool     `json:"exact"`
+	Enough     bool     `json:"enough,omitempty"`
 	Retries    []string `json:"retries"`
 	Why        string   `json:"why,omitempty"`
 }
@@ -97,7 +98,7 @@ func newJSONBound(b *outcome.Bound) *jsonBound {
 	if b == nil {
 		return nil
 	}
-	j := &jsonBound{Unroll: strconv.Itoa(b.Unroll), Exact: b.Exact, Retries: nonNil(b.Retries), Why: b.Why}
+	j := &jsonBound{Unroll: strconv.Itoa(b.Unroll), Exact: b.Exact, Enough: b.Enough, Retries: nonNil(b.Retries), Why: b.Why}
 	if b.Unroll == outcome.Unbounded {
 		j.Unroll, j.Iterations = "none", b.Iterations
 	}
@@ -271,8 +272,12 @@ func (o *options) jsonHead(path string, t *litmus.Test, out *outcome.Outcome, re
 func boundNote(b *outcome.Bound) string {
 	var s string
 	switch {
+	case b.Unroll == outcome.Unbounded && b.Enough:
+		s = fmt.Sprintf("Loops without a bound (--unroll none): no consistent execution goes past %d iterations, so the answer holds for any number", b.Iterations)
 	case b.Unroll == outcome.Unbounded:
 		s = "Loops without a bound (--unroll none): the answer holds for any number of iterations"
+	case b.Enough:
+		s = fmt.Sprintf("Loops cut at --unroll %d, but no consistent execution goes past the bound: the answer holds for any number of iterations", b.Unroll)
 	case b.Exact:
 		s = fmt.Sprintf("Loops cut at --unroll %d, but the answer holds for any number of iterations", b.Unroll)
 	default:

@@ -98,7 +98,7 @@ func TestImpliesAcyclicPoRfModels(t *testing.T) {
 		}
 		return m
 	}
-	if got, want := passing(embedded, names), []string{"rc11.cat", "sc.cat"}; !slices.Equal(got, want) {
+	if got, want := passing(embedded, names), []string{"rc11.cat", "sc.cat", "tso.cat", "x86tso-mixed.cat", "x86tso.cat"}; !slices.Equal(got, want) {
 		t.Errorf("embedded models stating po | rf acyclic: %v, want %v", got, want)
 	}
 	dir := shared.Dir()
