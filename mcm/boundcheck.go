@@ -66,15 +66,17 @@ import (
 // po leaves unordered, a cut inside a read-modify-write, the formula's
 // limits (opt.MaxVars, opt.MaxClauses), ctx.
 func cutReachable(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options, n int) (reached bool, err error) {
-	model := eval.Model{Cat: m, Variants: opt.Variants, SkipWellFormed: opt.skipWellFormed, SkipChecks: opt.SkipChecks}
-	uopt := events.UnfoldOptions{Unroll: n, Registers: m.CatDep, Retries: keptRetries(model), FinalRegs: finalRegs(t)}
-	return cutReachableWith(ctx, m, t, opt, uopt)
+	lc, err := newLoopCheck(ctx, m, t, opt)
+	if err != nil {
+		return false, err
+	}
+	return lc.cutReachable(n)
 }
 
-// cutReachableWith is cutReachable on the unfolding uopt describes (with
-// Prefixes): the caller's, whose bound and retries it asks about.
-func cutReachableWith(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options, uopt events.UnfoldOptions) (reached bool, err error) {
-	n := uopt.Unroll
+// cutReachable is cutReachable on the unfolding of the loop check's
+// retryOptions at bound n: the one whose bound and retries it asks about.
+func (lc *loopCheck) cutReachable(n int) (reached bool, err error) {
+	t := lc.t
 	if n < 0 {
 		return false, fmt.Errorf("the unrolling bound must be a number of iterations, not %d", n)
 	}
@@ -84,16 +86,9 @@ func cutReachableWith(ctx context.Context, m *cat.Model, t *litmus.Test, opt Opt
 			err = fmt.Errorf("%s: the question whether the bound %d is enough refused: %w", t.File, n, &LimitError{What: limit.What, Limit: limit.Limit})
 		}
 	}()
-	model := eval.Model{Cat: m, Variants: opt.Variants, SkipWellFormed: opt.skipWellFormed, SkipChecks: opt.SkipChecks}
-	if err := checkReadsMessages(m, t); err != nil {
-		return false, err
-	}
-	lay, initRegs, initMem, err := events.InitialState(t)
-	if err != nil {
-		return false, err
-	}
+	uopt := lc.retryOptions(n)
 	uopt.Prefixes = true
-	u, err := events.UnfoldWith(ctx, t.Program, uopt, initRegs, initMem)
+	u, err := events.UnfoldWith(lc.ctx, t.Program, uopt, lc.initRegs, lc.initMem)
 	if err != nil {
 		return false, err
 	}
@@ -109,20 +104,15 @@ func cutReachableWith(ctx context.Context, m *cat.Model, t *litmus.Test, opt Opt
 		return false, source.Errorf(w.Pos, "purr cannot tell whether the bound %d is enough: %s's %s reads (at %s) and writes memory in parts that program order leaves unordered, and the argument needs path order and rf acyclic",
 			n, threadName(t, w.Thread), what, r.Pos)
 	}
-	if err := u.AnalyseValuesContext(ctx); err != nil {
-		return false, fmt.Errorf("%s: %w", t.File, err)
-	}
-	if err := tagScopes(t, u); err != nil {
+	if err := lc.analyse(u); err != nil {
 		return false, err
 	}
-	if err := events.CheckAccessSizes(t, u, lay); err != nil {
-		return false, err
-	}
-	if !opt.wellFormedInFull {
+	model := lc.model
+	if !lc.opt.wellFormedInFull {
 		model.ByConstruction = satengine.WellFormedByConstruction
 	}
-	eopt := engine.Options{MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses}
-	reached, err = satengine.Reaches(ctx, model, t, u, lay, eopt, goal)
+	eopt := engine.Options{MaxVars: lc.opt.MaxVars, MaxClauses: lc.opt.MaxClauses}
+	reached, err = satengine.Reaches(lc.ctx, model, t, u, lc.lay, eopt, goal)
 	if err != nil && eval.NeedsConcreteExecutions(err) {
 		return false, fmt.Errorf("%s: purr cannot tell whether the bound %d is enough: the model needs the explicit engine (%w), and only the SAT engine asks for partial executions", t.File, n, err)
 	}

@@ -206,51 +206,37 @@ func parseThrough(through string) (bool, error) {
 // prepare unfolds a test into events, analyses their values and checks
 // its accesses, for an engine to decide it under the model.
 func prepare(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options) (model eval.Model, u *events.Unfolding, lay events.Layout, bound *outcome.Bound, err error) {
-	model = eval.Model{Cat: m, Variants: opt.Variants, SkipWellFormed: opt.skipWellFormed, SkipChecks: opt.SkipChecks}
-	if err := checkReadsMessages(m, t); err != nil {
-		return model, nil, events.Layout{}, nil, err
-	}
-	lay, initRegs, initMem, err := events.InitialState(t)
+	lc, err := newLoopCheck(ctx, m, t, opt)
 	if err != nil {
 		return model, nil, lay, nil, err
 	}
-	// A model that computes its dependencies (herd's catdep option) reads
-	// them off herd's register events.
-	uopt := events.UnfoldOptions{Unroll: opt.Unroll, Registers: m.CatDep, Retries: -1, FinalRegs: finalRegs(t)}
-	lc := &loopCheck{ctx: ctx, model: model, t: t, opt: opt, uopt: uopt, initRegs: initRegs, initMem: initMem}
 	switch {
 	case opt.Unroll == Unbounded:
 		u, bound, err = lc.unbounded()
 	case opt.Unroll < 0:
 		err = fmt.Errorf("the unrolling bound must be a number of iterations or none, not %d", opt.Unroll)
 	default:
-		u, err = events.UnfoldWith(ctx, t.Program, uopt, initRegs, initMem)
+		u, err = events.UnfoldWith(ctx, t.Program, lc.uopt, lc.initRegs, lc.initMem)
 		if err == nil && u.Cut {
 			bound, err = lc.bounded()
 		}
 	}
 	if err != nil {
-		return model, nil, lay, nil, err
+		return lc.model, nil, lc.lay, nil, err
 	}
-	if err := u.AnalyseValuesContext(ctx); err != nil {
-		return model, nil, lay, nil, fmt.Errorf("%s: %w", t.File, err)
-	}
-	if err := tagScopes(t, u); err != nil {
-		return model, nil, lay, nil, err
-	}
-	if err := events.CheckAccessSizes(t, u, lay); err != nil {
+	if err := lc.analyse(u); err != nil {
 		var mixed *events.MixedSizeError
 		if errors.As(err, &mixed) {
 			// herd7 stops on an operation on an address before it looks
 			// at sizes (its regression test A178: a 32-bit load of one).
 			eopt := engine.Options{MaxVars: opt.MaxVars, MaxClauses: opt.MaxClauses}
 			if hazard := satengine.Hazards(ctx, t, u, eopt); hazard != nil {
-				return model, nil, lay, nil, hazard
+				return lc.model, nil, lc.lay, nil, hazard
 			}
 		}
-		return model, nil, lay, nil, err
+		return lc.model, nil, lc.lay, nil, err
 	}
-	return model, u, lay, bound, nil
+	return lc.model, u, lc.lay, bound, nil
 }
 
 // maxFallbackCandidates bounds the candidate executions (as

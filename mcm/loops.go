@@ -32,16 +32,60 @@ var unboundedRounds = []int{2, 8, 32, 128}
 // the SAT engine about: past it, the question costs more than it answers.
 const maxBoundCheck = 32
 
-// loopCheck is what deciding a test's loops needs: the test, the model,
-// the check's options, and its unfolding's.
+// loopCheck is what checking a test needs before an engine runs, and
+// what deciding its loops needs: the test, the model, the check's options,
+// the initial state, and the options of the unfoldings.
 type loopCheck struct {
-	ctx      context.Context
-	model    eval.Model
-	t        *litmus.Test
-	opt      Options
-	uopt     events.UnfoldOptions
+	ctx   context.Context
+	model eval.Model
+	t     *litmus.Test
+	opt   Options
+	// uopt is the check's own unfolding at the bound: herd's, every path
+	// up to it.
+	uopt events.UnfoldOptions
+	// retries is UnfoldOptions.Retries of the unfoldings that decide loops
+	// (retryOptions): keptRetries, or 1 where a hazard needs a retry.
+	retries  int
+	lay      events.Layout
 	initRegs map[int]map[string]outcome.Value
 	initMem  map[outcome.Value]outcome.Value
+}
+
+// newLoopCheck reads the test's initial state for a check of it under m.
+func newLoopCheck(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options) (*loopCheck, error) {
+	model := eval.Model{Cat: m, Variants: opt.Variants, SkipWellFormed: opt.skipWellFormed, SkipChecks: opt.SkipChecks}
+	if err := checkReadsMessages(m, t); err != nil {
+		return nil, err
+	}
+	lay, initRegs, initMem, err := events.InitialState(t)
+	if err != nil {
+		return nil, err
+	}
+	// A model that computes its dependencies (herd's catdep option) reads
+	// them off herd's register events.
+	uopt := events.UnfoldOptions{Unroll: opt.Unroll, Registers: m.CatDep, Retries: -1, FinalRegs: finalRegs(t)}
+	return &loopCheck{ctx: ctx, model: model, t: t, opt: opt, uopt: uopt, retries: keptRetries(model),
+		lay: lay, initRegs: initRegs, initMem: initMem}, nil
+}
+
+// retryOptions are the options of an unfolding that decides loops, at
+// bound n: retries cut off.
+func (lc *loopCheck) retryOptions(n int) events.UnfoldOptions {
+	opt := lc.uopt
+	opt.Unroll, opt.Retries = n, lc.retries
+	return opt
+}
+
+// analyse readies an unfolding for an engine: its values, the scopes of
+// its tags, the sizes of its accesses.
+func (lc *loopCheck) analyse(u *events.Unfolding) error {
+	if err := u.AnalyseValuesContext(lc.ctx); err != nil {
+		return fmt.Errorf("%s: %w", lc.t.File, err)
+	}
+	if err := tagScopes(lc.t, u); err != nil {
+		return err
+	}
+	return events.CheckAccessSizes(lc.t, u, lc.lay)
 }
 
 // unbounded unfolds a test for --unroll none: retries cut off, other
@@ -52,9 +96,8 @@ type loopCheck struct {
 // meet one with a value that the pass after the retries cut off never
 // reads, so an unfolding with such a site keeps one retry.
 func (lc *loopCheck) unbounded() (*events.Unfolding, *outcome.Bound, error) {
-	lc.uopt.Retries = keptRetries(lc.model)
 	u, b, err := lc.rounds()
-	if err != nil || len(u.Retries) == 0 || lc.uopt.Retries > 0 {
+	if err != nil || len(u.Retries) == 0 || lc.retries > 0 {
 		return u, b, err
 	}
 	if err := u.AnalyseValuesContext(lc.ctx); err != nil {
@@ -63,7 +106,7 @@ func (lc *loopCheck) unbounded() (*events.Unfolding, *outcome.Bound, error) {
 	if len(u.IllegalOps()) == 0 {
 		return u, b, nil
 	}
-	lc.uopt.Retries = 1
+	lc.retries = 1
 	return lc.rounds()
 }
 
@@ -74,9 +117,7 @@ func (lc *loopCheck) rounds() (*events.Unfolding, *outcome.Bound, error) {
 	var last *events.Unfolding
 	var notEnough string
 	for _, n := range unboundedRounds {
-		opt := lc.uopt
-		opt.Unroll = n
-		u, err := events.UnfoldWith(lc.ctx, t.Program, opt, lc.initRegs, lc.initMem)
+		u, err := events.UnfoldWith(lc.ctx, t.Program, lc.retryOptions(n), lc.initRegs, lc.initMem)
 		if err != nil {
 			if last != nil && lc.ctx.Err() == nil {
 				break // the unfolding outgrew its limit: refuse with the last round's loop
@@ -113,15 +154,19 @@ func (lc *loopCheck) rounds() (*events.Unfolding, *outcome.Bound, error) {
 // decide: the loop, why it is no retry, and why no bound was shown to be
 // enough.
 func unboundedRefusal(t *litmus.Test, c events.CutSite, notEnough string) error {
-	why := c.Why
-	if why == "" {
-		why = "its iterations differ"
-	}
 	if notEnough != "" {
 		notEnough = "; nor is a bound shown to be enough: " + notEnough
 	}
 	return source.Errorf(c.Pos, "--unroll none: %s's loop does not end by the test's own values within %d iterations, and its iterations are no retries (%s)%s: purr cannot decide it for every number of iterations; use --unroll N",
-		threadName(t, c.Thread), unboundedRounds[len(unboundedRounds)-1], why, notEnough)
+		threadName(t, c.Thread), unboundedRounds[len(unboundedRounds)-1], cutReason(c), notEnough)
+}
+
+// cutReason says why the loop a bound cut is no retry.
+func cutReason(c events.CutSite) string {
+	if c.Why == "" {
+		return "its iterations differ"
+	}
+	return c.Why
 }
 
 // boundEnough tells whether no consistent execution of the test (retries
@@ -136,9 +181,7 @@ func (lc *loopCheck) boundEnough(u *events.Unfolding, n int) (enough bool, why s
 	if err := prefixesRemovable(lc.model, u); err != nil {
 		return false, err.Error(), nil
 	}
-	opt := lc.uopt
-	opt.Unroll = n
-	reached, err := cutReachableWith(lc.ctx, lc.model.Cat, lc.t, lc.opt, opt)
+	reached, err := lc.cutReachable(n)
 	switch {
 	case lc.ctx.Err() != nil:
 		return false, "", err
@@ -155,10 +198,9 @@ func (lc *loopCheck) boundEnough(u *events.Unfolding, n int) (enough bool, why s
 // cuts no loop, or is enough (see outcome.Bound).
 func (lc *loopCheck) bounded() (*outcome.Bound, error) {
 	t := lc.t
-	b := &outcome.Bound{Unroll: lc.uopt.Unroll}
-	opt := lc.uopt
-	opt.Retries = keptRetries(lc.model)
-	u, err := events.UnfoldWith(lc.ctx, t.Program, opt, lc.initRegs, lc.initMem)
+	n := lc.uopt.Unroll
+	b := &outcome.Bound{Unroll: n}
+	u, err := events.UnfoldWith(lc.ctx, t.Program, lc.retryOptions(n), lc.initRegs, lc.initMem)
 	if err != nil {
 		return nil, err
 	}
@@ -172,15 +214,11 @@ func (lc *loopCheck) bounded() (*outcome.Bound, error) {
 	}
 	if u.Cut {
 		c := u.Cuts[0]
-		why := c.Why
-		if why == "" {
-			why = "its iterations differ"
-		}
-		b.Why = fmt.Sprintf("%s's loop at %s is no retry: %s", threadName(t, c.Thread), c.Pos, why)
-		if opt.Unroll > maxBoundCheck {
+		b.Why = fmt.Sprintf("%s's loop at %s is no retry: %s", threadName(t, c.Thread), c.Pos, cutReason(c))
+		if n > maxBoundCheck {
 			return b, nil
 		}
-		enough, notEnough, err := lc.boundEnough(u, opt.Unroll)
+		enough, notEnough, err := lc.boundEnough(u, n)
 		if err != nil {
 			return nil, err
 		}
