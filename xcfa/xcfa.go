@@ -222,6 +222,34 @@ func (Unary) isExpr()  {}
 func (Ite) isExpr()    {}
 func (Label) isExpr()  {}
 
+// EachReg calls f with each register x reads, in the order written (a
+// register read twice, twice).
+func EachReg(x Expr, f func(name string)) {
+	switch x := x.(type) {
+	case Reg:
+		f(x.Name)
+	case Binary:
+		EachReg(x.X, f)
+		EachReg(x.Y, f)
+	case Unary:
+		EachReg(x.X, f)
+	case Ite:
+		EachReg(x.Cond, f)
+		EachReg(x.X, f)
+		EachReg(x.Y, f)
+	case Pick:
+		EachReg(x.Cond, f)
+		EachReg(x.X, f)
+	}
+}
+
+// Reads tells whether x reads register name.
+func Reads(x Expr, name string) bool {
+	found := false
+	EachReg(x, func(r string) { found = found || r == name })
+	return found
+}
+
 // BinOp is a binary operator.
 type BinOp int
 

@@ -242,7 +242,7 @@ func (b *builder) load(in *parser.Instr, a access) error {
 	}
 	// A load into a register the address reads would change the address
 	// of the second access: read the address into a temporary first.
-	if a.pair && readsReg(addr, rs[0].name) {
+	if a.pair && xcfa.Reads(addr, rs[0].name) {
 		t := b.tmp()
 		b.emit(xcfa.Assign{Dst: t, Value: addr})
 		addr = xcfa.Reg{Name: t}
@@ -347,23 +347,6 @@ func statusAssign(s reg, v int64) xcfa.Op {
 	return xcfa.Assign{Dst: s.name, Value: cnst(v)}
 }
 
-// readsReg says whether e reads register name.
-func readsReg(e xcfa.Expr, name string) bool {
-	switch e := e.(type) {
-	case xcfa.Reg:
-		return e.Name == name
-	case xcfa.Binary:
-		return readsReg(e.X, name) || readsReg(e.Y, name)
-	case xcfa.Unary:
-		return readsReg(e.X, name)
-	case xcfa.Ite:
-		return readsReg(e.Cond, name) || readsReg(e.X, name) || readsReg(e.Y, name)
-	case xcfa.Pick:
-		return readsReg(e.Cond, name) || readsReg(e.X, name)
-	}
-	return false
-}
-
 // rmwRegs parses "Rs, Rt, [Xn]" of SWP/LD<op>/CAS, or "Rs, [Xn]" of ST<op>.
 func (b *builder) rmwRegs(in *parser.Instr, noDst bool) (rs, rt reg, addr xcfa.Expr, err error) {
 	want := 3
@@ -419,7 +402,7 @@ func dataSize(size int, r reg) int {
 // snapshot copies an expression into a temporary when the load of an
 // atomic is about to overwrite a register it reads.
 func (b *builder) snapshot(e xcfa.Expr, overwritten reg) xcfa.Expr {
-	if overwritten.zero || !readsReg(e, overwritten.name) {
+	if overwritten.zero || !xcfa.Reads(e, overwritten.name) {
 		return e
 	}
 	t := b.tmp()

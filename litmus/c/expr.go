@@ -218,24 +218,9 @@ func (t *translator) dstFor(hint string, later ...xcfa.Expr) string {
 		return t.temp()
 	}
 	for _, e := range later {
-		if reads(e, hint) {
+		if xcfa.Reads(e, hint) {
 			return t.temp()
 		}
 	}
 	return hint
-}
-
-// reads tells whether e reads register name.
-func reads(e xcfa.Expr, name string) bool {
-	switch e := e.(type) {
-	case xcfa.Reg:
-		return e.Name == name
-	case xcfa.Binary:
-		return reads(e.X, name) || reads(e.Y, name)
-	case xcfa.Unary:
-		return reads(e.X, name)
-	case xcfa.Ite:
-		return reads(e.Cond, name) || reads(e.X, name) || reads(e.Y, name)
-	}
-	return false
 }

@@ -151,7 +151,7 @@ func analyseLoops(proc *xcfa.Process, final func(proc int, reg string) bool) *lo
 
 // edgeRegisters lists the registers an edge reads and those it sets.
 func edgeRegisters(e *xcfa.Edge) (uses, defs []string) {
-	read := func(x xcfa.Expr) { uses = appendRegs(uses, x) }
+	read := func(x xcfa.Expr) { xcfa.EachReg(x, func(r string) { uses = append(uses, r) }) }
 	switch op := e.Op.(type) {
 	case xcfa.Assign:
 		read(op.Value)
@@ -182,22 +182,6 @@ func edgeRegisters(e *xcfa.Edge) (uses, defs []string) {
 		}
 	}
 	return uses, defs
-}
-
-func appendRegs(out []string, x xcfa.Expr) []string {
-	switch x := x.(type) {
-	case xcfa.Reg:
-		return append(out, x.Name)
-	case xcfa.Binary:
-		return appendRegs(appendRegs(out, x.X), x.Y)
-	case xcfa.Unary:
-		return appendRegs(out, x.X)
-	case xcfa.Ite:
-		return appendRegs(appendRegs(appendRegs(out, x.Cond), x.X), x.Y)
-	case xcfa.Pick:
-		return appendRegs(appendRegs(out, x.Cond), x.X)
-	}
-	return out
 }
 
 // locPos is where a location's code is written: its first outgoing edge's.
