@@ -87,20 +87,10 @@ func Check(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfoldin
 	}
 	en, al, sets, rels, captured := f.en, f.al, f.sets, f.rels, f.captured
 	s := en.s
-	var consistent []sat.Lit
-	var lazy []Rel
+	consistent, lazy := f.required(opt.Through)
 	flags := map[string][]sat.Lit{}
 	for _, c := range f.checks {
 		switch c.Mode {
-		case ast.Require, ast.Assert:
-			if opt.Through && !c.WellFormed {
-				continue // let through: Fails shows it
-			}
-			if c.Acyclic != nil {
-				lazy = append(lazy, c.Acyclic)
-				continue
-			}
-			consistent = append(consistent, c.Lit)
 		case ast.Flag:
 			flags[c.Name] = append(flags[c.Name], c.Lit)
 		case ast.UndefinedUnless:
@@ -447,6 +437,27 @@ func (en *encoding) valuesOf(terms []*events.Term) []outcome.Value {
 	return vals
 }
 
+// required splits the checks an execution must pass (required and
+// asserted ones; with letThrough, purr's well-formedness rules only) into
+// the literals that must hold and the relations that must be acyclic,
+// which the solver checks lazily.
+func (f *formula) required(letThrough bool) (consistent []sat.Lit, lazy []Rel) {
+	for _, c := range f.checks {
+		if c.Mode != ast.Require && c.Mode != ast.Assert {
+			continue
+		}
+		if letThrough && !c.WellFormed {
+			continue // let through: Fails shows it
+		}
+		if c.Acyclic != nil {
+			lazy = append(lazy, c.Acyclic)
+			continue
+		}
+		consistent = append(consistent, c.Lit)
+	}
+	return consistent, lazy
+}
+
 // Reaches tells whether some execution of u that the model's checks
 // accept executes one of the segments goal: the checks that filter
 // executions (not flags, not undefined_unless) hold, rf's values derive
@@ -465,18 +476,8 @@ func Reaches(ctx context.Context, m eval.Model, t *litmus.Test, u *events.Unfold
 		return false, err
 	}
 	s := f.en.s
-	var consistent []sat.Lit
-	lazy := []Rel{f.derivation}
-	for _, c := range f.checks {
-		if c.Mode != ast.Require && c.Mode != ast.Assert {
-			continue
-		}
-		if c.Acyclic != nil {
-			lazy = append(lazy, c.Acyclic)
-			continue
-		}
-		consistent = append(consistent, c.Lit)
-	}
+	consistent, lazy := f.required(false)
+	lazy = append(lazy, f.derivation)
 	s.AddClause(s.And(consistent...))
 	var some []sat.Lit
 	for _, g := range goal {
