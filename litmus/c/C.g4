@@ -62,8 +62,17 @@ statement
     | typeSpec IDENT (ASSIGN expr)? SEMI                     # declStmt
     | IF LPAR expr RPAR statement (ELSE statement)?          # ifStmt
     | WHILE LPAR expr RPAR statement                         # whileStmt
+    | DO statement WHILE LPAR expr RPAR SEMI                 # doStmt
+    | FOR LPAR init=forClause? SEMI cond=expr? SEMI step=forClause? RPAR statement # forStmt
     | expr (ASSIGN expr)? SEMI                               # exprStmt
     | SEMI                                                   # skipStmt
+    ;
+
+// The first and third clauses of a for statement: a declaration with its
+// value, an assignment or a call.
+forClause
+    : typeSpec IDENT ASSIGN expr                             # forDecl
+    | expr (ASSIGN expr)?                                    # forExpr
     ;
 
 // C precedence, loosest last.
@@ -128,11 +137,13 @@ TYPE
     | 'atomic_intptr_t' | 'atomic_uintptr_t'
     | 'atomic_t' | 'spinlock_t' | 'mtx_t'
     ;
-// Statements herd7 does not know; reserved so that errors can name them.
-// (break and continue are names in herd's C, as in tests that use a
-// register called continue: the translator refuses them as statements.)
+// Loops herd7 does not know: purr's, for programs with loops (break and
+// continue are names in herd's C, as in tests that use a register called
+// continue: the translator takes them as statements inside a loop).
 FOR      : 'for' ;
 DO       : 'do' ;
+// Statements herd7 and purr do not know; reserved so that errors can name
+// them.
 SWITCH   : 'switch' ;
 RETURN   : 'return' ;
 GOTO     : 'goto' ;

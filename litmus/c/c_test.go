@@ -160,6 +160,11 @@ func TestTranslate(t *testing.T) {
 				"load $t4 <- [y] {NA}", "assume r", "assume !(r)", "$t5 := 1", "$t5 := $t4 != 0", "s := $t5"}},
 		{"a branch of ?: that reads", `P0(int *x, int *y) { int r = *x ? 5 : *y; }`,
 			[]string{"load $t1 <- [x] {NA}", "load $t2 <- [y] {NA}", "assume $t1", "assume !($t1)", "$t3 := 5", "$t3 := $t2", "r := $t3"}},
+		{"do while", `P0(int *x) { int r; do { r = *x; } while (r == 0); }`,
+			[]string{"load r <- [x] {NA}", "nop", "assume r == 0", "assume !(r == 0)"}},
+		{"for, break and continue", `P0(int *x) { for (int i = 0; i != 3; i = i + 1) { int r = *x; if (r) continue; if (i) break; } *x = 2; }`,
+			[]string{"i := 0", "assume i != 3", "load r <- [x] {NA}", "assume r", "nop", "assume !(r)", "assume i", "nop", "assume !(i)",
+				"nop", "i := i + 1", "nop", "assume !(i != 3)", "store [x] <- 2 {NA}"}},
 		{"expression operators", `P0(int *x) { int r = (1 << 3) % 5 ^ ~2 & -r | !r; int s = r >= 2 && r != 4 ? r : -0x10; }`,
 			[]string{"r := (((1 << 3) % 5) ^ (~(2) & -(r))) | !(r)", "s := ((r >= 2) && (r != 4)) ? r : -16"}},
 	}
@@ -238,8 +243,9 @@ P1(atomic_int *x, int *y) {
 func TestErrors(t *testing.T) {
 	header := "C bad\n{}\n"
 	tests := []struct{ prog, want string }{
-		{"P0(int *x) {\n  for (;;) {}\n}\n", "t.litmus:4:3: unsupported for statement"},
-		{"P0(int *x) {\n  while (1) { continue; }\n}\n", "t.litmus:4:15: unsupported continue statement"},
+		{"P0(int *x) {\n  break;\n}\n", "t.litmus:4:3: break outside a loop"},
+		{"P0(int *x) {\n  if (1) { continue; }\n}\n", "t.litmus:4:12: continue outside a loop"},
+		{"P0(int *x) {\n  switch (1) {}\n}\n", "t.litmus:4:3: unsupported switch statement"},
 		{"P0(int *x) {\n  smp_mb;\n}\n", "t.litmus:4:3: unsupported statement smp_mb: herd7 takes a call or an assignment here"},
 		{"P0(int *x) {\n  int r = x[1];\n}\n", "t.litmus:4:12: unsupported array subscript"},
 		{"P0(int *x) {\n  pthread_yield();\n}\n", "t.litmus:4:3: unsupported function pthread_yield"},

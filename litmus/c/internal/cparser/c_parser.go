@@ -50,149 +50,167 @@ func cParserInit() {
 	}
 	staticData.RuleNames = []string{
 		"program", "macroFile", "macroDef", "thread", "param", "typeSpec", "typeWord",
-		"castType", "pointer", "block", "statement", "expr", "primary", "annotations",
-		"annotation", "atomicOp",
+		"castType", "pointer", "block", "statement", "forClause", "expr", "primary",
+		"annotations", "annotation", "atomicOp",
 	}
 	staticData.PredictionContextCache = antlr.NewPredictionContextCache()
 	staticData.serializedATN = []int32{
-		4, 1, 54, 296, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
+		4, 1, 54, 333, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
 		4, 2, 5, 7, 5, 2, 6, 7, 6, 2, 7, 7, 7, 2, 8, 7, 8, 2, 9, 7, 9, 2, 10, 7,
 		10, 2, 11, 7, 11, 2, 12, 7, 12, 2, 13, 7, 13, 2, 14, 7, 14, 2, 15, 7, 15,
-		1, 0, 5, 0, 34, 8, 0, 10, 0, 12, 0, 37, 9, 0, 1, 0, 1, 0, 1, 1, 5, 1, 42,
-		8, 1, 10, 1, 12, 1, 45, 9, 1, 1, 1, 1, 1, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2,
-		5, 2, 54, 8, 2, 10, 2, 12, 2, 57, 9, 2, 3, 2, 59, 8, 2, 1, 2, 1, 2, 1,
-		2, 3, 2, 64, 8, 2, 1, 3, 3, 3, 67, 8, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3,
-		5, 3, 74, 8, 3, 10, 3, 12, 3, 77, 9, 3, 3, 3, 79, 8, 3, 1, 3, 1, 3, 1,
-		3, 1, 4, 1, 4, 1, 4, 1, 5, 4, 5, 88, 8, 5, 11, 5, 12, 5, 89, 1, 5, 5, 5,
-		93, 8, 5, 10, 5, 12, 5, 96, 9, 5, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1,
-		6, 1, 6, 3, 6, 106, 8, 6, 1, 7, 5, 7, 109, 8, 7, 10, 7, 12, 7, 112, 9,
-		7, 1, 7, 1, 7, 1, 7, 1, 7, 4, 7, 118, 8, 7, 11, 7, 12, 7, 119, 1, 7, 5,
-		7, 123, 8, 7, 10, 7, 12, 7, 126, 9, 7, 1, 8, 1, 8, 5, 8, 130, 8, 8, 10,
-		8, 12, 8, 133, 9, 8, 1, 9, 1, 9, 5, 9, 137, 8, 9, 10, 9, 12, 9, 140, 9,
-		9, 1, 9, 1, 9, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 3, 10, 149, 8, 10, 1,
-		10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 3, 10, 160,
-		8, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 3,
-		10, 171, 8, 10, 1, 10, 1, 10, 1, 10, 3, 10, 176, 8, 10, 1, 11, 1, 11, 1,
-		11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 3, 11, 187, 8, 11, 1, 11,
-		1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1,
-		11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11,
-		1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1,
-		11, 1, 11, 1, 11, 1, 11, 5, 11, 225, 8, 11, 10, 11, 12, 11, 228, 9, 11,
-		1, 12, 1, 12, 1, 12, 3, 12, 233, 8, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1,
-		12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 3, 12, 245, 8, 12, 1, 12, 1, 12,
-		1, 12, 1, 12, 5, 12, 251, 8, 12, 10, 12, 12, 12, 254, 9, 12, 3, 12, 256,
-		8, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 3, 12, 266,
-		8, 12, 1, 13, 1, 13, 1, 13, 1, 13, 5, 13, 272, 8, 13, 10, 13, 12, 13, 275,
-		9, 13, 1, 13, 1, 13, 1, 14, 1, 14, 1, 14, 5, 14, 282, 8, 14, 10, 14, 12,
-		14, 285, 9, 14, 1, 15, 1, 15, 1, 15, 1, 15, 1, 15, 1, 15, 1, 15, 3, 15,
-		294, 8, 15, 1, 15, 0, 1, 22, 16, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20,
-		22, 24, 26, 28, 30, 0, 8, 1, 0, 4, 6, 1, 0, 4, 5, 3, 0, 39, 41, 44, 44,
-		47, 48, 1, 0, 41, 43, 1, 0, 39, 40, 1, 0, 33, 34, 2, 0, 31, 32, 35, 36,
-		1, 0, 29, 30, 339, 0, 35, 1, 0, 0, 0, 2, 43, 1, 0, 0, 0, 4, 48, 1, 0, 0,
-		0, 6, 66, 1, 0, 0, 0, 8, 83, 1, 0, 0, 0, 10, 87, 1, 0, 0, 0, 12, 105, 1,
-		0, 0, 0, 14, 110, 1, 0, 0, 0, 16, 127, 1, 0, 0, 0, 18, 134, 1, 0, 0, 0,
-		20, 175, 1, 0, 0, 0, 22, 186, 1, 0, 0, 0, 24, 265, 1, 0, 0, 0, 26, 267,
-		1, 0, 0, 0, 28, 278, 1, 0, 0, 0, 30, 293, 1, 0, 0, 0, 32, 34, 3, 6, 3,
-		0, 33, 32, 1, 0, 0, 0, 34, 37, 1, 0, 0, 0, 35, 33, 1, 0, 0, 0, 35, 36,
-		1, 0, 0, 0, 36, 38, 1, 0, 0, 0, 37, 35, 1, 0, 0, 0, 38, 39, 5, 0, 0, 1,
-		39, 1, 1, 0, 0, 0, 40, 42, 3, 4, 2, 0, 41, 40, 1, 0, 0, 0, 42, 45, 1, 0,
-		0, 0, 43, 41, 1, 0, 0, 0, 43, 44, 1, 0, 0, 0, 44, 46, 1, 0, 0, 0, 45, 43,
-		1, 0, 0, 0, 46, 47, 5, 0, 0, 1, 47, 3, 1, 0, 0, 0, 48, 49, 5, 16, 0, 0,
-		49, 58, 5, 18, 0, 0, 50, 55, 5, 16, 0, 0, 51, 52, 5, 24, 0, 0, 52, 54,
-		5, 16, 0, 0, 53, 51, 1, 0, 0, 0, 54, 57, 1, 0, 0, 0, 55, 53, 1, 0, 0, 0,
-		55, 56, 1, 0, 0, 0, 56, 59, 1, 0, 0, 0, 57, 55, 1, 0, 0, 0, 58, 50, 1,
-		0, 0, 0, 58, 59, 1, 0, 0, 0, 59, 60, 1, 0, 0, 0, 60, 63, 5, 19, 0, 0, 61,
-		64, 3, 18, 9, 0, 62, 64, 3, 22, 11, 0, 63, 61, 1, 0, 0, 0, 63, 62, 1, 0,
-		0, 0, 64, 5, 1, 0, 0, 0, 65, 67, 5, 7, 0, 0, 66, 65, 1, 0, 0, 0, 66, 67,
-		1, 0, 0, 0, 67, 68, 1, 0, 0, 0, 68, 69, 5, 15, 0, 0, 69, 78, 5, 18, 0,
-		0, 70, 75, 3, 8, 4, 0, 71, 72, 5, 24, 0, 0, 72, 74, 3, 8, 4, 0, 73, 71,
-		1, 0, 0, 0, 74, 77, 1, 0, 0, 0, 75, 73, 1, 0, 0, 0, 75, 76, 1, 0, 0, 0,
-		76, 79, 1, 0, 0, 0, 77, 75, 1, 0, 0, 0, 78, 70, 1, 0, 0, 0, 78, 79, 1,
-		0, 0, 0, 79, 80, 1, 0, 0, 0, 80, 81, 5, 19, 0, 0, 81, 82, 3, 18, 9, 0,
-		82, 7, 1, 0, 0, 0, 83, 84, 3, 10, 5, 0, 84, 85, 5, 16, 0, 0, 85, 9, 1,
-		0, 0, 0, 86, 88, 3, 12, 6, 0, 87, 86, 1, 0, 0, 0, 88, 89, 1, 0, 0, 0, 89,
-		87, 1, 0, 0, 0, 89, 90, 1, 0, 0, 0, 90, 94, 1, 0, 0, 0, 91, 93, 3, 16,
-		8, 0, 92, 91, 1, 0, 0, 0, 93, 96, 1, 0, 0, 0, 94, 92, 1, 0, 0, 0, 94, 95,
-		1, 0, 0, 0, 95, 11, 1, 0, 0, 0, 96, 94, 1, 0, 0, 0, 97, 106, 5, 4, 0, 0,
-		98, 106, 5, 5, 0, 0, 99, 106, 5, 6, 0, 0, 100, 106, 5, 7, 0, 0, 101, 106,
-		5, 9, 0, 0, 102, 103, 5, 8, 0, 0, 103, 106, 5, 16, 0, 0, 104, 106, 5, 16,
-		0, 0, 105, 97, 1, 0, 0, 0, 105, 98, 1, 0, 0, 0, 105, 99, 1, 0, 0, 0, 105,
-		100, 1, 0, 0, 0, 105, 101, 1, 0, 0, 0, 105, 102, 1, 0, 0, 0, 105, 104,
-		1, 0, 0, 0, 106, 13, 1, 0, 0, 0, 107, 109, 7, 0, 0, 0, 108, 107, 1, 0,
-		0, 0, 109, 112, 1, 0, 0, 0, 110, 108, 1, 0, 0, 0, 110, 111, 1, 0, 0, 0,
-		111, 117, 1, 0, 0, 0, 112, 110, 1, 0, 0, 0, 113, 118, 5, 9, 0, 0, 114,
-		118, 5, 7, 0, 0, 115, 116, 5, 8, 0, 0, 116, 118, 5, 16, 0, 0, 117, 113,
-		1, 0, 0, 0, 117, 114, 1, 0, 0, 0, 117, 115, 1, 0, 0, 0, 118, 119, 1, 0,
-		0, 0, 119, 117, 1, 0, 0, 0, 119, 120, 1, 0, 0, 0, 120, 124, 1, 0, 0, 0,
-		121, 123, 3, 16, 8, 0, 122, 121, 1, 0, 0, 0, 123, 126, 1, 0, 0, 0, 124,
-		122, 1, 0, 0, 0, 124, 125, 1, 0, 0, 0, 125, 15, 1, 0, 0, 0, 126, 124, 1,
-		0, 0, 0, 127, 131, 5, 41, 0, 0, 128, 130, 7, 1, 0, 0, 129, 128, 1, 0, 0,
-		0, 130, 133, 1, 0, 0, 0, 131, 129, 1, 0, 0, 0, 131, 132, 1, 0, 0, 0, 132,
-		17, 1, 0, 0, 0, 133, 131, 1, 0, 0, 0, 134, 138, 5, 20, 0, 0, 135, 137,
-		3, 20, 10, 0, 136, 135, 1, 0, 0, 0, 137, 140, 1, 0, 0, 0, 138, 136, 1,
-		0, 0, 0, 138, 139, 1, 0, 0, 0, 139, 141, 1, 0, 0, 0, 140, 138, 1, 0, 0,
-		0, 141, 142, 5, 21, 0, 0, 142, 19, 1, 0, 0, 0, 143, 176, 3, 18, 9, 0, 144,
-		145, 3, 10, 5, 0, 145, 148, 5, 16, 0, 0, 146, 147, 5, 28, 0, 0, 147, 149,
-		3, 22, 11, 0, 148, 146, 1, 0, 0, 0, 148, 149, 1, 0, 0, 0, 149, 150, 1,
-		0, 0, 0, 150, 151, 5, 25, 0, 0, 151, 176, 1, 0, 0, 0, 152, 153, 5, 1, 0,
-		0, 153, 154, 5, 18, 0, 0, 154, 155, 3, 22, 11, 0, 155, 156, 5, 19, 0, 0,
-		156, 159, 3, 20, 10, 0, 157, 158, 5, 2, 0, 0, 158, 160, 3, 20, 10, 0, 159,
-		157, 1, 0, 0, 0, 159, 160, 1, 0, 0, 0, 160, 176, 1, 0, 0, 0, 161, 162,
-		5, 3, 0, 0, 162, 163, 5, 18, 0, 0, 163, 164, 3, 22, 11, 0, 164, 165, 5,
-		19, 0, 0, 165, 166, 3, 20, 10, 0, 166, 176, 1, 0, 0, 0, 167, 170, 3, 22,
-		11, 0, 168, 169, 5, 28, 0, 0, 169, 171, 3, 22, 11, 0, 170, 168, 1, 0, 0,
-		0, 170, 171, 1, 0, 0, 0, 171, 172, 1, 0, 0, 0, 172, 173, 5, 25, 0, 0, 173,
-		176, 1, 0, 0, 0, 174, 176, 5, 25, 0, 0, 175, 143, 1, 0, 0, 0, 175, 144,
-		1, 0, 0, 0, 175, 152, 1, 0, 0, 0, 175, 161, 1, 0, 0, 0, 175, 167, 1, 0,
-		0, 0, 175, 174, 1, 0, 0, 0, 176, 21, 1, 0, 0, 0, 177, 178, 6, 11, -1, 0,
-		178, 187, 3, 24, 12, 0, 179, 180, 7, 2, 0, 0, 180, 187, 3, 22, 11, 13,
-		181, 182, 5, 18, 0, 0, 182, 183, 3, 14, 7, 0, 183, 184, 5, 19, 0, 0, 184,
-		185, 3, 22, 11, 12, 185, 187, 1, 0, 0, 0, 186, 177, 1, 0, 0, 0, 186, 179,
-		1, 0, 0, 0, 186, 181, 1, 0, 0, 0, 187, 226, 1, 0, 0, 0, 188, 189, 10, 11,
-		0, 0, 189, 190, 7, 3, 0, 0, 190, 225, 3, 22, 11, 12, 191, 192, 10, 10,
-		0, 0, 192, 193, 7, 4, 0, 0, 193, 225, 3, 22, 11, 11, 194, 195, 10, 9, 0,
-		0, 195, 196, 7, 5, 0, 0, 196, 225, 3, 22, 11, 10, 197, 198, 10, 8, 0, 0,
-		198, 199, 7, 6, 0, 0, 199, 225, 3, 22, 11, 9, 200, 201, 10, 7, 0, 0, 201,
-		202, 7, 7, 0, 0, 202, 225, 3, 22, 11, 8, 203, 204, 10, 6, 0, 0, 204, 205,
-		5, 44, 0, 0, 205, 225, 3, 22, 11, 7, 206, 207, 10, 5, 0, 0, 207, 208, 5,
-		46, 0, 0, 208, 225, 3, 22, 11, 6, 209, 210, 10, 4, 0, 0, 210, 211, 5, 45,
-		0, 0, 211, 225, 3, 22, 11, 5, 212, 213, 10, 3, 0, 0, 213, 214, 5, 37, 0,
-		0, 214, 225, 3, 22, 11, 4, 215, 216, 10, 2, 0, 0, 216, 217, 5, 38, 0, 0,
-		217, 225, 3, 22, 11, 3, 218, 219, 10, 1, 0, 0, 219, 220, 5, 27, 0, 0, 220,
-		221, 3, 22, 11, 0, 221, 222, 5, 26, 0, 0, 222, 223, 3, 22, 11, 1, 223,
-		225, 1, 0, 0, 0, 224, 188, 1, 0, 0, 0, 224, 191, 1, 0, 0, 0, 224, 194,
-		1, 0, 0, 0, 224, 197, 1, 0, 0, 0, 224, 200, 1, 0, 0, 0, 224, 203, 1, 0,
-		0, 0, 224, 206, 1, 0, 0, 0, 224, 209, 1, 0, 0, 0, 224, 212, 1, 0, 0, 0,
-		224, 215, 1, 0, 0, 0, 224, 218, 1, 0, 0, 0, 225, 228, 1, 0, 0, 0, 226,
-		224, 1, 0, 0, 0, 226, 227, 1, 0, 0, 0, 227, 23, 1, 0, 0, 0, 228, 226, 1,
-		0, 0, 0, 229, 266, 5, 17, 0, 0, 230, 232, 5, 16, 0, 0, 231, 233, 3, 26,
-		13, 0, 232, 231, 1, 0, 0, 0, 232, 233, 1, 0, 0, 0, 233, 234, 1, 0, 0, 0,
-		234, 235, 5, 18, 0, 0, 235, 236, 3, 22, 11, 0, 236, 237, 5, 24, 0, 0, 237,
-		238, 3, 30, 15, 0, 238, 239, 5, 24, 0, 0, 239, 240, 3, 22, 11, 0, 240,
-		241, 5, 19, 0, 0, 241, 266, 1, 0, 0, 0, 242, 244, 5, 16, 0, 0, 243, 245,
-		3, 26, 13, 0, 244, 243, 1, 0, 0, 0, 244, 245, 1, 0, 0, 0, 245, 246, 1,
-		0, 0, 0, 246, 255, 5, 18, 0, 0, 247, 252, 3, 22, 11, 0, 248, 249, 5, 24,
-		0, 0, 249, 251, 3, 22, 11, 0, 250, 248, 1, 0, 0, 0, 251, 254, 1, 0, 0,
-		0, 252, 250, 1, 0, 0, 0, 252, 253, 1, 0, 0, 0, 253, 256, 1, 0, 0, 0, 254,
-		252, 1, 0, 0, 0, 255, 247, 1, 0, 0, 0, 255, 256, 1, 0, 0, 0, 256, 257,
-		1, 0, 0, 0, 257, 266, 5, 19, 0, 0, 258, 259, 5, 16, 0, 0, 259, 266, 3,
-		26, 13, 0, 260, 266, 5, 16, 0, 0, 261, 262, 5, 18, 0, 0, 262, 263, 3, 22,
-		11, 0, 263, 264, 5, 19, 0, 0, 264, 266, 1, 0, 0, 0, 265, 229, 1, 0, 0,
-		0, 265, 230, 1, 0, 0, 0, 265, 242, 1, 0, 0, 0, 265, 258, 1, 0, 0, 0, 265,
-		260, 1, 0, 0, 0, 265, 261, 1, 0, 0, 0, 266, 25, 1, 0, 0, 0, 267, 268, 5,
-		20, 0, 0, 268, 273, 3, 28, 14, 0, 269, 270, 5, 24, 0, 0, 270, 272, 3, 28,
-		14, 0, 271, 269, 1, 0, 0, 0, 272, 275, 1, 0, 0, 0, 273, 271, 1, 0, 0, 0,
-		273, 274, 1, 0, 0, 0, 274, 276, 1, 0, 0, 0, 275, 273, 1, 0, 0, 0, 276,
-		277, 5, 21, 0, 0, 277, 27, 1, 0, 0, 0, 278, 283, 5, 16, 0, 0, 279, 280,
-		5, 40, 0, 0, 280, 282, 5, 16, 0, 0, 281, 279, 1, 0, 0, 0, 282, 285, 1,
-		0, 0, 0, 283, 281, 1, 0, 0, 0, 283, 284, 1, 0, 0, 0, 284, 29, 1, 0, 0,
-		0, 285, 283, 1, 0, 0, 0, 286, 294, 5, 39, 0, 0, 287, 294, 5, 40, 0, 0,
-		288, 289, 5, 44, 0, 0, 289, 294, 5, 48, 0, 0, 290, 294, 5, 44, 0, 0, 291,
-		294, 5, 45, 0, 0, 292, 294, 5, 46, 0, 0, 293, 286, 1, 0, 0, 0, 293, 287,
-		1, 0, 0, 0, 293, 288, 1, 0, 0, 0, 293, 290, 1, 0, 0, 0, 293, 291, 1, 0,
-		0, 0, 293, 292, 1, 0, 0, 0, 294, 31, 1, 0, 0, 0, 32, 35, 43, 55, 58, 63,
-		66, 75, 78, 89, 94, 105, 110, 117, 119, 124, 131, 138, 148, 159, 170, 175,
-		186, 224, 226, 232, 244, 252, 255, 265, 273, 283, 293,
+		2, 16, 7, 16, 1, 0, 5, 0, 36, 8, 0, 10, 0, 12, 0, 39, 9, 0, 1, 0, 1, 0,
+		1, 1, 5, 1, 44, 8, 1, 10, 1, 12, 1, 47, 9, 1, 1, 1, 1, 1, 1, 2, 1, 2, 1,
+		2, 1, 2, 1, 2, 5, 2, 56, 8, 2, 10, 2, 12, 2, 59, 9, 2, 3, 2, 61, 8, 2,
+		1, 2, 1, 2, 1, 2, 3, 2, 66, 8, 2, 1, 3, 3, 3, 69, 8, 3, 1, 3, 1, 3, 1,
+		3, 1, 3, 1, 3, 5, 3, 76, 8, 3, 10, 3, 12, 3, 79, 9, 3, 3, 3, 81, 8, 3,
+		1, 3, 1, 3, 1, 3, 1, 4, 1, 4, 1, 4, 1, 5, 4, 5, 90, 8, 5, 11, 5, 12, 5,
+		91, 1, 5, 5, 5, 95, 8, 5, 10, 5, 12, 5, 98, 9, 5, 1, 6, 1, 6, 1, 6, 1,
+		6, 1, 6, 1, 6, 1, 6, 1, 6, 3, 6, 108, 8, 6, 1, 7, 5, 7, 111, 8, 7, 10,
+		7, 12, 7, 114, 9, 7, 1, 7, 1, 7, 1, 7, 1, 7, 4, 7, 120, 8, 7, 11, 7, 12,
+		7, 121, 1, 7, 5, 7, 125, 8, 7, 10, 7, 12, 7, 128, 9, 7, 1, 8, 1, 8, 5,
+		8, 132, 8, 8, 10, 8, 12, 8, 135, 9, 8, 1, 9, 1, 9, 5, 9, 139, 8, 9, 10,
+		9, 12, 9, 142, 9, 9, 1, 9, 1, 9, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 3,
+		10, 151, 8, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10,
+		1, 10, 3, 10, 162, 8, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1,
+		10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10,
+		3, 10, 181, 8, 10, 1, 10, 1, 10, 3, 10, 185, 8, 10, 1, 10, 1, 10, 3, 10,
+		189, 8, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 3, 10, 196, 8, 10, 1, 10,
+		1, 10, 1, 10, 3, 10, 201, 8, 10, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1,
+		11, 1, 11, 1, 11, 3, 11, 211, 8, 11, 3, 11, 213, 8, 11, 1, 12, 1, 12, 1,
+		12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 3, 12, 224, 8, 12, 1, 12,
+		1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1,
+		12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12,
+		1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1,
+		12, 1, 12, 1, 12, 1, 12, 5, 12, 262, 8, 12, 10, 12, 12, 12, 265, 9, 12,
+		1, 13, 1, 13, 1, 13, 3, 13, 270, 8, 13, 1, 13, 1, 13, 1, 13, 1, 13, 1,
+		13, 1, 13, 1, 13, 1, 13, 1, 13, 1, 13, 3, 13, 282, 8, 13, 1, 13, 1, 13,
+		1, 13, 1, 13, 5, 13, 288, 8, 13, 10, 13, 12, 13, 291, 9, 13, 3, 13, 293,
+		8, 13, 1, 13, 1, 13, 1, 13, 1, 13, 1, 13, 1, 13, 1, 13, 1, 13, 3, 13, 303,
+		8, 13, 1, 14, 1, 14, 1, 14, 1, 14, 5, 14, 309, 8, 14, 10, 14, 12, 14, 312,
+		9, 14, 1, 14, 1, 14, 1, 15, 1, 15, 1, 15, 5, 15, 319, 8, 15, 10, 15, 12,
+		15, 322, 9, 15, 1, 16, 1, 16, 1, 16, 1, 16, 1, 16, 1, 16, 1, 16, 3, 16,
+		331, 8, 16, 1, 16, 0, 1, 24, 17, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20,
+		22, 24, 26, 28, 30, 32, 0, 8, 1, 0, 4, 6, 1, 0, 4, 5, 3, 0, 39, 41, 44,
+		44, 47, 48, 1, 0, 41, 43, 1, 0, 39, 40, 1, 0, 33, 34, 2, 0, 31, 32, 35,
+		36, 1, 0, 29, 30, 382, 0, 37, 1, 0, 0, 0, 2, 45, 1, 0, 0, 0, 4, 50, 1,
+		0, 0, 0, 6, 68, 1, 0, 0, 0, 8, 85, 1, 0, 0, 0, 10, 89, 1, 0, 0, 0, 12,
+		107, 1, 0, 0, 0, 14, 112, 1, 0, 0, 0, 16, 129, 1, 0, 0, 0, 18, 136, 1,
+		0, 0, 0, 20, 200, 1, 0, 0, 0, 22, 212, 1, 0, 0, 0, 24, 223, 1, 0, 0, 0,
+		26, 302, 1, 0, 0, 0, 28, 304, 1, 0, 0, 0, 30, 315, 1, 0, 0, 0, 32, 330,
+		1, 0, 0, 0, 34, 36, 3, 6, 3, 0, 35, 34, 1, 0, 0, 0, 36, 39, 1, 0, 0, 0,
+		37, 35, 1, 0, 0, 0, 37, 38, 1, 0, 0, 0, 38, 40, 1, 0, 0, 0, 39, 37, 1,
+		0, 0, 0, 40, 41, 5, 0, 0, 1, 41, 1, 1, 0, 0, 0, 42, 44, 3, 4, 2, 0, 43,
+		42, 1, 0, 0, 0, 44, 47, 1, 0, 0, 0, 45, 43, 1, 0, 0, 0, 45, 46, 1, 0, 0,
+		0, 46, 48, 1, 0, 0, 0, 47, 45, 1, 0, 0, 0, 48, 49, 5, 0, 0, 1, 49, 3, 1,
+		0, 0, 0, 50, 51, 5, 16, 0, 0, 51, 60, 5, 18, 0, 0, 52, 57, 5, 16, 0, 0,
+		53, 54, 5, 24, 0, 0, 54, 56, 5, 16, 0, 0, 55, 53, 1, 0, 0, 0, 56, 59, 1,
+		0, 0, 0, 57, 55, 1, 0, 0, 0, 57, 58, 1, 0, 0, 0, 58, 61, 1, 0, 0, 0, 59,
+		57, 1, 0, 0, 0, 60, 52, 1, 0, 0, 0, 60, 61, 1, 0, 0, 0, 61, 62, 1, 0, 0,
+		0, 62, 65, 5, 19, 0, 0, 63, 66, 3, 18, 9, 0, 64, 66, 3, 24, 12, 0, 65,
+		63, 1, 0, 0, 0, 65, 64, 1, 0, 0, 0, 66, 5, 1, 0, 0, 0, 67, 69, 5, 7, 0,
+		0, 68, 67, 1, 0, 0, 0, 68, 69, 1, 0, 0, 0, 69, 70, 1, 0, 0, 0, 70, 71,
+		5, 15, 0, 0, 71, 80, 5, 18, 0, 0, 72, 77, 3, 8, 4, 0, 73, 74, 5, 24, 0,
+		0, 74, 76, 3, 8, 4, 0, 75, 73, 1, 0, 0, 0, 76, 79, 1, 0, 0, 0, 77, 75,
+		1, 0, 0, 0, 77, 78, 1, 0, 0, 0, 78, 81, 1, 0, 0, 0, 79, 77, 1, 0, 0, 0,
+		80, 72, 1, 0, 0, 0, 80, 81, 1, 0, 0, 0, 81, 82, 1, 0, 0, 0, 82, 83, 5,
+		19, 0, 0, 83, 84, 3, 18, 9, 0, 84, 7, 1, 0, 0, 0, 85, 86, 3, 10, 5, 0,
+		86, 87, 5, 16, 0, 0, 87, 9, 1, 0, 0, 0, 88, 90, 3, 12, 6, 0, 89, 88, 1,
+		0, 0, 0, 90, 91, 1, 0, 0, 0, 91, 89, 1, 0, 0, 0, 91, 92, 1, 0, 0, 0, 92,
+		96, 1, 0, 0, 0, 93, 95, 3, 16, 8, 0, 94, 93, 1, 0, 0, 0, 95, 98, 1, 0,
+		0, 0, 96, 94, 1, 0, 0, 0, 96, 97, 1, 0, 0, 0, 97, 11, 1, 0, 0, 0, 98, 96,
+		1, 0, 0, 0, 99, 108, 5, 4, 0, 0, 100, 108, 5, 5, 0, 0, 101, 108, 5, 6,
+		0, 0, 102, 108, 5, 7, 0, 0, 103, 108, 5, 9, 0, 0, 104, 105, 5, 8, 0, 0,
+		105, 108, 5, 16, 0, 0, 106, 108, 5, 16, 0, 0, 107, 99, 1, 0, 0, 0, 107,
+		100, 1, 0, 0, 0, 107, 101, 1, 0, 0, 0, 107, 102, 1, 0, 0, 0, 107, 103,
+		1, 0, 0, 0, 107, 104, 1, 0, 0, 0, 107, 106, 1, 0, 0, 0, 108, 13, 1, 0,
+		0, 0, 109, 111, 7, 0, 0, 0, 110, 109, 1, 0, 0, 0, 111, 114, 1, 0, 0, 0,
+		112, 110, 1, 0, 0, 0, 112, 113, 1, 0, 0, 0, 113, 119, 1, 0, 0, 0, 114,
+		112, 1, 0, 0, 0, 115, 120, 5, 9, 0, 0, 116, 120, 5, 7, 0, 0, 117, 118,
+		5, 8, 0, 0, 118, 120, 5, 16, 0, 0, 119, 115, 1, 0, 0, 0, 119, 116, 1, 0,
+		0, 0, 119, 117, 1, 0, 0, 0, 120, 121, 1, 0, 0, 0, 121, 119, 1, 0, 0, 0,
+		121, 122, 1, 0, 0, 0, 122, 126, 1, 0, 0, 0, 123, 125, 3, 16, 8, 0, 124,
+		123, 1, 0, 0, 0, 125, 128, 1, 0, 0, 0, 126, 124, 1, 0, 0, 0, 126, 127,
+		1, 0, 0, 0, 127, 15, 1, 0, 0, 0, 128, 126, 1, 0, 0, 0, 129, 133, 5, 41,
+		0, 0, 130, 132, 7, 1, 0, 0, 131, 130, 1, 0, 0, 0, 132, 135, 1, 0, 0, 0,
+		133, 131, 1, 0, 0, 0, 133, 134, 1, 0, 0, 0, 134, 17, 1, 0, 0, 0, 135, 133,
+		1, 0, 0, 0, 136, 140, 5, 20, 0, 0, 137, 139, 3, 20, 10, 0, 138, 137, 1,
+		0, 0, 0, 139, 142, 1, 0, 0, 0, 140, 138, 1, 0, 0, 0, 140, 141, 1, 0, 0,
+		0, 141, 143, 1, 0, 0, 0, 142, 140, 1, 0, 0, 0, 143, 144, 5, 21, 0, 0, 144,
+		19, 1, 0, 0, 0, 145, 201, 3, 18, 9, 0, 146, 147, 3, 10, 5, 0, 147, 150,
+		5, 16, 0, 0, 148, 149, 5, 28, 0, 0, 149, 151, 3, 24, 12, 0, 150, 148, 1,
+		0, 0, 0, 150, 151, 1, 0, 0, 0, 151, 152, 1, 0, 0, 0, 152, 153, 5, 25, 0,
+		0, 153, 201, 1, 0, 0, 0, 154, 155, 5, 1, 0, 0, 155, 156, 5, 18, 0, 0, 156,
+		157, 3, 24, 12, 0, 157, 158, 5, 19, 0, 0, 158, 161, 3, 20, 10, 0, 159,
+		160, 5, 2, 0, 0, 160, 162, 3, 20, 10, 0, 161, 159, 1, 0, 0, 0, 161, 162,
+		1, 0, 0, 0, 162, 201, 1, 0, 0, 0, 163, 164, 5, 3, 0, 0, 164, 165, 5, 18,
+		0, 0, 165, 166, 3, 24, 12, 0, 166, 167, 5, 19, 0, 0, 167, 168, 3, 20, 10,
+		0, 168, 201, 1, 0, 0, 0, 169, 170, 5, 11, 0, 0, 170, 171, 3, 20, 10, 0,
+		171, 172, 5, 3, 0, 0, 172, 173, 5, 18, 0, 0, 173, 174, 3, 24, 12, 0, 174,
+		175, 5, 19, 0, 0, 175, 176, 5, 25, 0, 0, 176, 201, 1, 0, 0, 0, 177, 178,
+		5, 10, 0, 0, 178, 180, 5, 18, 0, 0, 179, 181, 3, 22, 11, 0, 180, 179, 1,
+		0, 0, 0, 180, 181, 1, 0, 0, 0, 181, 182, 1, 0, 0, 0, 182, 184, 5, 25, 0,
+		0, 183, 185, 3, 24, 12, 0, 184, 183, 1, 0, 0, 0, 184, 185, 1, 0, 0, 0,
+		185, 186, 1, 0, 0, 0, 186, 188, 5, 25, 0, 0, 187, 189, 3, 22, 11, 0, 188,
+		187, 1, 0, 0, 0, 188, 189, 1, 0, 0, 0, 189, 190, 1, 0, 0, 0, 190, 191,
+		5, 19, 0, 0, 191, 201, 3, 20, 10, 0, 192, 195, 3, 24, 12, 0, 193, 194,
+		5, 28, 0, 0, 194, 196, 3, 24, 12, 0, 195, 193, 1, 0, 0, 0, 195, 196, 1,
+		0, 0, 0, 196, 197, 1, 0, 0, 0, 197, 198, 5, 25, 0, 0, 198, 201, 1, 0, 0,
+		0, 199, 201, 5, 25, 0, 0, 200, 145, 1, 0, 0, 0, 200, 146, 1, 0, 0, 0, 200,
+		154, 1, 0, 0, 0, 200, 163, 1, 0, 0, 0, 200, 169, 1, 0, 0, 0, 200, 177,
+		1, 0, 0, 0, 200, 192, 1, 0, 0, 0, 200, 199, 1, 0, 0, 0, 201, 21, 1, 0,
+		0, 0, 202, 203, 3, 10, 5, 0, 203, 204, 5, 16, 0, 0, 204, 205, 5, 28, 0,
+		0, 205, 206, 3, 24, 12, 0, 206, 213, 1, 0, 0, 0, 207, 210, 3, 24, 12, 0,
+		208, 209, 5, 28, 0, 0, 209, 211, 3, 24, 12, 0, 210, 208, 1, 0, 0, 0, 210,
+		211, 1, 0, 0, 0, 211, 213, 1, 0, 0, 0, 212, 202, 1, 0, 0, 0, 212, 207,
+		1, 0, 0, 0, 213, 23, 1, 0, 0, 0, 214, 215, 6, 12, -1, 0, 215, 224, 3, 26,
+		13, 0, 216, 217, 7, 2, 0, 0, 217, 224, 3, 24, 12, 13, 218, 219, 5, 18,
+		0, 0, 219, 220, 3, 14, 7, 0, 220, 221, 5, 19, 0, 0, 221, 222, 3, 24, 12,
+		12, 222, 224, 1, 0, 0, 0, 223, 214, 1, 0, 0, 0, 223, 216, 1, 0, 0, 0, 223,
+		218, 1, 0, 0, 0, 224, 263, 1, 0, 0, 0, 225, 226, 10, 11, 0, 0, 226, 227,
+		7, 3, 0, 0, 227, 262, 3, 24, 12, 12, 228, 229, 10, 10, 0, 0, 229, 230,
+		7, 4, 0, 0, 230, 262, 3, 24, 12, 11, 231, 232, 10, 9, 0, 0, 232, 233, 7,
+		5, 0, 0, 233, 262, 3, 24, 12, 10, 234, 235, 10, 8, 0, 0, 235, 236, 7, 6,
+		0, 0, 236, 262, 3, 24, 12, 9, 237, 238, 10, 7, 0, 0, 238, 239, 7, 7, 0,
+		0, 239, 262, 3, 24, 12, 8, 240, 241, 10, 6, 0, 0, 241, 242, 5, 44, 0, 0,
+		242, 262, 3, 24, 12, 7, 243, 244, 10, 5, 0, 0, 244, 245, 5, 46, 0, 0, 245,
+		262, 3, 24, 12, 6, 246, 247, 10, 4, 0, 0, 247, 248, 5, 45, 0, 0, 248, 262,
+		3, 24, 12, 5, 249, 250, 10, 3, 0, 0, 250, 251, 5, 37, 0, 0, 251, 262, 3,
+		24, 12, 4, 252, 253, 10, 2, 0, 0, 253, 254, 5, 38, 0, 0, 254, 262, 3, 24,
+		12, 3, 255, 256, 10, 1, 0, 0, 256, 257, 5, 27, 0, 0, 257, 258, 3, 24, 12,
+		0, 258, 259, 5, 26, 0, 0, 259, 260, 3, 24, 12, 1, 260, 262, 1, 0, 0, 0,
+		261, 225, 1, 0, 0, 0, 261, 228, 1, 0, 0, 0, 261, 231, 1, 0, 0, 0, 261,
+		234, 1, 0, 0, 0, 261, 237, 1, 0, 0, 0, 261, 240, 1, 0, 0, 0, 261, 243,
+		1, 0, 0, 0, 261, 246, 1, 0, 0, 0, 261, 249, 1, 0, 0, 0, 261, 252, 1, 0,
+		0, 0, 261, 255, 1, 0, 0, 0, 262, 265, 1, 0, 0, 0, 263, 261, 1, 0, 0, 0,
+		263, 264, 1, 0, 0, 0, 264, 25, 1, 0, 0, 0, 265, 263, 1, 0, 0, 0, 266, 303,
+		5, 17, 0, 0, 267, 269, 5, 16, 0, 0, 268, 270, 3, 28, 14, 0, 269, 268, 1,
+		0, 0, 0, 269, 270, 1, 0, 0, 0, 270, 271, 1, 0, 0, 0, 271, 272, 5, 18, 0,
+		0, 272, 273, 3, 24, 12, 0, 273, 274, 5, 24, 0, 0, 274, 275, 3, 32, 16,
+		0, 275, 276, 5, 24, 0, 0, 276, 277, 3, 24, 12, 0, 277, 278, 5, 19, 0, 0,
+		278, 303, 1, 0, 0, 0, 279, 281, 5, 16, 0, 0, 280, 282, 3, 28, 14, 0, 281,
+		280, 1, 0, 0, 0, 281, 282, 1, 0, 0, 0, 282, 283, 1, 0, 0, 0, 283, 292,
+		5, 18, 0, 0, 284, 289, 3, 24, 12, 0, 285, 286, 5, 24, 0, 0, 286, 288, 3,
+		24, 12, 0, 287, 285, 1, 0, 0, 0, 288, 291, 1, 0, 0, 0, 289, 287, 1, 0,
+		0, 0, 289, 290, 1, 0, 0, 0, 290, 293, 1, 0, 0, 0, 291, 289, 1, 0, 0, 0,
+		292, 284, 1, 0, 0, 0, 292, 293, 1, 0, 0, 0, 293, 294, 1, 0, 0, 0, 294,
+		303, 5, 19, 0, 0, 295, 296, 5, 16, 0, 0, 296, 303, 3, 28, 14, 0, 297, 303,
+		5, 16, 0, 0, 298, 299, 5, 18, 0, 0, 299, 300, 3, 24, 12, 0, 300, 301, 5,
+		19, 0, 0, 301, 303, 1, 0, 0, 0, 302, 266, 1, 0, 0, 0, 302, 267, 1, 0, 0,
+		0, 302, 279, 1, 0, 0, 0, 302, 295, 1, 0, 0, 0, 302, 297, 1, 0, 0, 0, 302,
+		298, 1, 0, 0, 0, 303, 27, 1, 0, 0, 0, 304, 305, 5, 20, 0, 0, 305, 310,
+		3, 30, 15, 0, 306, 307, 5, 24, 0, 0, 307, 309, 3, 30, 15, 0, 308, 306,
+		1, 0, 0, 0, 309, 312, 1, 0, 0, 0, 310, 308, 1, 0, 0, 0, 310, 311, 1, 0,
+		0, 0, 311, 313, 1, 0, 0, 0, 312, 310, 1, 0, 0, 0, 313, 314, 5, 21, 0, 0,
+		314, 29, 1, 0, 0, 0, 315, 320, 5, 16, 0, 0, 316, 317, 5, 40, 0, 0, 317,
+		319, 5, 16, 0, 0, 318, 316, 1, 0, 0, 0, 319, 322, 1, 0, 0, 0, 320, 318,
+		1, 0, 0, 0, 320, 321, 1, 0, 0, 0, 321, 31, 1, 0, 0, 0, 322, 320, 1, 0,
+		0, 0, 323, 331, 5, 39, 0, 0, 324, 331, 5, 40, 0, 0, 325, 326, 5, 44, 0,
+		0, 326, 331, 5, 48, 0, 0, 327, 331, 5, 44, 0, 0, 328, 331, 5, 45, 0, 0,
+		329, 331, 5, 46, 0, 0, 330, 323, 1, 0, 0, 0, 330, 324, 1, 0, 0, 0, 330,
+		325, 1, 0, 0, 0, 330, 327, 1, 0, 0, 0, 330, 328, 1, 0, 0, 0, 330, 329,
+		1, 0, 0, 0, 331, 33, 1, 0, 0, 0, 37, 37, 45, 57, 60, 65, 68, 77, 80, 91,
+		96, 107, 112, 119, 121, 126, 133, 140, 150, 161, 180, 184, 188, 195, 200,
+		210, 212, 223, 261, 263, 269, 281, 289, 292, 302, 310, 320, 330,
 	}
 	deserializer := antlr.NewATNDeserializer(nil)
 	staticData.atn = deserializer.Deserialize(staticData.serializedATN)
@@ -300,11 +318,12 @@ const (
 	CParserRULE_pointer     = 8
 	CParserRULE_block       = 9
 	CParserRULE_statement   = 10
-	CParserRULE_expr        = 11
-	CParserRULE_primary     = 12
-	CParserRULE_annotations = 13
-	CParserRULE_annotation  = 14
-	CParserRULE_atomicOp    = 15
+	CParserRULE_forClause   = 11
+	CParserRULE_expr        = 12
+	CParserRULE_primary     = 13
+	CParserRULE_annotations = 14
+	CParserRULE_annotation  = 15
+	CParserRULE_atomicOp    = 16
 )
 
 // IProgramContext is an interface to support dynamic dispatch.
@@ -414,7 +433,7 @@ func (p *CParser) Program() (localctx IProgramContext) {
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(35)
+	p.SetState(37)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -423,11 +442,11 @@ func (p *CParser) Program() (localctx IProgramContext) {
 
 	for _la == CParserVOID || _la == CParserPROC {
 		{
-			p.SetState(32)
+			p.SetState(34)
 			p.Thread()
 		}
 
-		p.SetState(37)
+		p.SetState(39)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -435,7 +454,7 @@ func (p *CParser) Program() (localctx IProgramContext) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(38)
+		p.SetState(40)
 		p.Match(CParserEOF)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -563,7 +582,7 @@ func (p *CParser) MacroFile() (localctx IMacroFileContext) {
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(43)
+	p.SetState(45)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -572,11 +591,11 @@ func (p *CParser) MacroFile() (localctx IMacroFileContext) {
 
 	for _la == CParserIDENT {
 		{
-			p.SetState(40)
+			p.SetState(42)
 			p.MacroDef()
 		}
 
-		p.SetState(45)
+		p.SetState(47)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -584,7 +603,7 @@ func (p *CParser) MacroFile() (localctx IMacroFileContext) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(46)
+		p.SetState(48)
 		p.Match(CParserEOF)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -729,7 +748,7 @@ func (p *CParser) MacroDef() (localctx IMacroDefContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(48)
+		p.SetState(50)
 		p.Match(CParserIDENT)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -737,14 +756,14 @@ func (p *CParser) MacroDef() (localctx IMacroDefContext) {
 		}
 	}
 	{
-		p.SetState(49)
+		p.SetState(51)
 		p.Match(CParserLPAR)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(58)
+	p.SetState(60)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -753,14 +772,14 @@ func (p *CParser) MacroDef() (localctx IMacroDefContext) {
 
 	if _la == CParserIDENT {
 		{
-			p.SetState(50)
+			p.SetState(52)
 			p.Match(CParserIDENT)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(55)
+		p.SetState(57)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -769,7 +788,7 @@ func (p *CParser) MacroDef() (localctx IMacroDefContext) {
 
 		for _la == CParserCOMMA {
 			{
-				p.SetState(51)
+				p.SetState(53)
 				p.Match(CParserCOMMA)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -777,7 +796,7 @@ func (p *CParser) MacroDef() (localctx IMacroDefContext) {
 				}
 			}
 			{
-				p.SetState(52)
+				p.SetState(54)
 				p.Match(CParserIDENT)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -785,7 +804,7 @@ func (p *CParser) MacroDef() (localctx IMacroDefContext) {
 				}
 			}
 
-			p.SetState(57)
+			p.SetState(59)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -795,14 +814,14 @@ func (p *CParser) MacroDef() (localctx IMacroDefContext) {
 
 	}
 	{
-		p.SetState(60)
+		p.SetState(62)
 		p.Match(CParserRPAR)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(63)
+	p.SetState(65)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -811,13 +830,13 @@ func (p *CParser) MacroDef() (localctx IMacroDefContext) {
 	switch p.GetTokenStream().LA(1) {
 	case CParserLCURLY:
 		{
-			p.SetState(61)
+			p.SetState(63)
 			p.Block()
 		}
 
 	case CParserIDENT, CParserNUMBER, CParserLPAR, CParserPLUS, CParserMINUS, CParserSTAR, CParserAMPER, CParserBANG, CParserTILDE:
 		{
-			p.SetState(62)
+			p.SetState(64)
 			p.expr(0)
 		}
 
@@ -988,7 +1007,7 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(66)
+	p.SetState(68)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -997,7 +1016,7 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 
 	if _la == CParserVOID {
 		{
-			p.SetState(65)
+			p.SetState(67)
 			p.Match(CParserVOID)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1007,7 +1026,7 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 
 	}
 	{
-		p.SetState(68)
+		p.SetState(70)
 		p.Match(CParserPROC)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1015,14 +1034,14 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 		}
 	}
 	{
-		p.SetState(69)
+		p.SetState(71)
 		p.Match(CParserLPAR)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(78)
+	p.SetState(80)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1031,10 +1050,10 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 
 	if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&66544) != 0 {
 		{
-			p.SetState(70)
+			p.SetState(72)
 			p.Param()
 		}
-		p.SetState(75)
+		p.SetState(77)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1043,7 +1062,7 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 
 		for _la == CParserCOMMA {
 			{
-				p.SetState(71)
+				p.SetState(73)
 				p.Match(CParserCOMMA)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1051,11 +1070,11 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 				}
 			}
 			{
-				p.SetState(72)
+				p.SetState(74)
 				p.Param()
 			}
 
-			p.SetState(77)
+			p.SetState(79)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -1065,7 +1084,7 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 
 	}
 	{
-		p.SetState(80)
+		p.SetState(82)
 		p.Match(CParserRPAR)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1073,7 +1092,7 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 		}
 	}
 	{
-		p.SetState(81)
+		p.SetState(83)
 		p.Block()
 	}
 
@@ -1170,11 +1189,11 @@ func (p *CParser) Param() (localctx IParamContext) {
 	p.EnterRule(localctx, 8, CParserRULE_param)
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(83)
+		p.SetState(85)
 		p.TypeSpec()
 	}
 	{
-		p.SetState(84)
+		p.SetState(86)
 		p.Match(CParserIDENT)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1342,7 +1361,7 @@ func (p *CParser) TypeSpec() (localctx ITypeSpecContext) {
 	var _alt int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(87)
+	p.SetState(89)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1352,7 +1371,7 @@ func (p *CParser) TypeSpec() (localctx ITypeSpecContext) {
 		switch _alt {
 		case 1:
 			{
-				p.SetState(86)
+				p.SetState(88)
 				p.TypeWord()
 			}
 
@@ -1361,14 +1380,14 @@ func (p *CParser) TypeSpec() (localctx ITypeSpecContext) {
 			goto errorExit
 		}
 
-		p.SetState(89)
+		p.SetState(91)
 		p.GetErrorHandler().Sync(p)
 		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 8, p.GetParserRuleContext())
 		if p.HasError() {
 			goto errorExit
 		}
 	}
-	p.SetState(94)
+	p.SetState(96)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1377,11 +1396,11 @@ func (p *CParser) TypeSpec() (localctx ITypeSpecContext) {
 
 	for _la == CParserSTAR {
 		{
-			p.SetState(91)
+			p.SetState(93)
 			p.Pointer()
 		}
 
-		p.SetState(96)
+		p.SetState(98)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1493,7 +1512,7 @@ func (s *TypeWordContext) ToStringTree(ruleNames []string, recog antlr.Recognize
 func (p *CParser) TypeWord() (localctx ITypeWordContext) {
 	localctx = NewTypeWordContext(p, p.GetParserRuleContext(), p.GetState())
 	p.EnterRule(localctx, 12, CParserRULE_typeWord)
-	p.SetState(105)
+	p.SetState(107)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1503,7 +1522,7 @@ func (p *CParser) TypeWord() (localctx ITypeWordContext) {
 	case CParserCONST:
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(97)
+			p.SetState(99)
 			p.Match(CParserCONST)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1514,7 +1533,7 @@ func (p *CParser) TypeWord() (localctx ITypeWordContext) {
 	case CParserVOLATILE:
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(98)
+			p.SetState(100)
 			p.Match(CParserVOLATILE)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1525,7 +1544,7 @@ func (p *CParser) TypeWord() (localctx ITypeWordContext) {
 	case CParserATOMIC:
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(99)
+			p.SetState(101)
 			p.Match(CParserATOMIC)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1536,7 +1555,7 @@ func (p *CParser) TypeWord() (localctx ITypeWordContext) {
 	case CParserVOID:
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(100)
+			p.SetState(102)
 			p.Match(CParserVOID)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1547,7 +1566,7 @@ func (p *CParser) TypeWord() (localctx ITypeWordContext) {
 	case CParserTYPE:
 		p.EnterOuterAlt(localctx, 5)
 		{
-			p.SetState(101)
+			p.SetState(103)
 			p.Match(CParserTYPE)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1558,7 +1577,7 @@ func (p *CParser) TypeWord() (localctx ITypeWordContext) {
 	case CParserSTRUCT:
 		p.EnterOuterAlt(localctx, 6)
 		{
-			p.SetState(102)
+			p.SetState(104)
 			p.Match(CParserSTRUCT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1566,7 +1585,7 @@ func (p *CParser) TypeWord() (localctx ITypeWordContext) {
 			}
 		}
 		{
-			p.SetState(103)
+			p.SetState(105)
 			p.Match(CParserIDENT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1577,7 +1596,7 @@ func (p *CParser) TypeWord() (localctx ITypeWordContext) {
 	case CParserIDENT:
 		p.EnterOuterAlt(localctx, 7)
 		{
-			p.SetState(104)
+			p.SetState(106)
 			p.Match(CParserIDENT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1775,7 +1794,7 @@ func (p *CParser) CastType() (localctx ICastTypeContext) {
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(110)
+	p.SetState(112)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1784,7 +1803,7 @@ func (p *CParser) CastType() (localctx ICastTypeContext) {
 
 	for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&112) != 0 {
 		{
-			p.SetState(107)
+			p.SetState(109)
 			_la = p.GetTokenStream().LA(1)
 
 			if !((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&112) != 0) {
@@ -1795,14 +1814,14 @@ func (p *CParser) CastType() (localctx ICastTypeContext) {
 			}
 		}
 
-		p.SetState(112)
+		p.SetState(114)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 	}
-	p.SetState(117)
+	p.SetState(119)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1810,7 +1829,7 @@ func (p *CParser) CastType() (localctx ICastTypeContext) {
 	_la = p.GetTokenStream().LA(1)
 
 	for ok := true; ok; ok = ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&896) != 0) {
-		p.SetState(117)
+		p.SetState(119)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1819,7 +1838,7 @@ func (p *CParser) CastType() (localctx ICastTypeContext) {
 		switch p.GetTokenStream().LA(1) {
 		case CParserTYPE:
 			{
-				p.SetState(113)
+				p.SetState(115)
 				p.Match(CParserTYPE)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1829,7 +1848,7 @@ func (p *CParser) CastType() (localctx ICastTypeContext) {
 
 		case CParserVOID:
 			{
-				p.SetState(114)
+				p.SetState(116)
 				p.Match(CParserVOID)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1839,7 +1858,7 @@ func (p *CParser) CastType() (localctx ICastTypeContext) {
 
 		case CParserSTRUCT:
 			{
-				p.SetState(115)
+				p.SetState(117)
 				p.Match(CParserSTRUCT)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1847,7 +1866,7 @@ func (p *CParser) CastType() (localctx ICastTypeContext) {
 				}
 			}
 			{
-				p.SetState(116)
+				p.SetState(118)
 				p.Match(CParserIDENT)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1860,14 +1879,14 @@ func (p *CParser) CastType() (localctx ICastTypeContext) {
 			goto errorExit
 		}
 
-		p.SetState(119)
+		p.SetState(121)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 	}
-	p.SetState(124)
+	p.SetState(126)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1876,11 +1895,11 @@ func (p *CParser) CastType() (localctx ICastTypeContext) {
 
 	for _la == CParserSTAR {
 		{
-			p.SetState(121)
+			p.SetState(123)
 			p.Pointer()
 		}
 
-		p.SetState(126)
+		p.SetState(128)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1986,14 +2005,14 @@ func (p *CParser) Pointer() (localctx IPointerContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(127)
+		p.SetState(129)
 		p.Match(CParserSTAR)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(131)
+	p.SetState(133)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -2002,7 +2021,7 @@ func (p *CParser) Pointer() (localctx IPointerContext) {
 
 	for _la == CParserCONST || _la == CParserVOLATILE {
 		{
-			p.SetState(128)
+			p.SetState(130)
 			_la = p.GetTokenStream().LA(1)
 
 			if !(_la == CParserCONST || _la == CParserVOLATILE) {
@@ -2013,7 +2032,7 @@ func (p *CParser) Pointer() (localctx IPointerContext) {
 			}
 		}
 
-		p.SetState(133)
+		p.SetState(135)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -2147,27 +2166,27 @@ func (p *CParser) Block() (localctx IBlockContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(134)
+		p.SetState(136)
 		p.Match(CParserLCURLY)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(138)
+	p.SetState(140)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 	_la = p.GetTokenStream().LA(1)
 
-	for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&443652976870394) != 0 {
+	for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&443652976873466) != 0 {
 		{
-			p.SetState(135)
+			p.SetState(137)
 			p.Statement()
 		}
 
-		p.SetState(140)
+		p.SetState(142)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -2175,7 +2194,7 @@ func (p *CParser) Block() (localctx IBlockContext) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(141)
+		p.SetState(143)
 		p.Match(CParserRCURLY)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -2499,6 +2518,202 @@ func (s *WhileStmtContext) Statement() IStatementContext {
 	return t.(IStatementContext)
 }
 
+type DoStmtContext struct {
+	StatementContext
+}
+
+func NewDoStmtContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *DoStmtContext {
+	var p = new(DoStmtContext)
+
+	InitEmptyStatementContext(&p.StatementContext)
+	p.parser = parser
+	p.CopyAll(ctx.(*StatementContext))
+
+	return p
+}
+
+func (s *DoStmtContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *DoStmtContext) DO() antlr.TerminalNode {
+	return s.GetToken(CParserDO, 0)
+}
+
+func (s *DoStmtContext) Statement() IStatementContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IStatementContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IStatementContext)
+}
+
+func (s *DoStmtContext) WHILE() antlr.TerminalNode {
+	return s.GetToken(CParserWHILE, 0)
+}
+
+func (s *DoStmtContext) LPAR() antlr.TerminalNode {
+	return s.GetToken(CParserLPAR, 0)
+}
+
+func (s *DoStmtContext) Expr() IExprContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IExprContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IExprContext)
+}
+
+func (s *DoStmtContext) RPAR() antlr.TerminalNode {
+	return s.GetToken(CParserRPAR, 0)
+}
+
+func (s *DoStmtContext) SEMI() antlr.TerminalNode {
+	return s.GetToken(CParserSEMI, 0)
+}
+
+type ForStmtContext struct {
+	StatementContext
+	init IForClauseContext
+	cond IExprContext
+	step IForClauseContext
+}
+
+func NewForStmtContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *ForStmtContext {
+	var p = new(ForStmtContext)
+
+	InitEmptyStatementContext(&p.StatementContext)
+	p.parser = parser
+	p.CopyAll(ctx.(*StatementContext))
+
+	return p
+}
+
+func (s *ForStmtContext) GetInit() IForClauseContext { return s.init }
+
+func (s *ForStmtContext) GetCond() IExprContext { return s.cond }
+
+func (s *ForStmtContext) GetStep() IForClauseContext { return s.step }
+
+func (s *ForStmtContext) SetInit(v IForClauseContext) { s.init = v }
+
+func (s *ForStmtContext) SetCond(v IExprContext) { s.cond = v }
+
+func (s *ForStmtContext) SetStep(v IForClauseContext) { s.step = v }
+
+func (s *ForStmtContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *ForStmtContext) FOR() antlr.TerminalNode {
+	return s.GetToken(CParserFOR, 0)
+}
+
+func (s *ForStmtContext) LPAR() antlr.TerminalNode {
+	return s.GetToken(CParserLPAR, 0)
+}
+
+func (s *ForStmtContext) AllSEMI() []antlr.TerminalNode {
+	return s.GetTokens(CParserSEMI)
+}
+
+func (s *ForStmtContext) SEMI(i int) antlr.TerminalNode {
+	return s.GetToken(CParserSEMI, i)
+}
+
+func (s *ForStmtContext) RPAR() antlr.TerminalNode {
+	return s.GetToken(CParserRPAR, 0)
+}
+
+func (s *ForStmtContext) Statement() IStatementContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IStatementContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IStatementContext)
+}
+
+func (s *ForStmtContext) AllForClause() []IForClauseContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IForClauseContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IForClauseContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IForClauseContext); ok {
+			tst[i] = t.(IForClauseContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *ForStmtContext) ForClause(i int) IForClauseContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IForClauseContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IForClauseContext)
+}
+
+func (s *ForStmtContext) Expr() IExprContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IExprContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IExprContext)
+}
+
 type ExprStmtContext struct {
 	StatementContext
 }
@@ -2593,18 +2808,18 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 	p.EnterRule(localctx, 20, CParserRULE_statement)
 	var _la int
 
-	p.SetState(175)
+	p.SetState(200)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
-	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 20, p.GetParserRuleContext()) {
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 23, p.GetParserRuleContext()) {
 	case 1:
 		localctx = NewBlockStmtContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(143)
+			p.SetState(145)
 			p.Block()
 		}
 
@@ -2612,18 +2827,18 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 		localctx = NewDeclStmtContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(144)
+			p.SetState(146)
 			p.TypeSpec()
 		}
 		{
-			p.SetState(145)
+			p.SetState(147)
 			p.Match(CParserIDENT)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(148)
+		p.SetState(150)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -2632,7 +2847,7 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 
 		if _la == CParserASSIGN {
 			{
-				p.SetState(146)
+				p.SetState(148)
 				p.Match(CParserASSIGN)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -2640,13 +2855,13 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 				}
 			}
 			{
-				p.SetState(147)
+				p.SetState(149)
 				p.expr(0)
 			}
 
 		}
 		{
-			p.SetState(150)
+			p.SetState(152)
 			p.Match(CParserSEMI)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2658,7 +2873,7 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 		localctx = NewIfStmtContext(p, localctx)
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(152)
+			p.SetState(154)
 			p.Match(CParserIF)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2666,7 +2881,7 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 			}
 		}
 		{
-			p.SetState(153)
+			p.SetState(155)
 			p.Match(CParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2674,11 +2889,11 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 			}
 		}
 		{
-			p.SetState(154)
+			p.SetState(156)
 			p.expr(0)
 		}
 		{
-			p.SetState(155)
+			p.SetState(157)
 			p.Match(CParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2686,15 +2901,15 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 			}
 		}
 		{
-			p.SetState(156)
+			p.SetState(158)
 			p.Statement()
 		}
-		p.SetState(159)
+		p.SetState(161)
 		p.GetErrorHandler().Sync(p)
 
 		if p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 18, p.GetParserRuleContext()) == 1 {
 			{
-				p.SetState(157)
+				p.SetState(159)
 				p.Match(CParserELSE)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -2702,7 +2917,7 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 				}
 			}
 			{
-				p.SetState(158)
+				p.SetState(160)
 				p.Statement()
 			}
 
@@ -2714,7 +2929,7 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 		localctx = NewWhileStmtContext(p, localctx)
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(161)
+			p.SetState(163)
 			p.Match(CParserWHILE)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2722,7 +2937,7 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 			}
 		}
 		{
-			p.SetState(162)
+			p.SetState(164)
 			p.Match(CParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2730,11 +2945,11 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 			}
 		}
 		{
-			p.SetState(163)
+			p.SetState(165)
 			p.expr(0)
 		}
 		{
-			p.SetState(164)
+			p.SetState(166)
 			p.Match(CParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2742,41 +2957,55 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 			}
 		}
 		{
-			p.SetState(165)
+			p.SetState(167)
 			p.Statement()
 		}
 
 	case 5:
-		localctx = NewExprStmtContext(p, localctx)
+		localctx = NewDoStmtContext(p, localctx)
 		p.EnterOuterAlt(localctx, 5)
 		{
-			p.SetState(167)
-			p.expr(0)
-		}
-		p.SetState(170)
-		p.GetErrorHandler().Sync(p)
-		if p.HasError() {
-			goto errorExit
-		}
-		_la = p.GetTokenStream().LA(1)
-
-		if _la == CParserASSIGN {
-			{
-				p.SetState(168)
-				p.Match(CParserASSIGN)
-				if p.HasError() {
-					// Recognition error - abort rule
-					goto errorExit
-				}
+			p.SetState(169)
+			p.Match(CParserDO)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
 			}
-			{
-				p.SetState(169)
-				p.expr(0)
+		}
+		{
+			p.SetState(170)
+			p.Statement()
+		}
+		{
+			p.SetState(171)
+			p.Match(CParserWHILE)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
 			}
-
 		}
 		{
 			p.SetState(172)
+			p.Match(CParserLPAR)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(173)
+			p.expr(0)
+		}
+		{
+			p.SetState(174)
+			p.Match(CParserRPAR)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(175)
 			p.Match(CParserSEMI)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2785,15 +3014,414 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 		}
 
 	case 6:
-		localctx = NewSkipStmtContext(p, localctx)
+		localctx = NewForStmtContext(p, localctx)
 		p.EnterOuterAlt(localctx, 6)
 		{
-			p.SetState(174)
+			p.SetState(177)
+			p.Match(CParserFOR)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(178)
+			p.Match(CParserLPAR)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		p.SetState(180)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&443652942267376) != 0 {
+			{
+				p.SetState(179)
+
+				var _x = p.ForClause()
+
+				localctx.(*ForStmtContext).init = _x
+			}
+
+		}
+		{
+			p.SetState(182)
 			p.Match(CParserSEMI)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
+		}
+		p.SetState(184)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&443652942266368) != 0 {
+			{
+				p.SetState(183)
+
+				var _x = p.expr(0)
+
+				localctx.(*ForStmtContext).cond = _x
+			}
+
+		}
+		{
+			p.SetState(186)
+			p.Match(CParserSEMI)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		p.SetState(188)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&443652942267376) != 0 {
+			{
+				p.SetState(187)
+
+				var _x = p.ForClause()
+
+				localctx.(*ForStmtContext).step = _x
+			}
+
+		}
+		{
+			p.SetState(190)
+			p.Match(CParserRPAR)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(191)
+			p.Statement()
+		}
+
+	case 7:
+		localctx = NewExprStmtContext(p, localctx)
+		p.EnterOuterAlt(localctx, 7)
+		{
+			p.SetState(192)
+			p.expr(0)
+		}
+		p.SetState(195)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		if _la == CParserASSIGN {
+			{
+				p.SetState(193)
+				p.Match(CParserASSIGN)
+				if p.HasError() {
+					// Recognition error - abort rule
+					goto errorExit
+				}
+			}
+			{
+				p.SetState(194)
+				p.expr(0)
+			}
+
+		}
+		{
+			p.SetState(197)
+			p.Match(CParserSEMI)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case 8:
+		localctx = NewSkipStmtContext(p, localctx)
+		p.EnterOuterAlt(localctx, 8)
+		{
+			p.SetState(199)
+			p.Match(CParserSEMI)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case antlr.ATNInvalidAltNumber:
+		goto errorExit
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// IForClauseContext is an interface to support dynamic dispatch.
+type IForClauseContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+	// IsForClauseContext differentiates from other interfaces.
+	IsForClauseContext()
+}
+
+type ForClauseContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyForClauseContext() *ForClauseContext {
+	var p = new(ForClauseContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = CParserRULE_forClause
+	return p
+}
+
+func InitEmptyForClauseContext(p *ForClauseContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = CParserRULE_forClause
+}
+
+func (*ForClauseContext) IsForClauseContext() {}
+
+func NewForClauseContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *ForClauseContext {
+	var p = new(ForClauseContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = CParserRULE_forClause
+
+	return p
+}
+
+func (s *ForClauseContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *ForClauseContext) CopyAll(ctx *ForClauseContext) {
+	s.CopyFrom(&ctx.BaseParserRuleContext)
+}
+
+func (s *ForClauseContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *ForClauseContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+type ForDeclContext struct {
+	ForClauseContext
+}
+
+func NewForDeclContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *ForDeclContext {
+	var p = new(ForDeclContext)
+
+	InitEmptyForClauseContext(&p.ForClauseContext)
+	p.parser = parser
+	p.CopyAll(ctx.(*ForClauseContext))
+
+	return p
+}
+
+func (s *ForDeclContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *ForDeclContext) TypeSpec() ITypeSpecContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(ITypeSpecContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(ITypeSpecContext)
+}
+
+func (s *ForDeclContext) IDENT() antlr.TerminalNode {
+	return s.GetToken(CParserIDENT, 0)
+}
+
+func (s *ForDeclContext) ASSIGN() antlr.TerminalNode {
+	return s.GetToken(CParserASSIGN, 0)
+}
+
+func (s *ForDeclContext) Expr() IExprContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IExprContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IExprContext)
+}
+
+type ForExprContext struct {
+	ForClauseContext
+}
+
+func NewForExprContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *ForExprContext {
+	var p = new(ForExprContext)
+
+	InitEmptyForClauseContext(&p.ForClauseContext)
+	p.parser = parser
+	p.CopyAll(ctx.(*ForClauseContext))
+
+	return p
+}
+
+func (s *ForExprContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *ForExprContext) AllExpr() []IExprContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IExprContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IExprContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IExprContext); ok {
+			tst[i] = t.(IExprContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *ForExprContext) Expr(i int) IExprContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IExprContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IExprContext)
+}
+
+func (s *ForExprContext) ASSIGN() antlr.TerminalNode {
+	return s.GetToken(CParserASSIGN, 0)
+}
+
+func (p *CParser) ForClause() (localctx IForClauseContext) {
+	localctx = NewForClauseContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 22, CParserRULE_forClause)
+	var _la int
+
+	p.SetState(212)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 25, p.GetParserRuleContext()) {
+	case 1:
+		localctx = NewForDeclContext(p, localctx)
+		p.EnterOuterAlt(localctx, 1)
+		{
+			p.SetState(202)
+			p.TypeSpec()
+		}
+		{
+			p.SetState(203)
+			p.Match(CParserIDENT)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(204)
+			p.Match(CParserASSIGN)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(205)
+			p.expr(0)
+		}
+
+	case 2:
+		localctx = NewForExprContext(p, localctx)
+		p.EnterOuterAlt(localctx, 2)
+		{
+			p.SetState(207)
+			p.expr(0)
+		}
+		p.SetState(210)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		if _la == CParserASSIGN {
+			{
+				p.SetState(208)
+				p.Match(CParserASSIGN)
+				if p.HasError() {
+					// Recognition error - abort rule
+					goto errorExit
+				}
+			}
+			{
+				p.SetState(209)
+				p.expr(0)
+			}
+
 		}
 
 	case antlr.ATNInvalidAltNumber:
@@ -3236,27 +3864,27 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 	localctx = NewExprContext(p, p.GetParserRuleContext(), _parentState)
 	var _prevctx IExprContext = localctx
 	var _ antlr.ParserRuleContext = _prevctx // TODO: To prevent unused variable warning.
-	_startState := 22
-	p.EnterRecursionRule(localctx, 22, CParserRULE_expr, _p)
+	_startState := 24
+	p.EnterRecursionRule(localctx, 24, CParserRULE_expr, _p)
 	var _la int
 
 	var _alt int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(186)
+	p.SetState(223)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
-	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 21, p.GetParserRuleContext()) {
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 26, p.GetParserRuleContext()) {
 	case 1:
 		localctx = NewPrimaryExprContext(p, localctx)
 		p.SetParserRuleContext(localctx)
 		_prevctx = localctx
 
 		{
-			p.SetState(178)
+			p.SetState(215)
 			p.Primary()
 		}
 
@@ -3265,7 +3893,7 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 		p.SetParserRuleContext(localctx)
 		_prevctx = localctx
 		{
-			p.SetState(179)
+			p.SetState(216)
 
 			var _lt = p.GetTokenStream().LT(1)
 
@@ -3283,7 +3911,7 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 			}
 		}
 		{
-			p.SetState(180)
+			p.SetState(217)
 			p.expr(13)
 		}
 
@@ -3292,7 +3920,7 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 		p.SetParserRuleContext(localctx)
 		_prevctx = localctx
 		{
-			p.SetState(181)
+			p.SetState(218)
 			p.Match(CParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3300,11 +3928,11 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 			}
 		}
 		{
-			p.SetState(182)
+			p.SetState(219)
 			p.CastType()
 		}
 		{
-			p.SetState(183)
+			p.SetState(220)
 			p.Match(CParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3312,7 +3940,7 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 			}
 		}
 		{
-			p.SetState(184)
+			p.SetState(221)
 			p.expr(12)
 		}
 
@@ -3320,12 +3948,12 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 		goto errorExit
 	}
 	p.GetParserRuleContext().SetStop(p.GetTokenStream().LT(-1))
-	p.SetState(226)
+	p.SetState(263)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
-	_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 23, p.GetParserRuleContext())
+	_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 28, p.GetParserRuleContext())
 	if p.HasError() {
 		goto errorExit
 	}
@@ -3335,24 +3963,24 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 				p.TriggerExitRuleEvent()
 			}
 			_prevctx = localctx
-			p.SetState(224)
+			p.SetState(261)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
 			}
 
-			switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 22, p.GetParserRuleContext()) {
+			switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 27, p.GetParserRuleContext()) {
 			case 1:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(188)
+				p.SetState(225)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 11)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 11)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(189)
+					p.SetState(226)
 
 					var _lt = p.GetTokenStream().LT(1)
 
@@ -3370,21 +3998,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(190)
+					p.SetState(227)
 					p.expr(12)
 				}
 
 			case 2:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(191)
+				p.SetState(228)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 10)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 10)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(192)
+					p.SetState(229)
 
 					var _lt = p.GetTokenStream().LT(1)
 
@@ -3402,21 +4030,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(193)
+					p.SetState(230)
 					p.expr(11)
 				}
 
 			case 3:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(194)
+				p.SetState(231)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 9)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 9)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(195)
+					p.SetState(232)
 
 					var _lt = p.GetTokenStream().LT(1)
 
@@ -3434,21 +4062,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(196)
+					p.SetState(233)
 					p.expr(10)
 				}
 
 			case 4:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(197)
+				p.SetState(234)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 8)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 8)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(198)
+					p.SetState(235)
 
 					var _lt = p.GetTokenStream().LT(1)
 
@@ -3466,21 +4094,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(199)
+					p.SetState(236)
 					p.expr(9)
 				}
 
 			case 5:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(200)
+				p.SetState(237)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 7)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 7)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(201)
+					p.SetState(238)
 
 					var _lt = p.GetTokenStream().LT(1)
 
@@ -3498,21 +4126,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(202)
+					p.SetState(239)
 					p.expr(8)
 				}
 
 			case 6:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(203)
+				p.SetState(240)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 6)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 6)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(204)
+					p.SetState(241)
 
 					var _m = p.Match(CParserAMPER)
 
@@ -3523,21 +4151,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(205)
+					p.SetState(242)
 					p.expr(7)
 				}
 
 			case 7:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(206)
+				p.SetState(243)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 5)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 5)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(207)
+					p.SetState(244)
 
 					var _m = p.Match(CParserCARET)
 
@@ -3548,21 +4176,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(208)
+					p.SetState(245)
 					p.expr(6)
 				}
 
 			case 8:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(209)
+				p.SetState(246)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 4)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 4)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(210)
+					p.SetState(247)
 
 					var _m = p.Match(CParserPIPE)
 
@@ -3573,21 +4201,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(211)
+					p.SetState(248)
 					p.expr(5)
 				}
 
 			case 9:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(212)
+				p.SetState(249)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 3)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 3)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(213)
+					p.SetState(250)
 
 					var _m = p.Match(CParserANDAND)
 
@@ -3598,21 +4226,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(214)
+					p.SetState(251)
 					p.expr(4)
 				}
 
 			case 10:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(215)
+				p.SetState(252)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 2)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 2)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(216)
+					p.SetState(253)
 
 					var _m = p.Match(CParserOROR)
 
@@ -3623,21 +4251,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(217)
+					p.SetState(254)
 					p.expr(3)
 				}
 
 			case 11:
 				localctx = NewCondExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(218)
+				p.SetState(255)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 1)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 1)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(219)
+					p.SetState(256)
 					p.Match(CParserQUESTION)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -3645,11 +4273,11 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(220)
+					p.SetState(257)
 					p.expr(0)
 				}
 				{
-					p.SetState(221)
+					p.SetState(258)
 					p.Match(CParserCOLON)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -3657,7 +4285,7 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(222)
+					p.SetState(259)
 					p.expr(1)
 				}
 
@@ -3666,12 +4294,12 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 			}
 
 		}
-		p.SetState(228)
+		p.SetState(265)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
-		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 23, p.GetParserRuleContext())
+		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 28, p.GetParserRuleContext())
 		if p.HasError() {
 			goto errorExit
 		}
@@ -4076,21 +4704,21 @@ func (s *ParenPrimaryContext) RPAR() antlr.TerminalNode {
 
 func (p *CParser) Primary() (localctx IPrimaryContext) {
 	localctx = NewPrimaryContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 24, CParserRULE_primary)
+	p.EnterRule(localctx, 26, CParserRULE_primary)
 	var _la int
 
-	p.SetState(265)
+	p.SetState(302)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
-	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 28, p.GetParserRuleContext()) {
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 33, p.GetParserRuleContext()) {
 	case 1:
 		localctx = NewNumberPrimaryContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(229)
+			p.SetState(266)
 			p.Match(CParserNUMBER)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4102,14 +4730,14 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewAtomicOpPrimaryContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(230)
+			p.SetState(267)
 			p.Match(CParserIDENT)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(232)
+		p.SetState(269)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -4118,13 +4746,13 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 
 		if _la == CParserLCURLY {
 			{
-				p.SetState(231)
+				p.SetState(268)
 				p.Annotations()
 			}
 
 		}
 		{
-			p.SetState(234)
+			p.SetState(271)
 			p.Match(CParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4132,11 +4760,11 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 			}
 		}
 		{
-			p.SetState(235)
+			p.SetState(272)
 			p.expr(0)
 		}
 		{
-			p.SetState(236)
+			p.SetState(273)
 			p.Match(CParserCOMMA)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4144,11 +4772,11 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 			}
 		}
 		{
-			p.SetState(237)
+			p.SetState(274)
 			p.AtomicOp()
 		}
 		{
-			p.SetState(238)
+			p.SetState(275)
 			p.Match(CParserCOMMA)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4156,11 +4784,11 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 			}
 		}
 		{
-			p.SetState(239)
+			p.SetState(276)
 			p.expr(0)
 		}
 		{
-			p.SetState(240)
+			p.SetState(277)
 			p.Match(CParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4172,14 +4800,14 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewCallPrimaryContext(p, localctx)
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(242)
+			p.SetState(279)
 			p.Match(CParserIDENT)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(244)
+		p.SetState(281)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -4188,20 +4816,20 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 
 		if _la == CParserLCURLY {
 			{
-				p.SetState(243)
+				p.SetState(280)
 				p.Annotations()
 			}
 
 		}
 		{
-			p.SetState(246)
+			p.SetState(283)
 			p.Match(CParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(255)
+		p.SetState(292)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -4210,10 +4838,10 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 
 		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&443652942266368) != 0 {
 			{
-				p.SetState(247)
+				p.SetState(284)
 				p.expr(0)
 			}
-			p.SetState(252)
+			p.SetState(289)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -4222,7 +4850,7 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 
 			for _la == CParserCOMMA {
 				{
-					p.SetState(248)
+					p.SetState(285)
 					p.Match(CParserCOMMA)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -4230,11 +4858,11 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 					}
 				}
 				{
-					p.SetState(249)
+					p.SetState(286)
 					p.expr(0)
 				}
 
-				p.SetState(254)
+				p.SetState(291)
 				p.GetErrorHandler().Sync(p)
 				if p.HasError() {
 					goto errorExit
@@ -4244,7 +4872,7 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 
 		}
 		{
-			p.SetState(257)
+			p.SetState(294)
 			p.Match(CParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4256,7 +4884,7 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewAnnotatedPrimaryContext(p, localctx)
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(258)
+			p.SetState(295)
 			p.Match(CParserIDENT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4264,7 +4892,7 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 			}
 		}
 		{
-			p.SetState(259)
+			p.SetState(296)
 			p.Annotations()
 		}
 
@@ -4272,7 +4900,7 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewNamePrimaryContext(p, localctx)
 		p.EnterOuterAlt(localctx, 5)
 		{
-			p.SetState(260)
+			p.SetState(297)
 			p.Match(CParserIDENT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4284,7 +4912,7 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewParenPrimaryContext(p, localctx)
 		p.EnterOuterAlt(localctx, 6)
 		{
-			p.SetState(261)
+			p.SetState(298)
 			p.Match(CParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4292,11 +4920,11 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 			}
 		}
 		{
-			p.SetState(262)
+			p.SetState(299)
 			p.expr(0)
 		}
 		{
-			p.SetState(263)
+			p.SetState(300)
 			p.Match(CParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4439,12 +5067,12 @@ func (s *AnnotationsContext) ToStringTree(ruleNames []string, recog antlr.Recogn
 
 func (p *CParser) Annotations() (localctx IAnnotationsContext) {
 	localctx = NewAnnotationsContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 26, CParserRULE_annotations)
+	p.EnterRule(localctx, 28, CParserRULE_annotations)
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(267)
+		p.SetState(304)
 		p.Match(CParserLCURLY)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -4452,10 +5080,10 @@ func (p *CParser) Annotations() (localctx IAnnotationsContext) {
 		}
 	}
 	{
-		p.SetState(268)
+		p.SetState(305)
 		p.Annotation()
 	}
-	p.SetState(273)
+	p.SetState(310)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -4464,7 +5092,7 @@ func (p *CParser) Annotations() (localctx IAnnotationsContext) {
 
 	for _la == CParserCOMMA {
 		{
-			p.SetState(269)
+			p.SetState(306)
 			p.Match(CParserCOMMA)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4472,11 +5100,11 @@ func (p *CParser) Annotations() (localctx IAnnotationsContext) {
 			}
 		}
 		{
-			p.SetState(270)
+			p.SetState(307)
 			p.Annotation()
 		}
 
-		p.SetState(275)
+		p.SetState(312)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -4484,7 +5112,7 @@ func (p *CParser) Annotations() (localctx IAnnotationsContext) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(276)
+		p.SetState(313)
 		p.Match(CParserRCURLY)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -4580,19 +5208,19 @@ func (s *AnnotationContext) ToStringTree(ruleNames []string, recog antlr.Recogni
 
 func (p *CParser) Annotation() (localctx IAnnotationContext) {
 	localctx = NewAnnotationContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 28, CParserRULE_annotation)
+	p.EnterRule(localctx, 30, CParserRULE_annotation)
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(278)
+		p.SetState(315)
 		p.Match(CParserIDENT)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(283)
+	p.SetState(320)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -4601,7 +5229,7 @@ func (p *CParser) Annotation() (localctx IAnnotationContext) {
 
 	for _la == CParserMINUS {
 		{
-			p.SetState(279)
+			p.SetState(316)
 			p.Match(CParserMINUS)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4609,7 +5237,7 @@ func (p *CParser) Annotation() (localctx IAnnotationContext) {
 			}
 		}
 		{
-			p.SetState(280)
+			p.SetState(317)
 			p.Match(CParserIDENT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4617,7 +5245,7 @@ func (p *CParser) Annotation() (localctx IAnnotationContext) {
 			}
 		}
 
-		p.SetState(285)
+		p.SetState(322)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -4723,18 +5351,18 @@ func (s *AtomicOpContext) ToStringTree(ruleNames []string, recog antlr.Recognize
 
 func (p *CParser) AtomicOp() (localctx IAtomicOpContext) {
 	localctx = NewAtomicOpContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 30, CParserRULE_atomicOp)
-	p.SetState(293)
+	p.EnterRule(localctx, 32, CParserRULE_atomicOp)
+	p.SetState(330)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
-	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 31, p.GetParserRuleContext()) {
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 36, p.GetParserRuleContext()) {
 	case 1:
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(286)
+			p.SetState(323)
 			p.Match(CParserPLUS)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4745,7 +5373,7 @@ func (p *CParser) AtomicOp() (localctx IAtomicOpContext) {
 	case 2:
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(287)
+			p.SetState(324)
 			p.Match(CParserMINUS)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4756,7 +5384,7 @@ func (p *CParser) AtomicOp() (localctx IAtomicOpContext) {
 	case 3:
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(288)
+			p.SetState(325)
 			p.Match(CParserAMPER)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4764,7 +5392,7 @@ func (p *CParser) AtomicOp() (localctx IAtomicOpContext) {
 			}
 		}
 		{
-			p.SetState(289)
+			p.SetState(326)
 			p.Match(CParserTILDE)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4775,7 +5403,7 @@ func (p *CParser) AtomicOp() (localctx IAtomicOpContext) {
 	case 4:
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(290)
+			p.SetState(327)
 			p.Match(CParserAMPER)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4786,7 +5414,7 @@ func (p *CParser) AtomicOp() (localctx IAtomicOpContext) {
 	case 5:
 		p.EnterOuterAlt(localctx, 5)
 		{
-			p.SetState(291)
+			p.SetState(328)
 			p.Match(CParserPIPE)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4797,7 +5425,7 @@ func (p *CParser) AtomicOp() (localctx IAtomicOpContext) {
 	case 6:
 		p.EnterOuterAlt(localctx, 6)
 		{
-			p.SetState(292)
+			p.SetState(329)
 			p.Match(CParserCARET)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4824,7 +5452,7 @@ errorExit:
 
 func (p *CParser) Sempred(localctx antlr.RuleContext, ruleIndex, predIndex int) bool {
 	switch ruleIndex {
-	case 11:
+	case 12:
 		var t *ExprContext = nil
 		if localctx != nil {
 			t = localctx.(*ExprContext)

@@ -156,6 +156,12 @@ func sourceText(c antlr.ParserRuleContext) string {
 	if start == nil || stop == nil || start.GetInputStream() == nil {
 		return c.GetText()
 	}
+	return spanText(start, stop)
+}
+
+// spanText is the source from token start to token stop, spaces collapsed
+// and a final semicolon dropped.
+func spanText(start, stop antlr.Token) string {
 	text := start.GetInputStream().GetTextFromInterval(antlr.NewInterval(start.GetStart(), stop.GetStop()))
 	return strings.TrimSuffix(strings.Join(strings.Fields(text), " "), ";")
 }
@@ -225,6 +231,20 @@ func (b *builder) stmt(c IStatementContext) cast.Stmt {
 		return s
 	case *WhileStmtContext:
 		return &cast.WhileStmt{Pos: pos, Cond: b.expr(c.Expr()), CondText: sourceText(c.Expr()), Body: b.stmt(c.Statement())}
+	case *DoStmtContext:
+		return &cast.DoStmt{Pos: pos, Body: b.stmt(c.Statement()), Cond: b.expr(c.Expr()), CondText: sourceText(c.Expr())}
+	case *ForStmtContext:
+		s := &cast.ForStmt{Pos: pos, Body: b.stmt(c.Statement()), HeaderText: spanText(c.GetStart(), c.RPAR().GetSymbol())}
+		if c.GetInit() != nil {
+			s.Init = b.forClause(c.GetInit())
+		}
+		if c.GetCond() != nil {
+			s.Cond = b.expr(c.GetCond())
+		}
+		if c.GetStep() != nil {
+			s.Step = b.forClause(c.GetStep())
+		}
+		return s
 	case *ExprStmtContext:
 		if c.ASSIGN() != nil {
 			return &cast.AssignStmt{Pos: pos, LHS: b.expr(c.Expr(0)), RHS: b.expr(c.Expr(1)), Text: sourceText(c)}
@@ -232,6 +252,21 @@ func (b *builder) stmt(c IStatementContext) cast.Stmt {
 		return &cast.ExprStmt{Pos: pos, X: b.expr(c.Expr(0)), Text: sourceText(c)}
 	}
 	return &cast.EmptyStmt{Pos: pos} // SkipStmtContext, the only other form
+}
+
+// forClause converts the first or third clause of a for statement.
+func (b *builder) forClause(c IForClauseContext) cast.Stmt {
+	pos := b.pos(c)
+	switch c := c.(type) {
+	case *ForDeclContext:
+		return &cast.DeclStmt{Pos: pos, Type: b.typeSpec(c.TypeSpec()), Name: c.IDENT().GetText(), Init: b.expr(c.Expr()), Text: sourceText(c)}
+	case *ForExprContext:
+		if c.ASSIGN() != nil {
+			return &cast.AssignStmt{Pos: pos, LHS: b.expr(c.Expr(0)), RHS: b.expr(c.Expr(1)), Text: sourceText(c)}
+		}
+		return &cast.ExprStmt{Pos: pos, X: b.expr(c.Expr(0)), Text: sourceText(c)}
+	}
+	panic(fmt.Sprintf("cparser: unknown for clause %T", c))
 }
 
 func (b *builder) expr(c IExprContext) cast.Expr {
