@@ -64,7 +64,7 @@ statement
     | WHILE LPAR expr RPAR statement                         # whileStmt
     | DO statement WHILE LPAR expr RPAR SEMI                 # doStmt
     | FOR LPAR init=forClause? SEMI cond=expr? SEMI step=forClause? RPAR statement # forStmt
-    | expr (ASSIGN expr)? SEMI                               # exprStmt
+    | simple SEMI                                            # simpleStmt
     | SEMI                                                   # skipStmt
     ;
 
@@ -72,7 +72,17 @@ statement
 // value, an assignment or a call.
 forClause
     : typeSpec IDENT ASSIGN expr                             # forDecl
-    | expr (ASSIGN expr)?                                    # forExpr
+    | simple                                                 # forSimple
+    ;
+
+// A call or an assignment: x = e, C's compound assignments and increments
+// (purr's: herd7's C has only =).
+simple
+    : expr (ASSIGN expr)?                                    # exprSimple
+    | expr op=(PLUS_ASSIGN | MINUS_ASSIGN | STAR_ASSIGN | SLASH_ASSIGN | PERCENT_ASSIGN
+        | AMPER_ASSIGN | PIPE_ASSIGN | CARET_ASSIGN | SHL_ASSIGN | SHR_ASSIGN) expr # compoundSimple
+    | expr op=(INCR | DECR)                                  # postfixSimple
+    | op=(INCR | DECR) expr                                  # prefixSimple
     ;
 
 // C precedence, loosest last.
@@ -163,6 +173,18 @@ SEMI     : ';' ;
 COLON    : ':' ;
 QUESTION : '?' ;
 ASSIGN   : '=' ;
+PLUS_ASSIGN    : '+=' ;
+MINUS_ASSIGN   : '-=' ;
+STAR_ASSIGN    : '*=' ;
+SLASH_ASSIGN   : '/=' ;
+PERCENT_ASSIGN : '%=' ;
+AMPER_ASSIGN   : '&=' ;
+PIPE_ASSIGN    : '|=' ;
+CARET_ASSIGN   : '^=' ;
+SHL_ASSIGN     : '<<=' ;
+SHR_ASSIGN     : '>>=' ;
+INCR     : '++' ;
+DECR     : '--' ;
 EQEQ     : '==' ;
 NEQ      : '!=' ;
 LE       : '<=' ;

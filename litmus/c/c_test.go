@@ -162,9 +162,11 @@ func TestTranslate(t *testing.T) {
 			[]string{"load $t1 <- [x] {NA}", "load $t2 <- [y] {NA}", "assume $t1", "assume !($t1)", "$t3 := 5", "$t3 := $t2", "r := $t3"}},
 		{"do while", `P0(int *x) { int r; do { r = *x; } while (r == 0); }`,
 			[]string{"load r <- [x] {NA}", "nop", "assume r == 0", "assume !(r == 0)"}},
-		{"for, break and continue", `P0(int *x) { for (int i = 0; i != 3; i = i + 1) { int r = *x; if (r) continue; if (i) break; } *x = 2; }`,
+		{"for, break and continue", `P0(int *x) { for (int i = 0; i != 3; i++) { int r = *x; if (r) continue; if (i) break; } *x = 2; }`,
 			[]string{"i := 0", "assume i != 3", "load r <- [x] {NA}", "assume r", "nop", "assume !(r)", "assume i", "nop", "assume !(i)",
 				"nop", "i := i + 1", "nop", "assume !(i != 3)", "store [x] <- 2 {NA}"}},
+		{"compound assignments and increments", `P0(int *x) { int r = 0; r += 2; r++; --r; r <<= 1; *x += r; }`,
+			[]string{"r := 0", "r := r + 2", "r := r + 1", "r := r - 1", "r := r << 1", "load $t1 <- [x] {NA}", "store [x] <- $t1 + r {NA}"}},
 		{"expression operators", `P0(int *x) { int r = (1 << 3) % 5 ^ ~2 & -r | !r; int s = r >= 2 && r != 4 ? r : -0x10; }`,
 			[]string{"r := (((1 << 3) % 5) ^ (~(2) & -(r))) | !(r)", "s := ((r >= 2) && (r != 4)) ? r : -16"}},
 	}

@@ -245,11 +245,15 @@ func (b *builder) stmt(c IStatementContext) cast.Stmt {
 			s.Step = b.forClause(c.GetStep())
 		}
 		return s
-	case *ExprStmtContext:
-		if c.ASSIGN() != nil {
-			return &cast.AssignStmt{Pos: pos, LHS: b.expr(c.Expr(0)), RHS: b.expr(c.Expr(1)), Text: sourceText(c)}
+	case *SimpleStmtContext:
+		s := b.simple(c.Simple())
+		switch s := s.(type) { // the statement's text ends with its semicolon
+		case *cast.AssignStmt:
+			s.Text = sourceText(c)
+		case *cast.ExprStmt:
+			s.Text = sourceText(c)
 		}
-		return &cast.ExprStmt{Pos: pos, X: b.expr(c.Expr(0)), Text: sourceText(c)}
+		return s
 	}
 	return &cast.EmptyStmt{Pos: pos} // SkipStmtContext, the only other form
 }
@@ -260,13 +264,39 @@ func (b *builder) forClause(c IForClauseContext) cast.Stmt {
 	switch c := c.(type) {
 	case *ForDeclContext:
 		return &cast.DeclStmt{Pos: pos, Type: b.typeSpec(c.TypeSpec()), Name: c.IDENT().GetText(), Init: b.expr(c.Expr()), Text: sourceText(c)}
-	case *ForExprContext:
-		if c.ASSIGN() != nil {
-			return &cast.AssignStmt{Pos: pos, LHS: b.expr(c.Expr(0)), RHS: b.expr(c.Expr(1)), Text: sourceText(c)}
-		}
-		return &cast.ExprStmt{Pos: pos, X: b.expr(c.Expr(0)), Text: sourceText(c)}
+	case *ForSimpleContext:
+		return b.simple(c.Simple())
 	}
 	panic(fmt.Sprintf("cparser: unknown for clause %T", c))
+}
+
+// simple converts a call or an assignment; x op= e, x++ and ++x become
+// x = x op e and x = x + 1.
+func (b *builder) simple(c ISimpleContext) cast.Stmt {
+	pos, text := b.pos(c), sourceText(c)
+	update := func(x cast.Expr, op antlr.Token, y cast.Expr) cast.Stmt {
+		bin := strings.TrimSuffix(op.GetText(), "=") // "+=" is +
+		if op.GetTokenType() == CParserINCR || op.GetTokenType() == CParserDECR {
+			bin = bin[:1] // "++" is + 1
+		}
+		return &cast.AssignStmt{Pos: pos, LHS: x, Text: text,
+			RHS: &cast.BinaryExpr{Pos: x.Position(), X: x, Op: bin, OpPos: b.tokPos(op), Y: y}}
+	}
+	one := func(op antlr.Token) *cast.Number { return &cast.Number{Pos: b.tokPos(op), Text: "1"} }
+	switch c := c.(type) {
+	case *ExprSimpleContext:
+		if c.ASSIGN() != nil {
+			return &cast.AssignStmt{Pos: pos, LHS: b.expr(c.Expr(0)), RHS: b.expr(c.Expr(1)), Text: text}
+		}
+		return &cast.ExprStmt{Pos: pos, X: b.expr(c.Expr(0)), Text: text}
+	case *CompoundSimpleContext:
+		return update(b.expr(c.Expr(0)), c.GetOp(), b.expr(c.Expr(1)))
+	case *PostfixSimpleContext:
+		return update(b.expr(c.Expr()), c.GetOp(), one(c.GetOp()))
+	case *PrefixSimpleContext:
+		return update(b.expr(c.Expr()), c.GetOp(), one(c.GetOp()))
+	}
+	panic(fmt.Sprintf("cparser: unknown statement %T", c))
 }
 
 func (b *builder) expr(c IExprContext) cast.Expr {
