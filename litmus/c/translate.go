@@ -388,7 +388,7 @@ func (t *translator) doStmt(s *cast.DoStmt) error {
 		return err
 	}
 	t.back(exits.next, s.Body)
-	t.quote(s)
+	t.requote(s)
 	cond, err := t.condition(s.Cond)
 	if err != nil {
 		return err
@@ -444,8 +444,16 @@ func (t *translator) forStmt(s *cast.ForStmt) error {
 // the statement's header.
 func (t *translator) clause(c cast.Stmt, s *cast.ForStmt) error {
 	err := t.statement(c)
-	t.quote(s)
+	t.requote(s)
 	return err
+}
+
+// requote quotes s again after the statements inside it, but in a macro's
+// body, whose instructions quote the call.
+func (t *translator) requote(s cast.Stmt) {
+	if t.site == nil {
+		t.quote(s)
+	}
 }
 
 // loopBody translates a loop's body, whose continue and break statements
