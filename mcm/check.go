@@ -121,6 +121,10 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 		return nil, err
 	}
 	model, u, lay, bound, err := prepare(ctx, m, t, opt)
+	var undecided *undecidedLoop
+	if errors.As(err, &undecided) {
+		return settleByWitness(ctx, m, t, opt, model, undecided)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -129,6 +133,9 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 			out.Bound = bound
 			if bound != nil && bound.Unroll == Unbounded {
 				out.Loop = false // the bound cut only what no consistent execution reaches
+			}
+			if bound != nil && !bound.Exact && !hasFlags(model.Cat.Stmts) {
+				bound.Witnessed = settled(t.Quant, out)
 			}
 		}
 	}()

@@ -162,18 +162,76 @@ func (lc *loopCheck) rounds() (*events.Unfolding, *outcome.Bound, error) {
 		}
 		last = u
 	}
-	return nil, nil, unboundedRefusal(t, last.Cuts[0], notEnough)
+	return nil, nil, newUndecidedLoop(t, last.Cuts[0], notEnough)
 }
 
-// unboundedRefusal is the error of a test whose loop --unroll none cannot
+// undecidedLoop is the refusal of a test whose loop --unroll none cannot
 // decide: the loop, why it is no retry, and why no bound was shown to be
-// enough.
-func unboundedRefusal(t *litmus.Test, c events.CutSite, notEnough string) error {
+// enough. An execution within a few iterations may still settle the
+// verdict (settleByWitness).
+type undecidedLoop struct {
+	err error  // the refusal, at the loop
+	why string // the loop and why it is undecided, for Bound.Why
+}
+
+func (e *undecidedLoop) Error() string { return e.err.Error() }
+func (e *undecidedLoop) Unwrap() error { return e.err }
+
+func newUndecidedLoop(t *litmus.Test, c events.CutSite, notEnough string) *undecidedLoop {
 	if notEnough != "" {
 		notEnough = "; nor is a bound shown to be enough: " + notEnough
 	}
-	return source.Errorf(c.Pos, "--unroll none: %s's loop does not end by the test's own values within %d iterations, and its iterations are no retries (%s)%s: purr cannot decide it for every number of iterations; use --unroll N",
-		threadName(t, c.Thread), unboundedRounds[len(unboundedRounds)-1], cutReason(c), notEnough)
+	undecided := fmt.Sprintf("does not end by the test's own values within %d iterations, and its iterations are no retries (%s)%s",
+		unboundedRounds[len(unboundedRounds)-1], cutReason(c), notEnough)
+	thread := threadName(t, c.Thread)
+	return &undecidedLoop{
+		err: source.Errorf(c.Pos, "--unroll none: %s's loop %s: purr cannot decide it for every number of iterations; use --unroll N", thread, undecided),
+		why: fmt.Sprintf("%s's loop at %s %s", thread, c.Pos, undecided),
+	}
+}
+
+// witnessRounds are the bounds at which --unroll none looks for an
+// execution that settles the verdict of a test whose loop it cannot
+// decide: herd7's default only, as a loop whose iterations write grows
+// the formula fast (Dekker's under ARMv8: seconds at 2, minutes at 3).
+var witnessRounds = []int{2}
+
+// settleByWitness answers --unroll none for a test whose loop it cannot
+// decide when an execution within a few iterations settles the verdict
+// (settled): more iterations add executions and remove none, so the
+// verdict holds for every bound from there. The states and counts are
+// those of that bound, which Bound says; otherwise the test is refused
+// as undecided says.
+func settleByWitness(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options, model eval.Model, undecided *undecidedLoop) (*outcome.Outcome, error) {
+	if hasFlags(model.Cat.Stmts) {
+		return nil, undecided // a flag more iterations raise would change the verdict
+	}
+	for _, n := range witnessRounds {
+		bounded := opt
+		bounded.Unroll = n
+		out, err := CheckContext(ctx, m, t, bounded)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			break // past the formula's limits: more iterations would be too
+		}
+		if settled(t.Quant, out) {
+			out.Bound = &outcome.Bound{Unroll: Unbounded, Iterations: n, Witnessed: true, Why: undecided.why}
+			return out, nil
+		}
+	}
+	return nil, undecided
+}
+
+// settled tells whether an execution of the outcome settles its verdict
+// for every larger bound: one in which an exists condition holds, or a
+// ~exists or forall condition fails.
+func settled(q litmus.Quantifier, out *outcome.Outcome) bool {
+	if q == litmus.Forall {
+		return out.Negative > 0
+	}
+	return out.Positive > 0
 }
 
 // cutReason says why the loop a bound cut is no retry.

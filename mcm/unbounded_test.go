@@ -10,23 +10,32 @@ import (
 
 // TestUnbounded checks --unroll none on loops of each kind: those the
 // test's own values end are unrolled to their end, those whose iterations
-// write are refused at the loop with the reason, and the answer, when
-// there is one, carries no Loop mark and says it holds for every bound.
-// (Retries are testdata/loops's, TestLoopsSuite.)
+// write are refused at the loop with the reason, unless an execution
+// within two iterations settles the verdict (then the answer keeps its
+// Loop mark and says the states are the bound's), and an exact answer
+// carries no Loop mark and says it holds for every bound. (Retries are
+// testdata/loops's, TestLoopsSuite.)
 func TestUnbounded(t *testing.T) {
 	tests := []struct {
 		name, src string
 		want      string // the verdict and the states, as stateSummary prints them
+		witnessed bool   // settled by an execution within 2 iterations, not exact
 		err       string // a refusal: what its message says
 	}{
 		{name: "a counter from a constant",
 			src:  "AArch64 T\n{ }\n P0 ;\n MOV W0,#10 ;\n MOV W1,#0 ;\nL1: ;\n ADD W1,W1,#1 ;\n SUB W0,W0,#1 ;\n CBZ W0,L0 ;\n B L1 ;\nL0: ;\nforall 0:X1=10\n",
 			want: "Ok 0:X1=10"},
 		{name: "a loop that writes until it reads a flag",
-			src: "AArch64 T\n{ 0:X1=x; 0:X3=y; 1:X1=x; }\n P0 | P1 ;\nL0: | MOV W0,#1 ;\n LDR W0,[X1] | STR W0,[X1] ;\n STR W0,[X3] | ;\n CBZ W0,L0 | ;\nexists (y=1)\n",
+			src: "AArch64 T\n{ 0:X1=x; 0:X3=y; 1:X1=x; }\n P0 | P1 ;\nL0: | MOV W0,#1 ;\n LDR W0,[X1] | STR W0,[X1] ;\n STR W0,[X3] | ;\n CBZ W0,L0 | ;\nexists (y=2)\n",
 			err: "T.litmus:5:2: --unroll none: P0's loop does not end by the test's own values within 128 iterations, and its iterations are no retries (an iteration writes memory (T.litmus:6:2))"},
+		{name: "the same loop, an execution settles exists",
+			src: "AArch64 T\n{ 0:X1=x; 0:X3=y; 1:X1=x; }\n P0 | P1 ;\nL0: | MOV W0,#1 ;\n LDR W0,[X1] | STR W0,[X1] ;\n STR W0,[X3] | ;\n CBZ W0,L0 | ;\nexists (y=1)\n",
+			want: "Ok [y]=1", witnessed: true},
+		{name: "the same loop, an execution settles forall",
+			src: "AArch64 T\n{ 0:X1=x; 0:X3=y; 1:X1=x; }\n P0 | P1 ;\nL0: | MOV W0,#1 ;\n LDR W0,[X1] | STR W0,[X1] ;\n STR W0,[X3] | ;\n CBZ W0,L0 | ;\nforall (y=0)\n",
+			want: "No [y]=1", witnessed: true},
 		{name: "a loop that counts its reads",
-			src: "AArch64 T\n{ 0:X1=x; 1:X1=x; }\n P0 | P1 ;\n MOV W5,#0 | MOV W0,#1 ;\nL0: | STR W0,[X1] ;\n ADD W5,W5,#1 | ;\n LDR W0,[X1] | ;\n CBZ W0,L0 | ;\nexists (0:X5=3)\n",
+			src: "AArch64 T\n{ 0:X1=x; 1:X1=x; }\n P0 | P1 ;\n MOV W5,#0 | MOV W0,#1 ;\nL0: | STR W0,[X1] ;\n ADD W5,W5,#1 | ;\n LDR W0,[X1] | ;\n CBZ W0,L0 | ;\nexists (0:X5=7)\n",
 			err: "an iteration changes register X5, which the code after the loop reads"},
 	}
 	m := embeddedModel(t, "aarch64")
@@ -49,6 +58,12 @@ func TestUnbounded(t *testing.T) {
 				}
 				if got := verdictAndStates(test, out); got != tt.want {
 					t.Errorf("%s: %s, want %s", engine, got, tt.want)
+				}
+				if tt.witnessed {
+					if b := out.Bound; !out.Loop || b == nil || b.Exact || !b.Witnessed || b.Unroll != Unbounded || b.Iterations != 2 || b.Why == "" {
+						t.Errorf("%s: Loop %v, bound %+v: want Loop, a bound witnessed at 2 iterations, not exact", engine, out.Loop, out.Bound)
+					}
+					continue
 				}
 				if out.Loop || out.Bound == nil || !out.Bound.Exact || out.Bound.Unroll != Unbounded {
 					t.Errorf("%s: Loop %v, bound %+v: want no Loop, an exact bound", engine, out.Loop, out.Bound)

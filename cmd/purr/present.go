@@ -90,6 +90,7 @@ type jsonBound struct {
 	Iterations int      `json:"iterations,omitempty"`
 	Exact      bool     `json:"exact"`
 	Enough     bool     `json:"enough,omitempty"`
+	Witnessed  bool     `json:"witnessed,omitempty"`
 	Retries    []string `json:"retries"`
 	Why        string   `json:"why,omitempty"`
 }
@@ -98,7 +99,7 @@ func newJSONBound(b *outcome.Bound) *jsonBound {
 	if b == nil {
 		return nil
 	}
-	j := &jsonBound{Unroll: strconv.Itoa(b.Unroll), Exact: b.Exact, Enough: b.Enough, Retries: nonNil(b.Retries), Why: b.Why}
+	j := &jsonBound{Unroll: strconv.Itoa(b.Unroll), Exact: b.Exact, Enough: b.Enough, Witnessed: b.Witnessed, Retries: nonNil(b.Retries), Why: b.Why}
 	if b.Unroll == outcome.Unbounded {
 		j.Unroll, j.Iterations = "none", b.Iterations
 	}
@@ -272,6 +273,8 @@ func (o *options) jsonHead(path string, t *litmus.Test, out *outcome.Outcome, re
 func boundNote(b *outcome.Bound) string {
 	var s string
 	switch {
+	case b.Unroll == outcome.Unbounded && b.Witnessed:
+		s = fmt.Sprintf("Loops without a bound (--unroll none): an execution within %d iterations settles the verdict for any number of iterations; the states and counts are those of %d iterations, as %s", b.Iterations, b.Iterations, b.Why)
 	case b.Unroll == outcome.Unbounded && b.Enough:
 		s = fmt.Sprintf("Loops without a bound (--unroll none): no consistent execution goes past %d iterations, so the answer holds for any number", b.Iterations)
 	case b.Unroll == outcome.Unbounded:
@@ -280,6 +283,8 @@ func boundNote(b *outcome.Bound) string {
 		s = fmt.Sprintf("Loops cut at --unroll %d, but no consistent execution goes past the bound: the answer holds for any number of iterations", b.Unroll)
 	case b.Exact:
 		s = fmt.Sprintf("Loops cut at --unroll %d, but the answer holds for any number of iterations", b.Unroll)
+	case b.Witnessed:
+		s = fmt.Sprintf("Loops cut at --unroll %d: an execution settles the verdict for any larger bound, but the states and counts may change with the bound, as %s", b.Unroll, b.Why)
 	default:
 		s = fmt.Sprintf("Loops cut at --unroll %d: the answer may change with the bound, as %s; --unroll none decides every bound where it can", b.Unroll, b.Why)
 	}

@@ -107,6 +107,13 @@ type Bound struct {
 	// reaches it, under a model that keeps po | rf acyclic and that
 	// cutting an execution short cannot make inconsistent).
 	Enough bool
+	// Witnessed: the answer is not exact, but an execution within the
+	// bound (Iterations under --unroll none) settles the verdict for every
+	// larger bound: the condition's witness for exists, a counterexample
+	// for ~exists and forall (a model with flags has none: a flag more
+	// iterations raise could change the verdict). The states and counts
+	// are the bound's.
+	Witnessed bool
 	// Why says, when the answer is not exact, which loop the bound cut and
 	// why its iterations are no retries (or why the model does not allow
 	// to remove them).
