@@ -300,3 +300,51 @@ func TestStaticallyEmpty(t *testing.T) {
 		}
 	}
 }
+
+// TestOneEventRMW checks that a read-modify-write herd7 makes one event
+// (C11's) is one event of kind RMW in executions, its value "read>written",
+// and that every relation pair has an event of the right kind at each end,
+// in both engines.
+func TestOneEventRMW(t *testing.T) {
+	test := inlineTest(t, `C rmw
+{}
+P0(atomic_int *x) { int r = atomic_fetch_add_explicit(x, 1, memory_order_relaxed); }
+P1(atomic_int *x) { atomic_store_explicit(x, 5, memory_order_relaxed); }
+exists (0:r=0)
+`)
+	m := embeddedModel(t, "rc11")
+	for _, engine := range []string{EngineSAT, EngineExplicit} {
+		out, err := Check(m, test, Options{Unroll: 2, Show: outcome.ShowAll, Engine: engine})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var values []string
+		for _, x := range out.Executions {
+			var p0 []outcome.Event
+			for _, e := range x.Events {
+				if e.Thread == 0 {
+					p0 = append(p0, e)
+				}
+			}
+			if len(p0) != 1 || p0[0].Kind != "RMW" {
+				t.Fatalf("%s: P0's events %v, want one RMW", engine, p0)
+			}
+			values = append(values, p0[0].Value)
+			for rel, ends := range map[string][2]func(outcome.Event) bool{
+				"rf": {outcome.Event.Writes, outcome.Event.Reads},
+				"co": {outcome.Event.Writes, outcome.Event.Writes},
+				"fr": {outcome.Event.Reads, outcome.Event.Writes},
+			} {
+				for _, e := range x.Relations[rel] {
+					if from, to := x.Events[e.From], x.Events[e.To]; e.From == e.To || !ends[0](from) || !ends[1](to) {
+						t.Errorf("%s: %s %s->%s", engine, rel, from.Label, to.Label)
+					}
+				}
+			}
+		}
+		slices.Sort(values)
+		if want := []string{"0>1", "5>6"}; !slices.Equal(values, want) {
+			t.Errorf("%s: RMW values %v, want %v", engine, values, want)
+		}
+	}
+}

@@ -49,6 +49,9 @@ type loopCheck struct {
 	lay      events.Layout
 	initRegs map[int]map[string]outcome.Value
 	initMem  map[outcome.Value]outcome.Value
+	// valued is the unfolding whose values unbounded analysed, which
+	// analyse need not analyse again.
+	valued *events.Unfolding
 }
 
 // newLoopCheck reads the test's initial state for a check of it under m.
@@ -79,13 +82,25 @@ func (lc *loopCheck) retryOptions(n int) events.UnfoldOptions {
 // analyse readies an unfolding for an engine: its values, the scopes of
 // its tags, the sizes of its accesses.
 func (lc *loopCheck) analyse(u *events.Unfolding) error {
-	if err := u.AnalyseValuesContext(lc.ctx); err != nil {
-		return fmt.Errorf("%s: %w", lc.t.File, err)
+	if err := lc.analyseValues(u); err != nil {
+		return err
 	}
 	if err := tagScopes(lc.t, u); err != nil {
 		return err
 	}
 	return events.CheckAccessSizes(lc.t, u, lc.lay)
+}
+
+// analyseValues gives u's terms their values, once.
+func (lc *loopCheck) analyseValues(u *events.Unfolding) error {
+	if u == lc.valued {
+		return nil
+	}
+	if err := u.AnalyseValuesContext(lc.ctx); err != nil {
+		return fmt.Errorf("%s: %w", lc.t.File, err)
+	}
+	lc.valued = u
+	return nil
 }
 
 // unbounded unfolds a test for --unroll none: retries cut off, other
@@ -100,8 +115,8 @@ func (lc *loopCheck) unbounded() (*events.Unfolding, *outcome.Bound, error) {
 	if err != nil || len(u.Retries) == 0 || lc.retries > 0 {
 		return u, b, err
 	}
-	if err := u.AnalyseValuesContext(lc.ctx); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", lc.t.File, err)
+	if err := lc.analyseValues(u); err != nil {
+		return nil, nil, err
 	}
 	if len(u.IllegalOps()) == 0 {
 		return u, b, nil

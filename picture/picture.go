@@ -522,6 +522,8 @@ func (l *layout) drawNode(b *strings.Builder, n *node, sets []string) {
 		fill = "#fdf1e6"
 	case "R":
 		fill = "#e8f1fb"
+	case "RMW":
+		fill = "#f1ecf7"
 	case "F":
 		fill = "#eeeeee"
 	}

@@ -348,7 +348,7 @@ func withKindSets(x outcome.Execution) outcome.Execution {
 		}
 		ids := []int{}
 		for _, e := range x.Events {
-			if e.Kind == kind {
+			if e.Kind == kind || kind == "R" && e.Reads() || kind == "W" && e.Writes() {
 				ids = append(ids, e.ID)
 			}
 		}

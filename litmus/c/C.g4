@@ -62,8 +62,27 @@ statement
     | typeSpec IDENT (ASSIGN expr)? SEMI                     # declStmt
     | IF LPAR expr RPAR statement (ELSE statement)?          # ifStmt
     | WHILE LPAR expr RPAR statement                         # whileStmt
-    | expr (ASSIGN expr)? SEMI                               # exprStmt
+    | DO statement WHILE LPAR expr RPAR SEMI                 # doStmt
+    | FOR LPAR init=forClause? SEMI cond=expr? SEMI step=forClause? RPAR statement # forStmt
+    | simple SEMI                                            # simpleStmt
     | SEMI                                                   # skipStmt
+    ;
+
+// The first and third clauses of a for statement: a declaration with its
+// value, an assignment or a call.
+forClause
+    : typeSpec IDENT ASSIGN expr                             # forDecl
+    | simple                                                 # forSimple
+    ;
+
+// A call or an assignment: x = e, C's compound assignments and increments
+// (purr's: herd7's C has only =).
+simple
+    : expr (ASSIGN expr)?                                    # exprSimple
+    | expr op=(PLUS_ASSIGN | MINUS_ASSIGN | STAR_ASSIGN | SLASH_ASSIGN | PERCENT_ASSIGN
+        | AMPER_ASSIGN | PIPE_ASSIGN | CARET_ASSIGN | SHL_ASSIGN | SHR_ASSIGN) expr # compoundSimple
+    | expr op=(INCR | DECR)                                  # postfixSimple
+    | op=(INCR | DECR) expr                                  # prefixSimple
     ;
 
 // C precedence, loosest last.
@@ -128,11 +147,13 @@ TYPE
     | 'atomic_intptr_t' | 'atomic_uintptr_t'
     | 'atomic_t' | 'spinlock_t' | 'mtx_t'
     ;
-// Statements herd7 does not know; reserved so that errors can name them.
-// (break and continue are names in herd's C, as in tests that use a
-// register called continue: the translator refuses them as statements.)
+// Loops herd7 does not know: purr's, for programs with loops (break and
+// continue are names in herd's C, as in tests that use a register called
+// continue: the translator takes them as statements inside a loop).
 FOR      : 'for' ;
 DO       : 'do' ;
+// Statements herd7 and purr do not know; reserved so that errors can name
+// them.
 SWITCH   : 'switch' ;
 RETURN   : 'return' ;
 GOTO     : 'goto' ;
@@ -152,6 +173,18 @@ SEMI     : ';' ;
 COLON    : ':' ;
 QUESTION : '?' ;
 ASSIGN   : '=' ;
+PLUS_ASSIGN    : '+=' ;
+MINUS_ASSIGN   : '-=' ;
+STAR_ASSIGN    : '*=' ;
+SLASH_ASSIGN   : '/=' ;
+PERCENT_ASSIGN : '%=' ;
+AMPER_ASSIGN   : '&=' ;
+PIPE_ASSIGN    : '|=' ;
+CARET_ASSIGN   : '^=' ;
+SHL_ASSIGN     : '<<=' ;
+SHR_ASSIGN     : '>>=' ;
+INCR     : '++' ;
+DECR     : '--' ;
 EQEQ     : '==' ;
 NEQ      : '!=' ;
 LE       : '<=' ;

@@ -1,6 +1,7 @@
 package c
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -159,25 +160,21 @@ func (t *translator) binary(e *cast.BinaryExpr) (value, error) {
 	if !ok {
 		return value{}, source.Errorf(t.pos(e.OpPos), "unsupported operator %s", e.Op)
 	}
+	if op == xcfa.LAnd || op == xcfa.LOr {
+		return t.logical(e, op)
+	}
 	// herd evaluates the operands in parallel: no program order between
 	// their events.
 	var x, y value
-	before := 0
 	err := t.parallel(func() (err error) {
 		x, err = t.value(e.X)
 		return err
 	}, func() (err error) {
-		before = len(t.proc.Edges)
 		y, err = t.value(e.Y)
 		return err
 	})
 	if err != nil {
 		return value{}, err
-	}
-	if (op == xcfa.LAnd || op == xcfa.LOr) && len(t.proc.Edges) != before {
-		// C evaluates the right operand only when needed; herd has no such
-		// operator with side effects.
-		return value{}, source.Errorf(t.pos(e.Y.Position()), "unsupported memory access in the right operand of %s", e.Op)
 	}
 	if (op == xcfa.Add || op == xcfa.Sub) && (x.ptr > 0 || y.ptr > 0) {
 		// herd adds the integer to the address's offset as it is, not
@@ -191,24 +188,120 @@ func (t *translator) binary(e *cast.BinaryExpr) (value, error) {
 	return value{e: xcfa.Binary{Op: op, X: x.e, Y: y.e}}, nil
 }
 
+// logical translates && and ||. C evaluates the right operand only when
+// the left one does not decide: when the right one accesses memory its
+// events come after the left one's, on the path where they happen (herd7,
+// which evaluates every operator's operands in parallel, reads both; no
+// test of its suites has such an operand).
+func (t *translator) logical(e *cast.BinaryExpr, op xcfa.BinOp) (value, error) {
+	x, err := t.value(e.X)
+	if err != nil {
+		return value{}, err
+	}
+	decided := xcfa.Const{Value: 0} // x && y when x is false
+	if op == xcfa.LOr {
+		decided = xcfa.Const{Value: 1}
+	}
+	var y value
+	v, guarded, err := t.guard(x.e, t.pos(e.OpPos), func() (value, error) {
+		if op == xcfa.LOr {
+			return value{e: decided}, nil
+		}
+		y, err = t.value(e.Y)
+		return value{e: truth(y.e)}, err
+	}, func() (value, error) {
+		if op == xcfa.LAnd {
+			return value{e: decided}, nil
+		}
+		y, err = t.value(e.Y)
+		return value{e: truth(y.e)}, err
+	})
+	if err != nil || guarded {
+		return v, err
+	}
+	return value{e: xcfa.Binary{Op: op, X: x.e, Y: y.e}}, nil
+}
+
+// truth is C's truth value of e: 1 when it is not zero.
+func truth(e xcfa.Expr) xcfa.Expr {
+	return xcfa.Binary{Op: xcfa.Ne, X: e, Y: xcfa.Const{Value: 0}}
+}
+
 func (t *translator) conditional(e *cast.CondExpr) (value, error) {
 	c, err := t.value(e.Cond)
 	if err != nil {
 		return value{}, err
 	}
-	before := len(t.proc.Edges)
-	x, err := t.value(e.X)
-	if err != nil {
-		return value{}, err
-	}
-	y, err := t.value(e.Y)
-	if err != nil {
-		return value{}, err
-	}
-	if len(t.proc.Edges) != before {
-		return value{}, source.Errorf(t.pos(e.Pos), "unsupported memory access in a branch of ?:")
+	var x, y value
+	v, guarded, err := t.guard(c.e, t.pos(e.Pos), func() (value, error) {
+		x, err = t.value(e.X)
+		return x, err
+	}, func() (value, error) {
+		y, err = t.value(e.Y)
+		return y, err
+	})
+	if err != nil || guarded {
+		return v, err
 	}
 	return value{e: xcfa.Ite{Cond: c.e, X: x.e, Y: y.e}, ptr: max(x.ptr, y.ptr)}, nil
+}
+
+// guard translates the two ways of a choice on cond that C evaluates only
+// one of. When neither accesses memory it reports guarded false and the
+// caller builds the choice as an expression; otherwise their edges are put
+// behind a branch on cond, each way assigns a fresh register, and the
+// result is that register.
+func (t *translator) guard(cond xcfa.Expr, pos source.Pos, then, other func() (value, error)) (value, bool, error) {
+	start, first := t.cur, len(t.proc.Edges)
+	x, err := then()
+	if err != nil {
+		return value{}, false, err
+	}
+	thenEnd, second := t.cur, len(t.proc.Edges)
+	y, err := other()
+	if err != nil {
+		return value{}, false, err
+	}
+	otherEnd, last := t.cur, len(t.proc.Edges)
+	if last == first {
+		return value{}, false, nil
+	}
+	// Each way's edges were translated one after the other from start;
+	// move each to a location of its own behind its branch.
+	thenStart := t.detach(start, first, second)
+	otherStart := t.detach(thenEnd, second, last) // thenEnd is start when then has no edges
+	if second == first {
+		thenEnd = thenStart
+	}
+	if last == second {
+		otherEnd = otherStart
+	}
+	instr := t.instr(pos, t.step)
+	t.proc.AddEdge(start, thenStart, xcfa.Assume{Cond: cond}, pos, instr).Par = t.par
+	t.proc.AddEdge(start, otherStart, xcfa.Assume{Cond: negate(cond)}, pos, instr).Par = t.par
+	res := t.temp()
+	t.cur = thenEnd
+	t.emit(xcfa.Assign{Dst: res, Value: x.e}, pos)
+	end := t.cur
+	t.cur = otherEnd
+	t.join(end, xcfa.Assign{Dst: res, Value: y.e}, pos)
+	return value{e: xcfa.Reg{Name: res}, ptr: max(x.ptr, y.ptr)}, true, nil
+}
+
+// detach moves the edges proc.Edges[lo:hi] that leave from to leave a
+// fresh location instead, and returns it.
+func (t *translator) detach(from *xcfa.Location, lo, hi int) *xcfa.Location {
+	to := t.proc.NewLoc("")
+	moved := map[*xcfa.Edge]bool{}
+	for _, ed := range t.proc.Edges[lo:hi] {
+		if ed.From == from {
+			moved[ed] = true
+			ed.From = to
+			to.Out = append(to.Out, ed)
+		}
+	}
+	from.Out = slices.DeleteFunc(from.Out, func(ed *xcfa.Edge) bool { return moved[ed] })
+	return to
 }
 
 // dstFor picks the register a result goes to: the caller's hint unless an

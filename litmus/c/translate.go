@@ -21,14 +21,29 @@ type translator struct {
 	instrs map[instrKey]int // the instruction of each position and step (xcfa.Edge.Instr)
 	text   string           // the statement being translated, as written
 
-	step      int         // the instruction of a macro's body being translated (instrKey)
-	par       []xcfa.Par  // the parallel parts being translated (xcfa.Edge.Par)
-	parNodes  int         // the parallel compositions made so far
-	macros    *Macros     // herd's macro file, nil for none
-	lkmmv2    bool        // herd's variant lkmmv2: RMWs carry their annotations
-	frame     *frame      // the parameters of the macro being expanded
-	site      *source.Pos // the call in the thread's code being expanded
-	expanding []string    // the macros being expanded, outermost first
+	step      int          // the instruction of a macro's body being translated (instrKey)
+	par       []xcfa.Par   // the parallel parts being translated (xcfa.Edge.Par)
+	parNodes  int          // the parallel compositions made so far
+	macros    *Macros      // herd's macro file, nil for none
+	lkmmv2    bool         // herd's variant lkmmv2: RMWs carry their annotations
+	frame     *frame       // the parameters of the macro being expanded
+	site      *source.Pos  // the call in the thread's code being expanded
+	expanding []string     // the macros being expanded, outermost first
+	loops     []*loopExits // the loops being translated, innermost last
+}
+
+// loopExits are where a loop's continue and break statements go; exit is
+// made by the first break, or after the body (locations are numbered in
+// the order they are made).
+type loopExits struct {
+	next, exit *xcfa.Location
+}
+
+func (l *loopExits) exitLoc(p *xcfa.Process) *xcfa.Location {
+	if l.exit == nil {
+		l.exit = p.NewLoc("")
+	}
+	return l.exit
 }
 
 func translateProgram(file string, tree *cast.Program, macros *Macros, lkmmv2 bool) (*xcfa.Program, error) {
@@ -209,7 +224,7 @@ func (t *translator) statement(s cast.Stmt) error {
 		return t.assign(s)
 	case *cast.ExprStmt:
 		if name, ok := nameOf(unparen(s.X)); ok && (name == "break" || name == "continue") {
-			return source.Errorf(t.pos(s.Pos), "unsupported %s statement", name)
+			return t.jump(name, t.pos(s.Pos))
 		}
 		if e, ok := unparen(s.X).(*cast.CallExpr); ok {
 			_, err := t.callExpr(e, "", true)
@@ -222,6 +237,10 @@ func (t *translator) statement(s cast.Stmt) error {
 		return t.ifStmt(s)
 	case *cast.WhileStmt:
 		return t.whileStmt(s)
+	case *cast.DoStmt:
+		return t.doStmt(s)
+	case *cast.ForStmt:
+		return t.forStmt(s)
 	}
 	return source.Errorf(t.pos(s.Position()), "unsupported statement")
 }
@@ -240,6 +259,10 @@ func (t *translator) quote(s cast.Stmt) {
 		t.text = "if (" + s.CondText + ")"
 	case *cast.WhileStmt:
 		t.text = "while (" + s.CondText + ")"
+	case *cast.DoStmt:
+		t.text = "while (" + s.CondText + ")"
+	case *cast.ForStmt:
+		t.text = s.HeaderText
 	}
 }
 
@@ -346,13 +369,120 @@ func (t *translator) whileStmt(s *cast.WhileStmt) error {
 	body := t.proc.NewLoc("")
 	t.proc.AddEdge(test, body, xcfa.Assume{Cond: cond}, pos, t.instr(pos, 0))
 	t.cur = body
-	if err := t.statement(s.Body); err != nil {
+	exits := &loopExits{next: head}
+	if err := t.loopBody(s.Body, exits); err != nil {
 		return err
 	}
-	end := t.pos(s.Body.Position())
-	t.proc.AddEdge(t.cur, head, xcfa.Nop{}, end, t.instr(end, 0))
-	exit := t.proc.NewLoc("")
-	t.proc.AddEdge(test, exit, xcfa.Assume{Cond: negate(cond)}, pos, t.instr(pos, 0))
-	t.cur = exit
+	t.back(head, s.Body)
+	t.proc.AddEdge(test, exits.exitLoc(t.proc), xcfa.Assume{Cond: negate(cond)}, pos, t.instr(pos, 0))
+	t.cur = exits.exit
+	return nil
+}
+
+// doStmt translates "do Body while (Cond);": the body once, then again
+// while the condition holds.
+func (t *translator) doStmt(s *cast.DoStmt) error {
+	head := t.cur
+	exits := &loopExits{next: t.proc.NewLoc("")}
+	if err := t.loopBody(s.Body, exits); err != nil {
+		return err
+	}
+	t.back(exits.next, s.Body)
+	t.requote(s)
+	cond, err := t.condition(s.Cond)
+	if err != nil {
+		return err
+	}
+	pos := t.pos(s.Cond.Position())
+	t.proc.AddEdge(t.cur, head, xcfa.Assume{Cond: cond}, pos, t.instr(pos, 0))
+	t.proc.AddEdge(t.cur, exits.exitLoc(t.proc), xcfa.Assume{Cond: negate(cond)}, pos, t.instr(pos, 0))
+	t.cur = exits.exit
+	return nil
+}
+
+// forStmt translates "for (Init; Cond; Step) Body" as "Init; while (Cond)
+// { Body; Step; }", a continue going to Step.
+func (t *translator) forStmt(s *cast.ForStmt) error {
+	if s.Init != nil {
+		if err := t.clause(s.Init, s); err != nil {
+			return err
+		}
+	}
+	pos := t.pos(s.Pos)
+	head := t.cur
+	exits := &loopExits{next: t.proc.NewLoc("")}
+	var test *xcfa.Location
+	var cond xcfa.Expr
+	if s.Cond != nil {
+		var err error
+		if cond, err = t.condition(s.Cond); err != nil {
+			return err
+		}
+		test = t.cur
+		body := t.proc.NewLoc("")
+		t.proc.AddEdge(test, body, xcfa.Assume{Cond: cond}, pos, t.instr(pos, 0))
+		t.cur = body
+	}
+	if err := t.loopBody(s.Body, exits); err != nil {
+		return err
+	}
+	t.back(exits.next, s.Body)
+	if s.Step != nil {
+		if err := t.clause(s.Step, s); err != nil {
+			return err
+		}
+	}
+	t.back(head, s.Body)
+	if test != nil {
+		t.proc.AddEdge(test, exits.exitLoc(t.proc), xcfa.Assume{Cond: negate(cond)}, pos, t.instr(pos, 0))
+	}
+	t.cur = exits.exitLoc(t.proc)
+	return nil
+}
+
+// clause translates a for statement's first or third clause, quoted as
+// the statement's header.
+func (t *translator) clause(c cast.Stmt, s *cast.ForStmt) error {
+	err := t.statement(c)
+	t.requote(s)
+	return err
+}
+
+// requote quotes s again after the statements inside it, but in a macro's
+// body, whose instructions quote the call.
+func (t *translator) requote(s cast.Stmt) {
+	if t.site == nil {
+		t.quote(s)
+	}
+}
+
+// loopBody translates a loop's body, whose continue and break statements
+// go to exits.
+func (t *translator) loopBody(body cast.Stmt, exits *loopExits) error {
+	t.loops = append(t.loops, exits)
+	defer func() { t.loops = t.loops[:len(t.loops)-1] }()
+	return t.statement(body)
+}
+
+// back ends a loop's body with an edge to the location to.
+func (t *translator) back(to *xcfa.Location, body cast.Stmt) {
+	end := t.pos(body.Position())
+	t.proc.AddEdge(t.cur, to, xcfa.Nop{}, end, t.instr(end, 0))
+	t.cur = to
+}
+
+// jump translates break and continue: an edge to where the innermost
+// loop goes on; what follows them in their block is unreachable.
+func (t *translator) jump(name string, pos source.Pos) error {
+	if len(t.loops) == 0 {
+		return source.Errorf(pos, "%s outside a loop", name)
+	}
+	l := t.loops[len(t.loops)-1]
+	to := l.next
+	if name == "break" {
+		to = l.exitLoc(t.proc)
+	}
+	t.proc.AddEdge(t.cur, to, xcfa.Nop{}, pos, t.instr(pos, t.step))
+	t.cur = t.proc.NewLoc("")
 	return nil
 }

@@ -96,13 +96,19 @@ type Event struct {
 	ID     int
 	Label  string   // herd7's name: a, b, c, ... (init writes too)
 	Thread int      // the thread's P-number; -1 for an init write
-	Kind   string   // R, W or F
+	Kind   string   // R, W, F, or RMW for a read-modify-write herd7 makes one event (C11's, RISC-V's AMOs)
 	Loc    string   // the location accessed ("x", "y[1]"); "" for a fence
-	Value  string   // the value read or written, as herd7 prints it
+	Value  string   // the value read or written, as herd7 prints it; an RMW's is "read>written", as herd7's
 	Tags   []string // annotations: A, L, X, ACQ, DMB.SY, ...
 	Instr  string   // the instruction or statement as written ("LDR W0,[X1]")
 	Pos    string   // where it is written, file:line:col
 }
+
+// Reads tells whether the event reads memory: R and RMW.
+func (e Event) Reads() bool { return e.Kind == "R" || e.Kind == "RMW" }
+
+// Writes tells whether the event writes memory: W and RMW.
+func (e Event) Writes() bool { return e.Kind == "W" || e.Kind == "RMW" }
 
 // Edge is a pair of a relation, by event ID.
 type Edge struct{ From, To int }

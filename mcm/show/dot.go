@@ -343,7 +343,7 @@ func (d *dotWriter) outerRF(rf []outcome.Edge, colour string) {
 	if p.ShowFinalRF {
 		// The writes that end in memory: the last of co at each location.
 		for _, e := range x.Events {
-			if e.Kind != "W" || e.Thread < 0 || !p.Shown(e) || !lastWrite(x, e.ID) {
+			if !e.Writes() || e.Thread < 0 || !p.Shown(e) || !lastWrite(x, e.ID) {
 				continue
 			}
 			id := "final" + node(e.ID)

@@ -27,9 +27,17 @@ type Builder struct {
 
 // NewBuilder lays out the executed events of t (herd's branches are left
 // out): init writes first, then thread by thread in program order.
+//
+// A read-modify-write that herd7 makes one event (events.Event.OneEvent)
+// is one event here too, of kind RMW: its write half's ID maps onto it.
 func NewBuilder(t *litmus.Test, lay events.Layout, occ []Occurrence) *Builder {
 	var keep []Occurrence
+	written := map[int]Occurrence{} // a one-event RMW's read half ID → its write half
 	for _, o := range occ {
+		if e := o.Event; e.OneEvent && e.RMW != nil {
+			written[e.RMW.ID] = o
+			continue
+		}
 		if Listed(o.Event) {
 			keep = append(keep, o)
 		}
@@ -63,9 +71,13 @@ func NewBuilder(t *litmus.Test, lay events.Layout, occ []Occurrence) *Builder {
 		}
 		if e.IsMem() {
 			ev.Loc = lay.CellName(o.Addr)
-			ev.Value = outcome.Format(lay.TypeOf(litmus.Loc{Kind: litmus.GlobalLoc, Name: o.Addr.Sym}), o.Val, false)
+			ev.Value = b.format(lay, o)
 		}
 		b.ids[e.ID] = i
+		if w, ok := written[e.ID]; ok {
+			ev.Kind, ev.Value = "RMW", ev.Value+">"+b.format(lay, w)
+			b.ids[w.Event.ID] = i
+		}
 		b.x.Events = append(b.x.Events, ev)
 	}
 	// Immediate program order: po (events.POOrdered) with no kept event
@@ -99,6 +111,11 @@ func NewBuilder(t *litmus.Test, lay events.Layout, occ []Occurrence) *Builder {
 	return b
 }
 
+// format prints an occurrence's value as herd7 prints it.
+func (b *Builder) format(lay events.Layout, o Occurrence) string {
+	return outcome.Format(lay.TypeOf(litmus.Loc{Kind: litmus.GlobalLoc, Name: o.Addr.Sym}), o.Val, false)
+}
+
 // Listed tells whether executions list the event: memory accesses and
 // fences do, herd's branches and register events do not.
 func Listed(e *events.Event) bool { return e.IsMem() || e.Kind == events.KindFence }
@@ -108,7 +125,7 @@ func Listed(e *events.Event) bool { return e.IsMem() || e.Kind == events.KindFen
 func (b *Builder) add(rel string, from, to int) {
 	f, ok1 := b.ids[from]
 	t, ok2 := b.ids[to]
-	if ok1 && ok2 {
+	if ok1 && ok2 && (f != t || from == to) { // not a one-event RMW's halves
 		b.x.Relations[rel] = append(b.x.Relations[rel], outcome.Edge{From: f, To: t})
 	}
 }

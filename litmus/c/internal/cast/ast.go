@@ -97,6 +97,25 @@ type WhileStmt struct {
 	CondText string // as written, spaces collapsed
 }
 
+// DoStmt is "do Body while (Cond);".
+type DoStmt struct {
+	source.Pos
+	Body     Stmt
+	Cond     Expr
+	CondText string // as written, spaces collapsed
+}
+
+// ForStmt is "for (Init; Cond; Step) Body"; Init, Cond and Step are nil
+// when left out.
+type ForStmt struct {
+	source.Pos
+	Init       Stmt // a declaration, an assignment or a call
+	Cond       Expr
+	Step       Stmt // an assignment or a call
+	Body       Stmt
+	HeaderText string // "for (...)" as written, spaces collapsed
+}
+
 // ExprStmt is an expression as a statement, "f(x);".
 type ExprStmt struct {
 	source.Pos
@@ -120,6 +139,8 @@ func (*BlockStmt) stmt()  {}
 func (*DeclStmt) stmt()   {}
 func (*IfStmt) stmt()     {}
 func (*WhileStmt) stmt()  {}
+func (*DoStmt) stmt()     {}
+func (*ForStmt) stmt()    {}
 func (*ExprStmt) stmt()   {}
 func (*AssignStmt) stmt() {}
 func (*EmptyStmt) stmt()  {}

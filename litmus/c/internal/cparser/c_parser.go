@@ -35,164 +35,190 @@ func cParserInit() {
 		"", "'if'", "'else'", "'while'", "'const'", "'volatile'", "'_Atomic'",
 		"'void'", "'struct'", "", "'for'", "'do'", "'switch'", "'return'", "'goto'",
 		"", "", "", "'('", "')'", "'{'", "'}'", "'['", "']'", "','", "';'",
-		"':'", "'?'", "'='", "'=='", "'!='", "'<='", "'>='", "'<<'", "'>>'",
-		"'<'", "'>'", "'&&'", "'||'", "'+'", "'-'", "'*'", "'/'", "'%'", "'&'",
-		"'|'", "'^'", "'!'", "'~'", "'.'", "'->'",
+		"':'", "'?'", "'='", "'+='", "'-='", "'*='", "'/='", "'%='", "'&='",
+		"'|='", "'^='", "'<<='", "'>>='", "'++'", "'--'", "'=='", "'!='", "'<='",
+		"'>='", "'<<'", "'>>'", "'<'", "'>'", "'&&'", "'||'", "'+'", "'-'",
+		"'*'", "'/'", "'%'", "'&'", "'|'", "'^'", "'!'", "'~'", "'.'", "'->'",
 	}
 	staticData.SymbolicNames = []string{
 		"", "IF", "ELSE", "WHILE", "CONST", "VOLATILE", "ATOMIC", "VOID", "STRUCT",
 		"TYPE", "FOR", "DO", "SWITCH", "RETURN", "GOTO", "PROC", "IDENT", "NUMBER",
 		"LPAR", "RPAR", "LCURLY", "RCURLY", "LBRK", "RBRK", "COMMA", "SEMI",
-		"COLON", "QUESTION", "ASSIGN", "EQEQ", "NEQ", "LE", "GE", "SHL", "SHR",
-		"LT", "GT", "ANDAND", "OROR", "PLUS", "MINUS", "STAR", "SLASH", "PERCENT",
-		"AMPER", "PIPE", "CARET", "BANG", "TILDE", "DOT", "ARROW", "LINE_COMMENT",
-		"BLOCK_COMMENT", "WS", "OTHER",
+		"COLON", "QUESTION", "ASSIGN", "PLUS_ASSIGN", "MINUS_ASSIGN", "STAR_ASSIGN",
+		"SLASH_ASSIGN", "PERCENT_ASSIGN", "AMPER_ASSIGN", "PIPE_ASSIGN", "CARET_ASSIGN",
+		"SHL_ASSIGN", "SHR_ASSIGN", "INCR", "DECR", "EQEQ", "NEQ", "LE", "GE",
+		"SHL", "SHR", "LT", "GT", "ANDAND", "OROR", "PLUS", "MINUS", "STAR",
+		"SLASH", "PERCENT", "AMPER", "PIPE", "CARET", "BANG", "TILDE", "DOT",
+		"ARROW", "LINE_COMMENT", "BLOCK_COMMENT", "WS", "OTHER",
 	}
 	staticData.RuleNames = []string{
 		"program", "macroFile", "macroDef", "thread", "param", "typeSpec", "typeWord",
-		"castType", "pointer", "block", "statement", "expr", "primary", "annotations",
-		"annotation", "atomicOp",
+		"castType", "pointer", "block", "statement", "forClause", "simple",
+		"expr", "primary", "annotations", "annotation", "atomicOp",
 	}
 	staticData.PredictionContextCache = antlr.NewPredictionContextCache()
 	staticData.serializedATN = []int32{
-		4, 1, 54, 296, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
+		4, 1, 66, 343, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
 		4, 2, 5, 7, 5, 2, 6, 7, 6, 2, 7, 7, 7, 2, 8, 7, 8, 2, 9, 7, 9, 2, 10, 7,
 		10, 2, 11, 7, 11, 2, 12, 7, 12, 2, 13, 7, 13, 2, 14, 7, 14, 2, 15, 7, 15,
-		1, 0, 5, 0, 34, 8, 0, 10, 0, 12, 0, 37, 9, 0, 1, 0, 1, 0, 1, 1, 5, 1, 42,
-		8, 1, 10, 1, 12, 1, 45, 9, 1, 1, 1, 1, 1, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2,
-		5, 2, 54, 8, 2, 10, 2, 12, 2, 57, 9, 2, 3, 2, 59, 8, 2, 1, 2, 1, 2, 1,
-		2, 3, 2, 64, 8, 2, 1, 3, 3, 3, 67, 8, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3,
-		5, 3, 74, 8, 3, 10, 3, 12, 3, 77, 9, 3, 3, 3, 79, 8, 3, 1, 3, 1, 3, 1,
-		3, 1, 4, 1, 4, 1, 4, 1, 5, 4, 5, 88, 8, 5, 11, 5, 12, 5, 89, 1, 5, 5, 5,
-		93, 8, 5, 10, 5, 12, 5, 96, 9, 5, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1,
-		6, 1, 6, 3, 6, 106, 8, 6, 1, 7, 5, 7, 109, 8, 7, 10, 7, 12, 7, 112, 9,
-		7, 1, 7, 1, 7, 1, 7, 1, 7, 4, 7, 118, 8, 7, 11, 7, 12, 7, 119, 1, 7, 5,
-		7, 123, 8, 7, 10, 7, 12, 7, 126, 9, 7, 1, 8, 1, 8, 5, 8, 130, 8, 8, 10,
-		8, 12, 8, 133, 9, 8, 1, 9, 1, 9, 5, 9, 137, 8, 9, 10, 9, 12, 9, 140, 9,
-		9, 1, 9, 1, 9, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 3, 10, 149, 8, 10, 1,
-		10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 3, 10, 160,
-		8, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 3,
-		10, 171, 8, 10, 1, 10, 1, 10, 1, 10, 3, 10, 176, 8, 10, 1, 11, 1, 11, 1,
-		11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 3, 11, 187, 8, 11, 1, 11,
-		1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1,
-		11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11,
-		1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1,
-		11, 1, 11, 1, 11, 1, 11, 5, 11, 225, 8, 11, 10, 11, 12, 11, 228, 9, 11,
-		1, 12, 1, 12, 1, 12, 3, 12, 233, 8, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1,
-		12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 3, 12, 245, 8, 12, 1, 12, 1, 12,
-		1, 12, 1, 12, 5, 12, 251, 8, 12, 10, 12, 12, 12, 254, 9, 12, 3, 12, 256,
-		8, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 3, 12, 266,
-		8, 12, 1, 13, 1, 13, 1, 13, 1, 13, 5, 13, 272, 8, 13, 10, 13, 12, 13, 275,
-		9, 13, 1, 13, 1, 13, 1, 14, 1, 14, 1, 14, 5, 14, 282, 8, 14, 10, 14, 12,
-		14, 285, 9, 14, 1, 15, 1, 15, 1, 15, 1, 15, 1, 15, 1, 15, 1, 15, 3, 15,
-		294, 8, 15, 1, 15, 0, 1, 22, 16, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20,
-		22, 24, 26, 28, 30, 0, 8, 1, 0, 4, 6, 1, 0, 4, 5, 3, 0, 39, 41, 44, 44,
-		47, 48, 1, 0, 41, 43, 1, 0, 39, 40, 1, 0, 33, 34, 2, 0, 31, 32, 35, 36,
-		1, 0, 29, 30, 339, 0, 35, 1, 0, 0, 0, 2, 43, 1, 0, 0, 0, 4, 48, 1, 0, 0,
-		0, 6, 66, 1, 0, 0, 0, 8, 83, 1, 0, 0, 0, 10, 87, 1, 0, 0, 0, 12, 105, 1,
-		0, 0, 0, 14, 110, 1, 0, 0, 0, 16, 127, 1, 0, 0, 0, 18, 134, 1, 0, 0, 0,
-		20, 175, 1, 0, 0, 0, 22, 186, 1, 0, 0, 0, 24, 265, 1, 0, 0, 0, 26, 267,
-		1, 0, 0, 0, 28, 278, 1, 0, 0, 0, 30, 293, 1, 0, 0, 0, 32, 34, 3, 6, 3,
-		0, 33, 32, 1, 0, 0, 0, 34, 37, 1, 0, 0, 0, 35, 33, 1, 0, 0, 0, 35, 36,
-		1, 0, 0, 0, 36, 38, 1, 0, 0, 0, 37, 35, 1, 0, 0, 0, 38, 39, 5, 0, 0, 1,
-		39, 1, 1, 0, 0, 0, 40, 42, 3, 4, 2, 0, 41, 40, 1, 0, 0, 0, 42, 45, 1, 0,
-		0, 0, 43, 41, 1, 0, 0, 0, 43, 44, 1, 0, 0, 0, 44, 46, 1, 0, 0, 0, 45, 43,
-		1, 0, 0, 0, 46, 47, 5, 0, 0, 1, 47, 3, 1, 0, 0, 0, 48, 49, 5, 16, 0, 0,
-		49, 58, 5, 18, 0, 0, 50, 55, 5, 16, 0, 0, 51, 52, 5, 24, 0, 0, 52, 54,
-		5, 16, 0, 0, 53, 51, 1, 0, 0, 0, 54, 57, 1, 0, 0, 0, 55, 53, 1, 0, 0, 0,
-		55, 56, 1, 0, 0, 0, 56, 59, 1, 0, 0, 0, 57, 55, 1, 0, 0, 0, 58, 50, 1,
-		0, 0, 0, 58, 59, 1, 0, 0, 0, 59, 60, 1, 0, 0, 0, 60, 63, 5, 19, 0, 0, 61,
-		64, 3, 18, 9, 0, 62, 64, 3, 22, 11, 0, 63, 61, 1, 0, 0, 0, 63, 62, 1, 0,
-		0, 0, 64, 5, 1, 0, 0, 0, 65, 67, 5, 7, 0, 0, 66, 65, 1, 0, 0, 0, 66, 67,
-		1, 0, 0, 0, 67, 68, 1, 0, 0, 0, 68, 69, 5, 15, 0, 0, 69, 78, 5, 18, 0,
-		0, 70, 75, 3, 8, 4, 0, 71, 72, 5, 24, 0, 0, 72, 74, 3, 8, 4, 0, 73, 71,
-		1, 0, 0, 0, 74, 77, 1, 0, 0, 0, 75, 73, 1, 0, 0, 0, 75, 76, 1, 0, 0, 0,
-		76, 79, 1, 0, 0, 0, 77, 75, 1, 0, 0, 0, 78, 70, 1, 0, 0, 0, 78, 79, 1,
-		0, 0, 0, 79, 80, 1, 0, 0, 0, 80, 81, 5, 19, 0, 0, 81, 82, 3, 18, 9, 0,
-		82, 7, 1, 0, 0, 0, 83, 84, 3, 10, 5, 0, 84, 85, 5, 16, 0, 0, 85, 9, 1,
-		0, 0, 0, 86, 88, 3, 12, 6, 0, 87, 86, 1, 0, 0, 0, 88, 89, 1, 0, 0, 0, 89,
-		87, 1, 0, 0, 0, 89, 90, 1, 0, 0, 0, 90, 94, 1, 0, 0, 0, 91, 93, 3, 16,
-		8, 0, 92, 91, 1, 0, 0, 0, 93, 96, 1, 0, 0, 0, 94, 92, 1, 0, 0, 0, 94, 95,
-		1, 0, 0, 0, 95, 11, 1, 0, 0, 0, 96, 94, 1, 0, 0, 0, 97, 106, 5, 4, 0, 0,
-		98, 106, 5, 5, 0, 0, 99, 106, 5, 6, 0, 0, 100, 106, 5, 7, 0, 0, 101, 106,
-		5, 9, 0, 0, 102, 103, 5, 8, 0, 0, 103, 106, 5, 16, 0, 0, 104, 106, 5, 16,
-		0, 0, 105, 97, 1, 0, 0, 0, 105, 98, 1, 0, 0, 0, 105, 99, 1, 0, 0, 0, 105,
-		100, 1, 0, 0, 0, 105, 101, 1, 0, 0, 0, 105, 102, 1, 0, 0, 0, 105, 104,
-		1, 0, 0, 0, 106, 13, 1, 0, 0, 0, 107, 109, 7, 0, 0, 0, 108, 107, 1, 0,
-		0, 0, 109, 112, 1, 0, 0, 0, 110, 108, 1, 0, 0, 0, 110, 111, 1, 0, 0, 0,
-		111, 117, 1, 0, 0, 0, 112, 110, 1, 0, 0, 0, 113, 118, 5, 9, 0, 0, 114,
-		118, 5, 7, 0, 0, 115, 116, 5, 8, 0, 0, 116, 118, 5, 16, 0, 0, 117, 113,
-		1, 0, 0, 0, 117, 114, 1, 0, 0, 0, 117, 115, 1, 0, 0, 0, 118, 119, 1, 0,
-		0, 0, 119, 117, 1, 0, 0, 0, 119, 120, 1, 0, 0, 0, 120, 124, 1, 0, 0, 0,
-		121, 123, 3, 16, 8, 0, 122, 121, 1, 0, 0, 0, 123, 126, 1, 0, 0, 0, 124,
-		122, 1, 0, 0, 0, 124, 125, 1, 0, 0, 0, 125, 15, 1, 0, 0, 0, 126, 124, 1,
-		0, 0, 0, 127, 131, 5, 41, 0, 0, 128, 130, 7, 1, 0, 0, 129, 128, 1, 0, 0,
-		0, 130, 133, 1, 0, 0, 0, 131, 129, 1, 0, 0, 0, 131, 132, 1, 0, 0, 0, 132,
-		17, 1, 0, 0, 0, 133, 131, 1, 0, 0, 0, 134, 138, 5, 20, 0, 0, 135, 137,
-		3, 20, 10, 0, 136, 135, 1, 0, 0, 0, 137, 140, 1, 0, 0, 0, 138, 136, 1,
-		0, 0, 0, 138, 139, 1, 0, 0, 0, 139, 141, 1, 0, 0, 0, 140, 138, 1, 0, 0,
-		0, 141, 142, 5, 21, 0, 0, 142, 19, 1, 0, 0, 0, 143, 176, 3, 18, 9, 0, 144,
-		145, 3, 10, 5, 0, 145, 148, 5, 16, 0, 0, 146, 147, 5, 28, 0, 0, 147, 149,
-		3, 22, 11, 0, 148, 146, 1, 0, 0, 0, 148, 149, 1, 0, 0, 0, 149, 150, 1,
-		0, 0, 0, 150, 151, 5, 25, 0, 0, 151, 176, 1, 0, 0, 0, 152, 153, 5, 1, 0,
-		0, 153, 154, 5, 18, 0, 0, 154, 155, 3, 22, 11, 0, 155, 156, 5, 19, 0, 0,
-		156, 159, 3, 20, 10, 0, 157, 158, 5, 2, 0, 0, 158, 160, 3, 20, 10, 0, 159,
-		157, 1, 0, 0, 0, 159, 160, 1, 0, 0, 0, 160, 176, 1, 0, 0, 0, 161, 162,
-		5, 3, 0, 0, 162, 163, 5, 18, 0, 0, 163, 164, 3, 22, 11, 0, 164, 165, 5,
-		19, 0, 0, 165, 166, 3, 20, 10, 0, 166, 176, 1, 0, 0, 0, 167, 170, 3, 22,
-		11, 0, 168, 169, 5, 28, 0, 0, 169, 171, 3, 22, 11, 0, 170, 168, 1, 0, 0,
-		0, 170, 171, 1, 0, 0, 0, 171, 172, 1, 0, 0, 0, 172, 173, 5, 25, 0, 0, 173,
-		176, 1, 0, 0, 0, 174, 176, 5, 25, 0, 0, 175, 143, 1, 0, 0, 0, 175, 144,
-		1, 0, 0, 0, 175, 152, 1, 0, 0, 0, 175, 161, 1, 0, 0, 0, 175, 167, 1, 0,
-		0, 0, 175, 174, 1, 0, 0, 0, 176, 21, 1, 0, 0, 0, 177, 178, 6, 11, -1, 0,
-		178, 187, 3, 24, 12, 0, 179, 180, 7, 2, 0, 0, 180, 187, 3, 22, 11, 13,
-		181, 182, 5, 18, 0, 0, 182, 183, 3, 14, 7, 0, 183, 184, 5, 19, 0, 0, 184,
-		185, 3, 22, 11, 12, 185, 187, 1, 0, 0, 0, 186, 177, 1, 0, 0, 0, 186, 179,
-		1, 0, 0, 0, 186, 181, 1, 0, 0, 0, 187, 226, 1, 0, 0, 0, 188, 189, 10, 11,
-		0, 0, 189, 190, 7, 3, 0, 0, 190, 225, 3, 22, 11, 12, 191, 192, 10, 10,
-		0, 0, 192, 193, 7, 4, 0, 0, 193, 225, 3, 22, 11, 11, 194, 195, 10, 9, 0,
-		0, 195, 196, 7, 5, 0, 0, 196, 225, 3, 22, 11, 10, 197, 198, 10, 8, 0, 0,
-		198, 199, 7, 6, 0, 0, 199, 225, 3, 22, 11, 9, 200, 201, 10, 7, 0, 0, 201,
-		202, 7, 7, 0, 0, 202, 225, 3, 22, 11, 8, 203, 204, 10, 6, 0, 0, 204, 205,
-		5, 44, 0, 0, 205, 225, 3, 22, 11, 7, 206, 207, 10, 5, 0, 0, 207, 208, 5,
-		46, 0, 0, 208, 225, 3, 22, 11, 6, 209, 210, 10, 4, 0, 0, 210, 211, 5, 45,
-		0, 0, 211, 225, 3, 22, 11, 5, 212, 213, 10, 3, 0, 0, 213, 214, 5, 37, 0,
-		0, 214, 225, 3, 22, 11, 4, 215, 216, 10, 2, 0, 0, 216, 217, 5, 38, 0, 0,
-		217, 225, 3, 22, 11, 3, 218, 219, 10, 1, 0, 0, 219, 220, 5, 27, 0, 0, 220,
-		221, 3, 22, 11, 0, 221, 222, 5, 26, 0, 0, 222, 223, 3, 22, 11, 1, 223,
-		225, 1, 0, 0, 0, 224, 188, 1, 0, 0, 0, 224, 191, 1, 0, 0, 0, 224, 194,
-		1, 0, 0, 0, 224, 197, 1, 0, 0, 0, 224, 200, 1, 0, 0, 0, 224, 203, 1, 0,
-		0, 0, 224, 206, 1, 0, 0, 0, 224, 209, 1, 0, 0, 0, 224, 212, 1, 0, 0, 0,
-		224, 215, 1, 0, 0, 0, 224, 218, 1, 0, 0, 0, 225, 228, 1, 0, 0, 0, 226,
-		224, 1, 0, 0, 0, 226, 227, 1, 0, 0, 0, 227, 23, 1, 0, 0, 0, 228, 226, 1,
-		0, 0, 0, 229, 266, 5, 17, 0, 0, 230, 232, 5, 16, 0, 0, 231, 233, 3, 26,
-		13, 0, 232, 231, 1, 0, 0, 0, 232, 233, 1, 0, 0, 0, 233, 234, 1, 0, 0, 0,
-		234, 235, 5, 18, 0, 0, 235, 236, 3, 22, 11, 0, 236, 237, 5, 24, 0, 0, 237,
-		238, 3, 30, 15, 0, 238, 239, 5, 24, 0, 0, 239, 240, 3, 22, 11, 0, 240,
-		241, 5, 19, 0, 0, 241, 266, 1, 0, 0, 0, 242, 244, 5, 16, 0, 0, 243, 245,
-		3, 26, 13, 0, 244, 243, 1, 0, 0, 0, 244, 245, 1, 0, 0, 0, 245, 246, 1,
-		0, 0, 0, 246, 255, 5, 18, 0, 0, 247, 252, 3, 22, 11, 0, 248, 249, 5, 24,
-		0, 0, 249, 251, 3, 22, 11, 0, 250, 248, 1, 0, 0, 0, 251, 254, 1, 0, 0,
-		0, 252, 250, 1, 0, 0, 0, 252, 253, 1, 0, 0, 0, 253, 256, 1, 0, 0, 0, 254,
-		252, 1, 0, 0, 0, 255, 247, 1, 0, 0, 0, 255, 256, 1, 0, 0, 0, 256, 257,
-		1, 0, 0, 0, 257, 266, 5, 19, 0, 0, 258, 259, 5, 16, 0, 0, 259, 266, 3,
-		26, 13, 0, 260, 266, 5, 16, 0, 0, 261, 262, 5, 18, 0, 0, 262, 263, 3, 22,
-		11, 0, 263, 264, 5, 19, 0, 0, 264, 266, 1, 0, 0, 0, 265, 229, 1, 0, 0,
-		0, 265, 230, 1, 0, 0, 0, 265, 242, 1, 0, 0, 0, 265, 258, 1, 0, 0, 0, 265,
-		260, 1, 0, 0, 0, 265, 261, 1, 0, 0, 0, 266, 25, 1, 0, 0, 0, 267, 268, 5,
-		20, 0, 0, 268, 273, 3, 28, 14, 0, 269, 270, 5, 24, 0, 0, 270, 272, 3, 28,
-		14, 0, 271, 269, 1, 0, 0, 0, 272, 275, 1, 0, 0, 0, 273, 271, 1, 0, 0, 0,
-		273, 274, 1, 0, 0, 0, 274, 276, 1, 0, 0, 0, 275, 273, 1, 0, 0, 0, 276,
-		277, 5, 21, 0, 0, 277, 27, 1, 0, 0, 0, 278, 283, 5, 16, 0, 0, 279, 280,
-		5, 40, 0, 0, 280, 282, 5, 16, 0, 0, 281, 279, 1, 0, 0, 0, 282, 285, 1,
-		0, 0, 0, 283, 281, 1, 0, 0, 0, 283, 284, 1, 0, 0, 0, 284, 29, 1, 0, 0,
-		0, 285, 283, 1, 0, 0, 0, 286, 294, 5, 39, 0, 0, 287, 294, 5, 40, 0, 0,
-		288, 289, 5, 44, 0, 0, 289, 294, 5, 48, 0, 0, 290, 294, 5, 44, 0, 0, 291,
-		294, 5, 45, 0, 0, 292, 294, 5, 46, 0, 0, 293, 286, 1, 0, 0, 0, 293, 287,
-		1, 0, 0, 0, 293, 288, 1, 0, 0, 0, 293, 290, 1, 0, 0, 0, 293, 291, 1, 0,
-		0, 0, 293, 292, 1, 0, 0, 0, 294, 31, 1, 0, 0, 0, 32, 35, 43, 55, 58, 63,
-		66, 75, 78, 89, 94, 105, 110, 117, 119, 124, 131, 138, 148, 159, 170, 175,
-		186, 224, 226, 232, 244, 252, 255, 265, 273, 283, 293,
+		2, 16, 7, 16, 2, 17, 7, 17, 1, 0, 5, 0, 38, 8, 0, 10, 0, 12, 0, 41, 9,
+		0, 1, 0, 1, 0, 1, 1, 5, 1, 46, 8, 1, 10, 1, 12, 1, 49, 9, 1, 1, 1, 1, 1,
+		1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 5, 2, 58, 8, 2, 10, 2, 12, 2, 61, 9, 2, 3,
+		2, 63, 8, 2, 1, 2, 1, 2, 1, 2, 3, 2, 68, 8, 2, 1, 3, 3, 3, 71, 8, 3, 1,
+		3, 1, 3, 1, 3, 1, 3, 1, 3, 5, 3, 78, 8, 3, 10, 3, 12, 3, 81, 9, 3, 3, 3,
+		83, 8, 3, 1, 3, 1, 3, 1, 3, 1, 4, 1, 4, 1, 4, 1, 5, 4, 5, 92, 8, 5, 11,
+		5, 12, 5, 93, 1, 5, 5, 5, 97, 8, 5, 10, 5, 12, 5, 100, 9, 5, 1, 6, 1, 6,
+		1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 3, 6, 110, 8, 6, 1, 7, 5, 7, 113, 8,
+		7, 10, 7, 12, 7, 116, 9, 7, 1, 7, 1, 7, 1, 7, 1, 7, 4, 7, 122, 8, 7, 11,
+		7, 12, 7, 123, 1, 7, 5, 7, 127, 8, 7, 10, 7, 12, 7, 130, 9, 7, 1, 8, 1,
+		8, 5, 8, 134, 8, 8, 10, 8, 12, 8, 137, 9, 8, 1, 9, 1, 9, 5, 9, 141, 8,
+		9, 10, 9, 12, 9, 144, 9, 9, 1, 9, 1, 9, 1, 10, 1, 10, 1, 10, 1, 10, 1,
+		10, 3, 10, 153, 8, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10,
+		1, 10, 1, 10, 3, 10, 164, 8, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1,
+		10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10,
+		1, 10, 3, 10, 183, 8, 10, 1, 10, 1, 10, 3, 10, 187, 8, 10, 1, 10, 1, 10,
+		3, 10, 191, 8, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 3, 10, 199,
+		8, 10, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 3, 11, 207, 8, 11, 1,
+		12, 1, 12, 1, 12, 3, 12, 212, 8, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12,
+		1, 12, 1, 12, 1, 12, 1, 12, 3, 12, 223, 8, 12, 1, 13, 1, 13, 1, 13, 1,
+		13, 1, 13, 1, 13, 1, 13, 1, 13, 1, 13, 3, 13, 234, 8, 13, 1, 13, 1, 13,
+		1, 13, 1, 13, 1, 13, 1, 13, 1, 13, 1, 13, 1, 13, 1, 13, 1, 13, 1, 13, 1,
+		13, 1, 13, 1, 13, 1, 13, 1, 13, 1, 13, 1, 13, 1, 13, 1, 13, 1, 13, 1, 13,
+		1, 13, 1, 13, 1, 13, 1, 13, 1, 13, 1, 13, 1, 13, 1, 13, 1, 13, 1, 13, 1,
+		13, 1, 13, 1, 13, 5, 13, 272, 8, 13, 10, 13, 12, 13, 275, 9, 13, 1, 14,
+		1, 14, 1, 14, 3, 14, 280, 8, 14, 1, 14, 1, 14, 1, 14, 1, 14, 1, 14, 1,
+		14, 1, 14, 1, 14, 1, 14, 1, 14, 3, 14, 292, 8, 14, 1, 14, 1, 14, 1, 14,
+		1, 14, 5, 14, 298, 8, 14, 10, 14, 12, 14, 301, 9, 14, 3, 14, 303, 8, 14,
+		1, 14, 1, 14, 1, 14, 1, 14, 1, 14, 1, 14, 1, 14, 1, 14, 3, 14, 313, 8,
+		14, 1, 15, 1, 15, 1, 15, 1, 15, 5, 15, 319, 8, 15, 10, 15, 12, 15, 322,
+		9, 15, 1, 15, 1, 15, 1, 16, 1, 16, 1, 16, 5, 16, 329, 8, 16, 10, 16, 12,
+		16, 332, 9, 16, 1, 17, 1, 17, 1, 17, 1, 17, 1, 17, 1, 17, 1, 17, 3, 17,
+		341, 8, 17, 1, 17, 0, 1, 26, 18, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20,
+		22, 24, 26, 28, 30, 32, 34, 0, 10, 1, 0, 4, 6, 1, 0, 4, 5, 1, 0, 29, 38,
+		1, 0, 39, 40, 3, 0, 51, 53, 56, 56, 59, 60, 1, 0, 53, 55, 1, 0, 51, 52,
+		1, 0, 45, 46, 2, 0, 43, 44, 47, 48, 1, 0, 41, 42, 393, 0, 39, 1, 0, 0,
+		0, 2, 47, 1, 0, 0, 0, 4, 52, 1, 0, 0, 0, 6, 70, 1, 0, 0, 0, 8, 87, 1, 0,
+		0, 0, 10, 91, 1, 0, 0, 0, 12, 109, 1, 0, 0, 0, 14, 114, 1, 0, 0, 0, 16,
+		131, 1, 0, 0, 0, 18, 138, 1, 0, 0, 0, 20, 198, 1, 0, 0, 0, 22, 206, 1,
+		0, 0, 0, 24, 222, 1, 0, 0, 0, 26, 233, 1, 0, 0, 0, 28, 312, 1, 0, 0, 0,
+		30, 314, 1, 0, 0, 0, 32, 325, 1, 0, 0, 0, 34, 340, 1, 0, 0, 0, 36, 38,
+		3, 6, 3, 0, 37, 36, 1, 0, 0, 0, 38, 41, 1, 0, 0, 0, 39, 37, 1, 0, 0, 0,
+		39, 40, 1, 0, 0, 0, 40, 42, 1, 0, 0, 0, 41, 39, 1, 0, 0, 0, 42, 43, 5,
+		0, 0, 1, 43, 1, 1, 0, 0, 0, 44, 46, 3, 4, 2, 0, 45, 44, 1, 0, 0, 0, 46,
+		49, 1, 0, 0, 0, 47, 45, 1, 0, 0, 0, 47, 48, 1, 0, 0, 0, 48, 50, 1, 0, 0,
+		0, 49, 47, 1, 0, 0, 0, 50, 51, 5, 0, 0, 1, 51, 3, 1, 0, 0, 0, 52, 53, 5,
+		16, 0, 0, 53, 62, 5, 18, 0, 0, 54, 59, 5, 16, 0, 0, 55, 56, 5, 24, 0, 0,
+		56, 58, 5, 16, 0, 0, 57, 55, 1, 0, 0, 0, 58, 61, 1, 0, 0, 0, 59, 57, 1,
+		0, 0, 0, 59, 60, 1, 0, 0, 0, 60, 63, 1, 0, 0, 0, 61, 59, 1, 0, 0, 0, 62,
+		54, 1, 0, 0, 0, 62, 63, 1, 0, 0, 0, 63, 64, 1, 0, 0, 0, 64, 67, 5, 19,
+		0, 0, 65, 68, 3, 18, 9, 0, 66, 68, 3, 26, 13, 0, 67, 65, 1, 0, 0, 0, 67,
+		66, 1, 0, 0, 0, 68, 5, 1, 0, 0, 0, 69, 71, 5, 7, 0, 0, 70, 69, 1, 0, 0,
+		0, 70, 71, 1, 0, 0, 0, 71, 72, 1, 0, 0, 0, 72, 73, 5, 15, 0, 0, 73, 82,
+		5, 18, 0, 0, 74, 79, 3, 8, 4, 0, 75, 76, 5, 24, 0, 0, 76, 78, 3, 8, 4,
+		0, 77, 75, 1, 0, 0, 0, 78, 81, 1, 0, 0, 0, 79, 77, 1, 0, 0, 0, 79, 80,
+		1, 0, 0, 0, 80, 83, 1, 0, 0, 0, 81, 79, 1, 0, 0, 0, 82, 74, 1, 0, 0, 0,
+		82, 83, 1, 0, 0, 0, 83, 84, 1, 0, 0, 0, 84, 85, 5, 19, 0, 0, 85, 86, 3,
+		18, 9, 0, 86, 7, 1, 0, 0, 0, 87, 88, 3, 10, 5, 0, 88, 89, 5, 16, 0, 0,
+		89, 9, 1, 0, 0, 0, 90, 92, 3, 12, 6, 0, 91, 90, 1, 0, 0, 0, 92, 93, 1,
+		0, 0, 0, 93, 91, 1, 0, 0, 0, 93, 94, 1, 0, 0, 0, 94, 98, 1, 0, 0, 0, 95,
+		97, 3, 16, 8, 0, 96, 95, 1, 0, 0, 0, 97, 100, 1, 0, 0, 0, 98, 96, 1, 0,
+		0, 0, 98, 99, 1, 0, 0, 0, 99, 11, 1, 0, 0, 0, 100, 98, 1, 0, 0, 0, 101,
+		110, 5, 4, 0, 0, 102, 110, 5, 5, 0, 0, 103, 110, 5, 6, 0, 0, 104, 110,
+		5, 7, 0, 0, 105, 110, 5, 9, 0, 0, 106, 107, 5, 8, 0, 0, 107, 110, 5, 16,
+		0, 0, 108, 110, 5, 16, 0, 0, 109, 101, 1, 0, 0, 0, 109, 102, 1, 0, 0, 0,
+		109, 103, 1, 0, 0, 0, 109, 104, 1, 0, 0, 0, 109, 105, 1, 0, 0, 0, 109,
+		106, 1, 0, 0, 0, 109, 108, 1, 0, 0, 0, 110, 13, 1, 0, 0, 0, 111, 113, 7,
+		0, 0, 0, 112, 111, 1, 0, 0, 0, 113, 116, 1, 0, 0, 0, 114, 112, 1, 0, 0,
+		0, 114, 115, 1, 0, 0, 0, 115, 121, 1, 0, 0, 0, 116, 114, 1, 0, 0, 0, 117,
+		122, 5, 9, 0, 0, 118, 122, 5, 7, 0, 0, 119, 120, 5, 8, 0, 0, 120, 122,
+		5, 16, 0, 0, 121, 117, 1, 0, 0, 0, 121, 118, 1, 0, 0, 0, 121, 119, 1, 0,
+		0, 0, 122, 123, 1, 0, 0, 0, 123, 121, 1, 0, 0, 0, 123, 124, 1, 0, 0, 0,
+		124, 128, 1, 0, 0, 0, 125, 127, 3, 16, 8, 0, 126, 125, 1, 0, 0, 0, 127,
+		130, 1, 0, 0, 0, 128, 126, 1, 0, 0, 0, 128, 129, 1, 0, 0, 0, 129, 15, 1,
+		0, 0, 0, 130, 128, 1, 0, 0, 0, 131, 135, 5, 53, 0, 0, 132, 134, 7, 1, 0,
+		0, 133, 132, 1, 0, 0, 0, 134, 137, 1, 0, 0, 0, 135, 133, 1, 0, 0, 0, 135,
+		136, 1, 0, 0, 0, 136, 17, 1, 0, 0, 0, 137, 135, 1, 0, 0, 0, 138, 142, 5,
+		20, 0, 0, 139, 141, 3, 20, 10, 0, 140, 139, 1, 0, 0, 0, 141, 144, 1, 0,
+		0, 0, 142, 140, 1, 0, 0, 0, 142, 143, 1, 0, 0, 0, 143, 145, 1, 0, 0, 0,
+		144, 142, 1, 0, 0, 0, 145, 146, 5, 21, 0, 0, 146, 19, 1, 0, 0, 0, 147,
+		199, 3, 18, 9, 0, 148, 149, 3, 10, 5, 0, 149, 152, 5, 16, 0, 0, 150, 151,
+		5, 28, 0, 0, 151, 153, 3, 26, 13, 0, 152, 150, 1, 0, 0, 0, 152, 153, 1,
+		0, 0, 0, 153, 154, 1, 0, 0, 0, 154, 155, 5, 25, 0, 0, 155, 199, 1, 0, 0,
+		0, 156, 157, 5, 1, 0, 0, 157, 158, 5, 18, 0, 0, 158, 159, 3, 26, 13, 0,
+		159, 160, 5, 19, 0, 0, 160, 163, 3, 20, 10, 0, 161, 162, 5, 2, 0, 0, 162,
+		164, 3, 20, 10, 0, 163, 161, 1, 0, 0, 0, 163, 164, 1, 0, 0, 0, 164, 199,
+		1, 0, 0, 0, 165, 166, 5, 3, 0, 0, 166, 167, 5, 18, 0, 0, 167, 168, 3, 26,
+		13, 0, 168, 169, 5, 19, 0, 0, 169, 170, 3, 20, 10, 0, 170, 199, 1, 0, 0,
+		0, 171, 172, 5, 11, 0, 0, 172, 173, 3, 20, 10, 0, 173, 174, 5, 3, 0, 0,
+		174, 175, 5, 18, 0, 0, 175, 176, 3, 26, 13, 0, 176, 177, 5, 19, 0, 0, 177,
+		178, 5, 25, 0, 0, 178, 199, 1, 0, 0, 0, 179, 180, 5, 10, 0, 0, 180, 182,
+		5, 18, 0, 0, 181, 183, 3, 22, 11, 0, 182, 181, 1, 0, 0, 0, 182, 183, 1,
+		0, 0, 0, 183, 184, 1, 0, 0, 0, 184, 186, 5, 25, 0, 0, 185, 187, 3, 26,
+		13, 0, 186, 185, 1, 0, 0, 0, 186, 187, 1, 0, 0, 0, 187, 188, 1, 0, 0, 0,
+		188, 190, 5, 25, 0, 0, 189, 191, 3, 22, 11, 0, 190, 189, 1, 0, 0, 0, 190,
+		191, 1, 0, 0, 0, 191, 192, 1, 0, 0, 0, 192, 193, 5, 19, 0, 0, 193, 199,
+		3, 20, 10, 0, 194, 195, 3, 24, 12, 0, 195, 196, 5, 25, 0, 0, 196, 199,
+		1, 0, 0, 0, 197, 199, 5, 25, 0, 0, 198, 147, 1, 0, 0, 0, 198, 148, 1, 0,
+		0, 0, 198, 156, 1, 0, 0, 0, 198, 165, 1, 0, 0, 0, 198, 171, 1, 0, 0, 0,
+		198, 179, 1, 0, 0, 0, 198, 194, 1, 0, 0, 0, 198, 197, 1, 0, 0, 0, 199,
+		21, 1, 0, 0, 0, 200, 201, 3, 10, 5, 0, 201, 202, 5, 16, 0, 0, 202, 203,
+		5, 28, 0, 0, 203, 204, 3, 26, 13, 0, 204, 207, 1, 0, 0, 0, 205, 207, 3,
+		24, 12, 0, 206, 200, 1, 0, 0, 0, 206, 205, 1, 0, 0, 0, 207, 23, 1, 0, 0,
+		0, 208, 211, 3, 26, 13, 0, 209, 210, 5, 28, 0, 0, 210, 212, 3, 26, 13,
+		0, 211, 209, 1, 0, 0, 0, 211, 212, 1, 0, 0, 0, 212, 223, 1, 0, 0, 0, 213,
+		214, 3, 26, 13, 0, 214, 215, 7, 2, 0, 0, 215, 216, 3, 26, 13, 0, 216, 223,
+		1, 0, 0, 0, 217, 218, 3, 26, 13, 0, 218, 219, 7, 3, 0, 0, 219, 223, 1,
+		0, 0, 0, 220, 221, 7, 3, 0, 0, 221, 223, 3, 26, 13, 0, 222, 208, 1, 0,
+		0, 0, 222, 213, 1, 0, 0, 0, 222, 217, 1, 0, 0, 0, 222, 220, 1, 0, 0, 0,
+		223, 25, 1, 0, 0, 0, 224, 225, 6, 13, -1, 0, 225, 234, 3, 28, 14, 0, 226,
+		227, 7, 4, 0, 0, 227, 234, 3, 26, 13, 13, 228, 229, 5, 18, 0, 0, 229, 230,
+		3, 14, 7, 0, 230, 231, 5, 19, 0, 0, 231, 232, 3, 26, 13, 12, 232, 234,
+		1, 0, 0, 0, 233, 224, 1, 0, 0, 0, 233, 226, 1, 0, 0, 0, 233, 228, 1, 0,
+		0, 0, 234, 273, 1, 0, 0, 0, 235, 236, 10, 11, 0, 0, 236, 237, 7, 5, 0,
+		0, 237, 272, 3, 26, 13, 12, 238, 239, 10, 10, 0, 0, 239, 240, 7, 6, 0,
+		0, 240, 272, 3, 26, 13, 11, 241, 242, 10, 9, 0, 0, 242, 243, 7, 7, 0, 0,
+		243, 272, 3, 26, 13, 10, 244, 245, 10, 8, 0, 0, 245, 246, 7, 8, 0, 0, 246,
+		272, 3, 26, 13, 9, 247, 248, 10, 7, 0, 0, 248, 249, 7, 9, 0, 0, 249, 272,
+		3, 26, 13, 8, 250, 251, 10, 6, 0, 0, 251, 252, 5, 56, 0, 0, 252, 272, 3,
+		26, 13, 7, 253, 254, 10, 5, 0, 0, 254, 255, 5, 58, 0, 0, 255, 272, 3, 26,
+		13, 6, 256, 257, 10, 4, 0, 0, 257, 258, 5, 57, 0, 0, 258, 272, 3, 26, 13,
+		5, 259, 260, 10, 3, 0, 0, 260, 261, 5, 49, 0, 0, 261, 272, 3, 26, 13, 4,
+		262, 263, 10, 2, 0, 0, 263, 264, 5, 50, 0, 0, 264, 272, 3, 26, 13, 3, 265,
+		266, 10, 1, 0, 0, 266, 267, 5, 27, 0, 0, 267, 268, 3, 26, 13, 0, 268, 269,
+		5, 26, 0, 0, 269, 270, 3, 26, 13, 1, 270, 272, 1, 0, 0, 0, 271, 235, 1,
+		0, 0, 0, 271, 238, 1, 0, 0, 0, 271, 241, 1, 0, 0, 0, 271, 244, 1, 0, 0,
+		0, 271, 247, 1, 0, 0, 0, 271, 250, 1, 0, 0, 0, 271, 253, 1, 0, 0, 0, 271,
+		256, 1, 0, 0, 0, 271, 259, 1, 0, 0, 0, 271, 262, 1, 0, 0, 0, 271, 265,
+		1, 0, 0, 0, 272, 275, 1, 0, 0, 0, 273, 271, 1, 0, 0, 0, 273, 274, 1, 0,
+		0, 0, 274, 27, 1, 0, 0, 0, 275, 273, 1, 0, 0, 0, 276, 313, 5, 17, 0, 0,
+		277, 279, 5, 16, 0, 0, 278, 280, 3, 30, 15, 0, 279, 278, 1, 0, 0, 0, 279,
+		280, 1, 0, 0, 0, 280, 281, 1, 0, 0, 0, 281, 282, 5, 18, 0, 0, 282, 283,
+		3, 26, 13, 0, 283, 284, 5, 24, 0, 0, 284, 285, 3, 34, 17, 0, 285, 286,
+		5, 24, 0, 0, 286, 287, 3, 26, 13, 0, 287, 288, 5, 19, 0, 0, 288, 313, 1,
+		0, 0, 0, 289, 291, 5, 16, 0, 0, 290, 292, 3, 30, 15, 0, 291, 290, 1, 0,
+		0, 0, 291, 292, 1, 0, 0, 0, 292, 293, 1, 0, 0, 0, 293, 302, 5, 18, 0, 0,
+		294, 299, 3, 26, 13, 0, 295, 296, 5, 24, 0, 0, 296, 298, 3, 26, 13, 0,
+		297, 295, 1, 0, 0, 0, 298, 301, 1, 0, 0, 0, 299, 297, 1, 0, 0, 0, 299,
+		300, 1, 0, 0, 0, 300, 303, 1, 0, 0, 0, 301, 299, 1, 0, 0, 0, 302, 294,
+		1, 0, 0, 0, 302, 303, 1, 0, 0, 0, 303, 304, 1, 0, 0, 0, 304, 313, 5, 19,
+		0, 0, 305, 306, 5, 16, 0, 0, 306, 313, 3, 30, 15, 0, 307, 313, 5, 16, 0,
+		0, 308, 309, 5, 18, 0, 0, 309, 310, 3, 26, 13, 0, 310, 311, 5, 19, 0, 0,
+		311, 313, 1, 0, 0, 0, 312, 276, 1, 0, 0, 0, 312, 277, 1, 0, 0, 0, 312,
+		289, 1, 0, 0, 0, 312, 305, 1, 0, 0, 0, 312, 307, 1, 0, 0, 0, 312, 308,
+		1, 0, 0, 0, 313, 29, 1, 0, 0, 0, 314, 315, 5, 20, 0, 0, 315, 320, 3, 32,
+		16, 0, 316, 317, 5, 24, 0, 0, 317, 319, 3, 32, 16, 0, 318, 316, 1, 0, 0,
+		0, 319, 322, 1, 0, 0, 0, 320, 318, 1, 0, 0, 0, 320, 321, 1, 0, 0, 0, 321,
+		323, 1, 0, 0, 0, 322, 320, 1, 0, 0, 0, 323, 324, 5, 21, 0, 0, 324, 31,
+		1, 0, 0, 0, 325, 330, 5, 16, 0, 0, 326, 327, 5, 52, 0, 0, 327, 329, 5,
+		16, 0, 0, 328, 326, 1, 0, 0, 0, 329, 332, 1, 0, 0, 0, 330, 328, 1, 0, 0,
+		0, 330, 331, 1, 0, 0, 0, 331, 33, 1, 0, 0, 0, 332, 330, 1, 0, 0, 0, 333,
+		341, 5, 51, 0, 0, 334, 341, 5, 52, 0, 0, 335, 336, 5, 56, 0, 0, 336, 341,
+		5, 60, 0, 0, 337, 341, 5, 56, 0, 0, 338, 341, 5, 57, 0, 0, 339, 341, 5,
+		58, 0, 0, 340, 333, 1, 0, 0, 0, 340, 334, 1, 0, 0, 0, 340, 335, 1, 0, 0,
+		0, 340, 337, 1, 0, 0, 0, 340, 338, 1, 0, 0, 0, 340, 339, 1, 0, 0, 0, 341,
+		35, 1, 0, 0, 0, 37, 39, 47, 59, 62, 67, 70, 79, 82, 93, 98, 109, 114, 121,
+		123, 128, 135, 142, 152, 163, 182, 186, 190, 198, 206, 211, 222, 233, 271,
+		273, 279, 291, 299, 302, 312, 320, 330, 340,
 	}
 	deserializer := antlr.NewATNDeserializer(nil)
 	staticData.atn = deserializer.Deserialize(staticData.serializedATN)
@@ -230,61 +256,73 @@ func NewCParser(input antlr.TokenStream) *CParser {
 
 // CParser tokens.
 const (
-	CParserEOF           = antlr.TokenEOF
-	CParserIF            = 1
-	CParserELSE          = 2
-	CParserWHILE         = 3
-	CParserCONST         = 4
-	CParserVOLATILE      = 5
-	CParserATOMIC        = 6
-	CParserVOID          = 7
-	CParserSTRUCT        = 8
-	CParserTYPE          = 9
-	CParserFOR           = 10
-	CParserDO            = 11
-	CParserSWITCH        = 12
-	CParserRETURN        = 13
-	CParserGOTO          = 14
-	CParserPROC          = 15
-	CParserIDENT         = 16
-	CParserNUMBER        = 17
-	CParserLPAR          = 18
-	CParserRPAR          = 19
-	CParserLCURLY        = 20
-	CParserRCURLY        = 21
-	CParserLBRK          = 22
-	CParserRBRK          = 23
-	CParserCOMMA         = 24
-	CParserSEMI          = 25
-	CParserCOLON         = 26
-	CParserQUESTION      = 27
-	CParserASSIGN        = 28
-	CParserEQEQ          = 29
-	CParserNEQ           = 30
-	CParserLE            = 31
-	CParserGE            = 32
-	CParserSHL           = 33
-	CParserSHR           = 34
-	CParserLT            = 35
-	CParserGT            = 36
-	CParserANDAND        = 37
-	CParserOROR          = 38
-	CParserPLUS          = 39
-	CParserMINUS         = 40
-	CParserSTAR          = 41
-	CParserSLASH         = 42
-	CParserPERCENT       = 43
-	CParserAMPER         = 44
-	CParserPIPE          = 45
-	CParserCARET         = 46
-	CParserBANG          = 47
-	CParserTILDE         = 48
-	CParserDOT           = 49
-	CParserARROW         = 50
-	CParserLINE_COMMENT  = 51
-	CParserBLOCK_COMMENT = 52
-	CParserWS            = 53
-	CParserOTHER         = 54
+	CParserEOF            = antlr.TokenEOF
+	CParserIF             = 1
+	CParserELSE           = 2
+	CParserWHILE          = 3
+	CParserCONST          = 4
+	CParserVOLATILE       = 5
+	CParserATOMIC         = 6
+	CParserVOID           = 7
+	CParserSTRUCT         = 8
+	CParserTYPE           = 9
+	CParserFOR            = 10
+	CParserDO             = 11
+	CParserSWITCH         = 12
+	CParserRETURN         = 13
+	CParserGOTO           = 14
+	CParserPROC           = 15
+	CParserIDENT          = 16
+	CParserNUMBER         = 17
+	CParserLPAR           = 18
+	CParserRPAR           = 19
+	CParserLCURLY         = 20
+	CParserRCURLY         = 21
+	CParserLBRK           = 22
+	CParserRBRK           = 23
+	CParserCOMMA          = 24
+	CParserSEMI           = 25
+	CParserCOLON          = 26
+	CParserQUESTION       = 27
+	CParserASSIGN         = 28
+	CParserPLUS_ASSIGN    = 29
+	CParserMINUS_ASSIGN   = 30
+	CParserSTAR_ASSIGN    = 31
+	CParserSLASH_ASSIGN   = 32
+	CParserPERCENT_ASSIGN = 33
+	CParserAMPER_ASSIGN   = 34
+	CParserPIPE_ASSIGN    = 35
+	CParserCARET_ASSIGN   = 36
+	CParserSHL_ASSIGN     = 37
+	CParserSHR_ASSIGN     = 38
+	CParserINCR           = 39
+	CParserDECR           = 40
+	CParserEQEQ           = 41
+	CParserNEQ            = 42
+	CParserLE             = 43
+	CParserGE             = 44
+	CParserSHL            = 45
+	CParserSHR            = 46
+	CParserLT             = 47
+	CParserGT             = 48
+	CParserANDAND         = 49
+	CParserOROR           = 50
+	CParserPLUS           = 51
+	CParserMINUS          = 52
+	CParserSTAR           = 53
+	CParserSLASH          = 54
+	CParserPERCENT        = 55
+	CParserAMPER          = 56
+	CParserPIPE           = 57
+	CParserCARET          = 58
+	CParserBANG           = 59
+	CParserTILDE          = 60
+	CParserDOT            = 61
+	CParserARROW          = 62
+	CParserLINE_COMMENT   = 63
+	CParserBLOCK_COMMENT  = 64
+	CParserWS             = 65
+	CParserOTHER          = 66
 )
 
 // CParser rules.
@@ -300,11 +338,13 @@ const (
 	CParserRULE_pointer     = 8
 	CParserRULE_block       = 9
 	CParserRULE_statement   = 10
-	CParserRULE_expr        = 11
-	CParserRULE_primary     = 12
-	CParserRULE_annotations = 13
-	CParserRULE_annotation  = 14
-	CParserRULE_atomicOp    = 15
+	CParserRULE_forClause   = 11
+	CParserRULE_simple      = 12
+	CParserRULE_expr        = 13
+	CParserRULE_primary     = 14
+	CParserRULE_annotations = 15
+	CParserRULE_annotation  = 16
+	CParserRULE_atomicOp    = 17
 )
 
 // IProgramContext is an interface to support dynamic dispatch.
@@ -414,7 +454,7 @@ func (p *CParser) Program() (localctx IProgramContext) {
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(35)
+	p.SetState(39)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -423,11 +463,11 @@ func (p *CParser) Program() (localctx IProgramContext) {
 
 	for _la == CParserVOID || _la == CParserPROC {
 		{
-			p.SetState(32)
+			p.SetState(36)
 			p.Thread()
 		}
 
-		p.SetState(37)
+		p.SetState(41)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -435,7 +475,7 @@ func (p *CParser) Program() (localctx IProgramContext) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(38)
+		p.SetState(42)
 		p.Match(CParserEOF)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -563,7 +603,7 @@ func (p *CParser) MacroFile() (localctx IMacroFileContext) {
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(43)
+	p.SetState(47)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -572,11 +612,11 @@ func (p *CParser) MacroFile() (localctx IMacroFileContext) {
 
 	for _la == CParserIDENT {
 		{
-			p.SetState(40)
+			p.SetState(44)
 			p.MacroDef()
 		}
 
-		p.SetState(45)
+		p.SetState(49)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -584,7 +624,7 @@ func (p *CParser) MacroFile() (localctx IMacroFileContext) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(46)
+		p.SetState(50)
 		p.Match(CParserEOF)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -729,7 +769,7 @@ func (p *CParser) MacroDef() (localctx IMacroDefContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(48)
+		p.SetState(52)
 		p.Match(CParserIDENT)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -737,14 +777,14 @@ func (p *CParser) MacroDef() (localctx IMacroDefContext) {
 		}
 	}
 	{
-		p.SetState(49)
+		p.SetState(53)
 		p.Match(CParserLPAR)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(58)
+	p.SetState(62)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -753,14 +793,14 @@ func (p *CParser) MacroDef() (localctx IMacroDefContext) {
 
 	if _la == CParserIDENT {
 		{
-			p.SetState(50)
+			p.SetState(54)
 			p.Match(CParserIDENT)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(55)
+		p.SetState(59)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -769,7 +809,7 @@ func (p *CParser) MacroDef() (localctx IMacroDefContext) {
 
 		for _la == CParserCOMMA {
 			{
-				p.SetState(51)
+				p.SetState(55)
 				p.Match(CParserCOMMA)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -777,7 +817,7 @@ func (p *CParser) MacroDef() (localctx IMacroDefContext) {
 				}
 			}
 			{
-				p.SetState(52)
+				p.SetState(56)
 				p.Match(CParserIDENT)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -785,7 +825,7 @@ func (p *CParser) MacroDef() (localctx IMacroDefContext) {
 				}
 			}
 
-			p.SetState(57)
+			p.SetState(61)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -795,14 +835,14 @@ func (p *CParser) MacroDef() (localctx IMacroDefContext) {
 
 	}
 	{
-		p.SetState(60)
+		p.SetState(64)
 		p.Match(CParserRPAR)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(63)
+	p.SetState(67)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -811,13 +851,13 @@ func (p *CParser) MacroDef() (localctx IMacroDefContext) {
 	switch p.GetTokenStream().LA(1) {
 	case CParserLCURLY:
 		{
-			p.SetState(61)
+			p.SetState(65)
 			p.Block()
 		}
 
 	case CParserIDENT, CParserNUMBER, CParserLPAR, CParserPLUS, CParserMINUS, CParserSTAR, CParserAMPER, CParserBANG, CParserTILDE:
 		{
-			p.SetState(62)
+			p.SetState(66)
 			p.expr(0)
 		}
 
@@ -988,7 +1028,7 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(66)
+	p.SetState(70)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -997,7 +1037,7 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 
 	if _la == CParserVOID {
 		{
-			p.SetState(65)
+			p.SetState(69)
 			p.Match(CParserVOID)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1007,7 +1047,7 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 
 	}
 	{
-		p.SetState(68)
+		p.SetState(72)
 		p.Match(CParserPROC)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1015,14 +1055,14 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 		}
 	}
 	{
-		p.SetState(69)
+		p.SetState(73)
 		p.Match(CParserLPAR)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(78)
+	p.SetState(82)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1031,10 +1071,10 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 
 	if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&66544) != 0 {
 		{
-			p.SetState(70)
+			p.SetState(74)
 			p.Param()
 		}
-		p.SetState(75)
+		p.SetState(79)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1043,7 +1083,7 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 
 		for _la == CParserCOMMA {
 			{
-				p.SetState(71)
+				p.SetState(75)
 				p.Match(CParserCOMMA)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1051,11 +1091,11 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 				}
 			}
 			{
-				p.SetState(72)
+				p.SetState(76)
 				p.Param()
 			}
 
-			p.SetState(77)
+			p.SetState(81)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -1065,7 +1105,7 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 
 	}
 	{
-		p.SetState(80)
+		p.SetState(84)
 		p.Match(CParserRPAR)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1073,7 +1113,7 @@ func (p *CParser) Thread() (localctx IThreadContext) {
 		}
 	}
 	{
-		p.SetState(81)
+		p.SetState(85)
 		p.Block()
 	}
 
@@ -1170,11 +1210,11 @@ func (p *CParser) Param() (localctx IParamContext) {
 	p.EnterRule(localctx, 8, CParserRULE_param)
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(83)
+		p.SetState(87)
 		p.TypeSpec()
 	}
 	{
-		p.SetState(84)
+		p.SetState(88)
 		p.Match(CParserIDENT)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1342,7 +1382,7 @@ func (p *CParser) TypeSpec() (localctx ITypeSpecContext) {
 	var _alt int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(87)
+	p.SetState(91)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1352,7 +1392,7 @@ func (p *CParser) TypeSpec() (localctx ITypeSpecContext) {
 		switch _alt {
 		case 1:
 			{
-				p.SetState(86)
+				p.SetState(90)
 				p.TypeWord()
 			}
 
@@ -1361,14 +1401,14 @@ func (p *CParser) TypeSpec() (localctx ITypeSpecContext) {
 			goto errorExit
 		}
 
-		p.SetState(89)
+		p.SetState(93)
 		p.GetErrorHandler().Sync(p)
 		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 8, p.GetParserRuleContext())
 		if p.HasError() {
 			goto errorExit
 		}
 	}
-	p.SetState(94)
+	p.SetState(98)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1377,11 +1417,11 @@ func (p *CParser) TypeSpec() (localctx ITypeSpecContext) {
 
 	for _la == CParserSTAR {
 		{
-			p.SetState(91)
+			p.SetState(95)
 			p.Pointer()
 		}
 
-		p.SetState(96)
+		p.SetState(100)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1493,7 +1533,7 @@ func (s *TypeWordContext) ToStringTree(ruleNames []string, recog antlr.Recognize
 func (p *CParser) TypeWord() (localctx ITypeWordContext) {
 	localctx = NewTypeWordContext(p, p.GetParserRuleContext(), p.GetState())
 	p.EnterRule(localctx, 12, CParserRULE_typeWord)
-	p.SetState(105)
+	p.SetState(109)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1503,7 +1543,7 @@ func (p *CParser) TypeWord() (localctx ITypeWordContext) {
 	case CParserCONST:
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(97)
+			p.SetState(101)
 			p.Match(CParserCONST)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1514,7 +1554,7 @@ func (p *CParser) TypeWord() (localctx ITypeWordContext) {
 	case CParserVOLATILE:
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(98)
+			p.SetState(102)
 			p.Match(CParserVOLATILE)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1525,7 +1565,7 @@ func (p *CParser) TypeWord() (localctx ITypeWordContext) {
 	case CParserATOMIC:
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(99)
+			p.SetState(103)
 			p.Match(CParserATOMIC)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1536,7 +1576,7 @@ func (p *CParser) TypeWord() (localctx ITypeWordContext) {
 	case CParserVOID:
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(100)
+			p.SetState(104)
 			p.Match(CParserVOID)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1547,7 +1587,7 @@ func (p *CParser) TypeWord() (localctx ITypeWordContext) {
 	case CParserTYPE:
 		p.EnterOuterAlt(localctx, 5)
 		{
-			p.SetState(101)
+			p.SetState(105)
 			p.Match(CParserTYPE)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1558,7 +1598,7 @@ func (p *CParser) TypeWord() (localctx ITypeWordContext) {
 	case CParserSTRUCT:
 		p.EnterOuterAlt(localctx, 6)
 		{
-			p.SetState(102)
+			p.SetState(106)
 			p.Match(CParserSTRUCT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1566,7 +1606,7 @@ func (p *CParser) TypeWord() (localctx ITypeWordContext) {
 			}
 		}
 		{
-			p.SetState(103)
+			p.SetState(107)
 			p.Match(CParserIDENT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1577,7 +1617,7 @@ func (p *CParser) TypeWord() (localctx ITypeWordContext) {
 	case CParserIDENT:
 		p.EnterOuterAlt(localctx, 7)
 		{
-			p.SetState(104)
+			p.SetState(108)
 			p.Match(CParserIDENT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1775,7 +1815,7 @@ func (p *CParser) CastType() (localctx ICastTypeContext) {
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(110)
+	p.SetState(114)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1784,7 +1824,7 @@ func (p *CParser) CastType() (localctx ICastTypeContext) {
 
 	for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&112) != 0 {
 		{
-			p.SetState(107)
+			p.SetState(111)
 			_la = p.GetTokenStream().LA(1)
 
 			if !((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&112) != 0) {
@@ -1795,14 +1835,14 @@ func (p *CParser) CastType() (localctx ICastTypeContext) {
 			}
 		}
 
-		p.SetState(112)
+		p.SetState(116)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 	}
-	p.SetState(117)
+	p.SetState(121)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1810,7 +1850,7 @@ func (p *CParser) CastType() (localctx ICastTypeContext) {
 	_la = p.GetTokenStream().LA(1)
 
 	for ok := true; ok; ok = ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&896) != 0) {
-		p.SetState(117)
+		p.SetState(121)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1819,7 +1859,7 @@ func (p *CParser) CastType() (localctx ICastTypeContext) {
 		switch p.GetTokenStream().LA(1) {
 		case CParserTYPE:
 			{
-				p.SetState(113)
+				p.SetState(117)
 				p.Match(CParserTYPE)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1829,7 +1869,7 @@ func (p *CParser) CastType() (localctx ICastTypeContext) {
 
 		case CParserVOID:
 			{
-				p.SetState(114)
+				p.SetState(118)
 				p.Match(CParserVOID)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1839,7 +1879,7 @@ func (p *CParser) CastType() (localctx ICastTypeContext) {
 
 		case CParserSTRUCT:
 			{
-				p.SetState(115)
+				p.SetState(119)
 				p.Match(CParserSTRUCT)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1847,7 +1887,7 @@ func (p *CParser) CastType() (localctx ICastTypeContext) {
 				}
 			}
 			{
-				p.SetState(116)
+				p.SetState(120)
 				p.Match(CParserIDENT)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1860,14 +1900,14 @@ func (p *CParser) CastType() (localctx ICastTypeContext) {
 			goto errorExit
 		}
 
-		p.SetState(119)
+		p.SetState(123)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 	}
-	p.SetState(124)
+	p.SetState(128)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1876,11 +1916,11 @@ func (p *CParser) CastType() (localctx ICastTypeContext) {
 
 	for _la == CParserSTAR {
 		{
-			p.SetState(121)
+			p.SetState(125)
 			p.Pointer()
 		}
 
-		p.SetState(126)
+		p.SetState(130)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1986,14 +2026,14 @@ func (p *CParser) Pointer() (localctx IPointerContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(127)
+		p.SetState(131)
 		p.Match(CParserSTAR)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(131)
+	p.SetState(135)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -2002,7 +2042,7 @@ func (p *CParser) Pointer() (localctx IPointerContext) {
 
 	for _la == CParserCONST || _la == CParserVOLATILE {
 		{
-			p.SetState(128)
+			p.SetState(132)
 			_la = p.GetTokenStream().LA(1)
 
 			if !(_la == CParserCONST || _la == CParserVOLATILE) {
@@ -2013,7 +2053,7 @@ func (p *CParser) Pointer() (localctx IPointerContext) {
 			}
 		}
 
-		p.SetState(133)
+		p.SetState(137)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -2147,27 +2187,27 @@ func (p *CParser) Block() (localctx IBlockContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(134)
+		p.SetState(138)
 		p.Match(CParserLCURLY)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(138)
+	p.SetState(142)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 	_la = p.GetTokenStream().LA(1)
 
-	for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&443652976870394) != 0 {
+	for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&1817204098946502650) != 0 {
 		{
-			p.SetState(135)
+			p.SetState(139)
 			p.Statement()
 		}
 
-		p.SetState(140)
+		p.SetState(144)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -2175,7 +2215,7 @@ func (p *CParser) Block() (localctx IBlockContext) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(141)
+		p.SetState(145)
 		p.Match(CParserRCURLY)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -2499,12 +2539,12 @@ func (s *WhileStmtContext) Statement() IStatementContext {
 	return t.(IStatementContext)
 }
 
-type ExprStmtContext struct {
+type DoStmtContext struct {
 	StatementContext
 }
 
-func NewExprStmtContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *ExprStmtContext {
-	var p = new(ExprStmtContext)
+func NewDoStmtContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *DoStmtContext {
+	var p = new(DoStmtContext)
 
 	InitEmptyStatementContext(&p.StatementContext)
 	p.parser = parser
@@ -2513,24 +2553,145 @@ func NewExprStmtContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *ExprS
 	return p
 }
 
-func (s *ExprStmtContext) GetRuleContext() antlr.RuleContext {
+func (s *DoStmtContext) GetRuleContext() antlr.RuleContext {
 	return s
 }
 
-func (s *ExprStmtContext) AllExpr() []IExprContext {
+func (s *DoStmtContext) DO() antlr.TerminalNode {
+	return s.GetToken(CParserDO, 0)
+}
+
+func (s *DoStmtContext) Statement() IStatementContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IStatementContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IStatementContext)
+}
+
+func (s *DoStmtContext) WHILE() antlr.TerminalNode {
+	return s.GetToken(CParserWHILE, 0)
+}
+
+func (s *DoStmtContext) LPAR() antlr.TerminalNode {
+	return s.GetToken(CParserLPAR, 0)
+}
+
+func (s *DoStmtContext) Expr() IExprContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IExprContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IExprContext)
+}
+
+func (s *DoStmtContext) RPAR() antlr.TerminalNode {
+	return s.GetToken(CParserRPAR, 0)
+}
+
+func (s *DoStmtContext) SEMI() antlr.TerminalNode {
+	return s.GetToken(CParserSEMI, 0)
+}
+
+type ForStmtContext struct {
+	StatementContext
+	init IForClauseContext
+	cond IExprContext
+	step IForClauseContext
+}
+
+func NewForStmtContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *ForStmtContext {
+	var p = new(ForStmtContext)
+
+	InitEmptyStatementContext(&p.StatementContext)
+	p.parser = parser
+	p.CopyAll(ctx.(*StatementContext))
+
+	return p
+}
+
+func (s *ForStmtContext) GetInit() IForClauseContext { return s.init }
+
+func (s *ForStmtContext) GetCond() IExprContext { return s.cond }
+
+func (s *ForStmtContext) GetStep() IForClauseContext { return s.step }
+
+func (s *ForStmtContext) SetInit(v IForClauseContext) { s.init = v }
+
+func (s *ForStmtContext) SetCond(v IExprContext) { s.cond = v }
+
+func (s *ForStmtContext) SetStep(v IForClauseContext) { s.step = v }
+
+func (s *ForStmtContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *ForStmtContext) FOR() antlr.TerminalNode {
+	return s.GetToken(CParserFOR, 0)
+}
+
+func (s *ForStmtContext) LPAR() antlr.TerminalNode {
+	return s.GetToken(CParserLPAR, 0)
+}
+
+func (s *ForStmtContext) AllSEMI() []antlr.TerminalNode {
+	return s.GetTokens(CParserSEMI)
+}
+
+func (s *ForStmtContext) SEMI(i int) antlr.TerminalNode {
+	return s.GetToken(CParserSEMI, i)
+}
+
+func (s *ForStmtContext) RPAR() antlr.TerminalNode {
+	return s.GetToken(CParserRPAR, 0)
+}
+
+func (s *ForStmtContext) Statement() IStatementContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IStatementContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IStatementContext)
+}
+
+func (s *ForStmtContext) AllForClause() []IForClauseContext {
 	children := s.GetChildren()
 	len := 0
 	for _, ctx := range children {
-		if _, ok := ctx.(IExprContext); ok {
+		if _, ok := ctx.(IForClauseContext); ok {
 			len++
 		}
 	}
 
-	tst := make([]IExprContext, len)
+	tst := make([]IForClauseContext, len)
 	i := 0
 	for _, ctx := range children {
-		if t, ok := ctx.(IExprContext); ok {
-			tst[i] = t.(IExprContext)
+		if t, ok := ctx.(IForClauseContext); ok {
+			tst[i] = t.(IForClauseContext)
 			i++
 		}
 	}
@@ -2538,11 +2699,11 @@ func (s *ExprStmtContext) AllExpr() []IExprContext {
 	return tst
 }
 
-func (s *ExprStmtContext) Expr(i int) IExprContext {
+func (s *ForStmtContext) ForClause(i int) IForClauseContext {
 	var t antlr.RuleContext
 	j := 0
 	for _, ctx := range s.GetChildren() {
-		if _, ok := ctx.(IExprContext); ok {
+		if _, ok := ctx.(IForClauseContext); ok {
 			if j == i {
 				t = ctx.(antlr.RuleContext)
 				break
@@ -2555,15 +2716,61 @@ func (s *ExprStmtContext) Expr(i int) IExprContext {
 		return nil
 	}
 
+	return t.(IForClauseContext)
+}
+
+func (s *ForStmtContext) Expr() IExprContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IExprContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
 	return t.(IExprContext)
 }
 
-func (s *ExprStmtContext) SEMI() antlr.TerminalNode {
-	return s.GetToken(CParserSEMI, 0)
+type SimpleStmtContext struct {
+	StatementContext
 }
 
-func (s *ExprStmtContext) ASSIGN() antlr.TerminalNode {
-	return s.GetToken(CParserASSIGN, 0)
+func NewSimpleStmtContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *SimpleStmtContext {
+	var p = new(SimpleStmtContext)
+
+	InitEmptyStatementContext(&p.StatementContext)
+	p.parser = parser
+	p.CopyAll(ctx.(*StatementContext))
+
+	return p
+}
+
+func (s *SimpleStmtContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *SimpleStmtContext) Simple() ISimpleContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(ISimpleContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(ISimpleContext)
+}
+
+func (s *SimpleStmtContext) SEMI() antlr.TerminalNode {
+	return s.GetToken(CParserSEMI, 0)
 }
 
 type SkipStmtContext struct {
@@ -2593,18 +2800,18 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 	p.EnterRule(localctx, 20, CParserRULE_statement)
 	var _la int
 
-	p.SetState(175)
+	p.SetState(198)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
-	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 20, p.GetParserRuleContext()) {
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 22, p.GetParserRuleContext()) {
 	case 1:
 		localctx = NewBlockStmtContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(143)
+			p.SetState(147)
 			p.Block()
 		}
 
@@ -2612,18 +2819,18 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 		localctx = NewDeclStmtContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(144)
+			p.SetState(148)
 			p.TypeSpec()
 		}
 		{
-			p.SetState(145)
+			p.SetState(149)
 			p.Match(CParserIDENT)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(148)
+		p.SetState(152)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -2632,7 +2839,7 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 
 		if _la == CParserASSIGN {
 			{
-				p.SetState(146)
+				p.SetState(150)
 				p.Match(CParserASSIGN)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -2640,13 +2847,13 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 				}
 			}
 			{
-				p.SetState(147)
+				p.SetState(151)
 				p.expr(0)
 			}
 
 		}
 		{
-			p.SetState(150)
+			p.SetState(154)
 			p.Match(CParserSEMI)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2658,7 +2865,7 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 		localctx = NewIfStmtContext(p, localctx)
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(152)
+			p.SetState(156)
 			p.Match(CParserIF)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2666,7 +2873,7 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 			}
 		}
 		{
-			p.SetState(153)
+			p.SetState(157)
 			p.Match(CParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2674,11 +2881,11 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 			}
 		}
 		{
-			p.SetState(154)
+			p.SetState(158)
 			p.expr(0)
 		}
 		{
-			p.SetState(155)
+			p.SetState(159)
 			p.Match(CParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2686,15 +2893,15 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 			}
 		}
 		{
-			p.SetState(156)
+			p.SetState(160)
 			p.Statement()
 		}
-		p.SetState(159)
+		p.SetState(163)
 		p.GetErrorHandler().Sync(p)
 
 		if p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 18, p.GetParserRuleContext()) == 1 {
 			{
-				p.SetState(157)
+				p.SetState(161)
 				p.Match(CParserELSE)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -2702,7 +2909,7 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 				}
 			}
 			{
-				p.SetState(158)
+				p.SetState(162)
 				p.Statement()
 			}
 
@@ -2714,7 +2921,7 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 		localctx = NewWhileStmtContext(p, localctx)
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(161)
+			p.SetState(165)
 			p.Match(CParserWHILE)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2722,7 +2929,7 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 			}
 		}
 		{
-			p.SetState(162)
+			p.SetState(166)
 			p.Match(CParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2730,11 +2937,11 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 			}
 		}
 		{
-			p.SetState(163)
+			p.SetState(167)
 			p.expr(0)
 		}
 		{
-			p.SetState(164)
+			p.SetState(168)
 			p.Match(CParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2742,41 +2949,55 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 			}
 		}
 		{
-			p.SetState(165)
+			p.SetState(169)
 			p.Statement()
 		}
 
 	case 5:
-		localctx = NewExprStmtContext(p, localctx)
+		localctx = NewDoStmtContext(p, localctx)
 		p.EnterOuterAlt(localctx, 5)
 		{
-			p.SetState(167)
-			p.expr(0)
-		}
-		p.SetState(170)
-		p.GetErrorHandler().Sync(p)
-		if p.HasError() {
-			goto errorExit
-		}
-		_la = p.GetTokenStream().LA(1)
-
-		if _la == CParserASSIGN {
-			{
-				p.SetState(168)
-				p.Match(CParserASSIGN)
-				if p.HasError() {
-					// Recognition error - abort rule
-					goto errorExit
-				}
+			p.SetState(171)
+			p.Match(CParserDO)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
 			}
-			{
-				p.SetState(169)
-				p.expr(0)
-			}
-
 		}
 		{
 			p.SetState(172)
+			p.Statement()
+		}
+		{
+			p.SetState(173)
+			p.Match(CParserWHILE)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(174)
+			p.Match(CParserLPAR)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(175)
+			p.expr(0)
+		}
+		{
+			p.SetState(176)
+			p.Match(CParserRPAR)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(177)
 			p.Match(CParserSEMI)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2785,15 +3006,795 @@ func (p *CParser) Statement() (localctx IStatementContext) {
 		}
 
 	case 6:
-		localctx = NewSkipStmtContext(p, localctx)
+		localctx = NewForStmtContext(p, localctx)
 		p.EnterOuterAlt(localctx, 6)
 		{
-			p.SetState(174)
+			p.SetState(179)
+			p.Match(CParserFOR)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(180)
+			p.Match(CParserLPAR)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		p.SetState(182)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&1817204098911896560) != 0 {
+			{
+				p.SetState(181)
+
+				var _x = p.ForClause()
+
+				localctx.(*ForStmtContext).init = _x
+			}
+
+		}
+		{
+			p.SetState(184)
 			p.Match(CParserSEMI)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
+		}
+		p.SetState(186)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&1817202449644453888) != 0 {
+			{
+				p.SetState(185)
+
+				var _x = p.expr(0)
+
+				localctx.(*ForStmtContext).cond = _x
+			}
+
+		}
+		{
+			p.SetState(188)
+			p.Match(CParserSEMI)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		p.SetState(190)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&1817204098911896560) != 0 {
+			{
+				p.SetState(189)
+
+				var _x = p.ForClause()
+
+				localctx.(*ForStmtContext).step = _x
+			}
+
+		}
+		{
+			p.SetState(192)
+			p.Match(CParserRPAR)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(193)
+			p.Statement()
+		}
+
+	case 7:
+		localctx = NewSimpleStmtContext(p, localctx)
+		p.EnterOuterAlt(localctx, 7)
+		{
+			p.SetState(194)
+			p.Simple()
+		}
+		{
+			p.SetState(195)
+			p.Match(CParserSEMI)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case 8:
+		localctx = NewSkipStmtContext(p, localctx)
+		p.EnterOuterAlt(localctx, 8)
+		{
+			p.SetState(197)
+			p.Match(CParserSEMI)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case antlr.ATNInvalidAltNumber:
+		goto errorExit
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// IForClauseContext is an interface to support dynamic dispatch.
+type IForClauseContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+	// IsForClauseContext differentiates from other interfaces.
+	IsForClauseContext()
+}
+
+type ForClauseContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyForClauseContext() *ForClauseContext {
+	var p = new(ForClauseContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = CParserRULE_forClause
+	return p
+}
+
+func InitEmptyForClauseContext(p *ForClauseContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = CParserRULE_forClause
+}
+
+func (*ForClauseContext) IsForClauseContext() {}
+
+func NewForClauseContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *ForClauseContext {
+	var p = new(ForClauseContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = CParserRULE_forClause
+
+	return p
+}
+
+func (s *ForClauseContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *ForClauseContext) CopyAll(ctx *ForClauseContext) {
+	s.CopyFrom(&ctx.BaseParserRuleContext)
+}
+
+func (s *ForClauseContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *ForClauseContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+type ForDeclContext struct {
+	ForClauseContext
+}
+
+func NewForDeclContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *ForDeclContext {
+	var p = new(ForDeclContext)
+
+	InitEmptyForClauseContext(&p.ForClauseContext)
+	p.parser = parser
+	p.CopyAll(ctx.(*ForClauseContext))
+
+	return p
+}
+
+func (s *ForDeclContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *ForDeclContext) TypeSpec() ITypeSpecContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(ITypeSpecContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(ITypeSpecContext)
+}
+
+func (s *ForDeclContext) IDENT() antlr.TerminalNode {
+	return s.GetToken(CParserIDENT, 0)
+}
+
+func (s *ForDeclContext) ASSIGN() antlr.TerminalNode {
+	return s.GetToken(CParserASSIGN, 0)
+}
+
+func (s *ForDeclContext) Expr() IExprContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IExprContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IExprContext)
+}
+
+type ForSimpleContext struct {
+	ForClauseContext
+}
+
+func NewForSimpleContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *ForSimpleContext {
+	var p = new(ForSimpleContext)
+
+	InitEmptyForClauseContext(&p.ForClauseContext)
+	p.parser = parser
+	p.CopyAll(ctx.(*ForClauseContext))
+
+	return p
+}
+
+func (s *ForSimpleContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *ForSimpleContext) Simple() ISimpleContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(ISimpleContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(ISimpleContext)
+}
+
+func (p *CParser) ForClause() (localctx IForClauseContext) {
+	localctx = NewForClauseContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 22, CParserRULE_forClause)
+	p.SetState(206)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 23, p.GetParserRuleContext()) {
+	case 1:
+		localctx = NewForDeclContext(p, localctx)
+		p.EnterOuterAlt(localctx, 1)
+		{
+			p.SetState(200)
+			p.TypeSpec()
+		}
+		{
+			p.SetState(201)
+			p.Match(CParserIDENT)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(202)
+			p.Match(CParserASSIGN)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(203)
+			p.expr(0)
+		}
+
+	case 2:
+		localctx = NewForSimpleContext(p, localctx)
+		p.EnterOuterAlt(localctx, 2)
+		{
+			p.SetState(205)
+			p.Simple()
+		}
+
+	case antlr.ATNInvalidAltNumber:
+		goto errorExit
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+	goto errorExit // Trick to prevent compiler error if the label is not used
+}
+
+// ISimpleContext is an interface to support dynamic dispatch.
+type ISimpleContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+	// IsSimpleContext differentiates from other interfaces.
+	IsSimpleContext()
+}
+
+type SimpleContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptySimpleContext() *SimpleContext {
+	var p = new(SimpleContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = CParserRULE_simple
+	return p
+}
+
+func InitEmptySimpleContext(p *SimpleContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = CParserRULE_simple
+}
+
+func (*SimpleContext) IsSimpleContext() {}
+
+func NewSimpleContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *SimpleContext {
+	var p = new(SimpleContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = CParserRULE_simple
+
+	return p
+}
+
+func (s *SimpleContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *SimpleContext) CopyAll(ctx *SimpleContext) {
+	s.CopyFrom(&ctx.BaseParserRuleContext)
+}
+
+func (s *SimpleContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *SimpleContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+type ExprSimpleContext struct {
+	SimpleContext
+}
+
+func NewExprSimpleContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *ExprSimpleContext {
+	var p = new(ExprSimpleContext)
+
+	InitEmptySimpleContext(&p.SimpleContext)
+	p.parser = parser
+	p.CopyAll(ctx.(*SimpleContext))
+
+	return p
+}
+
+func (s *ExprSimpleContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *ExprSimpleContext) AllExpr() []IExprContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IExprContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IExprContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IExprContext); ok {
+			tst[i] = t.(IExprContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *ExprSimpleContext) Expr(i int) IExprContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IExprContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IExprContext)
+}
+
+func (s *ExprSimpleContext) ASSIGN() antlr.TerminalNode {
+	return s.GetToken(CParserASSIGN, 0)
+}
+
+type CompoundSimpleContext struct {
+	SimpleContext
+	op antlr.Token
+}
+
+func NewCompoundSimpleContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *CompoundSimpleContext {
+	var p = new(CompoundSimpleContext)
+
+	InitEmptySimpleContext(&p.SimpleContext)
+	p.parser = parser
+	p.CopyAll(ctx.(*SimpleContext))
+
+	return p
+}
+
+func (s *CompoundSimpleContext) GetOp() antlr.Token { return s.op }
+
+func (s *CompoundSimpleContext) SetOp(v antlr.Token) { s.op = v }
+
+func (s *CompoundSimpleContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *CompoundSimpleContext) AllExpr() []IExprContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IExprContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IExprContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IExprContext); ok {
+			tst[i] = t.(IExprContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *CompoundSimpleContext) Expr(i int) IExprContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IExprContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IExprContext)
+}
+
+func (s *CompoundSimpleContext) PLUS_ASSIGN() antlr.TerminalNode {
+	return s.GetToken(CParserPLUS_ASSIGN, 0)
+}
+
+func (s *CompoundSimpleContext) MINUS_ASSIGN() antlr.TerminalNode {
+	return s.GetToken(CParserMINUS_ASSIGN, 0)
+}
+
+func (s *CompoundSimpleContext) STAR_ASSIGN() antlr.TerminalNode {
+	return s.GetToken(CParserSTAR_ASSIGN, 0)
+}
+
+func (s *CompoundSimpleContext) SLASH_ASSIGN() antlr.TerminalNode {
+	return s.GetToken(CParserSLASH_ASSIGN, 0)
+}
+
+func (s *CompoundSimpleContext) PERCENT_ASSIGN() antlr.TerminalNode {
+	return s.GetToken(CParserPERCENT_ASSIGN, 0)
+}
+
+func (s *CompoundSimpleContext) AMPER_ASSIGN() antlr.TerminalNode {
+	return s.GetToken(CParserAMPER_ASSIGN, 0)
+}
+
+func (s *CompoundSimpleContext) PIPE_ASSIGN() antlr.TerminalNode {
+	return s.GetToken(CParserPIPE_ASSIGN, 0)
+}
+
+func (s *CompoundSimpleContext) CARET_ASSIGN() antlr.TerminalNode {
+	return s.GetToken(CParserCARET_ASSIGN, 0)
+}
+
+func (s *CompoundSimpleContext) SHL_ASSIGN() antlr.TerminalNode {
+	return s.GetToken(CParserSHL_ASSIGN, 0)
+}
+
+func (s *CompoundSimpleContext) SHR_ASSIGN() antlr.TerminalNode {
+	return s.GetToken(CParserSHR_ASSIGN, 0)
+}
+
+type PostfixSimpleContext struct {
+	SimpleContext
+	op antlr.Token
+}
+
+func NewPostfixSimpleContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *PostfixSimpleContext {
+	var p = new(PostfixSimpleContext)
+
+	InitEmptySimpleContext(&p.SimpleContext)
+	p.parser = parser
+	p.CopyAll(ctx.(*SimpleContext))
+
+	return p
+}
+
+func (s *PostfixSimpleContext) GetOp() antlr.Token { return s.op }
+
+func (s *PostfixSimpleContext) SetOp(v antlr.Token) { s.op = v }
+
+func (s *PostfixSimpleContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *PostfixSimpleContext) Expr() IExprContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IExprContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IExprContext)
+}
+
+func (s *PostfixSimpleContext) INCR() antlr.TerminalNode {
+	return s.GetToken(CParserINCR, 0)
+}
+
+func (s *PostfixSimpleContext) DECR() antlr.TerminalNode {
+	return s.GetToken(CParserDECR, 0)
+}
+
+type PrefixSimpleContext struct {
+	SimpleContext
+	op antlr.Token
+}
+
+func NewPrefixSimpleContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *PrefixSimpleContext {
+	var p = new(PrefixSimpleContext)
+
+	InitEmptySimpleContext(&p.SimpleContext)
+	p.parser = parser
+	p.CopyAll(ctx.(*SimpleContext))
+
+	return p
+}
+
+func (s *PrefixSimpleContext) GetOp() antlr.Token { return s.op }
+
+func (s *PrefixSimpleContext) SetOp(v antlr.Token) { s.op = v }
+
+func (s *PrefixSimpleContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *PrefixSimpleContext) Expr() IExprContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IExprContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IExprContext)
+}
+
+func (s *PrefixSimpleContext) INCR() antlr.TerminalNode {
+	return s.GetToken(CParserINCR, 0)
+}
+
+func (s *PrefixSimpleContext) DECR() antlr.TerminalNode {
+	return s.GetToken(CParserDECR, 0)
+}
+
+func (p *CParser) Simple() (localctx ISimpleContext) {
+	localctx = NewSimpleContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 24, CParserRULE_simple)
+	var _la int
+
+	p.SetState(222)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 25, p.GetParserRuleContext()) {
+	case 1:
+		localctx = NewExprSimpleContext(p, localctx)
+		p.EnterOuterAlt(localctx, 1)
+		{
+			p.SetState(208)
+			p.expr(0)
+		}
+		p.SetState(211)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		if _la == CParserASSIGN {
+			{
+				p.SetState(209)
+				p.Match(CParserASSIGN)
+				if p.HasError() {
+					// Recognition error - abort rule
+					goto errorExit
+				}
+			}
+			{
+				p.SetState(210)
+				p.expr(0)
+			}
+
+		}
+
+	case 2:
+		localctx = NewCompoundSimpleContext(p, localctx)
+		p.EnterOuterAlt(localctx, 2)
+		{
+			p.SetState(213)
+			p.expr(0)
+		}
+		{
+			p.SetState(214)
+
+			var _lt = p.GetTokenStream().LT(1)
+
+			localctx.(*CompoundSimpleContext).op = _lt
+
+			_la = p.GetTokenStream().LA(1)
+
+			if !((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&549218942976) != 0) {
+				var _ri = p.GetErrorHandler().RecoverInline(p)
+
+				localctx.(*CompoundSimpleContext).op = _ri
+			} else {
+				p.GetErrorHandler().ReportMatch(p)
+				p.Consume()
+			}
+		}
+		{
+			p.SetState(215)
+			p.expr(0)
+		}
+
+	case 3:
+		localctx = NewPostfixSimpleContext(p, localctx)
+		p.EnterOuterAlt(localctx, 3)
+		{
+			p.SetState(217)
+			p.expr(0)
+		}
+		{
+			p.SetState(218)
+
+			var _lt = p.GetTokenStream().LT(1)
+
+			localctx.(*PostfixSimpleContext).op = _lt
+
+			_la = p.GetTokenStream().LA(1)
+
+			if !(_la == CParserINCR || _la == CParserDECR) {
+				var _ri = p.GetErrorHandler().RecoverInline(p)
+
+				localctx.(*PostfixSimpleContext).op = _ri
+			} else {
+				p.GetErrorHandler().ReportMatch(p)
+				p.Consume()
+			}
+		}
+
+	case 4:
+		localctx = NewPrefixSimpleContext(p, localctx)
+		p.EnterOuterAlt(localctx, 4)
+		{
+			p.SetState(220)
+
+			var _lt = p.GetTokenStream().LT(1)
+
+			localctx.(*PrefixSimpleContext).op = _lt
+
+			_la = p.GetTokenStream().LA(1)
+
+			if !(_la == CParserINCR || _la == CParserDECR) {
+				var _ri = p.GetErrorHandler().RecoverInline(p)
+
+				localctx.(*PrefixSimpleContext).op = _ri
+			} else {
+				p.GetErrorHandler().ReportMatch(p)
+				p.Consume()
+			}
+		}
+		{
+			p.SetState(221)
+			p.expr(0)
 		}
 
 	case antlr.ATNInvalidAltNumber:
@@ -3236,27 +4237,27 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 	localctx = NewExprContext(p, p.GetParserRuleContext(), _parentState)
 	var _prevctx IExprContext = localctx
 	var _ antlr.ParserRuleContext = _prevctx // TODO: To prevent unused variable warning.
-	_startState := 22
-	p.EnterRecursionRule(localctx, 22, CParserRULE_expr, _p)
+	_startState := 26
+	p.EnterRecursionRule(localctx, 26, CParserRULE_expr, _p)
 	var _la int
 
 	var _alt int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(186)
+	p.SetState(233)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
-	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 21, p.GetParserRuleContext()) {
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 26, p.GetParserRuleContext()) {
 	case 1:
 		localctx = NewPrimaryExprContext(p, localctx)
 		p.SetParserRuleContext(localctx)
 		_prevctx = localctx
 
 		{
-			p.SetState(178)
+			p.SetState(225)
 			p.Primary()
 		}
 
@@ -3265,7 +4266,7 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 		p.SetParserRuleContext(localctx)
 		_prevctx = localctx
 		{
-			p.SetState(179)
+			p.SetState(226)
 
 			var _lt = p.GetTokenStream().LT(1)
 
@@ -3273,7 +4274,7 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 
 			_la = p.GetTokenStream().LA(1)
 
-			if !((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&443652941807616) != 0) {
+			if !((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&1817202449643995136) != 0) {
 				var _ri = p.GetErrorHandler().RecoverInline(p)
 
 				localctx.(*UnaryExprContext).op = _ri
@@ -3283,7 +4284,7 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 			}
 		}
 		{
-			p.SetState(180)
+			p.SetState(227)
 			p.expr(13)
 		}
 
@@ -3292,7 +4293,7 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 		p.SetParserRuleContext(localctx)
 		_prevctx = localctx
 		{
-			p.SetState(181)
+			p.SetState(228)
 			p.Match(CParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3300,11 +4301,11 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 			}
 		}
 		{
-			p.SetState(182)
+			p.SetState(229)
 			p.CastType()
 		}
 		{
-			p.SetState(183)
+			p.SetState(230)
 			p.Match(CParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3312,7 +4313,7 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 			}
 		}
 		{
-			p.SetState(184)
+			p.SetState(231)
 			p.expr(12)
 		}
 
@@ -3320,12 +4321,12 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 		goto errorExit
 	}
 	p.GetParserRuleContext().SetStop(p.GetTokenStream().LT(-1))
-	p.SetState(226)
+	p.SetState(273)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
-	_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 23, p.GetParserRuleContext())
+	_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 28, p.GetParserRuleContext())
 	if p.HasError() {
 		goto errorExit
 	}
@@ -3335,24 +4336,24 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 				p.TriggerExitRuleEvent()
 			}
 			_prevctx = localctx
-			p.SetState(224)
+			p.SetState(271)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
 			}
 
-			switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 22, p.GetParserRuleContext()) {
+			switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 27, p.GetParserRuleContext()) {
 			case 1:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(188)
+				p.SetState(235)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 11)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 11)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(189)
+					p.SetState(236)
 
 					var _lt = p.GetTokenStream().LT(1)
 
@@ -3360,7 +4361,7 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 
 					_la = p.GetTokenStream().LA(1)
 
-					if !((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&15393162788864) != 0) {
+					if !((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&63050394783186944) != 0) {
 						var _ri = p.GetErrorHandler().RecoverInline(p)
 
 						localctx.(*BinaryExprContext).op = _ri
@@ -3370,21 +4371,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(190)
+					p.SetState(237)
 					p.expr(12)
 				}
 
 			case 2:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(191)
+				p.SetState(238)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 10)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 10)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(192)
+					p.SetState(239)
 
 					var _lt = p.GetTokenStream().LT(1)
 
@@ -3402,21 +4403,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(193)
+					p.SetState(240)
 					p.expr(11)
 				}
 
 			case 3:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(194)
+				p.SetState(241)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 9)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 9)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(195)
+					p.SetState(242)
 
 					var _lt = p.GetTokenStream().LT(1)
 
@@ -3434,21 +4435,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(196)
+					p.SetState(243)
 					p.expr(10)
 				}
 
 			case 4:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(197)
+				p.SetState(244)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 8)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 8)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(198)
+					p.SetState(245)
 
 					var _lt = p.GetTokenStream().LT(1)
 
@@ -3456,7 +4457,7 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 
 					_la = p.GetTokenStream().LA(1)
 
-					if !((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&109521666048) != 0) {
+					if !((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&448600744132608) != 0) {
 						var _ri = p.GetErrorHandler().RecoverInline(p)
 
 						localctx.(*BinaryExprContext).op = _ri
@@ -3466,21 +4467,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(199)
+					p.SetState(246)
 					p.expr(9)
 				}
 
 			case 5:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(200)
+				p.SetState(247)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 7)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 7)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(201)
+					p.SetState(248)
 
 					var _lt = p.GetTokenStream().LT(1)
 
@@ -3498,21 +4499,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(202)
+					p.SetState(249)
 					p.expr(8)
 				}
 
 			case 6:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(203)
+				p.SetState(250)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 6)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 6)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(204)
+					p.SetState(251)
 
 					var _m = p.Match(CParserAMPER)
 
@@ -3523,21 +4524,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(205)
+					p.SetState(252)
 					p.expr(7)
 				}
 
 			case 7:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(206)
+				p.SetState(253)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 5)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 5)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(207)
+					p.SetState(254)
 
 					var _m = p.Match(CParserCARET)
 
@@ -3548,21 +4549,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(208)
+					p.SetState(255)
 					p.expr(6)
 				}
 
 			case 8:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(209)
+				p.SetState(256)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 4)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 4)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(210)
+					p.SetState(257)
 
 					var _m = p.Match(CParserPIPE)
 
@@ -3573,21 +4574,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(211)
+					p.SetState(258)
 					p.expr(5)
 				}
 
 			case 9:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(212)
+				p.SetState(259)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 3)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 3)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(213)
+					p.SetState(260)
 
 					var _m = p.Match(CParserANDAND)
 
@@ -3598,21 +4599,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(214)
+					p.SetState(261)
 					p.expr(4)
 				}
 
 			case 10:
 				localctx = NewBinaryExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(215)
+				p.SetState(262)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 2)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 2)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(216)
+					p.SetState(263)
 
 					var _m = p.Match(CParserOROR)
 
@@ -3623,21 +4624,21 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(217)
+					p.SetState(264)
 					p.expr(3)
 				}
 
 			case 11:
 				localctx = NewCondExprContext(p, NewExprContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CParserRULE_expr)
-				p.SetState(218)
+				p.SetState(265)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 1)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 1)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(219)
+					p.SetState(266)
 					p.Match(CParserQUESTION)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -3645,11 +4646,11 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(220)
+					p.SetState(267)
 					p.expr(0)
 				}
 				{
-					p.SetState(221)
+					p.SetState(268)
 					p.Match(CParserCOLON)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -3657,7 +4658,7 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 					}
 				}
 				{
-					p.SetState(222)
+					p.SetState(269)
 					p.expr(1)
 				}
 
@@ -3666,12 +4667,12 @@ func (p *CParser) expr(_p int) (localctx IExprContext) {
 			}
 
 		}
-		p.SetState(228)
+		p.SetState(275)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
-		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 23, p.GetParserRuleContext())
+		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 28, p.GetParserRuleContext())
 		if p.HasError() {
 			goto errorExit
 		}
@@ -4076,21 +5077,21 @@ func (s *ParenPrimaryContext) RPAR() antlr.TerminalNode {
 
 func (p *CParser) Primary() (localctx IPrimaryContext) {
 	localctx = NewPrimaryContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 24, CParserRULE_primary)
+	p.EnterRule(localctx, 28, CParserRULE_primary)
 	var _la int
 
-	p.SetState(265)
+	p.SetState(312)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
-	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 28, p.GetParserRuleContext()) {
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 33, p.GetParserRuleContext()) {
 	case 1:
 		localctx = NewNumberPrimaryContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(229)
+			p.SetState(276)
 			p.Match(CParserNUMBER)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4102,14 +5103,14 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewAtomicOpPrimaryContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(230)
+			p.SetState(277)
 			p.Match(CParserIDENT)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(232)
+		p.SetState(279)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -4118,13 +5119,13 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 
 		if _la == CParserLCURLY {
 			{
-				p.SetState(231)
+				p.SetState(278)
 				p.Annotations()
 			}
 
 		}
 		{
-			p.SetState(234)
+			p.SetState(281)
 			p.Match(CParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4132,11 +5133,11 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 			}
 		}
 		{
-			p.SetState(235)
+			p.SetState(282)
 			p.expr(0)
 		}
 		{
-			p.SetState(236)
+			p.SetState(283)
 			p.Match(CParserCOMMA)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4144,11 +5145,11 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 			}
 		}
 		{
-			p.SetState(237)
+			p.SetState(284)
 			p.AtomicOp()
 		}
 		{
-			p.SetState(238)
+			p.SetState(285)
 			p.Match(CParserCOMMA)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4156,11 +5157,11 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 			}
 		}
 		{
-			p.SetState(239)
+			p.SetState(286)
 			p.expr(0)
 		}
 		{
-			p.SetState(240)
+			p.SetState(287)
 			p.Match(CParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4172,14 +5173,14 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewCallPrimaryContext(p, localctx)
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(242)
+			p.SetState(289)
 			p.Match(CParserIDENT)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(244)
+		p.SetState(291)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -4188,32 +5189,32 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 
 		if _la == CParserLCURLY {
 			{
-				p.SetState(243)
+				p.SetState(290)
 				p.Annotations()
 			}
 
 		}
 		{
-			p.SetState(246)
+			p.SetState(293)
 			p.Match(CParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(255)
+		p.SetState(302)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 
-		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&443652942266368) != 0 {
+		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&1817202449644453888) != 0 {
 			{
-				p.SetState(247)
+				p.SetState(294)
 				p.expr(0)
 			}
-			p.SetState(252)
+			p.SetState(299)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -4222,7 +5223,7 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 
 			for _la == CParserCOMMA {
 				{
-					p.SetState(248)
+					p.SetState(295)
 					p.Match(CParserCOMMA)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -4230,11 +5231,11 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 					}
 				}
 				{
-					p.SetState(249)
+					p.SetState(296)
 					p.expr(0)
 				}
 
-				p.SetState(254)
+				p.SetState(301)
 				p.GetErrorHandler().Sync(p)
 				if p.HasError() {
 					goto errorExit
@@ -4244,7 +5245,7 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 
 		}
 		{
-			p.SetState(257)
+			p.SetState(304)
 			p.Match(CParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4256,7 +5257,7 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewAnnotatedPrimaryContext(p, localctx)
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(258)
+			p.SetState(305)
 			p.Match(CParserIDENT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4264,7 +5265,7 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 			}
 		}
 		{
-			p.SetState(259)
+			p.SetState(306)
 			p.Annotations()
 		}
 
@@ -4272,7 +5273,7 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewNamePrimaryContext(p, localctx)
 		p.EnterOuterAlt(localctx, 5)
 		{
-			p.SetState(260)
+			p.SetState(307)
 			p.Match(CParserIDENT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4284,7 +5285,7 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewParenPrimaryContext(p, localctx)
 		p.EnterOuterAlt(localctx, 6)
 		{
-			p.SetState(261)
+			p.SetState(308)
 			p.Match(CParserLPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4292,11 +5293,11 @@ func (p *CParser) Primary() (localctx IPrimaryContext) {
 			}
 		}
 		{
-			p.SetState(262)
+			p.SetState(309)
 			p.expr(0)
 		}
 		{
-			p.SetState(263)
+			p.SetState(310)
 			p.Match(CParserRPAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4439,12 +5440,12 @@ func (s *AnnotationsContext) ToStringTree(ruleNames []string, recog antlr.Recogn
 
 func (p *CParser) Annotations() (localctx IAnnotationsContext) {
 	localctx = NewAnnotationsContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 26, CParserRULE_annotations)
+	p.EnterRule(localctx, 30, CParserRULE_annotations)
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(267)
+		p.SetState(314)
 		p.Match(CParserLCURLY)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -4452,10 +5453,10 @@ func (p *CParser) Annotations() (localctx IAnnotationsContext) {
 		}
 	}
 	{
-		p.SetState(268)
+		p.SetState(315)
 		p.Annotation()
 	}
-	p.SetState(273)
+	p.SetState(320)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -4464,7 +5465,7 @@ func (p *CParser) Annotations() (localctx IAnnotationsContext) {
 
 	for _la == CParserCOMMA {
 		{
-			p.SetState(269)
+			p.SetState(316)
 			p.Match(CParserCOMMA)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4472,11 +5473,11 @@ func (p *CParser) Annotations() (localctx IAnnotationsContext) {
 			}
 		}
 		{
-			p.SetState(270)
+			p.SetState(317)
 			p.Annotation()
 		}
 
-		p.SetState(275)
+		p.SetState(322)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -4484,7 +5485,7 @@ func (p *CParser) Annotations() (localctx IAnnotationsContext) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(276)
+		p.SetState(323)
 		p.Match(CParserRCURLY)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -4580,19 +5581,19 @@ func (s *AnnotationContext) ToStringTree(ruleNames []string, recog antlr.Recogni
 
 func (p *CParser) Annotation() (localctx IAnnotationContext) {
 	localctx = NewAnnotationContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 28, CParserRULE_annotation)
+	p.EnterRule(localctx, 32, CParserRULE_annotation)
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(278)
+		p.SetState(325)
 		p.Match(CParserIDENT)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(283)
+	p.SetState(330)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -4601,7 +5602,7 @@ func (p *CParser) Annotation() (localctx IAnnotationContext) {
 
 	for _la == CParserMINUS {
 		{
-			p.SetState(279)
+			p.SetState(326)
 			p.Match(CParserMINUS)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4609,7 +5610,7 @@ func (p *CParser) Annotation() (localctx IAnnotationContext) {
 			}
 		}
 		{
-			p.SetState(280)
+			p.SetState(327)
 			p.Match(CParserIDENT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4617,7 +5618,7 @@ func (p *CParser) Annotation() (localctx IAnnotationContext) {
 			}
 		}
 
-		p.SetState(285)
+		p.SetState(332)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -4723,18 +5724,18 @@ func (s *AtomicOpContext) ToStringTree(ruleNames []string, recog antlr.Recognize
 
 func (p *CParser) AtomicOp() (localctx IAtomicOpContext) {
 	localctx = NewAtomicOpContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 30, CParserRULE_atomicOp)
-	p.SetState(293)
+	p.EnterRule(localctx, 34, CParserRULE_atomicOp)
+	p.SetState(340)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
-	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 31, p.GetParserRuleContext()) {
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 36, p.GetParserRuleContext()) {
 	case 1:
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(286)
+			p.SetState(333)
 			p.Match(CParserPLUS)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4745,7 +5746,7 @@ func (p *CParser) AtomicOp() (localctx IAtomicOpContext) {
 	case 2:
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(287)
+			p.SetState(334)
 			p.Match(CParserMINUS)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4756,7 +5757,7 @@ func (p *CParser) AtomicOp() (localctx IAtomicOpContext) {
 	case 3:
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(288)
+			p.SetState(335)
 			p.Match(CParserAMPER)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4764,7 +5765,7 @@ func (p *CParser) AtomicOp() (localctx IAtomicOpContext) {
 			}
 		}
 		{
-			p.SetState(289)
+			p.SetState(336)
 			p.Match(CParserTILDE)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4775,7 +5776,7 @@ func (p *CParser) AtomicOp() (localctx IAtomicOpContext) {
 	case 4:
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(290)
+			p.SetState(337)
 			p.Match(CParserAMPER)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4786,7 +5787,7 @@ func (p *CParser) AtomicOp() (localctx IAtomicOpContext) {
 	case 5:
 		p.EnterOuterAlt(localctx, 5)
 		{
-			p.SetState(291)
+			p.SetState(338)
 			p.Match(CParserPIPE)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4797,7 +5798,7 @@ func (p *CParser) AtomicOp() (localctx IAtomicOpContext) {
 	case 6:
 		p.EnterOuterAlt(localctx, 6)
 		{
-			p.SetState(292)
+			p.SetState(339)
 			p.Match(CParserCARET)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -4824,7 +5825,7 @@ errorExit:
 
 func (p *CParser) Sempred(localctx antlr.RuleContext, ruleIndex, predIndex int) bool {
 	switch ruleIndex {
-	case 11:
+	case 13:
 		var t *ExprContext = nil
 		if localctx != nil {
 			t = localctx.(*ExprContext)

@@ -156,6 +156,12 @@ func sourceText(c antlr.ParserRuleContext) string {
 	if start == nil || stop == nil || start.GetInputStream() == nil {
 		return c.GetText()
 	}
+	return spanText(start, stop)
+}
+
+// spanText is the source from token start to token stop, spaces collapsed
+// and a final semicolon dropped.
+func spanText(start, stop antlr.Token) string {
 	text := start.GetInputStream().GetTextFromInterval(antlr.NewInterval(start.GetStart(), stop.GetStop()))
 	return strings.TrimSuffix(strings.Join(strings.Fields(text), " "), ";")
 }
@@ -225,13 +231,72 @@ func (b *builder) stmt(c IStatementContext) cast.Stmt {
 		return s
 	case *WhileStmtContext:
 		return &cast.WhileStmt{Pos: pos, Cond: b.expr(c.Expr()), CondText: sourceText(c.Expr()), Body: b.stmt(c.Statement())}
-	case *ExprStmtContext:
-		if c.ASSIGN() != nil {
-			return &cast.AssignStmt{Pos: pos, LHS: b.expr(c.Expr(0)), RHS: b.expr(c.Expr(1)), Text: sourceText(c)}
+	case *DoStmtContext:
+		return &cast.DoStmt{Pos: pos, Body: b.stmt(c.Statement()), Cond: b.expr(c.Expr()), CondText: sourceText(c.Expr())}
+	case *ForStmtContext:
+		s := &cast.ForStmt{Pos: pos, Body: b.stmt(c.Statement()), HeaderText: spanText(c.GetStart(), c.RPAR().GetSymbol())}
+		if c.GetInit() != nil {
+			s.Init = b.forClause(c.GetInit())
 		}
-		return &cast.ExprStmt{Pos: pos, X: b.expr(c.Expr(0)), Text: sourceText(c)}
+		if c.GetCond() != nil {
+			s.Cond = b.expr(c.GetCond())
+		}
+		if c.GetStep() != nil {
+			s.Step = b.forClause(c.GetStep())
+		}
+		return s
+	case *SimpleStmtContext:
+		s := b.simple(c.Simple())
+		switch s := s.(type) { // the statement's text ends with its semicolon
+		case *cast.AssignStmt:
+			s.Text = sourceText(c)
+		case *cast.ExprStmt:
+			s.Text = sourceText(c)
+		}
+		return s
 	}
 	return &cast.EmptyStmt{Pos: pos} // SkipStmtContext, the only other form
+}
+
+// forClause converts the first or third clause of a for statement.
+func (b *builder) forClause(c IForClauseContext) cast.Stmt {
+	pos := b.pos(c)
+	switch c := c.(type) {
+	case *ForDeclContext:
+		return &cast.DeclStmt{Pos: pos, Type: b.typeSpec(c.TypeSpec()), Name: c.IDENT().GetText(), Init: b.expr(c.Expr()), Text: sourceText(c)}
+	case *ForSimpleContext:
+		return b.simple(c.Simple())
+	}
+	panic(fmt.Sprintf("cparser: unknown for clause %T", c))
+}
+
+// simple converts a call or an assignment; x op= e, x++ and ++x become
+// x = x op e and x = x + 1.
+func (b *builder) simple(c ISimpleContext) cast.Stmt {
+	pos, text := b.pos(c), sourceText(c)
+	update := func(x cast.Expr, op antlr.Token, y cast.Expr) cast.Stmt {
+		bin := strings.TrimSuffix(op.GetText(), "=") // "+=" is +
+		if op.GetTokenType() == CParserINCR || op.GetTokenType() == CParserDECR {
+			bin = bin[:1] // "++" is + 1
+		}
+		return &cast.AssignStmt{Pos: pos, LHS: x, Text: text,
+			RHS: &cast.BinaryExpr{Pos: x.Position(), X: x, Op: bin, OpPos: b.tokPos(op), Y: y}}
+	}
+	one := func(op antlr.Token) *cast.Number { return &cast.Number{Pos: b.tokPos(op), Text: "1"} }
+	switch c := c.(type) {
+	case *ExprSimpleContext:
+		if c.ASSIGN() != nil {
+			return &cast.AssignStmt{Pos: pos, LHS: b.expr(c.Expr(0)), RHS: b.expr(c.Expr(1)), Text: text}
+		}
+		return &cast.ExprStmt{Pos: pos, X: b.expr(c.Expr(0)), Text: text}
+	case *CompoundSimpleContext:
+		return update(b.expr(c.Expr(0)), c.GetOp(), b.expr(c.Expr(1)))
+	case *PostfixSimpleContext:
+		return update(b.expr(c.Expr()), c.GetOp(), one(c.GetOp()))
+	case *PrefixSimpleContext:
+		return update(b.expr(c.Expr()), c.GetOp(), one(c.GetOp()))
+	}
+	panic(fmt.Sprintf("cparser: unknown statement %T", c))
 }
 
 func (b *builder) expr(c IExprContext) cast.Expr {

@@ -27,7 +27,9 @@ func TestTreeMatchesParseTree(t *testing.T) {
 			"  int r = (intptr_t *) (r ? -1 : ~ *x) + !(int)*y;\n" +
 			"  __atomic_op ( x , & ~ , 1 ) ; __fence { rb - dep } ;\n" +
 			"  r = /* c */ __srcu{srcu-lock}(s) << 0x10 >= 2 && 3 || (r != 4);\n" +
-			"  if (r) ; else while (r < 2) { r = r + 1; }\n}\n",
+			"  if (r) ; else while (r < 2) { r = r + 1; }\n" +
+			"  do { r += *x; r <<= 2; ++r; } while (r);\n" +
+			"  for (int i = 0; i < 3; i++) { if (i) continue; *x -= 1; break; }\n  for (;;) r--;\n}\n",
 	}
 	for _, f := range files {
 		src, err := os.ReadFile(f)
@@ -117,13 +119,63 @@ func compareStmt(t *testing.T, file string, s cast.Stmt, c IStatementContext) {
 		st := s.(*cast.WhileStmt)
 		compareExpr(t, file, st.Cond, c.Expr())
 		compareStmt(t, file, st.Body, c.Statement())
-	case *ExprStmtContext:
+	case *DoStmtContext:
+		st := s.(*cast.DoStmt)
+		compareStmt(t, file, st.Body, c.Statement())
+		compareExpr(t, file, st.Cond, c.Expr())
+	case *ForStmtContext:
+		st := s.(*cast.ForStmt)
+		if c.GetInit() != nil {
+			compareClause(t, file, st.Init, c.GetInit())
+		}
+		if c.GetCond() != nil {
+			compareExpr(t, file, st.Cond, c.GetCond())
+		}
+		if c.GetStep() != nil {
+			compareClause(t, file, st.Step, c.GetStep())
+		}
+		compareStmt(t, file, st.Body, c.Statement())
+	case *SimpleStmtContext:
+		compareSimple(t, file, s, c.Simple())
+	}
+}
+
+func compareClause(t *testing.T, file string, s cast.Stmt, c IForClauseContext) {
+	t.Helper()
+	switch c := c.(type) {
+	case *ForDeclContext:
+		checkPos(t, file, s, c)
+		compareExpr(t, file, s.(*cast.DeclStmt).Init, c.Expr())
+	case *ForSimpleContext:
+		compareSimple(t, file, s, c.Simple())
+	}
+}
+
+// compareSimple checks a call or an assignment; x += e is x = x + e, whose
+// operator stands where += does.
+func compareSimple(t *testing.T, file string, s cast.Stmt, c ISimpleContext) {
+	t.Helper()
+	checkPos(t, file, s, c)
+	switch c := c.(type) {
+	case *ExprSimpleContext:
 		if a, ok := s.(*cast.AssignStmt); ok {
 			compareExpr(t, file, a.LHS, c.Expr(0))
 			compareExpr(t, file, a.RHS, c.Expr(1))
 		} else {
 			compareExpr(t, file, s.(*cast.ExprStmt).X, c.Expr(0))
 		}
+	case *CompoundSimpleContext:
+		a := s.(*cast.AssignStmt)
+		compareExpr(t, file, a.LHS, c.Expr(0))
+		rhs := a.RHS.(*cast.BinaryExpr)
+		if op := c.GetOp().GetText(); rhs.Op+"=" != op || rhs.OpPos.Col != c.GetOp().GetColumn()+1 {
+			t.Errorf("%s: %s is %s at %v", file, op, rhs.Op, rhs.OpPos)
+		}
+		compareExpr(t, file, rhs.Y, c.Expr(1))
+	case *PostfixSimpleContext:
+		compareExpr(t, file, s.(*cast.AssignStmt).LHS, c.Expr())
+	case *PrefixSimpleContext:
+		compareExpr(t, file, s.(*cast.AssignStmt).LHS, c.Expr())
 	}
 }
 
