@@ -74,7 +74,7 @@ func cutReachable(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 }
 
 // cutReachable is cutReachable on the unfolding of the loop check's
-// retryOptions at bound n: the one whose bound and retries it asks about.
+// retryOptions at bound n, every retry cut off (see boundEnough).
 func (lc *loopCheck) cutReachable(n int) (reached bool, err error) {
 	t := lc.t
 	if n < 0 {
@@ -87,7 +87,7 @@ func (lc *loopCheck) cutReachable(n int) (reached bool, err error) {
 		}
 	}()
 	uopt := lc.retryOptions(n)
-	uopt.Prefixes = true
+	uopt.Retries, uopt.Prefixes = 0, true
 	u, err := events.UnfoldWith(lc.ctx, t.Program, uopt, lc.initRegs, lc.initMem)
 	if err != nil {
 		return false, err

@@ -156,6 +156,16 @@ func (lc *loopCheck) rounds() (*events.Unfolding, *outcome.Bound, error) {
 			}
 			if enough {
 				b.Enough = true
+				if retried, err := lc.retried(n); err != nil || !retried {
+					return u, b, err
+				}
+				// The kept retry is one iteration more than the bound
+				// check counts (see boundEnough).
+				b.Iterations = n + 1
+				u, err = events.UnfoldWith(lc.ctx, t.Program, lc.retryOptions(n+1), lc.initRegs, lc.initMem)
+				if err != nil {
+					return nil, nil, err
+				}
 				return u, b, nil
 			}
 			notEnough = why
@@ -242,11 +252,32 @@ func cutReason(c events.CutSite) string {
 	return c.Why
 }
 
+// retried tells whether the unfoldings of the check keep a retry at bound
+// n: the model has flags, and some path retries (with none kept, some
+// path is cut off as a retry).
+func (lc *loopCheck) retried(n int) (bool, error) {
+	if lc.retries == 0 {
+		return false, nil
+	}
+	opt := lc.retryOptions(n)
+	opt.Retries = 0
+	u, err := events.UnfoldWith(lc.ctx, lc.t.Program, opt, lc.initRegs, lc.initMem)
+	if err != nil {
+		return false, err
+	}
+	return len(u.Retries) > 0, nil
+}
+
 // boundEnough tells whether no consistent execution of the test (retries
 // cut off) goes past the bound n that cut u's loops: the model keeps
 // po | rf acyclic, removing the end of an execution cannot make it
 // inconsistent, and no consistent partial execution reaches a cut
 // (cutReachable has the argument). why says what is missing when not.
+//
+// The question is about the program with every retry cut off: flags do
+// not change which executions are consistent. A model with flags keeps a
+// retry (keptRetries), which adds one iteration to a loop: its answer
+// needs the bound n+1.
 func (lc *loopCheck) boundEnough(u *events.Unfolding, n int) (enough bool, why string, err error) {
 	if !eval.ImpliesAcyclicPoRf(lc.model) {
 		return false, "the model does not require po | rf to be acyclic", nil
@@ -288,10 +319,22 @@ func (lc *loopCheck) bounded() (*outcome.Bound, error) {
 	if u.Cut {
 		c := u.Cuts[0]
 		b.Why = fmt.Sprintf("%s's loop at %s is no retry: %s", threadName(t, c.Thread), c.Pos, cutReason(c))
-		if n > maxBoundCheck {
+		retried, err := lc.retried(n)
+		if err != nil {
+			return nil, err
+		}
+		asked := n
+		if retried {
+			asked-- // a kept retry is an iteration of the bound n (see boundEnough)
+		}
+		if asked > maxBoundCheck {
 			return b, nil
 		}
-		enough, notEnough, err := lc.boundEnough(u, n)
+		if asked < 1 {
+			b.Why += "; nor can the bound be enough: the model's flags need a retry, one iteration the bound leaves no room for"
+			return b, nil
+		}
+		enough, notEnough, err := lc.boundEnough(u, asked)
 		if err != nil {
 			return nil, err
 		}
@@ -316,12 +359,14 @@ func keptRetries(model eval.Model) int {
 	return 0
 }
 
-// hasFlags tells whether statements declare a flag, wherever they nest.
+// hasFlags tells whether statements declare a flag or an undefined_unless
+// check (whose failure is herd's flag of undefined behaviour), wherever
+// they nest.
 func hasFlags(stmts []ast.Stmt) bool {
 	for _, st := range stmts {
 		switch st := st.(type) {
 		case *ast.Check:
-			if st.Mode == ast.Flag {
+			if st.Mode == ast.Flag || st.Mode == ast.UndefinedUnless {
 				return true
 			}
 		case *ast.Include:
