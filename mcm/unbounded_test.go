@@ -146,3 +146,24 @@ exists (d=1)
 		}
 	}
 }
+
+// TestBoundedWitnessed checks that --unroll N says when an execution
+// settles the verdict of a test whose loop it cannot decide, and only
+// then.
+func TestBoundedWitnessed(t *testing.T) {
+	const prog = "AArch64 T\n{ 0:X1=x; 0:X3=y; 1:X1=x; }\n P0 | P1 ;\nL0: | MOV W0,#1 ;\n LDR W0,[X1] | STR W0,[X1] ;\n STR W0,[X3] | ;\n CBZ W0,L0 | ;\n"
+	m := embeddedModel(t, "aarch64")
+	for cond, want := range map[string]bool{"exists (y=1)": true, "exists (y=2)": false, "forall (y=1)": false, "forall (y=0)": true} {
+		test, err := litmus.Parse("T.litmus", []byte(prog+cond+"\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := Check(m, test, Options{Unroll: 2})
+		if err != nil {
+			t.Fatalf("%s: %v", cond, err)
+		}
+		if b := out.Bound; b == nil || b.Exact || b.Witnessed != want {
+			t.Errorf("%s: bound %+v, want witnessed %v, not exact", cond, b, want)
+		}
+	}
+}
