@@ -202,9 +202,10 @@ func newUndecidedLoop(t *litmus.Test, c events.CutSite, notEnough string) *undec
 
 // witnessRounds are the bounds at which --unroll none looks for an
 // execution that settles the verdict of a test whose loop it cannot
-// decide: herd7's default only, as a loop whose iterations write grows
-// the formula fast (Dekker's under ARMv8: seconds at 2, minutes at 3).
-var witnessRounds = []int{2}
+// decide: one iteration only, as such loops grow the search fast
+// (Dekker's under ARMv8: 0.3 s at 1, seconds at 2, minutes at 3; a CASA
+// lock's: 7 s at 1, minutes at 2), and a refusal should come soon.
+var witnessRounds = []int{1}
 
 // settleByWitness answers --unroll none for a test whose loop it cannot
 // decide when an execution within a few iterations settles the verdict

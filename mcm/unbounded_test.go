@@ -11,7 +11,7 @@ import (
 // TestUnbounded checks --unroll none on loops of each kind: those the
 // test's own values end are unrolled to their end, those whose iterations
 // write are refused at the loop with the reason, unless an execution
-// within two iterations settles the verdict (then the answer keeps its
+// within one iteration settles the verdict (then the answer keeps its
 // Loop mark and says the states are the bound's), and an exact answer
 // carries no Loop mark and says it holds for every bound. (Retries are
 // testdata/loops's, TestLoopsSuite.)
@@ -19,7 +19,7 @@ func TestUnbounded(t *testing.T) {
 	tests := []struct {
 		name, src string
 		want      string // the verdict and the states, as stateSummary prints them
-		witnessed bool   // settled by an execution within 2 iterations, not exact
+		witnessed bool   // settled by an execution within 1 iteration, not exact
 		err       string // a refusal: what its message says
 	}{
 		{name: "a counter from a constant",
@@ -63,8 +63,8 @@ func TestUnbounded(t *testing.T) {
 					t.Errorf("%s: %s, want %s", engine, got, tt.want)
 				}
 				if tt.witnessed {
-					if b := out.Bound; !out.Loop || b == nil || b.Exact || !b.Witnessed || b.Unroll != Unbounded || b.Iterations != 2 || b.Why == "" {
-						t.Errorf("%s: Loop %v, bound %+v: want Loop, a bound witnessed at 2 iterations, not exact", engine, out.Loop, out.Bound)
+					if b := out.Bound; !out.Loop || b == nil || b.Exact || !b.Witnessed || b.Unroll != Unbounded || b.Iterations != 1 || b.Why == "" {
+						t.Errorf("%s: Loop %v, bound %+v: want Loop, a bound witnessed at 1 iteration, not exact", engine, out.Loop, out.Bound)
 					}
 					continue
 				}
