@@ -157,6 +157,8 @@ func TestJSONMatchesSchema(t *testing.T) {
 		{"--json", "-show", "wit", "testdata/SB.c.litmus", "testdata/MP-filtered.litmus"},
 		{"executions", "--json", "-m", "testdata/shows.cat", "--doshow", "rmw", "../../testdata/classic/IRIW.litmus"},
 		{"executions", "--json", "-through", "all", "-m", "tcp", "../../testdata/protocols/tcp.litmus"},
+		{"executions", "--json", "--unroll", "none", "-m", "aarch64", "../../testdata/loops/aarch64-dekker-no-fence.litmus", "../../testdata/loops/aarch64-mp-spin.litmus"},
+		{"executions", "--json", "-m", "rc11", "../../testdata/loops/counters.litmus"},
 	} {
 		out, errs, status := runPurr(args...)
 		if status != 0 {
