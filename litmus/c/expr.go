@@ -198,24 +198,20 @@ func (t *translator) logical(e *cast.BinaryExpr, op xcfa.BinOp) (value, error) {
 	if err != nil {
 		return value{}, err
 	}
-	decided := xcfa.Const{Value: 0} // x && y when x is false
-	if op == xcfa.LOr {
-		decided = xcfa.Const{Value: 1}
-	}
 	var y value
-	v, guarded, err := t.guard(x.e, t.pos(e.OpPos), func() (value, error) {
-		if op == xcfa.LOr {
-			return value{e: decided}, nil
-		}
+	right := func() (value, error) {
 		y, err = t.value(e.Y)
 		return value{e: truth(y.e)}, err
-	}, func() (value, error) {
-		if op == xcfa.LAnd {
-			return value{e: decided}, nil
-		}
-		y, err = t.value(e.Y)
-		return value{e: truth(y.e)}, err
-	})
+	}
+	// x decides: x && y is 0 when x is false, x || y is 1 when x is true.
+	decided := func(v int64) func() (value, error) {
+		return func() (value, error) { return value{e: xcfa.Const{Value: v}}, nil }
+	}
+	then, other := right, decided(0)
+	if op == xcfa.LOr {
+		then, other = decided(1), right
+	}
+	v, guarded, err := t.guard(x.e, t.pos(e.OpPos), then, other)
 	if err != nil || guarded {
 		return v, err
 	}

@@ -359,24 +359,45 @@ func (t *translator) ifStmt(s *cast.IfStmt) error {
 }
 
 func (t *translator) whileStmt(s *cast.WhileStmt) error {
-	pos := t.pos(s.Pos)
 	head := t.cur
-	cond, err := t.condition(s.Cond)
+	test, err := t.enter(s.Cond, t.pos(s.Pos))
 	if err != nil {
 		return err
 	}
-	test := t.cur
-	body := t.proc.NewLoc("")
-	t.proc.AddEdge(test, body, xcfa.Assume{Cond: cond}, pos, t.instr(pos, 0))
-	t.cur = body
 	exits := &loopExits{next: head}
 	if err := t.loopBody(s.Body, exits); err != nil {
 		return err
 	}
 	t.back(head, s.Body)
-	t.proc.AddEdge(test, exits.exitLoc(t.proc), xcfa.Assume{Cond: negate(cond)}, pos, t.instr(pos, 0))
+	test.leave(t, exits)
 	t.cur = exits.exit
 	return nil
+}
+
+// loopTest is where a while or for statement tests its condition.
+type loopTest struct {
+	at   *xcfa.Location
+	cond xcfa.Expr
+	pos  source.Pos
+}
+
+// enter evaluates a loop's condition and enters the body where it holds.
+func (t *translator) enter(c cast.Expr, pos source.Pos) (*loopTest, error) {
+	cond, err := t.condition(c)
+	if err != nil {
+		return nil, err
+	}
+	test := &loopTest{at: t.cur, cond: cond, pos: pos}
+	body := t.proc.NewLoc("")
+	t.proc.AddEdge(test.at, body, xcfa.Assume{Cond: cond}, pos, t.instr(pos, 0))
+	t.cur = body
+	return test, nil
+}
+
+// leave adds the edge out of the loop where its condition fails, once the
+// body is translated (locations are numbered in the order they are made).
+func (lt *loopTest) leave(t *translator, exits *loopExits) {
+	t.proc.AddEdge(lt.at, exits.exitLoc(t.proc), xcfa.Assume{Cond: negate(lt.cond)}, lt.pos, t.instr(lt.pos, 0))
 }
 
 // doStmt translates "do Body while (Cond);": the body once, then again
@@ -408,20 +429,14 @@ func (t *translator) forStmt(s *cast.ForStmt) error {
 			return err
 		}
 	}
-	pos := t.pos(s.Pos)
 	head := t.cur
 	exits := &loopExits{next: t.proc.NewLoc("")}
-	var test *xcfa.Location
-	var cond xcfa.Expr
+	var test *loopTest
 	if s.Cond != nil {
 		var err error
-		if cond, err = t.condition(s.Cond); err != nil {
+		if test, err = t.enter(s.Cond, t.pos(s.Pos)); err != nil {
 			return err
 		}
-		test = t.cur
-		body := t.proc.NewLoc("")
-		t.proc.AddEdge(test, body, xcfa.Assume{Cond: cond}, pos, t.instr(pos, 0))
-		t.cur = body
 	}
 	if err := t.loopBody(s.Body, exits); err != nil {
 		return err
@@ -434,7 +449,7 @@ func (t *translator) forStmt(s *cast.ForStmt) error {
 	}
 	t.back(head, s.Body)
 	if test != nil {
-		t.proc.AddEdge(test, exits.exitLoc(t.proc), xcfa.Assume{Cond: negate(cond)}, pos, t.instr(pos, 0))
+		test.leave(t, exits)
 	}
 	t.cur = exits.exitLoc(t.proc)
 	return nil
