@@ -71,11 +71,11 @@ func NewBuilder(t *litmus.Test, lay events.Layout, occ []Occurrence) *Builder {
 		}
 		if e.IsMem() {
 			ev.Loc = lay.CellName(o.Addr)
-			ev.Value = b.format(lay, o)
+			ev.Value = formatValue(lay, o)
 		}
 		b.ids[e.ID] = i
 		if w, ok := written[e.ID]; ok {
-			ev.Kind, ev.Value = "RMW", ev.Value+">"+b.format(lay, w)
+			ev.Kind, ev.Value = "RMW", ev.Value+">"+formatValue(lay, w)
 			b.ids[w.Event.ID] = i
 		}
 		b.x.Events = append(b.x.Events, ev)
@@ -111,8 +111,8 @@ func NewBuilder(t *litmus.Test, lay events.Layout, occ []Occurrence) *Builder {
 	return b
 }
 
-// format prints an occurrence's value as herd7 prints it.
-func (b *Builder) format(lay events.Layout, o Occurrence) string {
+// formatValue prints an occurrence's value as herd7 prints it.
+func formatValue(lay events.Layout, o Occurrence) string {
 	return outcome.Format(lay.TypeOf(litmus.Loc{Kind: litmus.GlobalLoc, Name: o.Addr.Sym}), o.Val, false)
 }
 
