@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/litmus"
@@ -117,4 +119,71 @@ func (lc *loopCheck) cutReachable(n int) (reached bool, err error) {
 		return false, fmt.Errorf("%s: purr cannot tell whether the bound %d is enough: the model needs the explicit engine (%w), and only the SAT engine asks for partial executions", t.File, n, err)
 	}
 	return reached, err
+}
+
+// acyclicPoRf tells why the model may let an execution of t have a cycle
+// of po ∪ rf, "" when it cannot: the model requires it acyclic
+// (eval.ImpliesAcyclicPoRf), or it orders, by one of its acyclic checks
+// that contains rfe, every read before every write program order puts
+// after it in t (eval.ReadWriteOrders has the argument): ARMv8's ob, for
+// a program whose reads are acquires or have branches on them before the
+// writes that follow, and whose writes after plain reads are releases or
+// dependent on them.
+func acyclicPoRf(model eval.Model, t *litmus.Test) string {
+	const allowed = "the model does not require po | rf to be acyclic"
+	if eval.ImpliesAcyclicPoRf(model) {
+		return ""
+	}
+	rws, err := events.ReadWrites(t.Program)
+	if err != nil {
+		return fmt.Sprintf("%s, and purr does not follow %v", allowed, err)
+	}
+	var classes []eval.EventClass
+	index := map[string]int{}
+	class := func(kind byte, tags []string) int {
+		k := string(kind) + events.FenceKey(tags)
+		i, ok := index[k]
+		if !ok {
+			i = len(classes)
+			index[k] = i
+			classes = append(classes, eval.EventClass{Kind: kind, Tags: tags})
+		}
+		return i
+	}
+	type classified struct {
+		rw     events.ReadWrite
+		r, w   int
+		fences []int
+	}
+	pairs := make([]classified, len(rws))
+	for i, rw := range rws {
+		pairs[i] = classified{rw: rw, r: class('R', rw.ReadTags), w: class('W', rw.WriteTags)}
+		for _, f := range rw.Fences {
+			pairs[i].fences = append(pairs[i].fences, class('F', strings.Fields(f)))
+		}
+	}
+	orders := eval.ReadWriteOrders(model, classes)
+	if len(orders) == 0 {
+		return allowed
+	}
+	var unordered *classified
+	for _, o := range orders {
+		unordered = nil
+		for i := range pairs {
+			p := &pairs[i]
+			k := [2]int{p.r, p.w}
+			ordered := o.Po[k] || p.rw.Ctrl && o.Ctrl[k] || p.rw.Data && o.Data[k] || p.rw.Addr && o.Addr[k] ||
+				slices.ContainsFunc(p.fences, func(f int) bool { return o.Fence[[3]int{p.r, f, p.w}] })
+			if !ordered {
+				unordered = p
+				break
+			}
+		}
+		if unordered == nil {
+			return ""
+		}
+	}
+	rw := unordered.rw
+	return fmt.Sprintf("%s, nor orders by %s %s's read at %s before its write at %s", allowed, orders[len(orders)-1].Check,
+		threadName(t, rw.Thread), rw.Read.Pos, rw.Write.Pos)
 }

@@ -3,8 +3,17 @@ package mcm
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/purr-mcm/purr/internal/shared"
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/internal/eval"
+	"github.com/purr-mcm/purr/mcm/internal/events"
+	"github.com/purr-mcm/purr/mcm/outcome"
 )
 
 // TestCutReachable asks, at several bounds, whether a consistent partial
@@ -70,4 +79,152 @@ func TestCutReachableLimits(t *testing.T) {
 	if !errors.As(err, &limit) || limit.Limit != 10 {
 		t.Errorf("err = %v, want a *LimitError of 10 variables", err)
 	}
+}
+
+// TestReadWriteOrderKeepsPoRfAcyclic checks acyclicPoRf's second argument
+// on executions: for every test of the suites whose reads a model that
+// does not state po | rf acyclic orders before their po-later writes
+// (eval.ReadWriteOrders, events.ReadWrites), no consistent execution at
+// --unroll 2 has a cycle of po ∪ rf. The counts keep it from passing
+// vacuously: LB+ shapes with dependencies, acquires, releases or fences
+// qualify, and plain LB does not.
+func TestReadWriteOrderKeepsPoRfAcyclic(t *testing.T) {
+	suites := []struct {
+		model, arch, dir string
+		every, min       int    // every: the share of the suite under -short; min: of the ordered with pairs
+		order            string // the model's relation that must hold every read-write pair of po
+	}{
+		{"aarch64", "AArch64", "testdata/loops", 1, 5, "ob"},
+		{"aarch64", "AArch64", "testdata/classic", 1, 0, "ob"},
+		{"riscv", "RISCV", "testdata/riscv", 1, 0, ""},
+		{"ppc", "PPC", "testdata/ppc", 1, 0, ""},
+		{"arm", "ARM", "testdata/arm", 1, 0, ""},
+		{"aarch64", "AArch64", "corpus/herd-catalogue-aarch64", 1, 5, "ob"},
+		{"aarch64", "AArch64", "corpus/dat3m-aarch64", 4, 200, "ob"},
+		{"aarch64", "AArch64", "corpus/random-aarch64", 16, 0, "ob"},
+	}
+	for _, s := range suites {
+		t.Run(s.model+"/"+s.dir, func(t *testing.T) {
+			dir := repoPath(s.dir)
+			if strings.HasPrefix(s.dir, "corpus/") {
+				dir = shared.Path(t, s.dir)
+			}
+			files, err := filepath.Glob(filepath.Join(dir, "*.litmus"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sub, _ := filepath.Glob(filepath.Join(dir, "*", "*.litmus"))
+			files = append(files, sub...)
+			m := embeddedModel(t, s.model)
+			model := eval.Model{Cat: m}
+			if eval.ImpliesAcyclicPoRf(model) {
+				t.Fatalf("%s states po | rf acyclic: nothing to check", s.model)
+			}
+			ordered, withPairs := 0, 0
+			for i, f := range files {
+				if testing.Short() && i%s.every != 0 {
+					continue
+				}
+				src, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				lt, err := litmus.Parse(f, src)
+				if err != nil || lt.Arch != s.arch {
+					continue
+				}
+				if acyclicPoRf(model, lt) != "" {
+					continue
+				}
+				ordered++
+				if rws, _ := events.ReadWrites(lt.Program); len(rws) > 0 {
+					withPairs++
+				}
+				_, err = Check(m, lt, Options{Unroll: 2, Visit: func(v outcome.Visited) bool {
+					x := v.Build(s.order == "")
+					if cyc := poRfCycle(x); cyc != nil {
+						t.Errorf("%s: execution %d has the cycle %v of po | rf", f, v.Index, cyc)
+						return false
+					}
+					if p, ok := unorderedReadWrite(x, s.order); ok {
+						t.Errorf("%s: execution %d: %s leaves out po's read-write pair %v", f, v.Index, s.order, p)
+						return false
+					}
+					return true
+				}})
+				if err != nil {
+					var limit *LimitError
+					if !errors.As(err, &limit) {
+						t.Errorf("%s: %v", f, err)
+					}
+				}
+			}
+			t.Logf("%d of %d tests ordered, %d of them with read-write pairs", ordered, len(files), withPairs)
+			if withPairs < s.min {
+				t.Errorf("%d tests with read-write pairs ordered, want at least %d", withPairs, s.min)
+			}
+		})
+	}
+}
+
+// unorderedReadWrite returns a pair of po from a read to a write that the
+// execution's relation order leaves out.
+func unorderedReadWrite(x outcome.Execution, order string) (outcome.Edge, bool) {
+	if order == "" {
+		return outcome.Edge{}, false
+	}
+	in := map[outcome.Edge]bool{}
+	for _, e := range x.Relations[order] {
+		in[e] = true
+	}
+	for _, e := range x.Relations["po"] {
+		if x.Events[e.From].Kind == "R" && x.Events[e.To].Kind == "W" && !in[e] {
+			return e, true
+		}
+	}
+	return outcome.Edge{}, false
+}
+
+// poRfCycle returns the events of a cycle of po ∪ rf, nil for none.
+func poRfCycle(x outcome.Execution) []int {
+	next := map[int][]int{}
+	for _, name := range []string{"po", "rf"} {
+		for _, e := range x.Relations[name] {
+			next[e.From] = append(next[e.From], e.To)
+		}
+	}
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := map[int]int{}
+	var stack []int
+	var found []int
+	var visit func(n int) bool
+	visit = func(n int) bool {
+		color[n] = grey
+		stack = append(stack, n)
+		for _, m := range next[n] {
+			switch color[m] {
+			case grey:
+				i := slices.Index(stack, m)
+				found = slices.Clone(stack[i:])
+				return true
+			case white:
+				if visit(m) {
+					return true
+				}
+			}
+		}
+		stack = stack[:len(stack)-1]
+		color[n] = black
+		return false
+	}
+	for n := range x.Events {
+		if color[n] == white && visit(n) {
+			return found
+		}
+	}
+	return nil
 }

@@ -280,8 +280,8 @@ func (lc *loopCheck) retried(n int) (bool, error) {
 // retry (keptRetries), which adds one iteration to a loop: its answer
 // needs the bound n+1.
 func (lc *loopCheck) boundEnough(u *events.Unfolding, n int) (enough bool, why string, err error) {
-	if !eval.ImpliesAcyclicPoRf(lc.model) {
-		return false, "the model does not require po | rf to be acyclic", nil
+	if why := acyclicPoRf(lc.model, lc.t); why != "" {
+		return false, why, nil
 	}
 	if err := prefixesRemovable(lc.model, u); err != nil {
 		return false, err.Error(), nil
@@ -442,6 +442,7 @@ type removableKey struct {
 	skipWellFormed     bool
 	carried, inRetries string
 	prefixes           bool
+	writesInPo         bool
 }
 
 // prefixesRemovable is eval.PrefixesRemovable for the test unfolded as u.
@@ -467,14 +468,15 @@ func removableFor(model eval.Model, u *events.Unfolding, prefixes bool) error {
 		}
 	}
 	key := removableKey{model.Cat, strings.Join(model.Variants, ","), strings.Join(model.SkipChecks, ","), model.SkipWellFormed,
-		strings.Join(slices.Sorted(maps.Keys(carried)), ","), strings.Join(slices.Sorted(maps.Keys(inRetries)), ","), prefixes}
+		strings.Join(slices.Sorted(maps.Keys(carried)), ","), strings.Join(slices.Sorted(maps.Keys(inRetries)), ","), prefixes, prefixes && !u.ParallelWrites()}
 	if err, ok := removable.Load(key); ok {
 		e, _ := err.(error)
 		return e
 	}
 	tags := eval.TestTags{
-		Carried:   func(tag string) bool { return carried[tag] },
-		Removable: func(tag string) bool { return inRetries[tag] },
+		Carried:    func(tag string) bool { return carried[tag] },
+		Removable:  func(tag string) bool { return inRetries[tag] },
+		WritesInPo: key.writesInPo,
 	}
 	analysis := eval.RetriesRemovableFor
 	if prefixes {

@@ -63,18 +63,12 @@ var explicitTooSlow = map[string]string{
 
 // refused are the tests --unroll none refuses, "file model", with a
 // substring of why it does: a test added here must say why. Dekker's
-// correct back-off under ARMv8: its failed iterations write, and the
-// bound check that decides them elsewhere needs a model requiring po | rf
-// acyclic (its broken variant is answered: an execution within two
-// iterations settles the verdict).
-//
-// Dekker's under rc11: the bound check shows two iterations enough, but
-// rc11's undefined_unless (data races) keeps a retry, whose reads may
-// race, and the answer at three iterations outgrows the SAT limits.
+// under rc11: the bound check shows two iterations enough, but rc11's
+// undefined_unless (data races) keeps a retry, whose reads may race, and
+// the answer at three iterations outgrows the SAT limits.
 var refused = map[string]string{
-	"aarch64-dekker.litmus aarch64": "the model does not require po | rf to be acyclic",
-	"dekker.litmus rc11":            "the formula needs more than",
-	"dekker-no-fence.litmus rc11":   "the formula needs more than",
+	"dekker.litmus rc11":          "the formula needs more than",
+	"dekker-no-fence.litmus rc11": "the formula needs more than",
 }
 
 type loopCase struct{ file, model, verdict string }

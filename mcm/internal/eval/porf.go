@@ -2,8 +2,11 @@ package eval
 
 import (
 	"maps"
+	"slices"
 
+	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/cat/ast"
+	"github.com/purr-mcm/purr/mcm/internal/predef"
 )
 
 // ImpliesAcyclicPoRf tells whether every execution the model accepts has
@@ -11,67 +14,295 @@ import (
 // not skipped, not under an `if` the model's variants leave undecided)
 // `acyclic X` whose X certainly contains po and rf (or rfe and rfi both),
 // through unions, intersections, closures and let-bound names (sb, com,
-// hb). Anything else, a sequence, a function, a procedure's check, a
-// fixpoint, counts as containing neither, so false may be a model that
-// implies it semantically (TSO's "ppo | rfe | ...", which leaves po's
-// write-read pairs out): the answer is sound, not complete.
+// hb). Anything else, a function, a procedure's check, a fixpoint, counts
+// as containing neither, so false may be a model that implies it
+// semantically (TSO's "ppo | rfe | ...", which leaves po's write-read
+// pairs out): the answer is sound, not complete.
 //
 // Telling whether a bound is enough (mcm's cutReachable) needs it: a
 // consistent execution that goes past the bound then has a thread whose
 // events up to its cut depend on nothing past a cut.
 func ImpliesAcyclicPoRf(m Model) bool {
+	found := false
+	certainChecks(m, nil, func(x *contents) {
+		found = found || x.has(atomPo) && x.hasRf()
+	})
+	return found
+}
+
+// coherentWrites tells whether the model requires a relation that
+// certainly contains po-loc and co to be acyclic: a consistent
+// execution's coi then never goes against po.
+func coherentWrites(m Model) bool {
+	found := false
+	certainChecks(m, nil, func(x *contents) {
+		found = found || (x.has(atomPo) || x.has(atomPoLoc)) && x.has(atomCo)
+	})
+	return found
+}
+
+// EventClass is what a model can know of an event from the program
+// alone: whether it reads, writes or is a fence, and its tags.
+type EventClass struct {
+	Kind byte // 'R', 'W' or 'F'
+	Tags []string
+}
+
+// ReadWriteOrder is what one of a model's required `acyclic O` checks
+// orders, in every execution, of a program whose events fall in given
+// classes (indexes into them): a pair of program order from a read of
+// class r to a write of class w is in O when Po[{r, w}]; when it is a
+// control, data or address dependency and Ctrl, Data or Addr holds
+// {r, w}; when a fence of class f lies between them and Fence[{r, f, w}].
+type ReadWriteOrder struct {
+	Check                string // the check's name, or its position
+	Po, Ctrl, Data, Addr map[[2]int]bool
+	Fence                map[[3]int]bool
+}
+
+// ReadWriteOrders lists the model's required acyclic checks whose
+// relation O certainly contains rfe, each with what it orders of the
+// classes' read-write pairs, when the model also requires a relation
+// that certainly contains po-loc and rf to be acyclic (no read reads
+// from a write po-after it); none otherwise. What a relation certainly
+// contains is found as ImpliesAcyclicPoRf finds it, through sequences
+// too ([A | Q]; po, po; [DMB.full]; po, ctrl; [W]) and the sets the
+// events' tags decide: sound, not complete.
+//
+// With it po ∪ rf is acyclic in every consistent execution of a program
+// every read-write pair of program order of which O orders: a cycle of
+// po ∪ rf, its rfi in po, alternates segments of po, each from a read
+// (where an rfe arrives) to a write (where the next leaves), with rfe, so
+// it would be a cycle of O.
+func ReadWriteOrders(m Model, classes []EventClass) []ReadWriteOrder {
+	if len(classes) > maxClasses {
+		return nil
+	}
+	internal := false
+	certainChecks(m, classes, func(x *contents) {
+		internal = internal || (x.has(atomPo) || x.has(atomPoLoc)) && (x.has(atomRf) || x.has(atomRfi))
+	})
+	if !internal {
+		return nil
+	}
+	var out []ReadWriteOrder
+	certainChecks(m, classes, func(x *contents) {
+		if !x.has(atomRf) && !x.has(atomRfe) {
+			return
+		}
+		o := ReadWriteOrder{Check: x.check, Po: map[[2]int]bool{}, Ctrl: map[[2]int]bool{},
+			Data: map[[2]int]bool{}, Addr: map[[2]int]bool{}, Fence: map[[3]int]bool{}}
+		for f := range x.pairs {
+			k := [2]int{f.from, f.to}
+			switch f.kind {
+			case famPo:
+				o.Po[k] = true
+			case famCtrl:
+				o.Ctrl[k] = true
+			case famData:
+				o.Data[k] = true
+			case famAddr:
+				o.Addr[k] = true
+			case famVia:
+				o.Fence[[3]int{f.from, f.via, f.to}] = true
+			}
+		}
+		out = append(out, o)
+	})
+	return out
+}
+
+// maxClasses bounds the classes a set's bits hold.
+const maxClasses = 64
+
+// certainChecks calls found with what the relation of each of the
+// model's required acyclic checks certainly contains, for a program whose
+// events fall in classes (contents.check names the check).
+func certainChecks(m Model, classes []EventClass, found func(*contents)) {
 	prelude, _, err := library()
 	if err != nil {
-		return false
+		return
 	}
-	a := &porf{model: m, variants: map[string]bool{}, included: map[string]bool{}}
+	a := &porf{model: m, variants: map[string]bool{}, included: map[string]bool{}, classes: classes, found: found}
 	for _, v := range m.Variants {
 		a.variants[v] = true
 	}
-	env := map[string]members{}
+	env := a.predefined()
 	a.run(prelude.Stmts, env, false)
 	// The prelude's rf & ext and rf & int, which together are rf.
-	env["rfe"], env["rfi"] = members{"rfe": true}, members{"rfi": true}
-	return a.run(m.Cat.Stmts, env, true)
+	env["rfe"], env["rfi"] = &contents{atoms: 1 << atomRfe}, &contents{atoms: 1 << atomRfi}
+	a.run(m.Cat.Stmts, env, true)
 }
 
-// members are the predefined relations an expression certainly contains:
-// po, rf, rfe, rfi.
-type members map[string]bool
+// Atoms are the whole predefined relations (and po & loc) a value
+// certainly contains, as bits of contents.atoms.
+const (
+	atomPo = iota
+	atomRf
+	atomRfe
+	atomRfi
+	atomLoc
+	atomPoLoc
+	atomCo
+)
 
-// porfAtoms are the predefined names members tracks.
-var porfAtoms = map[string]bool{"po": true, "rf": true}
+// famKind is a family of pairs of classified events: famID, the identity
+// on class from (= to); famPo, every pair of program order from class
+// from to class to; famCtrl, famData, famAddr, those of ctrl, data and
+// addr; famVia, those of program order with a fence of class via between.
+type famKind int8
+
+const (
+	famID famKind = iota
+	famPo
+	famCtrl
+	famData
+	famAddr
+	famVia
+)
+
+type family struct {
+	kind          famKind
+	from, to, via int
+}
+
+// contents is what a value certainly holds: as a relation, atoms and
+// families of pairs; as a set, the classes certainly in it and those
+// certainly out of it (bits by class index).
+type contents struct {
+	atoms   uint64
+	pairs   map[family]bool
+	in, out uint64
+	check   string // certainChecks: the check it is the relation of
+}
+
+func (x *contents) has(atom int) bool { return x != nil && x.atoms&(1<<atom) != 0 }
+
+func (x *contents) hasRf() bool {
+	return x.has(atomRf) || x.has(atomRfe) && x.has(atomRfi)
+}
 
 type porf struct {
 	model    Model
 	variants map[string]bool
 	included map[string]bool // as the evaluator, a file at most once
+	classes  []EventClass
+	found    func(*contents)
 }
 
-// run walks statements, binding names in env, and tells whether one of
-// them is a check that makes po ∪ rf acyclic (when model: the prelude's
-// checks are no model's).
-func (a *porf) run(stmts []ast.Stmt, env map[string]members, model bool) bool {
-	found := false
+// all is the set of every class; kinds those of the given kinds.
+func (a *porf) all() uint64 { return a.kinds("RWF") }
+
+func (a *porf) kinds(ks string) uint64 {
+	var s uint64
+	for i, c := range a.classes {
+		for j := range len(ks) {
+			if c.Kind == ks[j] {
+				s |= 1 << i
+			}
+		}
+	}
+	return s
+}
+
+// predefined binds the predefined names to what they certainly hold: the
+// sets the classes decide, the relations whose pairs the families name.
+func (a *porf) predefined() map[string]*contents {
+	env := map[string]*contents{}
+	all := a.all()
+	kindSet := func(ks string) *contents {
+		in := a.kinds(ks)
+		return &contents{in: in, out: all &^ in}
+	}
+	base := map[string]*contents{"_": {in: all}, "R": kindSet("R"), "W": kindSet("W"), "M": kindSet("RW"),
+		"Exp": kindSet("RW"), "F": kindSet("F")}
+	fams := func(k famKind, from uint64) *contents {
+		x := &contents{pairs: map[family]bool{}}
+		for i := range a.classes {
+			for j := range a.classes {
+				if from&(1<<i) != 0 {
+					x.pairs[family{kind: k, from: i, to: j}] = true
+				}
+			}
+		}
+		return x
+	}
+	for _, e := range predef.Table() {
+		var v *contents
+		switch {
+		case e.Kind == cat.KindSet && base[e.Name] != nil:
+			v = base[e.Name]
+		case e.Kind == cat.KindSet && e.Tag && !slices.Contains(baseSetNames, e.Name):
+			v = &contents{}
+			for i, c := range a.classes {
+				if slices.Contains(c.Tags, e.Name) {
+					v.in |= 1 << i
+				} else {
+					v.out |= 1 << i
+				}
+			}
+		case e.Name == "po":
+			v = fams(famPo, all)
+			v.atoms = 1 << atomPo
+		case e.Name == "ctrl":
+			v = fams(famCtrl, a.kinds("R"))
+		case e.Name == "data":
+			v = fams(famData, a.kinds("R"))
+		case e.Name == "addr":
+			v = fams(famAddr, a.kinds("R"))
+		case e.Name == "id":
+			v = &contents{pairs: a.identity(all)}
+		case e.Name == "rf":
+			v = &contents{atoms: 1 << atomRf}
+		case e.Name == "loc":
+			v = &contents{atoms: 1 << atomLoc}
+		case e.Name == "co":
+			v = &contents{atoms: 1 << atomCo}
+		}
+		if _, bound := env[e.Name]; !bound || v != nil {
+			env[e.Name] = v
+		}
+	}
+	return env
+}
+
+// baseSetNames are the predefined sets an engine computes (RMW among
+// them, a tag too): what the tags decide of them is not all.
+var baseSetNames = []string{"_", "W", "R", "M", "Exp", "F", "IW", "I", "FW", "B", "RMW"}
+
+func (a *porf) identity(s uint64) map[family]bool {
+	out := map[family]bool{}
+	for i := range a.classes {
+		if s&(1<<i) != 0 {
+			out[family{kind: famID, from: i, to: i}] = true
+		}
+	}
+	return out
+}
+
+// run walks statements, binding names in env, and calls found with each
+// required acyclic check's relation (when model: the prelude's checks are
+// no model's).
+func (a *porf) run(stmts []ast.Stmt, env map[string]*contents, model bool) {
 	for _, st := range stmts {
 		switch st := st.(type) {
 		case *ast.Let:
 			a.bind(st.Rec, st.Bindings, env)
 		case *ast.Check:
-			if model && a.ordersPoRf(st, env) {
-				found = true
+			if model {
+				a.check(st, env)
 			}
 		case *ast.Include:
 			if st.Resolved != "" && !a.included[st.Resolved] {
 				a.included[st.Resolved] = true
-				found = a.run(st.Stmts, env, model) || found
+				a.run(st.Stmts, env, model)
 			}
 		case *ast.IfVariant:
 			switch then, decided := a.cond(st.Cond); {
 			case decided && then:
-				found = a.run(st.Then, env, model) || found
+				a.run(st.Then, env, model)
 			case decided:
-				found = a.run(st.Else, env, model) || found
+				a.run(st.Else, env, model)
 			default:
 				a.forget(st.Then, env)
 				a.forget(st.Else, env)
@@ -93,33 +324,36 @@ func (a *porf) run(stmts []ast.Stmt, env map[string]members, model bool) bool {
 		// Procedures, calls and forall bind nothing outside their bodies;
 		// their checks are not followed.
 	}
-	return found
 }
 
-// ordersPoRf tells whether a check requires a relation that contains po
-// and rf to be acyclic.
-func (a *porf) ordersPoRf(c *ast.Check, env map[string]members) bool {
+// check reports a required acyclic check's relation to found.
+func (a *porf) check(c *ast.Check, env map[string]*contents) {
 	if c.Mode != ast.Require || c.Negated || c.Kind != ast.Acyclic {
-		return false
+		return
 	}
 	id := c.Name
 	if id == "" {
 		id = c.Pos.String() // as Check.ID names an unnamed check
 	}
 	if a.model.Skips(id) {
-		return false
+		return
 	}
-	x := a.members(c.X, env)
-	return x["po"] && (x["rf"] || (x["rfe"] && x["rfi"]))
+	x := a.contents(c.X, env)
+	if x == nil {
+		return
+	}
+	found := *x
+	found.check = id
+	a.found(&found)
 }
 
 // bind binds a let's names to what their values contain: nothing known of
 // a recursive definition (a fixpoint may start empty) or of a pattern.
-func (a *porf) bind(rec bool, bs []*ast.Binding, env map[string]members) {
+func (a *porf) bind(rec bool, bs []*ast.Binding, env map[string]*contents) {
 	for _, b := range bs {
-		var v members
+		var v *contents
 		if !rec && len(b.Names) == 1 {
-			v = a.members(b.Value, env)
+			v = a.contents(b.Value, env)
 		}
 		for _, n := range b.Names {
 			env[n] = v
@@ -127,52 +361,138 @@ func (a *porf) bind(rec bool, bs []*ast.Binding, env map[string]members) {
 	}
 }
 
-// members says which of po, rf, rfe and rfi x certainly contains.
-func (a *porf) members(x ast.Expr, env map[string]members) members {
+// contents says what x certainly holds; nil, nothing.
+func (a *porf) contents(x ast.Expr, env map[string]*contents) *contents {
 	switch x := x.(type) {
 	case *ast.Var:
-		if v, ok := env[x.Name]; ok {
-			return v
-		}
-		if porfAtoms[x.Name] {
-			return members{x.Name: true}
-		}
+		return env[x.Name]
 	case *ast.Binary:
+		l, r := a.contents(x.X, env), a.contents(x.Y, env)
+		if l == nil || r == nil {
+			if x.Op == ast.Union {
+				return either(l, r)
+			}
+			return nil
+		}
 		switch x.Op {
 		case ast.Union:
-			out := maps.Clone(a.members(x.X, env))
-			if out == nil {
-				out = members{}
-			}
-			maps.Copy(out, a.members(x.Y, env))
-			return out
+			return either(l, r)
 		case ast.Inter:
-			return both(a.members(x.X, env), a.members(x.Y, env))
+			return a.both(l, r)
+		case ast.Diff:
+			return &contents{in: l.in & r.out, out: l.out | r.in}
+		case ast.Seq:
+			return a.seq(l, r)
+		case ast.Cartesian:
+			out := &contents{pairs: map[family]bool{}}
+			for i := range a.classes {
+				for j := range a.classes {
+					if l.in&(1<<i) != 0 && r.in&(1<<j) != 0 {
+						out.pairs[family{kind: famPo, from: i, to: j}] = true
+					}
+				}
+			}
+			return out
 		}
 	case *ast.Unary:
+		v := a.contents(x.X, env)
+		if v == nil {
+			return nil
+		}
 		switch x.Op {
-		case ast.Plus, ast.Star, ast.Opt:
-			return a.members(x.X, env)
+		case ast.Plus:
+			return &contents{atoms: v.atoms, pairs: v.pairs}
+		case ast.Star, ast.Opt:
+			return either(&contents{atoms: v.atoms, pairs: v.pairs}, &contents{pairs: a.identity(a.all())})
+		case ast.Compl:
+			return &contents{in: v.out, out: v.in}
+		case ast.ToID:
+			return &contents{pairs: a.identity(v.in)}
 		}
 	case *ast.LetIn:
 		inner := maps.Clone(env)
 		a.bind(x.Rec, x.Bindings, inner)
-		return a.members(x.Body, inner)
+		return a.contents(x.Body, inner)
 	case *ast.IfExpr:
-		return both(a.members(x.Then, env), a.members(x.Else, env))
+		return meet(a.contents(x.Then, env), a.contents(x.Else, env))
 	case *ast.Try:
-		return both(a.members(x.X, env), a.members(x.Fallback, env))
+		return meet(a.contents(x.X, env), a.contents(x.Fallback, env))
 	}
 	return nil
 }
 
-// both are the members two relations certainly contain, the one or the
-// other (the branches of an if) or both (an intersection).
-func both(x, y members) members {
-	out := members{}
-	for n := range x {
-		if y[n] {
-			out[n] = true
+// either is a union's contents.
+func either(x, y *contents) *contents {
+	if x == nil {
+		x = &contents{}
+	}
+	if y == nil {
+		y = &contents{}
+	}
+	out := &contents{atoms: x.atoms | y.atoms, pairs: maps.Clone(x.pairs), in: x.in | y.in, out: x.out & y.out}
+	if out.pairs == nil {
+		out.pairs = map[family]bool{}
+	}
+	maps.Copy(out.pairs, y.pairs)
+	return out
+}
+
+// meet is what both of two values certainly hold, one or the other
+// (the branches of an if).
+func meet(x, y *contents) *contents {
+	if x == nil || y == nil {
+		return nil
+	}
+	out := &contents{atoms: x.atoms & y.atoms, pairs: map[family]bool{}, in: x.in & y.in, out: x.out & y.out}
+	for f := range x.pairs {
+		if y.pairs[f] {
+			out.pairs[f] = true
+		}
+	}
+	return out
+}
+
+// both is an intersection's contents: po's families hold ctrl's, data's,
+// addr's and the fenced ones; po and loc make po-loc.
+func (a *porf) both(x, y *contents) *contents {
+	out := &contents{atoms: x.atoms & y.atoms, pairs: map[family]bool{}, in: x.in & y.in, out: x.out | y.out}
+	inPo := func(f family, z *contents) bool {
+		return z.pairs[f] || f.kind != famID && z.pairs[family{kind: famPo, from: f.from, to: f.to}]
+	}
+	for f := range x.pairs {
+		if inPo(f, y) {
+			out.pairs[f] = true
+		}
+	}
+	for f := range y.pairs {
+		if inPo(f, x) {
+			out.pairs[f] = true
+		}
+	}
+	if (x.has(atomPo) || x.has(atomPoLoc)) && (y.has(atomLoc) || y.has(atomPoLoc)) ||
+		(y.has(atomPo) || y.has(atomPoLoc)) && (x.has(atomLoc) || x.has(atomPoLoc)) {
+		out.atoms |= 1 << atomPoLoc
+	}
+	return out
+}
+
+// seq is a sequence's contents: identities restrict a family's ends, and
+// two pairs of program order through a fence make a fenced pair.
+func (a *porf) seq(x, y *contents) *contents {
+	out := &contents{pairs: map[family]bool{}}
+	for f := range x.pairs {
+		for g := range y.pairs {
+			if f.to != g.from {
+				continue
+			}
+			switch {
+			case f.kind == famID:
+				out.pairs[g] = true
+			case g.kind == famID:
+				out.pairs[f] = true
+			case f.kind == famPo && g.kind == famPo && a.classes[f.to].Kind == 'F':
+				out.pairs[family{kind: famVia, from: f.from, to: g.to, via: f.to}] = true
+			}
 		}
 	}
 	return out
@@ -209,7 +529,7 @@ func (a *porf) cond(c ast.Cond) (holds, decided bool) {
 
 // forget unbinds, as unknown, the names that statements which may or may
 // not run bind.
-func (a *porf) forget(stmts []ast.Stmt, env map[string]members) {
+func (a *porf) forget(stmts []ast.Stmt, env map[string]*contents) {
 	for _, st := range stmts {
 		switch st := st.(type) {
 		case *ast.Let:

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"slices"
@@ -141,5 +142,83 @@ func TestImpliesAcyclicPoRfModels(t *testing.T) {
 	m.Stmts = append(slices.Clip(bell.Stmts), m.Stmts...)
 	if ImpliesAcyclicPoRf(Model{Cat: m}) {
 		t.Error("the Linux kernel's model states po | rf acyclic")
+	}
+}
+
+// TestReadWriteOrders checks what a model's acyclic check is found to
+// order of classified read-write pairs: through sets the tags decide,
+// sequences with identities, fences between two po, dependencies, and
+// nothing through what may lose pairs (a difference, a function). Classes:
+// 0 a plain read, 1 an acquire read, 2 a plain write, 3 a release write,
+// 4 a full fence, 5 a store fence.
+func TestReadWriteOrders(t *testing.T) {
+	classes := []EventClass{{Kind: 'R'}, {Kind: 'R', Tags: []string{"A"}}, {Kind: 'W'}, {Kind: 'W', Tags: []string{"L"}},
+		{Kind: 'F', Tags: []string{"DMB.SY"}}, {Kind: 'F', Tags: []string{"DMB.ST"}}}
+	const internal = "acyclic po-loc | co | fr | rf as internal\n"
+	tests := []struct {
+		name, src string
+		want      []string // the families of the first found check; nil: no check found
+	}{
+		{"no internal check", "acyclic po | rfe as ob", nil},
+		{"no rfe", internal + "acyclic po | co as ob", nil},
+		{"the internal check is one", internal, nil},
+		{"all of po", internal + "acyclic po | rfe as ob",
+			[]string{"po 0>2", "po 0>3", "po 1>2", "po 1>3"}},
+		{"acquire and release", internal + "let bob = [A]; po | po; [L]\nacyclic bob | rfe as ob",
+			[]string{"po 0>3", "po 1>2", "po 1>3"}},
+		{"a full fence", internal + "let bob = po; [DMB.SY]; po\nacyclic bob | rfe as ob",
+			[]string{"fence 0>2 via 4", "fence 0>3 via 4", "fence 1>2 via 4", "fence 1>3 via 4"}},
+		{"a fence from reads, through a name", internal + "let full = DMB.SY | DMB.ISH\nlet bob = [R \\ A]; po; [full]; po\nacyclic (bob | rfe)+ as ob",
+			[]string{"fence 0>2 via 4", "fence 0>3 via 4"}},
+		{"dependencies", internal + "let through = addr | data\nlet dob = addr | data | (through*; ctrl); [W]\nacyclic dob | rfe as ob",
+			[]string{"addr 0>2", "addr 0>3", "addr 1>2", "addr 1>3", "ctrl 0>2", "ctrl 0>3", "ctrl 1>2", "ctrl 1>3",
+				"data 0>2", "data 0>3", "data 1>2", "data 1>3"}},
+		{"a difference keeps nothing", internal + "let bob = po \\ (W * R)\nacyclic bob | rfe as ob", []string{}},
+		{"tags decide a set", internal + "let bob = [R \\ NoRet]; po\nacyclic bob | rfe as ob",
+			[]string{"po 0>2", "po 0>3", "po 1>2", "po 1>3"}},
+		{"a set that depends on the execution decides nothing", internal + "let bob = [R \\ domain(rmw)]; po\nacyclic bob | rfe as ob", []string{}},
+		{"a function keeps nothing", internal + "let f(r) = r\nacyclic f(po) | rfe as ob", []string{}},
+		{"po within an intersection", internal + "acyclic (po & (R * W)) | rfe as ob",
+			[]string{"po 0>2", "po 0>3", "po 1>2", "po 1>3"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := &cat.Loader{Embedded: []fs.FS{stdlib.FS, models.FS}}
+			m, err := l.LoadSource("m.cat", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			orders := ReadWriteOrders(Model{Cat: m}, classes)
+			i := slices.IndexFunc(orders, func(o ReadWriteOrder) bool { return o.Check == "ob" })
+			if tt.want == nil {
+				if i >= 0 {
+					t.Errorf("found %v, want no check ob", orders)
+				}
+				return
+			}
+			if i < 0 {
+				t.Fatalf("found %v, want the check ob", orders)
+			}
+			got := []string{}
+			o := orders[i]
+			reads := func(i int) bool { return classes[i].Kind == 'R' }
+			writes := func(i int) bool { return classes[i].Kind == 'W' }
+			for name, fam := range map[string]map[[2]int]bool{"po": o.Po, "ctrl": o.Ctrl, "data": o.Data, "addr": o.Addr} {
+				for k := range fam {
+					if reads(k[0]) && writes(k[1]) {
+						got = append(got, fmt.Sprintf("%s %d>%d", name, k[0], k[1]))
+					}
+				}
+			}
+			for k := range o.Fence {
+				if reads(k[0]) && writes(k[2]) {
+					got = append(got, fmt.Sprintf("fence %d>%d via %d", k[0], k[2], k[1]))
+				}
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

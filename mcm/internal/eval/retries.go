@@ -79,6 +79,9 @@ type TestTags struct {
 	// others lose no member: the kernel's bell matches RCU read-side
 	// sections, which a retry then neither opens nor closes.
 	Removable func(tag string) bool
+	// WritesInPo (PrefixesRemovable): program order orders every two
+	// writes of a thread (none are parallel parts of one instruction).
+	WritesInPo bool
 }
 
 // RetriesRemovableFor is RetriesRemovable for the tests whose events
@@ -110,6 +113,18 @@ func removable(m Model, tags TestTags, prefixes bool) error {
 	}
 	top := retriesPredefined(tags, prefixes)
 	sc := a.run(prelude.Stmts, top)
+	if prefixes && tags.WritesInPo && coherentWrites(m) {
+		// In E, consistent, a thread's writes to a location are in co as
+		// in po: coi follows the path back, as po does.
+		if v, ok := sc.lookup("coi"); ok {
+			if e, ok := v.(*events); ok {
+				c := *e
+				c.back = true
+				sc = sc.child()
+				sc.set("coi", &c)
+			}
+		}
+	}
 	modelScope := a.run(m.Cat.Stmts, sc)
 	if !m.SkipWellFormed {
 		// The rules see the prelude's names and the model's receives, as

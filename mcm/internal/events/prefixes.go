@@ -102,6 +102,22 @@ func (u *Unfolding) UnorderedReadWrite() (r, w *Event, ok bool) {
 	return nil, nil, false
 }
 
+// ParallelWrites tells whether two writes of one instruction are parallel
+// parts of it, which program order leaves unordered.
+func (u *Unfolding) ParallelWrites() bool {
+	for _, w := range u.Events {
+		if w.Kind != KindWrite {
+			continue
+		}
+		for _, x := range parallelBefore(w) {
+			if x.Kind == KindWrite && InParallel(x, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // parallelBefore lists the events before e on its path that may be parallel
 // parts of e's instruction, latest first: those of its instruction
 // instance and, where instructions are composed in parallel parts (C,

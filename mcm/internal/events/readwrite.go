@@ -1,0 +1,321 @@
+package events
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/purr-mcm/purr/source"
+	"github.com/purr-mcm/purr/xcfa"
+)
+
+// ReadWrite is a read and a later write of one thread that program order
+// may relate, with what certainly orders them on every path from the one
+// to the other, in any number of loop iterations: the write's control,
+// data or address dependency on the read, and the fences between (by
+// FenceKey). A model that orders every such pair of a program (eval's
+// ReadWriteOrders) keeps po ∪ rf acyclic.
+type ReadWrite struct {
+	Thread           int
+	Read, Write      *xcfa.Edge
+	ReadTags         []string
+	WriteTags        []string
+	Ctrl, Data, Addr bool
+	Fences           []string // FenceKey of each fence certainly between
+}
+
+// FenceKey names a fence's tags as one string: fences with the same tags
+// are alike to a model.
+func FenceKey(tags []string) string {
+	return strings.Join(slices.Sorted(slices.Values(tags)), " ")
+}
+
+// ReadWrites lists every read instruction and write instruction of p
+// that a path through p's control-flow graph (its loops unbounded) runs
+// in this order, with what orders them on every such path. Dependencies
+// are herd's as the unfolding records them (a register carries the
+// dependency of the value last put in it; a branch's condition makes every
+// later event control dependent, but in C, whose branches end theirs at
+// their join and which is not followed here); a read and a write of one
+// instruction instance have none.
+//
+// It refuses, at the operation, what it does not follow: a read-modify-
+// write herd7 makes one event, and marks.
+func ReadWrites(p *xcfa.Program) ([]ReadWrite, error) {
+	var out []ReadWrite
+	for ti, proc := range p.Procs {
+		rws, err := readWrites(p, proc)
+		if err != nil {
+			return nil, err
+		}
+		for _, rw := range rws {
+			rw.Thread = ti
+			out = append(out, rw)
+		}
+	}
+	return out, nil
+}
+
+// pendingRead is a read instance whose later writes are still to order:
+// the registers its value certainly flows into, whether a branch on it
+// was passed, the fences passed, and whether the path is still in its
+// instruction instance.
+type pendingRead struct {
+	regs    map[string]bool
+	ctrl    bool
+	fences  map[string]bool
+	inInstr bool
+	instr   int
+}
+
+// pendingKey is a read edge's latest instance (older false) or the meet
+// of its older ones.
+type pendingKey struct {
+	edge  int
+	older bool
+}
+
+type rwState map[pendingKey]*pendingRead
+
+func (p *pendingRead) clone() *pendingRead {
+	q := *p
+	q.regs, q.fences = maps.Clone(p.regs), maps.Clone(p.fences)
+	return &q
+}
+
+// meetRead is what two instances certainly both have.
+func meetRead(a, b *pendingRead) *pendingRead {
+	out := &pendingRead{regs: map[string]bool{}, fences: map[string]bool{}, ctrl: a.ctrl && b.ctrl,
+		inInstr: a.inInstr || b.inInstr, instr: a.instr}
+	for r := range a.regs {
+		if b.regs[r] {
+			out.regs[r] = true
+		}
+	}
+	for f := range a.fences {
+		if b.fences[f] {
+			out.fences[f] = true
+		}
+	}
+	return out
+}
+
+func sameRead(a, b *pendingRead) bool {
+	return a.ctrl == b.ctrl && a.inInstr == b.inInstr && maps.Equal(a.regs, b.regs) && maps.Equal(a.fences, b.fences)
+}
+
+func (s rwState) clone() rwState {
+	out := rwState{}
+	for k, v := range s {
+		out[k] = v.clone()
+	}
+	return out
+}
+
+// join merges what reaches a location by another path into s: whether
+// anything changed.
+func (s rwState) join(t rwState) bool {
+	changed := false
+	for k, v := range t {
+		old, ok := s[k]
+		switch {
+		case !ok:
+			s[k] = v.clone()
+			changed = true
+		default:
+			m := meetRead(old, v)
+			if !sameRead(m, old) {
+				s[k] = m
+				changed = true
+			}
+		}
+	}
+	return changed
+}
+
+// readWrites is ReadWrites for one process: a forward analysis of its
+// control-flow graph to a fixpoint (a read edge's instances are two
+// abstract ones, which only lose facts), then the pairs each write edge
+// meets.
+func readWrites(p *xcfa.Program, proc *xcfa.Process) ([]ReadWrite, error) {
+	index := map[*xcfa.Edge]int{}
+	for i, e := range proc.Edges {
+		index[e] = i
+		switch op := e.Op.(type) {
+		case xcfa.Store:
+			if op.OneEvent {
+				return nil, source.Errorf(e.Pos, "a read-modify-write that is one event")
+			}
+		case xcfa.Mark:
+			return nil, source.Errorf(e.Pos, "a mark")
+		}
+	}
+	in := map[*xcfa.Location]rwState{proc.Init: {}}
+	work := []*xcfa.Location{proc.Init}
+	queued := map[*xcfa.Location]bool{proc.Init: true}
+	for len(work) > 0 {
+		loc := work[0]
+		work = work[1:]
+		queued[loc] = false
+		st := branchOut(p, loc, in[loc])
+		for _, e := range loc.Out {
+			next := st.clone()
+			step(next, e, index[e])
+			to, ok := in[e.To]
+			if !ok {
+				to = rwState{}
+				in[e.To] = to
+			}
+			if to.join(next) || !ok {
+				if !queued[e.To] {
+					queued[e.To] = true
+					work = append(work, e.To)
+				}
+			}
+		}
+	}
+	type pairKey struct{ read, write int }
+	pairs := map[pairKey]*ReadWrite{}
+	var order []pairKey
+	for _, loc := range proc.Locs {
+		st, ok := in[loc]
+		if !ok {
+			continue
+		}
+		st = branchOut(p, loc, st)
+		for _, e := range loc.Out {
+			s, isStore := e.Op.(xcfa.Store)
+			if !isStore {
+				continue
+			}
+			for k, r := range st {
+				same := r.inInstr && r.instr == e.Instr
+				rw := ReadWrite{Read: proc.Edges[k.edge], Write: e, WriteTags: s.Tags,
+					Ctrl: r.ctrl && !same, Data: !same && carries(s.Value, r.regs), Addr: !same && carries(s.Addr, r.regs),
+					Fences: slices.Sorted(maps.Keys(r.fences))}
+				rw.ReadTags = rw.Read.Op.(xcfa.Load).Tags
+				pk := pairKey{k.edge, index[e]}
+				if old, ok := pairs[pk]; ok {
+					old.Ctrl, old.Data, old.Addr = old.Ctrl && rw.Ctrl, old.Data && rw.Data, old.Addr && rw.Addr
+					old.Fences = slices.DeleteFunc(old.Fences, func(f string) bool { return !slices.Contains(rw.Fences, f) })
+					continue
+				}
+				pairs[pk] = &rw
+				order = append(order, pk)
+			}
+		}
+	}
+	slices.SortFunc(order, func(a, b pairKey) int {
+		if a.read != b.read {
+			return a.read - b.read
+		}
+		return a.write - b.write
+	})
+	out := make([]ReadWrite, len(order))
+	for i, k := range order {
+		out[i] = *pairs[k]
+	}
+	return out, nil
+}
+
+// branchOut is st as the edges out of loc see it: a conditional branch
+// there makes every pending read its conditions carry control-ordered
+// (not in C, whose control dependencies end at the branches' join).
+func branchOut(p *xcfa.Program, loc *xcfa.Location, st rwState) rwState {
+	if p.NoBranchEvents {
+		return st
+	}
+	var conds []xcfa.Expr
+	for _, e := range loc.Out {
+		if a, ok := e.Op.(xcfa.Assume); ok && !a.Internal {
+			conds = append(conds, a.Cond)
+		}
+	}
+	if len(conds) == 0 {
+		return st
+	}
+	out := st.clone()
+	for _, r := range out {
+		for _, c := range conds {
+			if carries(c, r.regs) {
+				r.ctrl = true
+			}
+		}
+	}
+	return out
+}
+
+// step applies an edge's operation to st.
+func step(st rwState, e *xcfa.Edge, index int) {
+	for _, r := range st {
+		if r.inInstr && r.instr != e.Instr {
+			r.inInstr = false
+		}
+	}
+	switch op := e.Op.(type) {
+	case xcfa.Assign:
+		for _, r := range st {
+			if carries(op.Value, r.regs) {
+				r.regs[op.Dst] = true
+			} else {
+				delete(r.regs, op.Dst)
+			}
+		}
+	case xcfa.Load:
+		for _, r := range st {
+			delete(r.regs, op.Dst)
+		}
+		latest, older := pendingKey{index, false}, pendingKey{index, true}
+		if prev, ok := st[latest]; ok {
+			if o, ok := st[older]; ok {
+				prev = meetRead(o, prev)
+			}
+			st[older] = prev
+		}
+		fresh := &pendingRead{regs: map[string]bool{}, fences: map[string]bool{}, inInstr: true, instr: e.Instr}
+		if op.Dst != "" {
+			fresh.regs[op.Dst] = true
+		}
+		st[latest] = fresh
+	case xcfa.Store:
+		if op.Status != "" {
+			// The status depends on what the store does.
+			for _, r := range st {
+				if carries(op.Value, r.regs) || carries(op.Addr, r.regs) {
+					r.regs[op.Status] = true
+				} else {
+					delete(r.regs, op.Status)
+				}
+			}
+		}
+	case xcfa.Fence:
+		k := FenceKey(op.Tags)
+		for _, r := range st {
+			r.fences[k] = true
+		}
+	}
+}
+
+// carries tells whether x's value certainly depends (as a term's deps do)
+// on one of regs: a pick's condition only chooses.
+func carries(x xcfa.Expr, regs map[string]bool) bool {
+	switch x := x.(type) {
+	case xcfa.Reg:
+		return regs[x.Name]
+	case xcfa.Binary:
+		return carries(x.X, regs) || carries(x.Y, regs)
+	case xcfa.Unary:
+		return carries(x.X, regs)
+	case xcfa.Ite:
+		return carries(x.Cond, regs) || carries(x.X, regs) || carries(x.Y, regs)
+	case xcfa.Pick:
+		return carries(x.X, regs)
+	}
+	return false
+}
+
+// String describes the pair for messages.
+func (rw ReadWrite) String() string {
+	return fmt.Sprintf("read at %s, write at %s", rw.Read.Pos, rw.Write.Pos)
+}

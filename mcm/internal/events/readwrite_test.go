@@ -1,0 +1,203 @@
+package events_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/purr-mcm/purr/internal/shared"
+	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/internal/events"
+)
+
+// TestReadWrites checks what orders each read-write pair on loops of each
+// shape: a branch on the read (control), a register carrying its value
+// into the write's value (data) or address (addr), a fence between, and
+// the meet over paths and iterations.
+func TestReadWrites(t *testing.T) {
+	const head = "AArch64 T\n{ 0:X1=x; 0:X3=y; }\n P0 ;\n"
+	tests := []struct {
+		name, code string
+		want       []string // "readLine>writeLine facts"
+	}{
+		{name: "plain", code: " LDR W0,[X1] ;\n STR W2,[X3] ;\n",
+			want: []string{"4>5"}},
+		{name: "data and address",
+			code: " LDR W0,[X1] ;\n ADD W2,W0,#1 ;\n STR W2,[X3] ;\n STR W2,[X3,W0,SXTW] ;\n",
+			want: []string{"4>6 data", "4>7 data addr"}},
+		{name: "a register overwritten ends the dependency",
+			code: " LDR W0,[X1] ;\n MOV W0,#1 ;\n STR W0,[X3] ;\n",
+			want: []string{"4>6"}},
+		{name: "a branch orders every later write",
+			code: " LDR W0,[X1] ;\n CBZ W0,L0 ;\n STR W2,[X3] ;\nL0: ;\n STR W2,[X1] ;\n",
+			want: []string{"4>6 ctrl", "4>8 ctrl"}},
+		{name: "a fence on one path only",
+			code: " LDR W0,[X1] ;\n CBZ W2,L0 ;\n DMB ISH ;\nL0: ;\n STR W2,[X3] ;\n",
+			want: []string{"4>8"}},
+		{name: "a fence on every path",
+			code: " LDR W0,[X1] ;\n DMB ISH ;\n CBZ W2,L0 ;\n STR W2,[X1] ;\nL0: ;\n STR W2,[X3] ;\n",
+			want: []string{"4>7 DMB.ISH", "4>9 DMB.ISH"}},
+		{name: "a loop's next iteration: the write before the branch",
+			code: "L0: ;\n STR W2,[X3] ;\n LDR W0,[X1] ;\n CBZ W0,L0 ;\n",
+			want: []string{"6>5 ctrl"}},
+		{name: "a loop whose write comes before the branch",
+			code: "L0: ;\n LDR W0,[X1] ;\n STR W0,[X3] ;\n CBZ W2,L0 ;\n",
+			want: []string{"5>6"}},
+		// The store of an iteration has no data dependency on the read of
+		// the one before, and the status of a failed one depends on
+		// nothing: the read of a failed iteration is not ordered.
+		{name: "a store-exclusive's status",
+			code: "L0: ;\n LDXR W0,[X1] ;\n STXR W4,W0,[X1] ;\n STR W4,[X3] ;\n CBNZ W4,L0 ;\n",
+			want: []string{"5>6", "5>7"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			test, err := litmus.Parse("T.litmus", []byte(head+tt.code+"exists (0:X0=0)\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rws, err := events.ReadWrites(test.Program)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, rw := range rws {
+				got = append(got, describe(rw))
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func describe(rw events.ReadWrite) string {
+	s := fmt.Sprintf("%d>%d", rw.Read.Pos.Line, rw.Write.Pos.Line)
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{rw.Ctrl, "ctrl"}, {rw.Data, "data"}, {rw.Addr, "addr"}} {
+		if f.on {
+			s += " " + f.name
+		}
+	}
+	for _, f := range rw.Fences {
+		s += " " + f
+	}
+	return s
+}
+
+// TestReadWritesAgreeWithUnfolding holds ReadWrites to the event
+// structure the unfolding builds: on every read and later write of a
+// path, at three iterations of every loop, what it says orders their
+// instructions orders the events: the write's ctrl, data or addr
+// dependencies hold the read, a fence of its tags lies between.
+func TestReadWritesAgreeWithUnfolding(t *testing.T) {
+	var files []string
+	for _, pattern := range []string{"testdata/loops/*.litmus", "testdata/riscv/*.litmus", "testdata/ppc/*.litmus",
+		"testdata/arm/*.litmus", "testdata/mips/*.litmus", "testdata/x86/*.litmus", "testdata/classic/*.litmus"} {
+		fs, _ := filepath.Glob(filepath.Join("..", "..", "..", pattern))
+		files = append(files, fs...)
+	}
+	if d := shared.Dir(); d != "" {
+		fs, _ := filepath.Glob(filepath.Join(d, "corpus", "herd-regression", "AArch64", "*.litmus"))
+		files = append(files, fs...)
+	}
+	checked := 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		test, err := litmus.Parse(f, src)
+		if err != nil {
+			continue
+		}
+		rws, err := events.ReadWrites(test.Program)
+		if err != nil {
+			continue
+		}
+		_, regs, mem, err := events.InitialState(test)
+		if err != nil {
+			continue
+		}
+		u, err := events.UnfoldWith(context.Background(), test.Program, events.UnfoldOptions{Unroll: 3, Retries: -1}, regs, mem)
+		if err != nil {
+			continue
+		}
+		checked++
+		// What ReadWrites says of a pair of instructions, by their events'
+		// thread and positions (what all pairs at them have: an LDP's two
+		// reads share one).
+		facts := map[string]events.ReadWrite{}
+		for _, rw := range rws {
+			k := fmt.Sprint(rw.Thread, rw.Read.Pos, rw.Write.Pos)
+			if old, ok := facts[k]; ok {
+				rw.Ctrl, rw.Data, rw.Addr = rw.Ctrl && old.Ctrl, rw.Data && old.Data, rw.Addr && old.Addr
+				rw.Fences = slices.DeleteFunc(rw.Fences, func(f string) bool { return !slices.Contains(old.Fences, f) })
+			}
+			facts[k] = rw
+		}
+		for _, w := range u.Events {
+			if w.Kind != events.KindWrite || w.Thread < 0 {
+				continue
+			}
+			for _, r := range u.Events {
+				if !r.IsRead() || !events.POOrdered(r, w) {
+					continue
+				}
+				rw, ok := facts[fmt.Sprint(r.Thread, r.Pos, w.Pos)]
+				if !ok {
+					t.Errorf("%s: the read at %s and the write at %s after it are no pair of ReadWrites", f, r.Pos, w.Pos)
+					continue
+				}
+				if msg := disagreement(rw, r, w); msg != "" {
+					t.Errorf("%s: read at %s, write at %s: %s", f, r.Pos, w.Pos, msg)
+				}
+			}
+		}
+	}
+	if checked < 50 {
+		t.Errorf("%d tests checked, want at least 50", checked)
+	}
+}
+
+// disagreement says what rw claims that the events r and w do not have.
+func disagreement(rw events.ReadWrite, r, w *events.Event) string {
+	var out []string
+	if rw.Ctrl && !slices.Contains(w.CtrlDeps, r) {
+		out = append(out, "no ctrl")
+	}
+	if rw.Data && !slices.Contains(w.DataDeps, r) {
+		out = append(out, "no data")
+	}
+	if rw.Addr && !slices.Contains(w.AddrDeps, r) {
+		out = append(out, "no addr")
+	}
+	if (rw.Ctrl || rw.Data || rw.Addr) && events.SameInstruction(r, w) {
+		out = append(out, "a dependency inside one instruction")
+	}
+	for _, f := range rw.Fences {
+		if !fenceBetween(r, w, f) {
+			out = append(out, "no fence "+f)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// fenceBetween tells whether a fence of the key lies between r and w on
+// w's path.
+func fenceBetween(r, w *events.Event, key string) bool {
+	for s := w.Seg; s != nil; s = s.Parent {
+		for _, e := range s.Events {
+			if e.Kind == events.KindFence && e.Depth > r.Depth && e.Depth < w.Depth && events.FenceKey(e.Tags) == key {
+				return true
+			}
+		}
+	}
+	return false
+}
