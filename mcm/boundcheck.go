@@ -184,6 +184,6 @@ func acyclicPoRf(model eval.Model, t *litmus.Test) string {
 		}
 	}
 	rw := unordered.rw
-	return fmt.Sprintf("%s, nor orders by %s %s's read at %s before its write at %s", allowed, orders[len(orders)-1].Check,
+	return fmt.Sprintf("%s, nor does its check %s order %s's read at %s before its write at %s", allowed, orders[len(orders)-1].Check,
 		threadName(t, rw.Thread), rw.Read.Pos, rw.Write.Pos)
 }

@@ -268,15 +268,23 @@ func (o *options) jsonHead(path string, t *litmus.Test, out *outcome.Outcome, re
 	return j
 }
 
+// iterations is "1 iteration", "2 iterations", ...
+func iterations(n int) string {
+	if n == 1 {
+		return "1 iteration"
+	}
+	return fmt.Sprintf("%d iterations", n)
+}
+
 // boundNote says in a line how a test's loops were bounded and whether the
 // answer holds for every bound.
 func boundNote(b *outcome.Bound) string {
 	var s string
 	switch {
 	case b.Unroll == outcome.Unbounded && b.Witnessed:
-		s = fmt.Sprintf("Loops without a bound (--unroll none): an execution within %d iterations settles the verdict for any number of iterations; the states and counts are those of %d iterations, as %s", b.Iterations, b.Iterations, b.Why)
+		s = fmt.Sprintf("Loops without a bound (--unroll none): an execution within %s settles the verdict for any number of iterations; the states and counts are those of %s, as %s", iterations(b.Iterations), iterations(b.Iterations), b.Why)
 	case b.Unroll == outcome.Unbounded && b.Enough:
-		s = fmt.Sprintf("Loops without a bound (--unroll none): no consistent execution goes past %d iterations, so the answer holds for any number", b.Iterations)
+		s = fmt.Sprintf("Loops without a bound (--unroll none): no consistent execution goes past %s, so the answer holds for any number", iterations(b.Iterations))
 	case b.Unroll == outcome.Unbounded:
 		s = "Loops without a bound (--unroll none): the answer holds for any number of iterations"
 	case b.Enough:
