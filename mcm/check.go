@@ -134,7 +134,7 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 			if bound != nil && bound.Unroll == Unbounded {
 				out.Loop = false // the bound cut only what no consistent execution reaches
 			}
-			if bound != nil && !bound.Exact && !hasFlags(model.Cat.Stmts) {
+			if bound != nil && !bound.Exact && !mayRaiseFlags(model, t) {
 				bound.Witnessed = settled(t.Quant, out)
 			}
 		}

@@ -9,12 +9,12 @@ import (
 	"sync"
 
 	"github.com/purr-mcm/purr/cat"
-	"github.com/purr-mcm/purr/cat/ast"
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/mcm/internal/eval"
 	"github.com/purr-mcm/purr/mcm/internal/events"
 	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/source"
+	"github.com/purr-mcm/purr/xcfa"
 )
 
 // Unbounded is Options.Unroll for loops without a bound (--unroll none):
@@ -67,7 +67,7 @@ func newLoopCheck(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 	// A model that computes its dependencies (herd's catdep option) reads
 	// them off herd's register events.
 	uopt := events.UnfoldOptions{Unroll: opt.Unroll, Registers: m.CatDep, Retries: -1, FinalRegs: finalRegs(t)}
-	return &loopCheck{ctx: ctx, model: model, t: t, opt: opt, uopt: uopt, retries: keptRetries(model),
+	return &loopCheck{ctx: ctx, model: model, t: t, opt: opt, uopt: uopt, retries: keptRetries(model, t),
 		lay: lay, initRegs: initRegs, initMem: initMem}, nil
 }
 
@@ -214,7 +214,7 @@ var witnessRounds = []int{1}
 // those of that bound, which Bound says; otherwise the test is refused
 // as undecided says.
 func settleByWitness(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options, model eval.Model, undecided *undecidedLoop) (*outcome.Outcome, error) {
-	if hasFlags(model.Cat.Stmts) {
+	if mayRaiseFlags(model, t) {
 		return nil, undecided // a flag more iterations raise would change the verdict
 	}
 	for _, n := range witnessRounds {
@@ -349,55 +349,79 @@ func (lc *loopCheck) bounded() (*outcome.Bound, error) {
 	return b, nil
 }
 
-// keptRetries is events.UnfoldOptions.Retries for a model: a model with
-// flags keeps one retry per loop, as a retry's read may raise a flag that
-// no execution without it raises; one is enough, as a flag is raised by a
-// pair of events and a retry writes nothing.
-func keptRetries(model eval.Model) int {
-	if hasFlags(model.Cat.Stmts) {
+// keptRetries is events.UnfoldOptions.Retries for a model and a test: a
+// model with flags the test may raise keeps one retry per loop, as a
+// retry's read may raise a flag that no execution without it raises; one
+// is enough, as a flag is raised by a pair of events and a retry writes
+// nothing.
+func keptRetries(model eval.Model, t *litmus.Test) int {
+	if mayRaiseFlags(model, t) {
 		return 1
 	}
 	return 0
 }
 
-// hasFlags tells whether statements declare a flag or an undefined_unless
-// check (whose failure is herd's flag of undefined behaviour), wherever
-// they nest.
-func hasFlags(stmts []ast.Stmt) bool {
-	for _, st := range stmts {
-		switch st := st.(type) {
-		case *ast.Check:
-			if st.Mode == ast.Flag || st.Mode == ast.UndefinedUnless {
-				return true
+// mayRaiseFlags tells whether an execution of t may raise a flag of the
+// model (undefined_unless included): false when the model has none, or
+// none the kinds and tags of t's events can raise (eval.FlagsSilent:
+// RC11's data races in a program whose accesses are all atomic).
+func mayRaiseFlags(model eval.Model, t *litmus.Test) bool {
+	return eval.HasFlags(model.Cat.Stmts) && !eval.FlagsSilent(model, eventClasses(t, model.Cat.CatDep))
+}
+
+// eventClasses are the kinds and tags t's events may have, as
+// eval.FlagsSilent takes them: each access, fence and branch of the
+// program, the initial writes, herd's register events when registers, and
+// an event that may carry any tag when the program has marks or messages
+// (whose channels add tags).
+func eventClasses(t *litmus.Test, registers bool) []eval.EventClass {
+	var out []eval.EventClass
+	seen := map[string]bool{}
+	add := func(kind byte, tags ...string) {
+		k := string(kind) + events.FenceKey(tags)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, eval.EventClass{Kind: kind, Tags: tags})
+		}
+	}
+	add('I')
+	add('B')
+	add('B', "BCC")
+	if registers {
+		add('G')
+		add('G', "Rreg")
+		add('G', "Rreg", "DATA")
+	}
+	for _, p := range t.Program.Procs {
+		loads := map[int][]string{}
+		for _, e := range p.Edges {
+			if l, ok := e.Op.(xcfa.Load); ok && l.RMW != 0 {
+				loads[l.RMW] = l.Tags
 			}
-		case *ast.Include:
-			if hasFlags(st.Stmts) {
-				return true
-			}
-		case *ast.Procedure:
-			if hasFlags(st.Body) {
-				return true
-			}
-		case *ast.Forall:
-			if hasFlags(st.Body) {
-				return true
-			}
-		case *ast.IfVariant:
-			if hasFlags(st.Then) || hasFlags(st.Else) {
-				return true
-			}
-		case *ast.MatchStmt:
-			if hasFlags(st.Default) {
-				return true
-			}
-			for _, c := range st.Clauses {
-				if hasFlags(c.Body) {
-					return true
+		}
+		for _, e := range p.Edges {
+			var tags []string
+			switch op := e.Op.(type) {
+			case xcfa.Load:
+				add('R', op.Tags...)
+				tags = op.Tags
+			case xcfa.Store:
+				add('W', op.Tags...)
+				if op.OneEvent {
+					add('U', append(slices.Clone(loads[op.RMW]), op.Tags...)...)
 				}
+				tags = op.Tags
+			case xcfa.Fence:
+				add('F', op.Tags...)
+			case xcfa.Mark:
+				add('O')
+			}
+			if slices.Contains(tags, "SEND") || slices.Contains(tags, "RECV") {
+				add('O')
 			}
 		}
 	}
-	return false
+	return out
 }
 
 // retrySites names the loops whose retries an unfolding cut off, once

@@ -173,7 +173,8 @@ type contents struct {
 	atoms   uint64
 	pairs   map[family]bool
 	in, out uint64
-	check   string // certainChecks: the check it is the relation of
+	check   string   // certainChecks: the check it is the relation of
+	may     *mayHold // FlagsSilent: what it may hold (nil: anything)
 }
 
 func (x *contents) has(atom int) bool { return x != nil && x.atoms&(1<<atom) != 0 }
@@ -183,11 +184,13 @@ func (x *contents) hasRf() bool {
 }
 
 type porf struct {
-	model    Model
-	variants map[string]bool
-	included map[string]bool // as the evaluator, a file at most once
-	classes  []EventClass
-	found    func(*contents)
+	model       Model
+	variants    map[string]bool
+	included    map[string]bool // as the evaluator, a file at most once
+	classes     []EventClass
+	found       func(*contents)
+	mayAnalysis bool // FlagsSilent: find what values may hold, and flags that may be raised (loud)
+	loud        bool
 }
 
 // all is the set of every class; kinds those of the given kinds.
@@ -214,8 +217,8 @@ func (a *porf) predefined() map[string]*contents {
 		in := a.kinds(ks)
 		return &contents{in: in, out: all &^ in}
 	}
-	base := map[string]*contents{"_": {in: all}, "R": kindSet("R"), "W": kindSet("W"), "M": kindSet("RW"),
-		"Exp": kindSet("RW"), "F": kindSet("F")}
+	base := map[string]*contents{"_": a.contents(&ast.Universe{}, env), "R": kindSet("R"), "W": kindSet("W"),
+		"M": kindSet("RW"), "Exp": kindSet("RW"), "F": kindSet("F"), "IW": kindSet("I"), "I": kindSet("I")}
 	fams := func(k famKind, from uint64) *contents {
 		x := &contents{pairs: map[family]bool{}}
 		for i := range a.classes {
@@ -235,9 +238,10 @@ func (a *porf) predefined() map[string]*contents {
 		case e.Kind == cat.KindSet && e.Tag && !slices.Contains(baseSetNames, e.Name):
 			v = &contents{}
 			for i, c := range a.classes {
-				if slices.Contains(c.Tags, e.Name) {
+				switch {
+				case slices.Contains(c.Tags, e.Name):
 					v.in |= 1 << i
-				} else {
+				case c.Kind != 'O':
 					v.out |= 1 << i
 				}
 			}
@@ -258,6 +262,15 @@ func (a *porf) predefined() map[string]*contents {
 			v = &contents{atoms: 1 << atomLoc}
 		case e.Name == "co":
 			v = &contents{atoms: 1 << atomCo}
+		}
+		if a.mayAnalysis {
+			if v == nil {
+				v = &contents{}
+			} else {
+				c := *v
+				v = &c
+			}
+			v.may = a.predefinedMay(e)
 		}
 		if _, bound := env[e.Name]; !bound || v != nil {
 			env[e.Name] = v
@@ -289,7 +302,10 @@ func (a *porf) run(stmts []ast.Stmt, env map[string]*contents, model bool) {
 		case *ast.Let:
 			a.bind(st.Rec, st.Bindings, env)
 		case *ast.Check:
-			if model {
+			switch {
+			case model && a.mayAnalysis && (st.Mode == ast.Flag || st.Mode == ast.UndefinedUnless):
+				a.flag(st, env)
+			case model:
 				a.check(st, env)
 			}
 		case *ast.Include:
@@ -304,9 +320,14 @@ func (a *porf) run(stmts []ast.Stmt, env map[string]*contents, model bool) {
 			case decided:
 				a.run(st.Else, env, model)
 			default:
+				a.loud = a.loud || model && (HasFlags(st.Then) || HasFlags(st.Else))
 				a.forget(st.Then, env)
 				a.forget(st.Else, env)
 			}
+		case *ast.Procedure:
+			a.loud = a.loud || model && HasFlags(st.Body)
+		case *ast.Forall:
+			a.loud = a.loud || model && HasFlags(st.Body)
 		case *ast.With:
 			env[st.Var] = nil
 		case *ast.Enum:
@@ -316,6 +337,7 @@ func (a *porf) run(stmts []ast.Stmt, env map[string]*contents, model bool) {
 			}
 		case *ast.MatchStmt:
 			// Which arm runs depends on the test: what they bind is unknown.
+			a.loud = a.loud || model && HasFlags([]ast.Stmt{st})
 			for _, c := range st.Clauses {
 				a.forget(c.Body, env)
 			}
@@ -354,6 +376,12 @@ func (a *porf) bind(rec bool, bs []*ast.Binding, env map[string]*contents) {
 		var v *contents
 		if !rec && len(b.Names) == 1 {
 			v = a.contents(b.Value, env)
+			if a.mayAnalysis {
+				if v == nil {
+					v = &contents{}
+				}
+				v.may = a.upper(b.Value, env)
+			}
 		}
 		for _, n := range b.Names {
 			env[n] = v
@@ -366,6 +394,8 @@ func (a *porf) contents(x ast.Expr, env map[string]*contents) *contents {
 	switch x := x.(type) {
 	case *ast.Var:
 		return env[x.Name]
+	case *ast.Universe:
+		return &contents{in: uint64(1)<<len(a.classes) - 1}
 	case *ast.Binary:
 		l, r := a.contents(x.X, env), a.contents(x.Y, env)
 		if l == nil || r == nil {

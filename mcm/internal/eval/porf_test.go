@@ -222,3 +222,44 @@ func TestReadWriteOrders(t *testing.T) {
 		})
 	}
 }
+
+// TestFlagsSilent checks which flags the classes of a program can raise:
+// RC11's data races need a non-atomic access; a flag raised when its
+// test holds, or in a procedure, counts as raised; a skipped one does not.
+func TestFlagsSilent(t *testing.T) {
+	atomic := []EventClass{{Kind: 'I'}, {Kind: 'R', Tags: []string{"A", "ACQ"}}, {Kind: 'W', Tags: []string{"A", "REL"}},
+		{Kind: 'F', Tags: []string{"SC", "NA"}}, {Kind: 'B'}}
+	plain := append(slices.Clone(atomic), EventClass{Kind: 'W', Tags: []string{"NA"}})
+	anyTags := append(slices.Clone(atomic), EventClass{Kind: 'O'})
+	const race = "let conflict = ((W * _) | (_ * W)) & loc \\ ((IW * _) | (_ * IW))\n" +
+		"let race = (conflict & ext) \\ (po | po^-1 | A * A)\n"
+	tests := []struct {
+		name, src string
+		classes   []EventClass
+		skip      []string
+		silent    bool
+	}{
+		{"races of atomics", race + "undefined_unless empty race as Dr", atomic, nil, true},
+		{"a plain write races", race + "undefined_unless empty race as Dr", plain, nil, false},
+		{"an event of any tags", race + "undefined_unless empty race as Dr", anyTags, nil, false},
+		{"a negated flag", race + "flag ~empty race as r", atomic, nil, true},
+		{"a flag raised when empty", race + "flag empty race as r", atomic, nil, false},
+		{"skipped", race + "undefined_unless empty race as Dr", plain, []string{"Dr"}, true},
+		{"in a procedure", race + "procedure p() = flag ~empty race as r end\ncall p()", atomic, nil, false},
+		{"a set of writes", "flag ~empty W as w", atomic, nil, false},
+		{"a tag no event carries", "flag ~empty NA & M as na", atomic, nil, true},
+		{"a relation through an unknown function", "flag ~empty domain(rf) as d", atomic, nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := &cat.Loader{Embedded: []fs.FS{stdlib.FS, models.FS}}
+			m, err := l.LoadSource("m.cat", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := FlagsSilent(Model{Cat: m, SkipChecks: tt.skip}, tt.classes); got != tt.silent {
+				t.Errorf("FlagsSilent = %v, want %v", got, tt.silent)
+			}
+		})
+	}
+}
