@@ -136,7 +136,7 @@ func acyclicPoRf(model eval.Model, t *litmus.Test) string {
 	}
 	rws, err := events.ReadWrites(t.Program)
 	if err != nil {
-		return fmt.Sprintf("%s, and purr does not follow %v", allowed, err)
+		return fmt.Sprintf("%s, and purr cannot tell whether it orders each read before the writes after it: %v", allowed, err)
 	}
 	var classes []eval.EventClass
 	index := map[string]int{}

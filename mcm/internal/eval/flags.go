@@ -212,7 +212,9 @@ func (a *porf) upper(x ast.Expr, env map[string]*contents) *mayHold {
 	case *ast.Empty:
 		return &mayHold{}
 	case *ast.Universe:
-		return &mayHold{set: a.mayKinds("RWFUIBKOG")}
+		// The universe of sets or of relations, as the context takes it.
+		all := a.mayKinds("RWFUIBKOG")
+		return &mayHold{set: all, pairs: a.cross(all, all).pairs}
 	case *ast.Binary:
 		l, r := a.upper(x.X, env), a.upper(x.Y, env)
 		switch x.Op {

@@ -145,10 +145,10 @@ func readWrites(p *xcfa.Program, proc *xcfa.Process) ([]ReadWrite, error) {
 		switch op := e.Op.(type) {
 		case xcfa.Store:
 			if op.OneEvent {
-				return nil, source.Errorf(e.Pos, "a read-modify-write that is one event")
+				return nil, source.Errorf(e.Pos, "a read-modify-write that is one event, which the analysis does not follow")
 			}
 		case xcfa.Mark:
-			return nil, source.Errorf(e.Pos, "a mark")
+			return nil, source.Errorf(e.Pos, "a mark, which the analysis does not follow")
 		}
 	}
 	in := map[*xcfa.Location]rwState{proc.Init: {}}
