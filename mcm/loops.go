@@ -29,8 +29,10 @@ const Unbounded = outcome.Unbounded
 var unboundedRounds = []int{2, 8, 32, 128}
 
 // maxBoundCheck is the largest bound whose sufficiency boundEnough asks
-// the SAT engine about: past it, the question costs more than it answers.
-const maxBoundCheck = 32
+// the SAT engine about: past it, the question costs more than it answers
+// (a livelock reaches every cut, and at 32 iterations Dekker's back-off
+// without a turn took minutes to say so).
+const maxBoundCheck = 8
 
 // loopCheck is what checking a test needs before an engine runs, and
 // what deciding its loops needs: the test, the model, the check's options,
