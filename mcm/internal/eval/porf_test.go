@@ -54,11 +54,7 @@ func TestImpliesAcyclicPoRf(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l := &cat.Loader{Embedded: []fs.FS{stdlib.FS, models.FS}}
-			m, err := l.LoadSource("m.cat", []byte(tt.src))
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := sourceModel(t, tt.src)
 			if got := ImpliesAcyclicPoRf(Model{Cat: m, Variants: tt.variants, SkipChecks: tt.skip}); got != tt.want {
 				t.Errorf("ImpliesAcyclicPoRf = %v, want %v", got, tt.want)
 			}
@@ -183,11 +179,7 @@ func TestReadWriteOrders(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l := &cat.Loader{Embedded: []fs.FS{stdlib.FS, models.FS}}
-			m, err := l.LoadSource("m.cat", []byte(tt.src))
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := sourceModel(t, tt.src)
 			orders := ReadWriteOrders(Model{Cat: m}, classes)
 			i := slices.IndexFunc(orders, func(o ReadWriteOrder) bool { return o.Check == "ob" })
 			if tt.want == nil {
@@ -252,14 +244,21 @@ func TestFlagsSilent(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l := &cat.Loader{Embedded: []fs.FS{stdlib.FS, models.FS}}
-			m, err := l.LoadSource("m.cat", []byte(tt.src))
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := sourceModel(t, tt.src)
 			if got := FlagsSilent(Model{Cat: m, SkipChecks: tt.skip}, tt.classes); got != tt.silent {
 				t.Errorf("FlagsSilent = %v, want %v", got, tt.silent)
 			}
 		})
 	}
+}
+
+// sourceModel loads a model from its source, as m.cat.
+func sourceModel(t *testing.T, src string) *cat.Model {
+	t.Helper()
+	l := &cat.Loader{Embedded: []fs.FS{stdlib.FS, models.FS}}
+	m, err := l.LoadSource("m.cat", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
