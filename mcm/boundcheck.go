@@ -166,24 +166,32 @@ func acyclicPoRf(model eval.Model, t *litmus.Test) string {
 	if len(orders) == 0 {
 		return allowed
 	}
+	// The check that orders the most pairs names the first it leaves
+	// out in a refusal.
 	var unordered *classified
+	best, bestOrdered := "", -1
 	for _, o := range orders {
-		unordered = nil
+		var first *classified
+		ordered := 0
 		for i := range pairs {
 			p := &pairs[i]
 			k := [2]int{p.r, p.w}
-			ordered := o.Po[k] || p.rw.Ctrl && o.Ctrl[k] || p.rw.Data && o.Data[k] || p.rw.Addr && o.Addr[k] ||
-				slices.ContainsFunc(p.fences, func(f int) bool { return o.Fence[[3]int{p.r, f, p.w}] })
-			if !ordered {
-				unordered = p
-				break
+			switch {
+			case o.Po[k] || p.rw.Ctrl && o.Ctrl[k] || p.rw.Data && o.Data[k] || p.rw.Addr && o.Addr[k] ||
+				slices.ContainsFunc(p.fences, func(f int) bool { return o.Fence[[3]int{p.r, f, p.w}] }):
+				ordered++
+			case first == nil:
+				first = p
 			}
 		}
-		if unordered == nil {
+		if first == nil {
 			return ""
+		}
+		if ordered > bestOrdered {
+			best, bestOrdered, unordered = o.Check, ordered, first
 		}
 	}
 	rw := unordered.rw
-	return fmt.Sprintf("%s, nor does its check %s order %s's read at %s before its write at %s", allowed, orders[len(orders)-1].Check,
+	return fmt.Sprintf("%s, nor does its check %s order %s's read at %s before its write at %s", allowed, best,
 		threadName(t, rw.Thread), rw.Read.Pos, rw.Write.Pos)
 }

@@ -132,12 +132,19 @@ func (lc *loopCheck) unbounded() (*events.Unfolding, *outcome.Bound, error) {
 func (lc *loopCheck) rounds() (*events.Unfolding, *outcome.Bound, error) {
 	t := lc.t
 	var last *events.Unfolding
+	lastAt := 0
 	var notEnough string
+	notEnoughAt := 0 // the bound notEnough is about
 	for _, n := range unboundedRounds {
 		u, err := events.UnfoldWith(lc.ctx, t.Program, lc.retryOptions(n), lc.initRegs, lc.initMem)
 		if err != nil {
 			if last != nil && lc.ctx.Err() == nil {
-				break // the unfolding outgrew its limit: refuse with the last round's loop
+				// The unfolding outgrew its limit: refuse with the last
+				// round's loop, and say where the rounds stopped.
+				if notEnough != "" {
+					notEnough = fmt.Sprintf("%s (at %d iterations; %d are more than purr unfolds: %v)", notEnough, notEnoughAt, n, err)
+				}
+				break
 			}
 			return nil, nil, err
 		}
@@ -170,11 +177,11 @@ func (lc *loopCheck) rounds() (*events.Unfolding, *outcome.Bound, error) {
 				}
 				return u, b, nil
 			}
-			notEnough = why
+			notEnough, notEnoughAt = why, n
 		}
-		last = u
+		last, lastAt = u, n
 	}
-	return nil, nil, newUndecidedLoop(t, last.Cuts[0], notEnough)
+	return nil, nil, newUndecidedLoop(t, last.Cuts[0], lastAt, notEnough)
 }
 
 // undecidedLoop is the refusal of a test whose loop --unroll none cannot
@@ -189,12 +196,12 @@ type undecidedLoop struct {
 func (e *undecidedLoop) Error() string { return e.err.Error() }
 func (e *undecidedLoop) Unwrap() error { return e.err }
 
-func newUndecidedLoop(t *litmus.Test, c events.CutSite, notEnough string) *undecidedLoop {
+func newUndecidedLoop(t *litmus.Test, c events.CutSite, unrolled int, notEnough string) *undecidedLoop {
 	if notEnough != "" {
 		notEnough = "; nor is a bound shown to be enough: " + notEnough
 	}
 	undecided := fmt.Sprintf("does not end by the test's own values within %d iterations, and its iterations are no retries (%s)%s",
-		unboundedRounds[len(unboundedRounds)-1], cutReason(c), notEnough)
+		unrolled, cutReason(c), notEnough)
 	thread := threadName(t, c.Thread)
 	return &undecidedLoop{
 		err: source.Errorf(c.Pos, "--unroll none: %s's loop %s: purr cannot decide it for every number of iterations; use --unroll N", thread, undecided),

@@ -102,20 +102,29 @@ func (u *Unfolding) UnorderedReadWrite() (r, w *Event, ok bool) {
 	return nil, nil, false
 }
 
-// ParallelWrites tells whether two writes of one instruction are parallel
-// parts of it, which program order leaves unordered.
+// ParallelWrites tells whether two writes of one instruction that may
+// write one location are parallel parts of it, which program order leaves
+// unordered (an STP's two writes go to two).
 func (u *Unfolding) ParallelWrites() bool {
 	for _, w := range u.Events {
 		if w.Kind != KindWrite {
 			continue
 		}
 		for _, x := range parallelBefore(w) {
-			if x.Kind == KindWrite && InParallel(x, w) {
+			if x.Kind == KindWrite && InParallel(x, w) && !distinctAddresses(x.Addr, w.Addr) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// distinctAddresses tells whether two address terms are constants that
+// differ (whatever the value analysis, which may not have run).
+func distinctAddresses(a, b *Term) bool {
+	av, aok := a.IsConst()
+	bv, bok := b.IsConst()
+	return aok && bok && len(a.deps) == 0 && len(b.deps) == 0 && av != bv
 }
 
 // parallelBefore lists the events before e on its path that may be parallel

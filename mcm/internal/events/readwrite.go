@@ -23,6 +23,10 @@ type ReadWrite struct {
 	WriteTags        []string
 	Ctrl, Data, Addr bool
 	Fences           []string // FenceKey of each fence certainly between
+	// Older: the pair of the read's instances before its latest one (a
+	// loop's earlier iterations); ReadWrites leaves it out when they are
+	// ordered as the latest one is.
+	Older bool
 }
 
 // FenceKey names a fence's tags as one string: fences with the same tags
@@ -33,7 +37,10 @@ func FenceKey(tags []string) string {
 
 // ReadWrites lists every read instruction and write instruction of p
 // that a path through p's control-flow graph (its loops unbounded) runs
-// in this order, with what orders them on every such path. Dependencies
+// in this order, with what orders them on every such path; a pair comes
+// twice when the read's latest instance and its older ones (a loop's
+// earlier iterations) are ordered differently, each to be ordered on its
+// own. Dependencies
 // are herd's as the unfolding records them (a register carries the
 // dependency of the value last put in it; a branch's condition makes every
 // later event control dependent, but in C, whose branches end theirs at
@@ -175,7 +182,14 @@ func readWrites(p *xcfa.Program, proc *xcfa.Process) ([]ReadWrite, error) {
 			}
 		}
 	}
-	type pairKey struct{ read, write int }
+	// An instance of the read (its latest, or the meet of older ones)
+	// and a write: each is ordered on its own, by what it has on every
+	// path (a read's store of this iteration by data, of the next by
+	// control).
+	type pairKey struct {
+		read  pendingKey
+		write int
+	}
 	pairs := map[pairKey]*ReadWrite{}
 	var order []pairKey
 	for _, loc := range proc.Locs {
@@ -191,11 +205,11 @@ func readWrites(p *xcfa.Program, proc *xcfa.Process) ([]ReadWrite, error) {
 			}
 			for k, r := range st {
 				same := r.inInstr && r.instr == e.Instr
-				rw := ReadWrite{Read: proc.Edges[k.edge], Write: e, WriteTags: s.Tags,
+				rw := ReadWrite{Read: proc.Edges[k.edge], Write: e, WriteTags: s.Tags, Older: k.older,
 					Ctrl: r.ctrl && !same, Data: !same && carries(s.Value, r.regs), Addr: !same && carries(s.Addr, r.regs),
 					Fences: slices.Sorted(maps.Keys(r.fences))}
 				rw.ReadTags = rw.Read.Op.(xcfa.Load).Tags
-				pk := pairKey{k.edge, index[e]}
+				pk := pairKey{k, index[e]}
 				if old, ok := pairs[pk]; ok {
 					old.Ctrl, old.Data, old.Addr = old.Ctrl && rw.Ctrl, old.Data && rw.Data, old.Addr && rw.Addr
 					old.Fences = slices.DeleteFunc(old.Fences, func(f string) bool { return !slices.Contains(rw.Fences, f) })
@@ -207,16 +221,35 @@ func readWrites(p *xcfa.Program, proc *xcfa.Process) ([]ReadWrite, error) {
 		}
 	}
 	slices.SortFunc(order, func(a, b pairKey) int {
-		if a.read != b.read {
-			return a.read - b.read
+		switch {
+		case a.read.edge != b.read.edge:
+			return a.read.edge - b.read.edge
+		case a.write != b.write:
+			return a.write - b.write
+		case a.read.older != b.read.older:
+			if a.read.older {
+				return 1
+			}
+			return -1
 		}
-		return a.write - b.write
+		return 0
 	})
-	out := make([]ReadWrite, len(order))
-	for i, k := range order {
-		out[i] = *pairs[k]
+	var out []ReadWrite
+	for _, k := range order {
+		rw := *pairs[k]
+		if n := len(out); n > 0 && sameReadWrite(out[n-1], rw) {
+			continue // the older instances are ordered as the latest
+		}
+		out = append(out, rw)
 	}
 	return out, nil
+}
+
+// sameReadWrite tells whether two pairs are of one read and write
+// instruction, ordered alike.
+func sameReadWrite(a, b ReadWrite) bool {
+	return a.Read == b.Read && a.Write == b.Write && a.Ctrl == b.Ctrl && a.Data == b.Data && a.Addr == b.Addr &&
+		slices.Equal(a.Fences, b.Fences)
 }
 
 // branchOut is st as the edges out of loc see it: a conditional branch
