@@ -74,7 +74,8 @@ func FlagsSilent(m Model, classes []EventClass) bool {
 	}
 	env := a.predefined()
 	a.run(prelude.Stmts, env, false)
-	env["rfe"] = &contents{atoms: 1 << atomRfe, may: a.upper(&ast.Var{Name: "rf"}, env)}
+	env["rfe"] = a.rfe()
+	env["rfe"].may = a.upper(&ast.Var{Name: "rf"}, env)
 	env["rfi"] = &contents{atoms: 1 << atomRfi, may: env["rfe"].may}
 	a.run(m.Cat.Stmts, env, true)
 	return !a.loud

@@ -87,7 +87,7 @@ func ReadWriteOrders(m Model, classes []EventClass) []ReadWriteOrder {
 	}
 	var out []ReadWriteOrder
 	certainChecks(m, classes, func(x *contents) {
-		if !x.has(atomRf) && !x.has(atomRfe) {
+		if !x.has(atomRf) && !x.has(atomRfe) && !x.holdsRfe(classes) {
 			return
 		}
 		o := ReadWriteOrder{Check: x.check, Po: map[[2]int]bool{}, Ctrl: map[[2]int]bool{},
@@ -130,7 +130,7 @@ func certainChecks(m Model, classes []EventClass, found func(*contents)) {
 	env := a.predefined()
 	a.run(prelude.Stmts, env, false)
 	// The prelude's rf & ext and rf & int, which together are rf.
-	env["rfe"], env["rfi"] = &contents{atoms: 1 << atomRfe}, &contents{atoms: 1 << atomRfi}
+	env["rfe"], env["rfi"] = a.rfe(), &contents{atoms: 1 << atomRfi}
 	a.run(m.Cat.Stmts, env, true)
 }
 
@@ -149,7 +149,8 @@ const (
 // famKind is a family of pairs of classified events: famID, the identity
 // on class from (= to); famPo, every pair of program order from class
 // from to class to; famCtrl, famData, famAddr, those of ctrl, data and
-// addr; famVia, those of program order with a fence of class via between.
+// addr; famVia, those of program order with a fence of class via between;
+// famRfe, those of rfe.
 type famKind int8
 
 const (
@@ -159,6 +160,7 @@ const (
 	famData
 	famAddr
 	famVia
+	famRfe // those of rfe (not in po)
 )
 
 type family struct {
@@ -178,6 +180,21 @@ type contents struct {
 }
 
 func (x *contents) has(atom int) bool { return x != nil && x.atoms&(1<<atom) != 0 }
+
+// holdsRfe tells whether x holds every pair of rfe from a write to a read
+// of the classes (a model that restricts its order to some events, the
+// kernel's [Marked]; ...; [Marked], for a program all of whose accesses
+// are in it).
+func (x *contents) holdsRfe(classes []EventClass) bool {
+	for i, w := range classes {
+		for j, r := range classes {
+			if w.Kind == 'W' && r.Kind == 'R' && !x.pairs[family{kind: famRfe, from: i, to: j}] {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 func (x *contents) hasRf() bool {
 	return x.has(atomRf) || x.has(atomRfe) && x.has(atomRfi)
@@ -236,15 +253,7 @@ func (a *porf) predefined() map[string]*contents {
 		case e.Kind == cat.KindSet && base[e.Name] != nil:
 			v = base[e.Name]
 		case e.Kind == cat.KindSet && e.Tag && !slices.Contains(baseSetNames, e.Name):
-			v = &contents{}
-			for i, c := range a.classes {
-				switch {
-				case slices.Contains(c.Tags, e.Name):
-					v.in |= 1 << i
-				case c.Kind != 'O':
-					v.out |= 1 << i
-				}
-			}
+			v = a.tagged(e.Name)
 		case e.Name == "po":
 			v = fams(famPo, all)
 			v.atoms = 1 << atomPo
@@ -257,7 +266,13 @@ func (a *porf) predefined() map[string]*contents {
 		case e.Name == "id":
 			v = &contents{pairs: a.identity(all)}
 		case e.Name == "rf":
-			v = &contents{atoms: 1 << atomRf}
+			v = a.rfe()
+			v.atoms = 1 << atomRf
+		case e.Name == "ext":
+			// Every pair of rf between threads: the rf & ext a model
+			// names rfe (the kernel's lock.cat, after its own rf).
+			v = a.rfe()
+			v.atoms = 0
 		case e.Name == "loc":
 			v = &contents{atoms: 1 << atomLoc}
 		case e.Name == "co":
@@ -277,6 +292,38 @@ func (a *porf) predefined() map[string]*contents {
 		}
 	}
 	return env
+}
+
+// tagged is the set of the events carrying a tag: the classes whose
+// tags hold it, and not the others but those that may carry any.
+func (a *porf) tagged(name string) *contents {
+	v := &contents{}
+	for i, c := range a.classes {
+		switch {
+		case slices.Contains(c.Tags, name):
+			v.in |= 1 << i
+		case c.Kind != 'O':
+			v.out |= 1 << i
+		}
+	}
+	if a.mayAnalysis {
+		v.may = &mayHold{set: v.in | a.mayKinds("O")}
+	}
+	return v
+}
+
+// rfe is what rfe certainly holds: its pairs from every class of writes
+// to every class of reads.
+func (a *porf) rfe() *contents {
+	x := &contents{atoms: 1 << atomRfe, pairs: map[family]bool{}}
+	for i, w := range a.classes {
+		for j, r := range a.classes {
+			if w.Kind == 'W' && r.Kind == 'R' {
+				x.pairs[family{kind: famRfe, from: i, to: j}] = true
+			}
+		}
+	}
+	return x
 }
 
 // baseSetNames are the predefined sets an engine computes (RMW among
@@ -331,9 +378,15 @@ func (a *porf) run(stmts []ast.Stmt, env map[string]*contents, model bool) {
 		case *ast.With:
 			env[st.Var] = nil
 		case *ast.Enum:
+			// A bell's tags: the set of each is the events carrying it, as
+			// the engines bind them.
 			env[st.Name] = nil
 			for _, t := range st.Tags {
-				env[ast.TagSet(t)] = nil
+				name := ast.TagSet(t)
+				env[name] = nil
+				if !slices.Contains(baseSetNames, name) {
+					env[name] = a.tagged(name)
+				}
 			}
 		case *ast.MatchStmt:
 			// Which arm runs depends on the test: what they bind is unknown.
@@ -487,7 +540,7 @@ func meet(x, y *contents) *contents {
 func (a *porf) both(x, y *contents) *contents {
 	out := &contents{atoms: x.atoms & y.atoms, pairs: map[family]bool{}, in: x.in & y.in, out: x.out | y.out}
 	inPo := func(f family, z *contents) bool {
-		return z.pairs[f] || f.kind != famID && z.pairs[family{kind: famPo, from: f.from, to: f.to}]
+		return z.pairs[f] || f.kind != famID && f.kind != famRfe && z.pairs[family{kind: famPo, from: f.from, to: f.to}]
 	}
 	for f := range x.pairs {
 		if inPo(f, y) {

@@ -174,6 +174,9 @@ func TestReadWriteOrders(t *testing.T) {
 			[]string{"po 0>2", "po 0>3", "po 1>2", "po 1>3"}},
 		{"a set that depends on the execution decides nothing", internal + "let bob = [R \\ domain(rmw)]; po\nacyclic bob | rfe as ob", []string{}},
 		{"a function keeps nothing", internal + "let f(r) = r\nacyclic f(po) | rfe as ob", []string{}},
+		{"rfe restricted to the program's events", internal + "let Marked = R | W\nacyclic [Marked]; ([A]; po | rf & ext); [Marked] as ob",
+			[]string{"po 1>2", "po 1>3"}},
+		{"rfe restricted to fewer", internal + "let Marked = A | L\nacyclic [Marked]; ([A]; po | rf & ext); [Marked] as ob", nil},
 		{"po within an intersection", internal + "acyclic (po & (R * W)) | rfe as ob",
 			[]string{"po 0>2", "po 0>3", "po 1>2", "po 1>3"}},
 	}
