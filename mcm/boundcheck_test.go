@@ -102,6 +102,8 @@ func TestReadWriteOrderKeepsPoRfAcyclic(t *testing.T) {
 		{"aarch64", "AArch64", "corpus/herd-catalogue-aarch64", 1, 5, "ob"},
 		{"aarch64", "AArch64", "corpus/dat3m-aarch64", 4, 200, "ob"},
 		{"aarch64", "AArch64", "corpus/random-aarch64", 16, 0, "ob"},
+		{"riscv", "RISCV", "corpus/riscv-official/tests/non-mixed-size", 16, 20, ""},
+		{"ppc", "PPC", "corpus/dat3m-ppc", 16, 0, ""},
 	}
 	for _, s := range suites {
 		t.Run(s.model+"/"+s.dir, func(t *testing.T) {

@@ -313,6 +313,10 @@ func (a *porf) upper(x ast.Expr, env map[string]*contents) *mayHold {
 		return anything
 	case *ast.IfExpr:
 		return a.upper(&ast.Binary{Op: ast.Union, X: x.Then, Y: x.Else}, env)
+	case *ast.App:
+		if body, inner := a.call(x, env); body != nil {
+			return a.upper(body, inner)
+		}
 	}
 	return anything
 }

@@ -177,6 +177,10 @@ type contents struct {
 	in, out uint64
 	check   string   // certainChecks: the check it is the relation of
 	may     *mayHold // FlagsSilent: what it may hold (nil: anything)
+	// fun is a function a let binds (not recursive), with the names of
+	// its definition, which a call evaluates its body with.
+	fun     *ast.Fun
+	closure map[string]*contents
 }
 
 func (x *contents) has(atom int) bool { return x != nil && x.atoms&(1<<atom) != 0 }
@@ -427,7 +431,9 @@ func (a *porf) check(c *ast.Check, env map[string]*contents) {
 func (a *porf) bind(rec bool, bs []*ast.Binding, env map[string]*contents) {
 	for _, b := range bs {
 		var v *contents
-		if !rec && len(b.Names) == 1 {
+		if fun, ok := b.Value.(*ast.Fun); ok && !rec && len(b.Names) == 1 {
+			v = &contents{fun: fun, closure: maps.Clone(env)}
+		} else if !rec && len(b.Names) == 1 {
 			v = a.contents(b.Value, env)
 			if a.mayAnalysis {
 				if v == nil {
@@ -492,6 +498,10 @@ func (a *porf) contents(x ast.Expr, env map[string]*contents) *contents {
 		case ast.ToID:
 			return &contents{pairs: a.identity(v.in)}
 		}
+	case *ast.App:
+		if body, inner := a.call(x, env); body != nil {
+			return a.contents(body, inner)
+		}
 	case *ast.LetIn:
 		inner := maps.Clone(env)
 		a.bind(x.Rec, x.Bindings, inner)
@@ -502,6 +512,38 @@ func (a *porf) contents(x ast.Expr, env map[string]*contents) *contents {
 		return meet(a.contents(x.X, env), a.contents(x.Fallback, env))
 	}
 	return nil
+}
+
+// call is a call of a function a let bound: its body, and the names it
+// sees, its parameters bound to the arguments' values; nil for a call of
+// anything else (a builtin, a parameter) or with other arguments.
+func (a *porf) call(x *ast.App, env map[string]*contents) (ast.Expr, map[string]*contents) {
+	f := a.contents(x.Fun, env)
+	if f == nil || f.fun == nil {
+		return nil, nil
+	}
+	args := []ast.Expr{x.Arg}
+	if t, ok := x.Arg.(*ast.Tuple); ok && len(f.fun.Params) != 1 {
+		args = t.Elems
+	}
+	if len(args) != len(f.fun.Params) {
+		return nil, nil
+	}
+	inner := maps.Clone(f.closure)
+	for i, p := range f.fun.Params {
+		v := a.contents(args[i], env)
+		if a.mayAnalysis {
+			if v == nil {
+				v = &contents{}
+			} else {
+				c := *v
+				v = &c
+			}
+			v.may = a.upper(args[i], env)
+		}
+		inner[p] = v
+	}
+	return f.fun.Body, inner
 }
 
 // either is a union's contents.
