@@ -141,7 +141,7 @@ func acyclicPoRf(model eval.Model, t *litmus.Test) string {
 	var classes []eval.EventClass
 	index := map[string]int{}
 	class := func(kind byte, tags []string) int {
-		k := string(kind) + events.FenceKey(tags)
+		k := string(kind) + events.TagsKey(tags)
 		i, ok := index[k]
 		if !ok {
 			i = len(classes)

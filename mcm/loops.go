@@ -387,7 +387,7 @@ func eventClasses(t *litmus.Test, registers bool) []eval.EventClass {
 	var out []eval.EventClass
 	seen := map[string]bool{}
 	add := func(kind byte, tags ...string) {
-		k := string(kind) + events.FenceKey(tags)
+		k := string(kind) + events.TagsKey(tags)
 		if !seen[k] {
 			seen[k] = true
 			out = append(out, eval.EventClass{Kind: kind, Tags: tags})

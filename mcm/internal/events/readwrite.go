@@ -14,7 +14,7 @@ import (
 // may relate, with what certainly orders them on every path from the one
 // to the other, in any number of loop iterations: the write's control,
 // data or address dependency on the read, and the fences between (by
-// FenceKey). A model that orders every such pair of a program (eval's
+// TagsKey). A model that orders every such pair of a program (eval's
 // ReadWriteOrders) keeps po ∪ rf acyclic.
 type ReadWrite struct {
 	Thread           int
@@ -22,16 +22,16 @@ type ReadWrite struct {
 	ReadTags         []string
 	WriteTags        []string
 	Ctrl, Data, Addr bool
-	Fences           []string // FenceKey of each fence certainly between
+	Fences           []string // the TagsKey of each fence certainly between
 	// Older: the pair of the read's instances before its latest one (a
 	// loop's earlier iterations); ReadWrites leaves it out when they are
 	// ordered as the latest one is.
 	Older bool
 }
 
-// FenceKey names a fence's tags as one string: fences with the same tags
-// are alike to a model.
-func FenceKey(tags []string) string {
+// TagsKey names an event's tags as one string: events of one kind with
+// the same tags are alike to a model.
+func TagsKey(tags []string) string {
 	return strings.Join(slices.Sorted(slices.Values(tags)), " ")
 }
 
@@ -40,12 +40,11 @@ func FenceKey(tags []string) string {
 // in this order, with what orders them on every such path; a pair comes
 // twice when the read's latest instance and its older ones (a loop's
 // earlier iterations) are ordered differently, each to be ordered on its
-// own. Dependencies
-// are herd's as the unfolding records them (a register carries the
-// dependency of the value last put in it; a branch's condition makes every
-// later event control dependent, but in C, whose branches end theirs at
-// their join and which is not followed here); a read and a write of one
-// instruction instance have none.
+// own. Dependencies are herd's as the unfolding records them (a register
+// carries the dependency of the value last put in it; a branch's
+// condition makes every later event control dependent, but in C, whose
+// branches end theirs at their join and which is not followed here); a
+// read and a write of one instruction instance have none.
 //
 // It refuses, at the operation, what it does not follow: a read-modify-
 // write herd7 makes one event, and marks.
@@ -323,7 +322,7 @@ func step(st rwState, e *xcfa.Edge, index int) {
 			}
 		}
 	case xcfa.Fence:
-		k := FenceKey(op.Tags)
+		k := TagsKey(op.Tags)
 		for _, r := range st {
 			r.fences[k] = true
 		}

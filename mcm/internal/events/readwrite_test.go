@@ -216,7 +216,7 @@ func disagreement(rw events.ReadWrite, r, w *events.Event) string {
 func fenceBetween(r, w *events.Event, key string) bool {
 	for s := w.Seg; s != nil; s = s.Parent {
 		for _, e := range s.Events {
-			if e.Kind == events.KindFence && e.Depth > r.Depth && e.Depth < w.Depth && events.FenceKey(e.Tags) == key {
+			if e.Kind == events.KindFence && e.Depth > r.Depth && e.Depth < w.Depth && events.TagsKey(e.Tags) == key {
 				return true
 			}
 		}
