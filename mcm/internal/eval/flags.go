@@ -110,17 +110,6 @@ var anything = &mayHold{top: true}
 
 func (x *mayHold) empty() bool { return !x.top && x.set == 0 && len(x.pairs) == 0 }
 
-// mayKinds are the classes of the given kinds, for what may hold.
-func (a *porf) mayKinds(ks string) uint64 {
-	var s uint64
-	for i, c := range a.classes {
-		if c.Kind != 0 && slices.Contains([]byte(ks), c.Kind) {
-			s |= 1 << i
-		}
-	}
-	return s
-}
-
 func (a *porf) cross(x, y uint64) *mayHold {
 	out := &mayHold{pairs: map[[2]int]bool{}}
 	for i := range a.classes {
@@ -137,9 +126,9 @@ func (a *porf) cross(x, y uint64) *mayHold {
 // relations by kinds (a class 'O' may be anything), tags by the classes
 // carrying them; anything else is anything.
 func (a *porf) predefinedMay(e predef.Entry) *mayHold {
-	all := a.mayKinds("RWFUIBKOG")
-	other := a.mayKinds("O")
-	reads, writes, mem := a.mayKinds("RUO"), a.mayKinds("WUIO"), a.mayKinds("RWUIO")
+	all := a.every()
+	other := a.kinds("O")
+	reads, writes, mem := a.kinds("RUO"), a.kinds("WUIO"), a.kinds("RWUIO")
 	switch {
 	case e.Kind == cat.KindSet:
 		switch e.Name {
@@ -152,11 +141,11 @@ func (a *porf) predefinedMay(e predef.Entry) *mayHold {
 		case "M", "Exp":
 			return &mayHold{set: mem}
 		case "F":
-			return &mayHold{set: a.mayKinds("FO")}
+			return &mayHold{set: a.kinds("FO")}
 		case "IW", "I":
-			return &mayHold{set: a.mayKinds("IO")}
+			return &mayHold{set: a.kinds("IO")}
 		case "B":
-			return &mayHold{set: a.mayKinds("BO")}
+			return &mayHold{set: a.kinds("BO")}
 		}
 		if !e.Tag || slices.Contains(baseSetNames, e.Name) {
 			return anything
@@ -175,20 +164,20 @@ func (a *porf) predefinedMay(e predef.Entry) *mayHold {
 	case e.Name == "fr":
 		return a.cross(reads, writes)
 	case e.Name == "loc":
-		located := mem | a.mayKinds("K")
+		located := mem | a.kinds("K")
 		return a.cross(located, located)
 	case e.Name == "id":
-		return a.cross(all, all).diagonal()
+		return a.identityMay(all)
 	}
 	return anything
 }
 
-// diagonal keeps the pairs of a class with itself.
-func (x *mayHold) diagonal() *mayHold {
+// identityMay is what the identity on the classes s may hold.
+func (a *porf) identityMay(s uint64) *mayHold {
 	out := &mayHold{pairs: map[[2]int]bool{}}
-	for p := range x.pairs {
-		if p[0] == p[1] {
-			out.pairs[p] = true
+	for i := range a.classes {
+		if s&(1<<i) != 0 {
+			out.pairs[[2]int{i, i}] = true
 		}
 	}
 	return out
@@ -197,7 +186,7 @@ func (x *mayHold) diagonal() *mayHold {
 // relation is x as a relation: top stays top.
 func (a *porf) relation(x *mayHold) map[[2]int]bool {
 	if x.top {
-		return a.cross(a.mayKinds("RWFUIBKOG"), a.mayKinds("RWFUIBKOG")).pairs
+		return a.cross(a.every(), a.every()).pairs
 	}
 	return x.pairs
 }
@@ -214,7 +203,7 @@ func (a *porf) upper(x ast.Expr, env map[string]*contents) *mayHold {
 		return &mayHold{}
 	case *ast.Universe:
 		// The universe of sets or of relations, as the context takes it.
-		all := a.mayKinds("RWFUIBKOG")
+		all := a.every()
 		return &mayHold{set: all, pairs: a.cross(all, all).pairs}
 	case *ast.Binary:
 		l, r := a.upper(x.X, env), a.upper(x.Y, env)
@@ -290,7 +279,7 @@ func (a *porf) upper(x ast.Expr, env map[string]*contents) *mayHold {
 			}
 			out := &mayHold{pairs: closePairs(v.pairs)}
 			if x.Op != ast.Plus {
-				for p := range a.cross(a.mayKinds("RWFUIBKOG"), a.mayKinds("RWFUIBKOG")).diagonal().pairs {
+				for p := range a.identityMay(a.every()).pairs {
 					out.pairs[p] = true
 				}
 			}
@@ -306,9 +295,9 @@ func (a *porf) upper(x ast.Expr, env map[string]*contents) *mayHold {
 			return out
 		case ast.ToID:
 			if v.top {
-				return a.cross(a.mayKinds("RWFUIBKOG"), a.mayKinds("RWFUIBKOG")).diagonal()
+				return a.identityMay(a.every())
 			}
-			return a.cross(v.set, v.set).diagonal()
+			return a.identityMay(v.set)
 		}
 		return anything
 	case *ast.IfExpr:

@@ -79,14 +79,9 @@ func ReadWriteOrders(m Model, classes []EventClass) []ReadWriteOrder {
 		return nil
 	}
 	internal := false
-	certainChecks(m, classes, func(x *contents) {
-		internal = internal || (x.has(atomPo) || x.has(atomPoLoc)) && (x.has(atomRf) || x.has(atomRfi))
-	})
-	if !internal {
-		return nil
-	}
 	var out []ReadWriteOrder
 	certainChecks(m, classes, func(x *contents) {
+		internal = internal || (x.has(atomPo) || x.has(atomPoLoc)) && (x.has(atomRf) || x.has(atomRfi))
 		if !x.has(atomRf) && !x.has(atomRfe) && !x.holdsRfe(classes) {
 			return
 		}
@@ -109,6 +104,9 @@ func ReadWriteOrders(m Model, classes []EventClass) []ReadWriteOrder {
 		}
 		out = append(out, o)
 	})
+	if !internal {
+		return nil
+	}
 	return out
 }
 
@@ -214,8 +212,12 @@ type porf struct {
 	loud        bool
 }
 
-// all is the set of every class; kinds those of the given kinds.
+// all is the set of the classes of accesses and fences, whose kinds the
+// base sets decide; kinds those of the given kinds.
 func (a *porf) all() uint64 { return a.kinds("RWF") }
+
+// every is the set of every class, whatever its kind.
+func (a *porf) every() uint64 { return uint64(1)<<len(a.classes) - 1 }
 
 func (a *porf) kinds(ks string) uint64 {
 	var s uint64
@@ -238,7 +240,7 @@ func (a *porf) predefined() map[string]*contents {
 		in := a.kinds(ks)
 		return &contents{in: in, out: all &^ in}
 	}
-	base := map[string]*contents{"_": a.contents(&ast.Universe{}, env), "R": kindSet("R"), "W": kindSet("W"),
+	base := map[string]*contents{"_": {in: a.every()}, "R": kindSet("R"), "W": kindSet("W"),
 		"M": kindSet("RW"), "Exp": kindSet("RW"), "F": kindSet("F"), "IW": kindSet("I"), "I": kindSet("I")}
 	fams := func(k famKind, from uint64) *contents {
 		x := &contents{pairs: map[family]bool{}}
@@ -283,13 +285,7 @@ func (a *porf) predefined() map[string]*contents {
 			v = &contents{atoms: 1 << atomCo}
 		}
 		if a.mayAnalysis {
-			if v == nil {
-				v = &contents{}
-			} else {
-				c := *v
-				v = &c
-			}
-			v.may = a.predefinedMay(e)
+			v = withMay(v, a.predefinedMay(e))
 		}
 		if _, bound := env[e.Name]; !bound || v != nil {
 			env[e.Name] = v
@@ -311,7 +307,7 @@ func (a *porf) tagged(name string) *contents {
 		}
 	}
 	if a.mayAnalysis {
-		v.may = &mayHold{set: v.in | a.mayKinds("O")}
+		v.may = &mayHold{set: v.in | a.kinds("O")}
 	}
 	return v
 }
@@ -436,10 +432,7 @@ func (a *porf) bind(rec bool, bs []*ast.Binding, env map[string]*contents) {
 		} else if !rec && len(b.Names) == 1 {
 			v = a.contents(b.Value, env)
 			if a.mayAnalysis {
-				if v == nil {
-					v = &contents{}
-				}
-				v.may = a.upper(b.Value, env)
+				v = withMay(v, a.upper(b.Value, env))
 			}
 		}
 		for _, n := range b.Names {
@@ -454,7 +447,7 @@ func (a *porf) contents(x ast.Expr, env map[string]*contents) *contents {
 	case *ast.Var:
 		return env[x.Name]
 	case *ast.Universe:
-		return &contents{in: uint64(1)<<len(a.classes) - 1}
+		return &contents{in: a.every()}
 	case *ast.Binary:
 		l, r := a.contents(x.X, env), a.contents(x.Y, env)
 		if l == nil || r == nil {
@@ -533,17 +526,22 @@ func (a *porf) call(x *ast.App, env map[string]*contents) (ast.Expr, map[string]
 	for i, p := range f.fun.Params {
 		v := a.contents(args[i], env)
 		if a.mayAnalysis {
-			if v == nil {
-				v = &contents{}
-			} else {
-				c := *v
-				v = &c
-			}
-			v.may = a.upper(args[i], env)
+			v = withMay(v, a.upper(args[i], env))
 		}
 		inner[p] = v
 	}
 	return f.fun.Body, inner
+}
+
+// withMay is a copy of v (nil: nothing certain) that may hold may: v
+// may be another name's value, which stays as it is.
+func withMay(v *contents, may *mayHold) *contents {
+	var c contents
+	if v != nil {
+		c = *v
+	}
+	c.may = may
+	return &c
 }
 
 // either is a union's contents.
