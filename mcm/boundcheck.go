@@ -138,18 +138,7 @@ func acyclicPoRf(model eval.Model, t *litmus.Test) string {
 	if err != nil {
 		return fmt.Sprintf("%s, and purr cannot tell whether it orders each read before the writes after it: %v", allowed, err)
 	}
-	var classes []eval.EventClass
-	index := map[string]int{}
-	class := func(kind byte, tags []string) int {
-		k := string(kind) + events.TagsKey(tags)
-		i, ok := index[k]
-		if !ok {
-			i = len(classes)
-			index[k] = i
-			classes = append(classes, eval.EventClass{Kind: kind, Tags: tags})
-		}
-		return i
-	}
+	var classes eventClassSet
 	type classified struct {
 		rw     events.ReadWrite
 		r, w   int
@@ -157,12 +146,12 @@ func acyclicPoRf(model eval.Model, t *litmus.Test) string {
 	}
 	pairs := make([]classified, len(rws))
 	for i, rw := range rws {
-		pairs[i] = classified{rw: rw, r: class('R', rw.ReadTags), w: class('W', rw.WriteTags)}
+		pairs[i] = classified{rw: rw, r: classes.add('R', rw.ReadTags...), w: classes.add('W', rw.WriteTags...)}
 		for _, f := range rw.Fences {
-			pairs[i].fences = append(pairs[i].fences, class('F', strings.Fields(f)))
+			pairs[i].fences = append(pairs[i].fences, classes.add('F', strings.Fields(f)...))
 		}
 	}
-	orders := eval.ReadWriteOrders(model, classes)
+	orders := eval.ReadWriteOrders(model, classes.classes)
 	if len(orders) == 0 {
 		return allowed
 	}

@@ -54,6 +54,9 @@ type loopCheck struct {
 	// valued is the unfolding whose values unbounded analysed, which
 	// analyse need not analyse again.
 	valued *events.Unfolding
+	// acyclicWhy is acyclicPoRf's answer once asked: the same at every
+	// bound.
+	acyclicWhy *string
 }
 
 // newLoopCheck reads the test's initial state for a check of it under m.
@@ -289,8 +292,12 @@ func (lc *loopCheck) retried(n int) (bool, error) {
 // retry (keptRetries), which adds one iteration to a loop: its answer
 // needs the bound n+1.
 func (lc *loopCheck) boundEnough(u *events.Unfolding, n int) (enough bool, why string, err error) {
-	if why := acyclicPoRf(lc.model, lc.t); why != "" {
-		return false, why, nil
+	if lc.acyclicWhy == nil {
+		why := acyclicPoRf(lc.model, lc.t)
+		lc.acyclicWhy = &why
+	}
+	if *lc.acyclicWhy != "" {
+		return false, *lc.acyclicWhy, nil
 	}
 	if err := prefixesRemovable(lc.model, u); err != nil {
 		return false, err.Error(), nil
@@ -378,28 +385,40 @@ func mayRaiseFlags(model eval.Model, t *litmus.Test) bool {
 	return eval.HasFlags(model.Cat.Stmts) && !eval.FlagsSilent(model, eventClasses(t, model.Cat.CatDep))
 }
 
+// eventClassSet collects event classes, each kind and tags once.
+type eventClassSet struct {
+	classes []eval.EventClass
+	index   map[string]int
+}
+
+// add returns the index of the class, adding it if new.
+func (s *eventClassSet) add(kind byte, tags ...string) int {
+	k := string(kind) + events.TagsKey(tags)
+	if i, ok := s.index[k]; ok {
+		return i
+	}
+	if s.index == nil {
+		s.index = map[string]int{}
+	}
+	s.index[k] = len(s.classes)
+	s.classes = append(s.classes, eval.EventClass{Kind: kind, Tags: tags})
+	return len(s.classes) - 1
+}
+
 // eventClasses are the kinds and tags t's events may have, as
 // eval.FlagsSilent takes them: each access, fence and branch of the
 // program, the initial writes, herd's register events when registers, and
 // an event that may carry any tag when the program has marks or messages
 // (whose channels add tags).
 func eventClasses(t *litmus.Test, registers bool) []eval.EventClass {
-	var out []eval.EventClass
-	seen := map[string]bool{}
-	add := func(kind byte, tags ...string) {
-		k := string(kind) + events.TagsKey(tags)
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, eval.EventClass{Kind: kind, Tags: tags})
-		}
-	}
-	add('I')
-	add('B')
-	add('B', "BCC")
+	var out eventClassSet
+	out.add('I')
+	out.add('B')
+	out.add('B', "BCC")
 	if registers {
-		add('G')
-		add('G', "Rreg")
-		add('G', "Rreg", "DATA")
+		out.add('G')
+		out.add('G', "Rreg")
+		out.add('G', "Rreg", "DATA")
 	}
 	for _, p := range t.Program.Procs {
 		loads := map[int][]string{}
@@ -412,25 +431,25 @@ func eventClasses(t *litmus.Test, registers bool) []eval.EventClass {
 			var tags []string
 			switch op := e.Op.(type) {
 			case xcfa.Load:
-				add('R', op.Tags...)
+				out.add('R', op.Tags...)
 				tags = op.Tags
 			case xcfa.Store:
-				add('W', op.Tags...)
+				out.add('W', op.Tags...)
 				if op.OneEvent {
-					add('U', append(slices.Clone(loads[op.RMW]), op.Tags...)...)
+					out.add('U', append(slices.Clone(loads[op.RMW]), op.Tags...)...)
 				}
 				tags = op.Tags
 			case xcfa.Fence:
-				add('F', op.Tags...)
+				out.add('F', op.Tags...)
 			case xcfa.Mark:
-				add('O')
+				out.add('O')
 			}
 			if slices.Contains(tags, "SEND") || slices.Contains(tags, "RECV") {
-				add('O')
+				out.add('O')
 			}
 		}
 	}
-	return out
+	return out.classes
 }
 
 // retrySites names the loops whose retries an unfolding cut off, once

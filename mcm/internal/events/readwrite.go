@@ -1,7 +1,6 @@
 package events
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -345,9 +344,4 @@ func carries(x xcfa.Expr, regs map[string]bool) bool {
 		return carries(x.X, regs)
 	}
 	return false
-}
-
-// String describes the pair for messages.
-func (rw ReadWrite) String() string {
-	return fmt.Sprintf("read at %s, write at %s", rw.Read.Pos, rw.Write.Pos)
 }
