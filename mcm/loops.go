@@ -54,9 +54,9 @@ type loopCheck struct {
 	// valued is the unfolding whose values unbounded analysed, which
 	// analyse need not analyse again.
 	valued *events.Unfolding
-	// acyclicWhy is acyclicPoRf's answer once asked: the same at every
-	// bound.
-	acyclicWhy *string
+	// acyclicWhy is acyclicPoRf's answer once asked, justifiedWhy
+	// acyclicJustification's: the same at every bound.
+	acyclicWhy, justifiedWhy *string
 }
 
 // newLoopCheck reads the test's initial state for a check of it under m.
@@ -138,7 +138,7 @@ func (lc *loopCheck) rounds() (*events.Unfolding, *outcome.Bound, error) {
 	lastAt := 0
 	var notEnough string
 	notEnoughAt := 0 // the bound notEnough is about
-	for _, n := range unboundedRounds {
+	for round, n := range unboundedRounds {
 		u, err := events.UnfoldWith(lc.ctx, t.Program, lc.retryOptions(n), lc.initRegs, lc.initMem)
 		if err != nil {
 			if last != nil && lc.ctx.Err() == nil {
@@ -157,8 +157,12 @@ func (lc *loopCheck) rounds() (*events.Unfolding, *outcome.Bound, error) {
 				return nil, nil, source.Errorf(r.Pos, "--unroll none: %s's loop only retries here, but %v", threadName(t, r.Thread), err)
 			}
 		}
-		b := &outcome.Bound{Unroll: Unbounded, Iterations: n, Exact: true, Retries: retrySites(t, u)}
+		b := &outcome.Bound{Unroll: Unbounded, Iterations: n, Exact: true, Retries: retrySites(t, u), Rounds: round + 1}
 		if !u.Cut {
+			return u, b, nil
+		}
+		if precision, ok := lc.cutsByValues(u); ok {
+			b.Enough, b.Precision = true, precision
 			return u, b, nil
 		}
 		if n <= maxBoundCheck {
@@ -334,6 +338,10 @@ func (lc *loopCheck) bounded() (*outcome.Bound, error) {
 		}
 	}
 	if u.Cut {
+		if precision, ok := lc.cutsByValues(u); ok {
+			b.Exact, b.Enough, b.Precision = true, true, precision
+			return b, nil
+		}
 		c := u.Cuts[0]
 		b.Why = fmt.Sprintf("%s's loop at %s is no retry: %s", threadName(t, c.Thread), c.Pos, cutReason(c))
 		retried, err := lc.retried(n)

@@ -1,9 +1,12 @@
 package mcm
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/mcm/outcome"
 )
@@ -165,5 +168,60 @@ func TestBoundedWitnessed(t *testing.T) {
 		if b := out.Bound; b == nil || b.Exact || b.Witnessed != want {
 			t.Errorf("%s: bound %+v, want witnessed %v, not exact", cond, b, want)
 		}
+	}
+}
+
+// TestValueBound checks the proof that the values the reads may take end
+// a loop whose iterations write (cutsByValues): under ARMv8, where po | rf
+// may cycle, a ping-pong whose rounds end when an acknowledgement is
+// stale is decided, with the reads the proof rests on, and its answer is
+// that of a bound past every path; under a model that orders no
+// dependency (a value could justify itself through one), it is not.
+func TestValueBound(t *testing.T) {
+	const rounds = "AArch64 T\n{ 0:X1=x; 0:X3=y; 1:X1=x; 1:X3=y; }\n P0 | P1 ;\n" +
+		" MOV W5,#0 | MOV W6,#0 ;\nL0: | L1: ;\n LDR W2,[X3] | LDR W4,[X1] ;\n ADD W5,W5,#1 | CMP W4,W6 ;\n" +
+		" STR %s,[X1] | B.NE L1 ;\n SUB W7,W5,#1 | ADD W6,W6,#1 ;\n CMP W2,W7 | STR W6,[X3] ;\n B.EQ L0 | CMP W6,#2 ;\n" +
+		" | B.NE L1 ;\nexists (0:X2=2 /\\ x=1)\n"
+	aarch64 := embeddedModel(t, "aarch64")
+	coherence := inlineModel(t, "coherence only\nacyclic po-loc | rf | co | fr as coherence\n")
+	tests := []struct {
+		name      string
+		model     *cat.Model
+		stored    string // what P0 stores: its count (W5), or the value it read (W2, a data dependency)
+		precision []string
+		err       string
+	}{
+		{name: "aarch64", model: aarch64, stored: "W5",
+			precision: []string{"P0 reads y at inline.litmus:6:2: 0, 1, 2"}},
+		{name: "aarch64, a data dependency", model: aarch64, stored: "W2",
+			precision: []string{"P0 reads y at inline.litmus:6:2: 0, 1, 2"}},
+		{name: "a model that orders no dependency", model: coherence, stored: "W2",
+			err: "inline.litmus:6:2: --unroll none: P0's loop does not end by the test's own values"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			test := inlineTest(t, fmt.Sprintf(rounds, tt.stored))
+			out, err := Check(tt.model, test, Options{Unroll: Unbounded})
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error %v, want one saying %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := out.Bound
+			if out.Loop || b == nil || !b.Exact || !b.Enough || !slices.Equal(b.Precision, tt.precision) || b.Rounds != 2 {
+				t.Fatalf("Loop %v, bound %+v: want no Loop, enough by values %q in 2 rounds", out.Loop, b, tt.precision)
+			}
+			past, err := Check(tt.model, test, Options{Unroll: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := verdictAndStates(test, out), verdictAndStates(test, past); got != want {
+				t.Errorf("--unroll none: %s; --unroll 10: %s", got, want)
+			}
+		})
 	}
 }

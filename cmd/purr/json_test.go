@@ -159,6 +159,7 @@ func TestJSONMatchesSchema(t *testing.T) {
 		{"executions", "--json", "-through", "all", "-m", "tcp", "../../testdata/protocols/tcp.litmus"},
 		{"executions", "--json", "--unroll", "none", "-m", "aarch64", "../../testdata/loops/aarch64-dekker-no-fence.litmus", "../../testdata/loops/aarch64-mp-spin.litmus"},
 		{"executions", "--json", "-m", "rc11", "../../testdata/loops/counters.litmus"},
+		{"--json", "--unroll", "none", "../../testdata/loops/aarch64-rounds.litmus"},
 	} {
 		out, errs, status := runPurr(args...)
 		if status != 0 {
@@ -213,5 +214,32 @@ func TestSchemaValidatorFails(t *testing.T) {
 		if !slices.ContainsFunc(errs, func(e string) bool { return strings.Contains(e, c.want) }) {
 			t.Errorf("%s: got %q, want an error with %q", c.name, errs, c.want)
 		}
+	}
+}
+
+// TestJSONBoundPrecision checks what --json says of a loop that the
+// values its reads may take end: no Loop, exact, the rounds it took and
+// the reads the proof tracked; and that purr executions says the same in
+// words.
+func TestJSONBoundPrecision(t *testing.T) {
+	const path = "../../testdata/loops/aarch64-rounds.litmus"
+	out, errs, status := runPurr("--json", "--unroll", "none", path)
+	if status != 0 {
+		t.Fatalf("exit status %d: %s", status, errs)
+	}
+	var got struct {
+		Loop  bool      `json:"loop"`
+		Bound jsonBound `json:"bound"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"P0 reads y at " + path + ":32:2: 0, 1, 2"}
+	if b := got.Bound; got.Loop || !b.Exact || !b.Enough || b.Rounds != 2 || !slices.Equal(b.Precision, want) {
+		t.Errorf("loop %v, bound %+v: want no loop, exact and enough in 2 rounds, precision %q", got.Loop, b, want)
+	}
+	out, _, _ = runPurr("executions", "--unroll", "none", path)
+	if note := "the values the reads may take keep every execution within 8 iterations, so the answer holds for any number (2 rounds: " + want[0] + ")"; !strings.Contains(out, note) {
+		t.Errorf("purr executions says\n%s\nwant it to say %q", out, note)
 	}
 }

@@ -93,13 +93,18 @@ type jsonBound struct {
 	Witnessed  bool     `json:"witnessed,omitempty"`
 	Retries    []string `json:"retries"`
 	Why        string   `json:"why,omitempty"`
+	// Rounds and Precision: how --unroll none got to its answer (see
+	// outcome.Bound).
+	Rounds    int      `json:"rounds,omitempty"`
+	Precision []string `json:"precision,omitempty"`
 }
 
 func newJSONBound(b *outcome.Bound) *jsonBound {
 	if b == nil {
 		return nil
 	}
-	j := &jsonBound{Unroll: strconv.Itoa(b.Unroll), Exact: b.Exact, Enough: b.Enough, Witnessed: b.Witnessed, Retries: nonNil(b.Retries), Why: b.Why}
+	j := &jsonBound{Unroll: strconv.Itoa(b.Unroll), Exact: b.Exact, Enough: b.Enough, Witnessed: b.Witnessed, Retries: nonNil(b.Retries), Why: b.Why,
+		Rounds: b.Rounds, Precision: b.Precision}
 	if b.Unroll == outcome.Unbounded {
 		j.Unroll, j.Iterations = "none", b.Iterations
 	}
@@ -276,6 +281,14 @@ func iterations(n int) string {
 	return fmt.Sprintf("%d iterations", n)
 }
 
+// rounds says how many bounds --unroll none tried: "1 round", "2 rounds".
+func rounds(n int) string {
+	if n == 1 {
+		return "1 round"
+	}
+	return fmt.Sprintf("%d rounds", n)
+}
+
 // boundNote says in a line how a test's loops were bounded and whether the
 // answer holds for every bound.
 func boundNote(b *outcome.Bound) string {
@@ -283,10 +296,14 @@ func boundNote(b *outcome.Bound) string {
 	switch {
 	case b.Unroll == outcome.Unbounded && b.Witnessed:
 		s = fmt.Sprintf("Loops without a bound (--unroll none): an execution within %s settles the verdict for any number of iterations; the states and counts are those of %s, as %s", iterations(b.Iterations), iterations(b.Iterations), b.Why)
+	case b.Unroll == outcome.Unbounded && b.Enough && len(b.Precision) > 0:
+		s = fmt.Sprintf("Loops without a bound (--unroll none): the values the reads may take keep every execution within %s, so the answer holds for any number (%s: %s)", iterations(b.Iterations), rounds(b.Rounds), strings.Join(b.Precision, "; "))
 	case b.Unroll == outcome.Unbounded && b.Enough:
 		s = fmt.Sprintf("Loops without a bound (--unroll none): no consistent execution goes past %s, so the answer holds for any number", iterations(b.Iterations))
 	case b.Unroll == outcome.Unbounded:
 		s = "Loops without a bound (--unroll none): the answer holds for any number of iterations"
+	case b.Enough && len(b.Precision) > 0:
+		s = fmt.Sprintf("Loops cut at --unroll %d, but the values the reads may take keep every execution within the bound: the answer holds for any number of iterations (%s)", b.Unroll, strings.Join(b.Precision, "; "))
 	case b.Enough:
 		s = fmt.Sprintf("Loops cut at --unroll %d, but no consistent execution goes past the bound: the answer holds for any number of iterations", b.Unroll)
 	case b.Exact:

@@ -103,10 +103,20 @@ type Bound struct {
 	// file:line:col".
 	Retries []string
 	// Enough: the bound cut loops whose iterations are no retries, and no
-	// consistent execution goes past it (the SAT engine found none that
+	// consistent execution goes past it: the SAT engine found none that
 	// reaches it, under a model that keeps po | rf acyclic and that
-	// cutting an execution short cannot make inconsistent).
+	// cutting an execution short cannot make inconsistent; or, when
+	// Precision is set, the values the reads may take keep every path
+	// from the cuts.
 	Enough bool
+	// Precision, when the values the reads may take showed the bound
+	// enough, names the reads the proof rests on, with those values:
+	// "P0 reads y at T.litmus:8:2: 0, 1, 2".
+	Precision []string
+	// Rounds is how many bounds --unroll none unfolded the test with (2,
+	// 8, 32, 128 in turn), each raising the last's: the refinements the
+	// answer took, plus one.
+	Rounds int
 	// Witnessed: the answer is not exact, but an execution within the
 	// bound (Iterations under --unroll none) settles the verdict for every
 	// larger bound: the condition's witness for exists, a counterexample

@@ -26,6 +26,13 @@ type ReadWrite struct {
 	// loop's earlier iterations); ReadWrites leaves it out when they are
 	// ordered as the latest one is.
 	Older bool
+	// MayDepend: on some path the write's value, address or existence may
+	// depend on the read's value: through registers (a pick's condition
+	// too), the address of a read between, a store between that a later
+	// read may read from, or a branch or assumption on it (whose effect
+	// lasts, here, to the end of the thread). A write that may not is
+	// none of the read's dependents, whatever the model.
+	MayDepend bool
 }
 
 // TagsKey names an event's tags as one string: events of one kind with
@@ -66,12 +73,19 @@ func ReadWrites(p *xcfa.Program) ([]ReadWrite, error) {
 // the registers its value certainly flows into, whether a branch on it
 // was passed, the fences passed, and whether the path is still in its
 // instruction instance.
+//
+// The may part is what the value may flow into on some path: the
+// registers, whether a branch or assumption on it was passed (mayCtrl),
+// whether a store it may flow into was (mayMem: a later read may read it).
 type pendingRead struct {
 	regs    map[string]bool
 	ctrl    bool
 	fences  map[string]bool
 	inInstr bool
 	instr   int
+
+	mayRegs         map[string]bool
+	mayCtrl, mayMem bool
 }
 
 // pendingKey is a read edge's latest instance (older false) or the meet
@@ -85,14 +99,17 @@ type rwState map[pendingKey]*pendingRead
 
 func (p *pendingRead) clone() *pendingRead {
 	q := *p
-	q.regs, q.fences = maps.Clone(p.regs), maps.Clone(p.fences)
+	q.regs, q.fences, q.mayRegs = maps.Clone(p.regs), maps.Clone(p.fences), maps.Clone(p.mayRegs)
 	return &q
 }
 
-// meetRead is what two instances certainly both have.
+// meetRead is what two instances certainly both have, and what either
+// may have.
 func meetRead(a, b *pendingRead) *pendingRead {
 	out := &pendingRead{regs: map[string]bool{}, fences: map[string]bool{}, ctrl: a.ctrl && b.ctrl,
-		inInstr: a.inInstr || b.inInstr, instr: a.instr}
+		inInstr: a.inInstr || b.inInstr, instr: a.instr,
+		mayRegs: maps.Clone(a.mayRegs), mayCtrl: a.mayCtrl || b.mayCtrl, mayMem: a.mayMem || b.mayMem}
+	maps.Copy(out.mayRegs, b.mayRegs)
 	for r := range a.regs {
 		if b.regs[r] {
 			out.regs[r] = true
@@ -107,7 +124,8 @@ func meetRead(a, b *pendingRead) *pendingRead {
 }
 
 func sameRead(a, b *pendingRead) bool {
-	return a.ctrl == b.ctrl && a.inInstr == b.inInstr && maps.Equal(a.regs, b.regs) && maps.Equal(a.fences, b.fences)
+	return a.ctrl == b.ctrl && a.inInstr == b.inInstr && maps.Equal(a.regs, b.regs) && maps.Equal(a.fences, b.fences) &&
+		a.mayCtrl == b.mayCtrl && a.mayMem == b.mayMem && maps.Equal(a.mayRegs, b.mayRegs)
 }
 
 func (s rwState) clone() rwState {
@@ -205,12 +223,14 @@ func readWrites(p *xcfa.Program, proc *xcfa.Process) ([]ReadWrite, error) {
 				same := r.inInstr && r.instr == e.Instr
 				rw := ReadWrite{Read: proc.Edges[k.edge], Write: e, WriteTags: s.Tags, Older: k.older,
 					Ctrl: r.ctrl && !same, Data: !same && carries(s.Value, r.regs), Addr: !same && carries(s.Addr, r.regs),
-					Fences: slices.Sorted(maps.Keys(r.fences))}
+					Fences:    slices.Sorted(maps.Keys(r.fences)),
+					MayDepend: r.mayCtrl || mayCarry(s.Value, r.mayRegs) || mayCarry(s.Addr, r.mayRegs)}
 				rw.ReadTags = rw.Read.Op.(xcfa.Load).Tags
 				pk := pairKey{k, index[e]}
 				if old, ok := pairs[pk]; ok {
 					old.Ctrl, old.Data, old.Addr = old.Ctrl && rw.Ctrl, old.Data && rw.Data, old.Addr && rw.Addr
 					old.Fences = slices.DeleteFunc(old.Fences, func(f string) bool { return !slices.Contains(rw.Fences, f) })
+					old.MayDepend = old.MayDepend || rw.MayDepend
 					continue
 				}
 				pairs[pk] = &rw
@@ -247,7 +267,7 @@ func readWrites(p *xcfa.Program, proc *xcfa.Process) ([]ReadWrite, error) {
 // instruction, ordered alike.
 func sameReadWrite(a, b ReadWrite) bool {
 	return a.Read == b.Read && a.Write == b.Write && a.Ctrl == b.Ctrl && a.Data == b.Data && a.Addr == b.Addr &&
-		slices.Equal(a.Fences, b.Fences)
+		a.MayDepend == b.MayDepend && slices.Equal(a.Fences, b.Fences)
 }
 
 // branchOut is st as the edges out of loc see it: a conditional branch
@@ -292,10 +312,18 @@ func step(st rwState, e *xcfa.Edge, index int) {
 			} else {
 				delete(r.regs, op.Dst)
 			}
+			setMay(r.mayRegs, op.Dst, mayCarry(op.Value, r.mayRegs))
+		}
+	case xcfa.Assume:
+		for _, r := range st {
+			r.mayCtrl = r.mayCtrl || mayCarry(op.Cond, r.mayRegs)
 		}
 	case xcfa.Load:
 		for _, r := range st {
 			delete(r.regs, op.Dst)
+			// The value read may depend on this read's through its
+			// address, or through a store this thread made with it.
+			setMay(r.mayRegs, op.Dst, r.mayMem || mayCarry(op.Addr, r.mayRegs))
 		}
 		latest, older := pendingKey{index, false}, pendingKey{index, true}
 		if prev, ok := st[latest]; ok {
@@ -304,12 +332,20 @@ func step(st rwState, e *xcfa.Edge, index int) {
 			}
 			st[older] = prev
 		}
-		fresh := &pendingRead{regs: map[string]bool{}, fences: map[string]bool{}, inInstr: true, instr: e.Instr}
+		fresh := &pendingRead{regs: map[string]bool{}, fences: map[string]bool{}, inInstr: true, instr: e.Instr, mayRegs: map[string]bool{}}
 		if op.Dst != "" {
 			fresh.regs[op.Dst] = true
+			fresh.mayRegs[op.Dst] = true
 		}
 		st[latest] = fresh
 	case xcfa.Store:
+		for _, r := range st {
+			flows := r.mayCtrl || mayCarry(op.Value, r.mayRegs) || mayCarry(op.Addr, r.mayRegs)
+			r.mayMem = r.mayMem || flows
+			if op.Status != "" {
+				setMay(r.mayRegs, op.Status, flows)
+			}
+		}
 		if op.Status != "" {
 			// The status depends on what the store does.
 			for _, r := range st {
@@ -344,4 +380,21 @@ func carries(x xcfa.Expr, regs map[string]bool) bool {
 		return carries(x.X, regs)
 	}
 	return false
+}
+
+// mayCarry tells whether x's value may depend on one of regs: a pick's
+// condition chooses it, so it does.
+func mayCarry(x xcfa.Expr, regs map[string]bool) bool {
+	found := false
+	xcfa.EachReg(x, func(name string) { found = found || regs[name] })
+	return found
+}
+
+// setMay records whether a register's new value may carry a read's.
+func setMay(regs map[string]bool, reg string, carried bool) {
+	if carried {
+		regs[reg] = true
+	} else {
+		delete(regs, reg)
+	}
 }

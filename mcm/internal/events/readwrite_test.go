@@ -25,22 +25,22 @@ func TestReadWrites(t *testing.T) {
 		want       []string // "readLine>writeLine facts"
 	}{
 		{name: "plain", code: " LDR W0,[X1] ;\n STR W2,[X3] ;\n",
-			want: []string{"4>5"}},
+			want: []string{"4>5 independent"}},
 		{name: "data and address",
 			code: " LDR W0,[X1] ;\n ADD W2,W0,#1 ;\n STR W2,[X3] ;\n STR W2,[X3,W0,SXTW] ;\n",
 			want: []string{"4>6 data", "4>7 data addr"}},
 		{name: "a register overwritten ends the dependency",
 			code: " LDR W0,[X1] ;\n MOV W0,#1 ;\n STR W0,[X3] ;\n",
-			want: []string{"4>6"}},
+			want: []string{"4>6 independent"}},
 		{name: "a branch orders every later write",
 			code: " LDR W0,[X1] ;\n CBZ W0,L0 ;\n STR W2,[X3] ;\nL0: ;\n STR W2,[X1] ;\n",
 			want: []string{"4>6 ctrl", "4>8 ctrl"}},
 		{name: "a fence on one path only",
 			code: " LDR W0,[X1] ;\n CBZ W2,L0 ;\n DMB ISH ;\nL0: ;\n STR W2,[X3] ;\n",
-			want: []string{"4>8"}},
+			want: []string{"4>8 independent"}},
 		{name: "a fence on every path",
 			code: " LDR W0,[X1] ;\n DMB ISH ;\n CBZ W2,L0 ;\n STR W2,[X1] ;\nL0: ;\n STR W2,[X3] ;\n",
-			want: []string{"4>7 DMB.ISH", "4>9 DMB.ISH"}},
+			want: []string{"4>7 independent DMB.ISH", "4>9 independent DMB.ISH"}},
 		{name: "a loop's next iteration: the write before the branch",
 			code: "L0: ;\n STR W2,[X3] ;\n LDR W0,[X1] ;\n CBZ W0,L0 ;\n",
 			want: []string{"6>5 ctrl"}},
@@ -54,10 +54,24 @@ func TestReadWrites(t *testing.T) {
 			want: []string{"5>7 data", "5>7 ctrl"}},
 		// The store of an iteration has no data dependency on the read of
 		// the one before, and the status of a failed one depends on
-		// nothing: the read of a failed iteration is not ordered.
+		// nothing: the read of a failed iteration is not ordered. The
+		// status says whether the store-exclusive succeeded, which no
+		// value read decides: the STR of W4 depends on no read.
 		{name: "a store-exclusive's status",
 			code: "L0: ;\n LDXR W0,[X1] ;\n STXR W4,W0,[X1] ;\n STR W4,[X3] ;\n CBNZ W4,L0 ;\n",
-			want: []string{"5>6 data", "5>6", "5>7"}},
+			want: []string{"5>6 data", "5>6", "5>7 independent"}},
+		// What a write may depend on without a dependency herd records: a
+		// value read back from the thread's own store, the value of a read
+		// at an address computed from the read, a pick's condition.
+		{name: "a store read back",
+			code: " LDR W0,[X1] ;\n STR W0,[X3] ;\n LDR W5,[X3] ;\n STR W5,[X1] ;\n",
+			want: []string{"4>5 data", "4>7", "6>7 data"}},
+		{name: "a read at a dependent address",
+			code: " LDR W0,[X1] ;\n LDR W5,[X3,W0,SXTW] ;\n STR W5,[X1] ;\n",
+			want: []string{"4>6", "5>6 data"}},
+		{name: "a pick's condition",
+			code: " LDR W0,[X1] ;\n CMP W0,#1 ;\n CSEL W5,W6,W7,EQ ;\n STR W5,[X3] ;\n",
+			want: []string{"4>7"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,7 +99,7 @@ func describe(rw events.ReadWrite) string {
 	for _, f := range []struct {
 		on   bool
 		name string
-	}{{rw.Ctrl, "ctrl"}, {rw.Data, "data"}, {rw.Addr, "addr"}} {
+	}{{rw.Ctrl, "ctrl"}, {rw.Data, "data"}, {rw.Addr, "addr"}, {!rw.MayDepend, "independent"}} {
 		if f.on {
 			s += " " + f.name
 		}
@@ -100,7 +114,8 @@ func describe(rw events.ReadWrite) string {
 // structure the unfolding builds: on every read and later write of a
 // path, at three iterations of every loop, what it says orders their
 // instructions orders the events: the write's ctrl, data or addr
-// dependencies hold the read, a fence of its tags lies between.
+// dependencies hold the read, a fence of its tags lies between; and a
+// write it says may not depend on the read has no dependency on it.
 func TestReadWritesAgreeWithUnfolding(t *testing.T) {
 	var files []string
 	for _, pattern := range []string{"testdata/loops/*.litmus", "testdata/riscv/*.litmus", "testdata/ppc/*.litmus",
@@ -144,6 +159,7 @@ func TestReadWritesAgreeWithUnfolding(t *testing.T) {
 			if old, ok := facts[k]; ok {
 				rw.Ctrl, rw.Data, rw.Addr = rw.Ctrl && old.Ctrl, rw.Data && old.Data, rw.Addr && old.Addr
 				rw.Fences = slices.DeleteFunc(rw.Fences, func(f string) bool { return !slices.Contains(old.Fences, f) })
+				rw.MayDepend = rw.MayDepend || old.MayDepend
 			}
 			facts[k] = rw
 		}
@@ -199,6 +215,14 @@ func disagreement(rw events.ReadWrite, r, w *events.Event) string {
 	}
 	if rw.Addr && !slices.Contains(w.AddrDeps, r) {
 		out = append(out, "no addr")
+	}
+	if !rw.MayDepend {
+		for _, deps := range [][]*events.Event{w.CtrlDeps, w.DataDeps, w.AddrDeps, w.CtrlPicks, w.DataPicks, w.AddrPicks} {
+			if slices.Contains(deps, r) {
+				out = append(out, "a dependency on a read it may not depend on")
+				break
+			}
+		}
 	}
 	if (rw.Ctrl || rw.Data || rw.Addr) && events.SameInstruction(r, w) {
 		out = append(out, "a dependency inside one instruction")

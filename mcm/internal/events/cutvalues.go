@@ -1,0 +1,193 @@
+package events
+
+import (
+	"slices"
+
+	"github.com/purr-mcm/purr/mcm/outcome"
+)
+
+// CutsByValues tells whether the values the reads may take (their
+// domains, after AnalyseValues) keep every path from the bound's cuts:
+// for each cut leaf, no choice of a value of its domain for each read
+// makes every assumption on the leaf's path (its branches, the values a
+// successful compare-and-swap read) true. Each read is chosen on its own,
+// as a thread would see it if any write of the domain could be read. It
+// gives up (false) after budget choices in all.
+//
+// decisive are the reads whose assumptions the search evaluated, in the
+// order of the unfolding: what the answer rests on. A read without values
+// (a domain left empty) cannot execute, nor can a path through it.
+//
+// This is about the bounded program: that the answer holds for every
+// bound needs more (see mcm's cutsByValues).
+func (u *Unfolding) CutsByValues(budget int) (decisive []*Event, ok bool) {
+	seen := map[*Event]bool{}
+	for _, s := range u.Segments {
+		if !s.Cut || s.Dead {
+			continue
+		}
+		var assumes []*Term
+		for p := s; p != nil; p = p.Parent {
+			assumes = append(assumes, p.Assumes...)
+		}
+		search := newAssumeSearch(assumes)
+		if search.satisfiable(0, &budget) || budget < 0 {
+			return nil, false
+		}
+		for _, r := range search.reads {
+			seen[r.Read] = true
+		}
+	}
+	for _, e := range u.Events {
+		if seen[e] {
+			decisive = append(decisive, e)
+		}
+	}
+	return decisive, true
+}
+
+// assumeSearch looks for values of a path's reads, from their domains,
+// that make its assumptions true: reads in path order, each assumption
+// evaluated once the last read it depends on has its value.
+type assumeSearch struct {
+	reads  []*Term
+	due    [][]*Term // per read index: the assumptions its value completes
+	always []*Term   // assumptions that depend on no read
+	value  map[*Term]outcome.Value
+}
+
+func newAssumeSearch(assumes []*Term) *assumeSearch {
+	s := &assumeSearch{value: map[*Term]outcome.Value{}}
+	readsOf := make([][]*Term, len(assumes))
+	index := map[*Term]bool{}
+	for i, a := range assumes {
+		readsOf[i] = termReads(a, nil, map[*Term]bool{})
+		for _, r := range readsOf[i] {
+			if !index[r] {
+				index[r] = true
+				s.reads = append(s.reads, r)
+			}
+		}
+	}
+	slices.SortFunc(s.reads, func(a, b *Term) int { return a.Read.Depth - b.Read.Depth })
+	position := map[*Term]int{}
+	for i, r := range s.reads {
+		position[r] = i
+	}
+	s.due = make([][]*Term, len(s.reads))
+	for i, a := range assumes {
+		last := -1
+		for _, r := range readsOf[i] {
+			last = max(last, position[r])
+		}
+		if last < 0 {
+			s.always = append(s.always, a)
+		} else {
+			s.due[last] = append(s.due[last], a)
+		}
+	}
+	return s
+}
+
+// termReads appends the read terms t is computed from.
+func termReads(t *Term, out []*Term, visited map[*Term]bool) []*Term {
+	if visited[t] {
+		return out
+	}
+	visited[t] = true
+	if t.Op == TermRead {
+		return append(out, t)
+	}
+	for _, a := range t.Args {
+		out = termReads(a, out, visited)
+	}
+	return out
+}
+
+// satisfiable tells whether values of reads[i:] make the assumptions
+// true, the earlier reads holding theirs; each value tried costs budget.
+func (s *assumeSearch) satisfiable(i int, budget *int) bool {
+	if i == 0 && !s.hold(s.always) {
+		return false
+	}
+	if i == len(s.reads) {
+		return true
+	}
+	r := s.reads[i]
+	for _, v := range r.Dom {
+		if *budget--; *budget < 0 {
+			return false
+		}
+		s.value[r] = v
+		if s.hold(s.due[i]) && s.satisfiable(i+1, budget) {
+			return true
+		}
+	}
+	delete(s.value, r)
+	return false
+}
+
+// hold tells whether every assumption may be true with the values the
+// reads hold: one whose operation is undefined for them may (herd7
+// would stop there, which is no answer this search may rule out).
+func (s *assumeSearch) hold(assumes []*Term) bool {
+	for _, a := range assumes {
+		v, ok := s.eval(a, map[*Term]outcome.Value{})
+		if ok && !Truth(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// eval computes t from the reads' values; ok is false when an operation
+// is undefined.
+func (s *assumeSearch) eval(t *Term, memo map[*Term]outcome.Value) (v outcome.Value, ok bool) {
+	if v, ok := memo[t]; ok {
+		return v, true
+	}
+	defer func() {
+		if ok {
+			memo[t] = v
+		}
+	}()
+	switch t.Op {
+	case TermConst:
+		return t.Val, true
+	case TermRead:
+		return s.value[t], true
+	case TermPick:
+		return s.eval(t.Args[1], memo)
+	case TermIte:
+		c, ok := s.eval(t.Args[0], memo)
+		if !ok {
+			return c, false
+		}
+		if Truth(c) {
+			return s.eval(t.Args[1], memo)
+		}
+		return s.eval(t.Args[2], memo)
+	case TermUnary:
+		x, ok := s.eval(t.Args[0], memo)
+		if !ok {
+			return x, false
+		}
+		v, err := ApplyUnary(t.Un, x)
+		return v, err == nil
+	case TermBinary:
+		if t.Cancels() {
+			return outcome.Int(0), true
+		}
+		x, ok := s.eval(t.Args[0], memo)
+		if !ok {
+			return x, false
+		}
+		y, ok := s.eval(t.Args[1], memo)
+		if !ok {
+			return y, false
+		}
+		v, err := ApplyBinary(t.Bin, x, y)
+		return v, err == nil
+	}
+	return outcome.Value{}, false
+}
