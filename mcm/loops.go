@@ -162,8 +162,9 @@ func (lc *loopCheck) rounds() (*events.Unfolding, *outcome.Bound, error) {
 			return u, b, nil
 		}
 		if precision, ok := lc.cutsByValues(u); ok {
-			b.Enough, b.Precision = true, precision
-			return u, b, nil
+			u, b.Iterations, b.Precision, err = lc.tightestByValues(lastAt+1, n, u, precision)
+			b.Enough, b.Retries = true, retrySites(t, u)
+			return u, b, err
 		}
 		if n <= maxBoundCheck {
 			enough, why, err := lc.boundEnough(u, n)

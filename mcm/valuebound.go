@@ -74,6 +74,28 @@ func (lc *loopCheck) cutsByValues(u *events.Unfolding) (precision []string, ok b
 	return lc.valuePrecision(decisive), true
 }
 
+// tightestByValues returns the least bound from from up to n at which
+// cutsByValues holds, with its unfolding (u is n's): the engines then
+// search no more iterations than the values allow (a proof at 8 of loops
+// that run 4 times would have them encode 8).
+func (lc *loopCheck) tightestByValues(from, n int, u *events.Unfolding, precision []string) (*events.Unfolding, int, []string, error) {
+	for k := from; k < n; k++ {
+		uk, err := events.UnfoldWith(lc.ctx, lc.t.Program, lc.retryOptions(k), lc.initRegs, lc.initMem)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		if uk.Cut {
+			if len(uk.Retries) > 0 && retriesRemovable(lc.model, uk) != nil {
+				continue
+			}
+			if p, ok := lc.cutsByValues(uk); ok {
+				return uk, k, p, nil
+			}
+		}
+	}
+	return u, n, precision, nil
+}
+
 // valuePrecision names the reads a proof by values rests on, once per
 // instruction, with the location and every value their instances may
 // read: "P0 reads y at T.litmus:8:2: 0, 1, 2".

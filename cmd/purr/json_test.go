@@ -239,7 +239,7 @@ func TestJSONBoundPrecision(t *testing.T) {
 		t.Errorf("loop %v, bound %+v: want no loop, exact and enough in 2 rounds, precision %q", got.Loop, b, want)
 	}
 	out, _, _ = runPurr("executions", "--unroll", "none", path)
-	if note := "the values the reads may take keep every execution within 8 iterations, so the answer holds for any number (2 rounds: " + want[0] + ")"; !strings.Contains(out, note) {
+	if note := "the values the reads may take keep every execution within 3 iterations, so the answer holds for any number (2 rounds: " + want[0] + ")"; !strings.Contains(out, note) {
 		t.Errorf("purr executions says\n%s\nwant it to say %q", out, note)
 	}
 }

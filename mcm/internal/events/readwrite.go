@@ -48,9 +48,9 @@ func TagsKey(tags []string) string {
 // earlier iterations) are ordered differently, each to be ordered on its
 // own. Dependencies are herd's as the unfolding records them (a register
 // carries the dependency of the value last put in it; a branch's
-// condition makes every later event control dependent, but in C, whose
-// branches end theirs at their join and which is not followed here); a
-// read and a write of one instruction instance have none.
+// condition makes every later event control dependent, in C up to the
+// branch's join, where herd's C ends it); a read and a write of one
+// instruction instance have none.
 //
 // It refuses, at the operation, what it does not follow: a read-modify-
 // write herd7 makes one event, and marks.
@@ -78,11 +78,14 @@ func ReadWrites(p *xcfa.Program) ([]ReadWrite, error) {
 // registers, whether a branch or assumption on it was passed (mayCtrl),
 // whether a store it may flow into was (mayMem: a later read may read it).
 type pendingRead struct {
-	regs    map[string]bool
-	ctrl    bool
-	fences  map[string]bool
-	inInstr bool
-	instr   int
+	regs map[string]bool
+	ctrl bool
+	// ctrlEnds, in C, are where ctrl may end: the joins of the branches
+	// that made it (herd's C ends a branch's control dependencies there).
+	ctrlEnds map[*xcfa.Location]bool
+	fences   map[string]bool
+	inInstr  bool
+	instr    int
 
 	mayRegs         map[string]bool
 	mayCtrl, mayMem bool
@@ -99,7 +102,7 @@ type rwState map[pendingKey]*pendingRead
 
 func (p *pendingRead) clone() *pendingRead {
 	q := *p
-	q.regs, q.fences, q.mayRegs = maps.Clone(p.regs), maps.Clone(p.fences), maps.Clone(p.mayRegs)
+	q.regs, q.fences, q.mayRegs, q.ctrlEnds = maps.Clone(p.regs), maps.Clone(p.fences), maps.Clone(p.mayRegs), maps.Clone(p.ctrlEnds)
 	return &q
 }
 
@@ -110,6 +113,14 @@ func meetRead(a, b *pendingRead) *pendingRead {
 		inInstr: a.inInstr || b.inInstr, instr: a.instr,
 		mayRegs: maps.Clone(a.mayRegs), mayCtrl: a.mayCtrl || b.mayCtrl, mayMem: a.mayMem || b.mayMem}
 	maps.Copy(out.mayRegs, b.mayRegs)
+	if out.ctrl {
+		// Certain on both paths, until either may end it.
+		out.ctrlEnds = maps.Clone(a.ctrlEnds)
+		if out.ctrlEnds == nil {
+			out.ctrlEnds = map[*xcfa.Location]bool{}
+		}
+		maps.Copy(out.ctrlEnds, b.ctrlEnds)
+	}
 	for r := range a.regs {
 		if b.regs[r] {
 			out.regs[r] = true
@@ -124,7 +135,7 @@ func meetRead(a, b *pendingRead) *pendingRead {
 }
 
 func sameRead(a, b *pendingRead) bool {
-	return a.ctrl == b.ctrl && a.inInstr == b.inInstr && maps.Equal(a.regs, b.regs) && maps.Equal(a.fences, b.fences) &&
+	return a.ctrl == b.ctrl && maps.Equal(a.ctrlEnds, b.ctrlEnds) && a.inInstr == b.inInstr && maps.Equal(a.regs, b.regs) && maps.Equal(a.fences, b.fences) &&
 		a.mayCtrl == b.mayCtrl && a.mayMem == b.mayMem && maps.Equal(a.mayRegs, b.mayRegs)
 }
 
@@ -174,6 +185,10 @@ func readWrites(p *xcfa.Program, proc *xcfa.Process) ([]ReadWrite, error) {
 			return nil, source.Errorf(e.Pos, "a mark, which the analysis does not follow")
 		}
 	}
+	var join map[*xcfa.Location]*xcfa.Location
+	if p.NoBranchEvents {
+		join = joins(proc)
+	}
 	in := map[*xcfa.Location]rwState{proc.Init: {}}
 	work := []*xcfa.Location{proc.Init}
 	queued := map[*xcfa.Location]bool{proc.Init: true}
@@ -181,7 +196,7 @@ func readWrites(p *xcfa.Program, proc *xcfa.Process) ([]ReadWrite, error) {
 		loc := work[0]
 		work = work[1:]
 		queued[loc] = false
-		st := branchOut(p, loc, in[loc])
+		st := branchOut(join, loc, in[loc])
 		for _, e := range loc.Out {
 			next := st.clone()
 			step(next, e, index[e])
@@ -213,7 +228,7 @@ func readWrites(p *xcfa.Program, proc *xcfa.Process) ([]ReadWrite, error) {
 		if !ok {
 			continue
 		}
-		st = branchOut(p, loc, st)
+		st = branchOut(join, loc, st)
 		for _, e := range loc.Out {
 			s, isStore := e.Op.(xcfa.Store)
 			if !isStore {
@@ -271,26 +286,40 @@ func sameReadWrite(a, b ReadWrite) bool {
 }
 
 // branchOut is st as the edges out of loc see it: a conditional branch
-// there makes every pending read its conditions carry control-ordered
-// (not in C, whose control dependencies end at the branches' join).
-func branchOut(p *xcfa.Program, loc *xcfa.Location, st rwState) rwState {
-	if p.NoBranchEvents {
-		return st
-	}
+// there makes every pending read its conditions carry control-ordered.
+// In C (join set: each branch location's join, as the unfolder ends
+// control dependencies), that lasts until the path reaches the branch's
+// join, where it ends, as it does for every read whose ctrl may end
+// there.
+func branchOut(join map[*xcfa.Location]*xcfa.Location, loc *xcfa.Location, st rwState) rwState {
 	var conds []xcfa.Expr
 	for _, e := range loc.Out {
 		if a, ok := e.Op.(xcfa.Assume); ok && !a.Internal {
 			conds = append(conds, a.Cond)
 		}
 	}
-	if len(conds) == 0 {
+	ending := false
+	for _, r := range st {
+		ending = ending || r.ctrl && r.ctrlEnds[loc]
+	}
+	if len(conds) == 0 && !ending {
 		return st
 	}
 	out := st.clone()
 	for _, r := range out {
+		if r.ctrl && r.ctrlEnds[loc] {
+			r.ctrl, r.ctrlEnds = false, nil
+		}
 		for _, c := range conds {
-			if carries(c, r.regs) {
-				r.ctrl = true
+			if !carries(c, r.regs) {
+				continue
+			}
+			if join != nil && !r.ctrl {
+				r.ctrlEnds = map[*xcfa.Location]bool{}
+			}
+			r.ctrl = true
+			if j := join[loc]; j != nil {
+				r.ctrlEnds[j] = true
 			}
 		}
 	}

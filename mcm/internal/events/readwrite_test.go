@@ -247,3 +247,45 @@ func fenceBetween(r, w *events.Event, key string) bool {
 	}
 	return false
 }
+
+// TestReadWritesC checks C's control dependencies, which end where the
+// branch's paths join (herd's C semantics): a loop's condition orders the
+// writes of its later iterations, not the write after the loop; an if's
+// condition orders the writes of its arms only.
+func TestReadWritesC(t *testing.T) {
+	const src = `C T
+{}
+P0(atomic_int *x, atomic_int *y)
+{
+	int r0;
+	do {
+		r0 = atomic_load_explicit(x, memory_order_relaxed);
+		atomic_store_explicit(y, 1, memory_order_relaxed);
+	} while (r0 == 0);
+	atomic_store_explicit(x, 2, memory_order_relaxed);
+	if (r0 == 3) {
+		atomic_store_explicit(y, 3, memory_order_relaxed);
+	}
+	atomic_store_explicit(y, 4, memory_order_relaxed);
+}
+exists (0:r0=0)
+`
+	test, err := litmus.Parse("T.litmus", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rws, err := events.ReadWrites(test.Program)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, rw := range rws {
+		got = append(got, describe(rw))
+	}
+	// The read's older instances (the iterations before the last) order
+	// nothing after the loop: the if tests the latest.
+	want := []string{"7>8 independent", "7>8 ctrl", "7>10", "7>12 ctrl", "7>12", "7>14"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
