@@ -24,10 +24,11 @@ import (
 // dependencies of writes on reads (values, addresses, branches) acyclic,
 // which acyclicJustification reads from the model and the program.
 //
-// Let E go past the bound. A write past a thread's cut, or on the
-// straight-line segment that ends there, depends on every read the
-// thread's branches up to the cut depend on (its decision reads); call
-// it late. Order the threads that go past by "a late write of U reaches
+// Let E go past the bound. A write past a thread's cut point (which the
+// unfolding has no event for; those before it, on a cut segment too, are
+// in the value analysis) depends, by a branch or an assumption before the
+// cut, on every read the thread's path up to the cut depends on (its
+// decision reads); call it late. Order the threads that go past by "a late write of U reaches
 // a decision read of T along rf and dependencies": it is acyclic, as a
 // cycle would close one of rf and dependencies through the late writes.
 // So some T's decision reads, and everything their values are computed

@@ -7,7 +7,8 @@ import (
 )
 
 // CutsByValues tells whether the values the reads may take (their
-// domains, after AnalyseValues) keep every path from the bound's cuts:
+// domains, after AnalyseValues, which counts the writes of cut segments
+// before their cut too) keep every path from the bound's cuts:
 // for each cut leaf, no choice of a value of its domain for each read
 // makes every assumption on the leaf's path (its branches, the values a
 // successful compare-and-swap read) true. Each read is chosen on its own,
