@@ -196,6 +196,7 @@ func orderedReadWrites(model eval.Model, t *litmus.Test, dependentOnly bool) str
 			k := [2]int{p.r, p.w}
 			switch {
 			case o.Po[k] || p.rw.Ctrl && o.Ctrl[k] || p.rw.Data && o.Data[k] || p.rw.Addr && o.Addr[k] ||
+				p.rw.PickCtrl && o.PickCtrl[k] || p.rw.PickData && o.PickData[k] || p.rw.PickAddr && o.PickAddr[k] ||
 				slices.ContainsFunc(p.fences, func(f int) bool { return o.Fence[[3]int{p.r, f, p.w}] }):
 				ordered++
 			case first == nil:

@@ -58,6 +58,9 @@ type ReadWriteOrder struct {
 	Check                string // the check's name, or its position
 	Po, Ctrl, Data, Addr map[[2]int]bool
 	Fence                map[[3]int]bool
+	// PickCtrl, PickData, PickAddr hold {r, w} when O holds the pairs of
+	// the pick dependencies (a choice's condition on the way).
+	PickCtrl, PickData, PickAddr map[[2]int]bool
 }
 
 // ReadWriteOrders lists the model's required acyclic checks whose
@@ -86,7 +89,8 @@ func ReadWriteOrders(m Model, classes []EventClass) []ReadWriteOrder {
 			return
 		}
 		o := ReadWriteOrder{Check: x.check, Po: map[[2]int]bool{}, Ctrl: map[[2]int]bool{},
-			Data: map[[2]int]bool{}, Addr: map[[2]int]bool{}, Fence: map[[3]int]bool{}}
+			Data: map[[2]int]bool{}, Addr: map[[2]int]bool{}, Fence: map[[3]int]bool{},
+			PickCtrl: map[[2]int]bool{}, PickData: map[[2]int]bool{}, PickAddr: map[[2]int]bool{}}
 		for f := range x.pairs {
 			k := [2]int{f.from, f.to}
 			switch f.kind {
@@ -100,6 +104,12 @@ func ReadWriteOrders(m Model, classes []EventClass) []ReadWriteOrder {
 				o.Addr[k] = true
 			case famVia:
 				o.Fence[[3]int{f.from, f.via, f.to}] = true
+			case famPickCtrl:
+				o.PickCtrl[k] = true
+			case famPickData:
+				o.PickData[k] = true
+			case famPickAddr:
+				o.PickAddr[k] = true
 			}
 		}
 		out = append(out, o)
@@ -148,7 +158,7 @@ const (
 // on class from (= to); famPo, every pair of program order from class
 // from to class to; famCtrl, famData, famAddr, those of ctrl, data and
 // addr; famVia, those of program order with a fence of class via between;
-// famRfe, those of rfe.
+// famRfe, those of rfe; famPick*, those of the pick dependencies.
 type famKind int8
 
 const (
@@ -159,6 +169,11 @@ const (
 	famAddr
 	famVia
 	famRfe // those of rfe (not in po)
+	// famPickCtrl, famPickData, famPickAddr: those of the pick
+	// dependencies (a choice's condition on the way, as a CSEL's).
+	famPickCtrl
+	famPickData
+	famPickAddr
 )
 
 type family struct {
@@ -269,6 +284,12 @@ func (a *porf) predefined() map[string]*contents {
 			v = fams(famData, a.kinds("R"))
 		case e.Name == "addr":
 			v = fams(famAddr, a.kinds("R"))
+		case e.Name == "pick-ctrl-dep":
+			v = either(fams(famPickCtrl, a.kinds("R")), fams(famCtrl, a.kinds("R"))) // they include the plain ones
+		case e.Name == "pick-data-dep":
+			v = either(fams(famPickData, a.kinds("R")), fams(famData, a.kinds("R")))
+		case e.Name == "pick-addr-dep":
+			v = either(fams(famPickAddr, a.kinds("R")), fams(famAddr, a.kinds("R")))
 		case e.Name == "id":
 			v = &contents{pairs: a.identity(all)}
 		case e.Name == "rf":

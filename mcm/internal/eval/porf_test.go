@@ -183,6 +183,10 @@ func TestReadWriteOrders(t *testing.T) {
 		{"rfe restricted to fewer", internal + "let Marked = A | L\nacyclic [Marked]; ([A]; po | rf & ext); [Marked] as ob", nil},
 		{"po within an intersection", internal + "acyclic (po & (R * W)) | rfe as ob",
 			[]string{"po 0>2", "po 0>3", "po 1>2", "po 1>3"}},
+		// The pick dependencies include the plain ones.
+		{"pick dependencies", internal + "let pick-data = pick-data-dep?\nlet pob = (pick-data | pick-ctrl-dep); [W]\nacyclic pob | rfe as ob",
+			[]string{"ctrl 0>2", "ctrl 0>3", "ctrl 1>2", "ctrl 1>3", "data 0>2", "data 0>3", "data 1>2", "data 1>3",
+				"pick-ctrl 0>2", "pick-ctrl 0>3", "pick-ctrl 1>2", "pick-ctrl 1>3", "pick-data 0>2", "pick-data 0>3", "pick-data 1>2", "pick-data 1>3"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -202,7 +206,8 @@ func TestReadWriteOrders(t *testing.T) {
 			o := orders[i]
 			reads := func(i int) bool { return classes[i].Kind == 'R' }
 			writes := func(i int) bool { return classes[i].Kind == 'W' }
-			for name, fam := range map[string]map[[2]int]bool{"po": o.Po, "ctrl": o.Ctrl, "data": o.Data, "addr": o.Addr} {
+			for name, fam := range map[string]map[[2]int]bool{"po": o.Po, "ctrl": o.Ctrl, "data": o.Data, "addr": o.Addr,
+				"pick-ctrl": o.PickCtrl, "pick-data": o.PickData, "pick-addr": o.PickAddr} {
 				for k := range fam {
 					if reads(k[0]) && writes(k[1]) {
 						got = append(got, fmt.Sprintf("%s %d>%d", name, k[0], k[1]))

@@ -21,7 +21,11 @@ type ReadWrite struct {
 	ReadTags         []string
 	WriteTags        []string
 	Ctrl, Data, Addr bool
-	Fences           []string // the TagsKey of each fence certainly between
+	// PickCtrl, PickData, PickAddr: the dependency holds when a choice's
+	// condition (a CSEL's) counts too, as herd's pick dependencies do
+	// (which include the plain ones); PickCtrl not in C.
+	PickCtrl, PickData, PickAddr bool
+	Fences                       []string // the TagsKey of each fence certainly between
 	// Older: the pair of the read's instances before its latest one (a
 	// loop's earlier iterations); ReadWrites leaves it out when they are
 	// ordered as the latest one is.
@@ -89,6 +93,11 @@ type pendingRead struct {
 
 	mayRegs         map[string]bool
 	mayCtrl, mayMem bool
+
+	// pickRegs and pickCtrl are regs and ctrl with a pick's condition
+	// carrying the value too (not in C).
+	pickRegs map[string]bool
+	pickCtrl bool
 }
 
 // pendingKey is a read edge's latest instance (older false) or the meet
@@ -103,6 +112,7 @@ type rwState map[pendingKey]*pendingRead
 func (p *pendingRead) clone() *pendingRead {
 	q := *p
 	q.regs, q.fences, q.mayRegs, q.ctrlEnds = maps.Clone(p.regs), maps.Clone(p.fences), maps.Clone(p.mayRegs), maps.Clone(p.ctrlEnds)
+	q.pickRegs = maps.Clone(p.pickRegs)
 	return &q
 }
 
@@ -111,7 +121,13 @@ func (p *pendingRead) clone() *pendingRead {
 func meetRead(a, b *pendingRead) *pendingRead {
 	out := &pendingRead{regs: map[string]bool{}, fences: map[string]bool{}, ctrl: a.ctrl && b.ctrl,
 		inInstr: a.inInstr || b.inInstr, instr: a.instr,
-		mayRegs: maps.Clone(a.mayRegs), mayCtrl: a.mayCtrl || b.mayCtrl, mayMem: a.mayMem || b.mayMem}
+		mayRegs: maps.Clone(a.mayRegs), mayCtrl: a.mayCtrl || b.mayCtrl, mayMem: a.mayMem || b.mayMem,
+		pickRegs: map[string]bool{}, pickCtrl: a.pickCtrl && b.pickCtrl}
+	for r := range a.pickRegs {
+		if b.pickRegs[r] {
+			out.pickRegs[r] = true
+		}
+	}
 	maps.Copy(out.mayRegs, b.mayRegs)
 	if out.ctrl {
 		// Certain on both paths, until either may end it.
@@ -136,7 +152,8 @@ func meetRead(a, b *pendingRead) *pendingRead {
 
 func sameRead(a, b *pendingRead) bool {
 	return a.ctrl == b.ctrl && maps.Equal(a.ctrlEnds, b.ctrlEnds) && a.inInstr == b.inInstr && maps.Equal(a.regs, b.regs) && maps.Equal(a.fences, b.fences) &&
-		a.mayCtrl == b.mayCtrl && a.mayMem == b.mayMem && maps.Equal(a.mayRegs, b.mayRegs)
+		a.mayCtrl == b.mayCtrl && a.mayMem == b.mayMem && maps.Equal(a.mayRegs, b.mayRegs) &&
+		a.pickCtrl == b.pickCtrl && maps.Equal(a.pickRegs, b.pickRegs)
 }
 
 func (s rwState) clone() rwState {
@@ -238,6 +255,7 @@ func readWrites(p *xcfa.Program, proc *xcfa.Process) ([]ReadWrite, error) {
 				same := r.inInstr && r.instr == e.Instr
 				rw := ReadWrite{Read: proc.Edges[k.edge], Write: e, WriteTags: s.Tags, Older: k.older,
 					Ctrl: r.ctrl && !same, Data: !same && carries(s.Value, r.regs), Addr: !same && carries(s.Addr, r.regs),
+					PickCtrl: r.pickCtrl && !same, PickData: !same && mayCarry(s.Value, r.pickRegs), PickAddr: !same && mayCarry(s.Addr, r.pickRegs),
 					Fences:    slices.Sorted(maps.Keys(r.fences)),
 					MayDepend: r.mayCtrl || mayCarry(s.Value, r.mayRegs) || mayCarry(s.Addr, r.mayRegs)}
 				rw.ReadTags = rw.Read.Op.(xcfa.Load).Tags
@@ -246,6 +264,7 @@ func readWrites(p *xcfa.Program, proc *xcfa.Process) ([]ReadWrite, error) {
 					old.Ctrl, old.Data, old.Addr = old.Ctrl && rw.Ctrl, old.Data && rw.Data, old.Addr && rw.Addr
 					old.Fences = slices.DeleteFunc(old.Fences, func(f string) bool { return !slices.Contains(rw.Fences, f) })
 					old.MayDepend = old.MayDepend || rw.MayDepend
+					old.PickCtrl, old.PickData, old.PickAddr = old.PickCtrl && rw.PickCtrl, old.PickData && rw.PickData, old.PickAddr && rw.PickAddr
 					continue
 				}
 				pairs[pk] = &rw
@@ -282,6 +301,7 @@ func readWrites(p *xcfa.Program, proc *xcfa.Process) ([]ReadWrite, error) {
 // instruction, ordered alike.
 func sameReadWrite(a, b ReadWrite) bool {
 	return a.Read == b.Read && a.Write == b.Write && a.Ctrl == b.Ctrl && a.Data == b.Data && a.Addr == b.Addr &&
+		a.PickCtrl == b.PickCtrl && a.PickData == b.PickData && a.PickAddr == b.PickAddr &&
 		a.MayDepend == b.MayDepend && slices.Equal(a.Fences, b.Fences)
 }
 
@@ -311,6 +331,9 @@ func branchOut(join map[*xcfa.Location]*xcfa.Location, loc *xcfa.Location, st rw
 			r.ctrl, r.ctrlEnds = false, nil
 		}
 		for _, c := range conds {
+			if join == nil && mayCarry(c, r.pickRegs) {
+				r.pickCtrl = true
+			}
 			if !carries(c, r.regs) {
 				continue
 			}
@@ -342,6 +365,7 @@ func step(st rwState, e *xcfa.Edge, index int) {
 				delete(r.regs, op.Dst)
 			}
 			setMay(r.mayRegs, op.Dst, mayCarry(op.Value, r.mayRegs))
+			setMay(r.pickRegs, op.Dst, mayCarry(op.Value, r.pickRegs))
 		}
 	case xcfa.Assume:
 		for _, r := range st {
@@ -350,6 +374,7 @@ func step(st rwState, e *xcfa.Edge, index int) {
 	case xcfa.Load:
 		for _, r := range st {
 			delete(r.regs, op.Dst)
+			delete(r.pickRegs, op.Dst)
 			// The value read may depend on this read's through its
 			// address, or through a store this thread made with it.
 			setMay(r.mayRegs, op.Dst, r.mayMem || mayCarry(op.Addr, r.mayRegs))
@@ -361,10 +386,12 @@ func step(st rwState, e *xcfa.Edge, index int) {
 			}
 			st[older] = prev
 		}
-		fresh := &pendingRead{regs: map[string]bool{}, fences: map[string]bool{}, inInstr: true, instr: e.Instr, mayRegs: map[string]bool{}}
+		fresh := &pendingRead{regs: map[string]bool{}, fences: map[string]bool{}, inInstr: true, instr: e.Instr,
+			mayRegs: map[string]bool{}, pickRegs: map[string]bool{}}
 		if op.Dst != "" {
 			fresh.regs[op.Dst] = true
 			fresh.mayRegs[op.Dst] = true
+			fresh.pickRegs[op.Dst] = true
 		}
 		st[latest] = fresh
 	case xcfa.Store:
@@ -383,6 +410,7 @@ func step(st rwState, e *xcfa.Edge, index int) {
 				} else {
 					delete(r.regs, op.Status)
 				}
+				setMay(r.pickRegs, op.Status, mayCarry(op.Value, r.pickRegs) || mayCarry(op.Addr, r.pickRegs))
 			}
 		}
 	case xcfa.Fence:

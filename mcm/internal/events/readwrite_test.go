@@ -69,9 +69,13 @@ func TestReadWrites(t *testing.T) {
 		{name: "a read at a dependent address",
 			code: " LDR W0,[X1] ;\n LDR W5,[X3,W0,SXTW] ;\n STR W5,[X1] ;\n",
 			want: []string{"4>6", "5>6 data"}},
+		// A pick's condition makes a pick dependency (herd's), no plain one.
 		{name: "a pick's condition",
 			code: " LDR W0,[X1] ;\n CMP W0,#1 ;\n CSEL W5,W6,W7,EQ ;\n STR W5,[X3] ;\n",
-			want: []string{"4>7"}},
+			want: []string{"4>7 pick-data"}},
+		{name: "a branch on a pick",
+			code: " LDR W0,[X1] ;\n CMP W0,#1 ;\n CSEL W5,W6,W7,EQ ;\n CBZ W5,L0 ;\n STR W2,[X3] ;\nL0: ;\n",
+			want: []string{"4>8 pick-ctrl"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -99,7 +103,8 @@ func describe(rw events.ReadWrite) string {
 	for _, f := range []struct {
 		on   bool
 		name string
-	}{{rw.Ctrl, "ctrl"}, {rw.Data, "data"}, {rw.Addr, "addr"}, {!rw.MayDepend, "independent"}} {
+	}{{rw.Ctrl, "ctrl"}, {rw.Data, "data"}, {rw.Addr, "addr"}, {rw.PickCtrl && !rw.Ctrl, "pick-ctrl"},
+		{rw.PickData && !rw.Data, "pick-data"}, {rw.PickAddr && !rw.Addr, "pick-addr"}, {!rw.MayDepend, "independent"}} {
 		if f.on {
 			s += " " + f.name
 		}
@@ -160,6 +165,7 @@ func TestReadWritesAgreeWithUnfolding(t *testing.T) {
 				rw.Ctrl, rw.Data, rw.Addr = rw.Ctrl && old.Ctrl, rw.Data && old.Data, rw.Addr && old.Addr
 				rw.Fences = slices.DeleteFunc(rw.Fences, func(f string) bool { return !slices.Contains(old.Fences, f) })
 				rw.MayDepend = rw.MayDepend || old.MayDepend
+				rw.PickCtrl, rw.PickData, rw.PickAddr = rw.PickCtrl && old.PickCtrl, rw.PickData && old.PickData, rw.PickAddr && old.PickAddr
 			}
 			facts[k] = rw
 		}
@@ -215,6 +221,15 @@ func disagreement(rw events.ReadWrite, r, w *events.Event) string {
 	}
 	if rw.Addr && !slices.Contains(w.AddrDeps, r) {
 		out = append(out, "no addr")
+	}
+	for _, pick := range []struct {
+		claimed     bool
+		deps, picks []*events.Event
+		name        string
+	}{{rw.PickCtrl, w.CtrlDeps, w.CtrlPicks, "pick-ctrl"}, {rw.PickData, w.DataDeps, w.DataPicks, "pick-data"}, {rw.PickAddr, w.AddrDeps, w.AddrPicks, "pick-addr"}} {
+		if pick.claimed && !slices.Contains(pick.deps, r) && !slices.Contains(pick.picks, r) {
+			out = append(out, "no "+pick.name)
+		}
 	}
 	if !rw.MayDepend {
 		for _, deps := range [][]*events.Event{w.CtrlDeps, w.DataDeps, w.AddrDeps, w.CtrlPicks, w.DataPicks, w.AddrPicks} {
