@@ -28,9 +28,10 @@ import (
 // unfolding has no event for; those before it, on a cut segment too, are
 // in the value analysis) depends, by a branch or an assumption before the
 // cut, on every read the thread's path up to the cut depends on (its
-// decision reads); call it late. Order the threads that go past by "a late write of U reaches
-// a decision read of T along rf and dependencies": it is acyclic, as a
-// cycle would close one of rf and dependencies through the late writes.
+// decision reads); call it late. Order the threads that go past by "a
+// late write of U reaches a decision read of T along rf and
+// dependencies": it is acyclic, as a cycle would close one of rf and
+// dependencies through the late writes.
 // So some T's decision reads, and everything their values are computed
 // from, read no late write: their values come from writes within the
 // bound, computed along acyclic chains inside the bounded unfolding, so
@@ -85,13 +86,11 @@ func (lc *loopCheck) tightestByValues(from, n int, u *events.Unfolding, precisio
 		if err != nil {
 			return nil, 0, nil, err
 		}
-		if uk.Cut {
-			if len(uk.Retries) > 0 && retriesRemovable(lc.model, uk) != nil {
-				continue
-			}
-			if p, ok := lc.cutsByValues(uk); ok {
-				return uk, k, p, nil
-			}
+		if len(uk.Retries) > 0 && retriesRemovable(lc.model, uk) != nil {
+			continue
+		}
+		if p, ok := lc.cutsByValues(uk); ok {
+			return uk, k, p, nil
 		}
 	}
 	return u, n, precision, nil
