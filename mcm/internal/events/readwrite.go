@@ -307,10 +307,10 @@ func sameReadWrite(a, b ReadWrite) bool {
 
 // branchOut is st as the edges out of loc see it: a conditional branch
 // there makes every pending read its conditions carry control-ordered.
-// In C (join set: each branch location's join, as the unfolder ends
-// control dependencies), that lasts until the path reaches the branch's
-// join, where it ends, as it does for every read whose ctrl may end
-// there.
+// In C (join set: each branch location's join, where the unfolder ends
+// the dependencies the branch added), that lasts until the path reaches
+// the branch's join, where it ends, as it does for every read whose ctrl
+// may end there.
 func branchOut(join map[*xcfa.Location]*xcfa.Location, loc *xcfa.Location, st rwState) rwState {
 	var conds []xcfa.Expr
 	for _, e := range loc.Out {
@@ -337,11 +337,18 @@ func branchOut(join map[*xcfa.Location]*xcfa.Location, loc *xcfa.Location, st rw
 			if !carries(c, r.regs) {
 				continue
 			}
-			if join != nil && !r.ctrl {
-				r.ctrlEnds = map[*xcfa.Location]bool{}
+			if join == nil {
+				r.ctrl = true
+				continue
 			}
-			r.ctrl = true
+			// In C, a branch whose paths never join again adds
+			// dependencies the join of a branch around it may end, which
+			// this does not follow: none is certain.
 			if j := join[loc]; j != nil {
+				if !r.ctrl {
+					r.ctrlEnds = map[*xcfa.Location]bool{}
+				}
+				r.ctrl = true
 				r.ctrlEnds[j] = true
 			}
 		}
