@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/purr-mcm/purr/mcm/outcome"
 	"math"
 	"slices"
 	"sort"
@@ -241,5 +242,30 @@ func TestJSONBoundPrecision(t *testing.T) {
 	out, _, _ = runPurr("executions", "--unroll", "none", path)
 	if note := "the values the reads may take keep every execution within 3 iterations, so the answer holds for any number (2 rounds: " + want[0] + ")"; !strings.Contains(out, note) {
 		t.Errorf("purr executions says\n%s\nwant it to say %q", out, note)
+	}
+}
+
+// TestBoundNote checks the line that says how loops were bounded, for
+// each way --unroll none closes its proof and for a bounded check.
+func TestBoundNote(t *testing.T) {
+	tests := []struct {
+		bound outcome.Bound
+		want  string
+	}{
+		{outcome.Bound{Unroll: outcome.Unbounded, Iterations: 2, Exact: true, Rounds: 1},
+			"Loops without a bound (--unroll none): the answer holds for any number of iterations"},
+		{outcome.Bound{Unroll: outcome.Unbounded, Iterations: 32, Exact: true, Rounds: 3},
+			"Loops without a bound (--unroll none): the answer holds for any number of iterations (3 rounds: the test's own values end its loops within 32 iterations)"},
+		{outcome.Bound{Unroll: outcome.Unbounded, Iterations: 2, Exact: true, Enough: true, Rounds: 1},
+			"Loops without a bound (--unroll none): no consistent execution goes past 2 iterations, so the answer holds for any number (1 round: the SAT engine's bound check)"},
+		{outcome.Bound{Unroll: outcome.Unbounded, Iterations: 3, Exact: true, Enough: true, Rounds: 2, Precision: []string{"P0 reads y at T.litmus:8:2: 0, 1"}},
+			"Loops without a bound (--unroll none): the values the reads may take keep every execution within 3 iterations, so the answer holds for any number (2 rounds: P0 reads y at T.litmus:8:2: 0, 1)"},
+		{outcome.Bound{Unroll: 4, Exact: true, Enough: true, Precision: []string{"P0 reads y at T.litmus:8:2: 0, 1"}},
+			"Loops cut at --unroll 4, but the values the reads may take keep every execution within the bound: the answer holds for any number of iterations (P0 reads y at T.litmus:8:2: 0, 1)"},
+	}
+	for _, tt := range tests {
+		if got := boundNote(&tt.bound); got != tt.want {
+			t.Errorf("%+v:\n got %q\nwant %q", tt.bound, got, tt.want)
+		}
 	}
 }

@@ -299,7 +299,9 @@ func boundNote(b *outcome.Bound) string {
 	case b.Unroll == outcome.Unbounded && b.Enough && len(b.Precision) > 0:
 		s = fmt.Sprintf("Loops without a bound (--unroll none): the values the reads may take keep every execution within %s, so the answer holds for any number (%s: %s)", iterations(b.Iterations), rounds(b.Rounds), strings.Join(b.Precision, "; "))
 	case b.Unroll == outcome.Unbounded && b.Enough:
-		s = fmt.Sprintf("Loops without a bound (--unroll none): no consistent execution goes past %s, so the answer holds for any number", iterations(b.Iterations))
+		s = fmt.Sprintf("Loops without a bound (--unroll none): no consistent execution goes past %s, so the answer holds for any number (%s: the SAT engine's bound check)", iterations(b.Iterations), rounds(b.Rounds))
+	case b.Unroll == outcome.Unbounded && b.Rounds > 1:
+		s = fmt.Sprintf("Loops without a bound (--unroll none): the answer holds for any number of iterations (%s: the test's own values end its loops within %s)", rounds(b.Rounds), iterations(b.Iterations))
 	case b.Unroll == outcome.Unbounded:
 		s = "Loops without a bound (--unroll none): the answer holds for any number of iterations"
 	case b.Enough && len(b.Precision) > 0:
