@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/purr-mcm/purr/mcm/outcome"
 	"math"
 	"slices"
 	"sort"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/purr-mcm/purr/docs"
+	"github.com/purr-mcm/purr/mcm/outcome"
 )
 
 // validate checks a JSON value (as encoding/json decodes into any)
