@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/internal/shared"
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/mcm/internal/eval"
@@ -107,34 +108,15 @@ func TestReadWriteOrderKeepsPoRfAcyclic(t *testing.T) {
 	}
 	for _, s := range suites {
 		t.Run(s.model+"/"+s.dir, func(t *testing.T) {
-			dir := repoPath(s.dir)
-			if strings.HasPrefix(s.dir, "corpus/") {
-				dir = shared.Path(t, s.dir)
-			}
-			files, err := filepath.Glob(filepath.Join(dir, "*.litmus"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			sub, _ := filepath.Glob(filepath.Join(dir, "*", "*.litmus"))
-			files = append(files, sub...)
+			tests, total := suiteTests(t, s.dir, s.arch, s.every)
 			m := embeddedModel(t, s.model)
 			model := eval.Model{Cat: m}
 			if eval.ImpliesAcyclicPoRf(model) {
 				t.Fatalf("%s states po | rf acyclic: nothing to check", s.model)
 			}
 			ordered, withPairs := 0, 0
-			for i, f := range files {
-				if testing.Short() && i%s.every != 0 {
-					continue
-				}
-				src, err := os.ReadFile(f)
-				if err != nil {
-					t.Fatal(err)
-				}
-				lt, err := litmus.Parse(f, src)
-				if err != nil || lt.Arch != s.arch {
-					continue
-				}
+			for _, lt := range tests {
+				f := lt.File
 				if acyclicPoRf(model, lt) != "" {
 					continue
 				}
@@ -142,7 +124,7 @@ func TestReadWriteOrderKeepsPoRfAcyclic(t *testing.T) {
 				if rws, _ := events.ReadWrites(lt.Program); len(rws) > 0 {
 					withPairs++
 				}
-				_, err = Check(m, lt, Options{Unroll: 2, Visit: func(v outcome.Visited) bool {
+				checkWithinLimits(t, m, lt, Options{Unroll: 2, Visit: func(v outcome.Visited) bool {
 					x := v.Build(s.order == "")
 					if cyc := poRfCycle(x); cyc != nil {
 						t.Errorf("%s: execution %d has the cycle %v of po | rf", f, v.Index, cyc)
@@ -154,18 +136,51 @@ func TestReadWriteOrderKeepsPoRfAcyclic(t *testing.T) {
 					}
 					return true
 				}})
-				if err != nil {
-					var limit *LimitError
-					if !errors.As(err, &limit) {
-						t.Errorf("%s: %v", f, err)
-					}
-				}
 			}
-			t.Logf("%d of %d tests ordered, %d of them with read-write pairs", ordered, len(files), withPairs)
+			t.Logf("%d of %d tests ordered, %d of them with read-write pairs", ordered, total, withPairs)
 			if withPairs < s.min {
 				t.Errorf("%d tests with read-write pairs ordered, want at least %d", withPairs, s.min)
 			}
 		})
+	}
+}
+
+// suiteTests parses the tests of a folder (testdata's, or corpus/... of
+// ../shared) and of its subfolders that are of the architecture, under
+// -short every every-th file only; total is the number of files.
+func suiteTests(t *testing.T, dir, arch string, every int) (tests []*litmus.Test, total int) {
+	t.Helper()
+	path := repoPath(dir)
+	if strings.HasPrefix(dir, "corpus/") {
+		path = shared.Path(t, dir)
+	}
+	files, _ := filepath.Glob(filepath.Join(path, "*.litmus"))
+	sub, _ := filepath.Glob(filepath.Join(path, "*", "*.litmus"))
+	files = append(files, sub...)
+	for i, f := range files {
+		if testing.Short() && i%every != 0 {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lt, err := litmus.Parse(f, src); err == nil && lt.Arch == arch {
+			tests = append(tests, lt)
+		}
+	}
+	return tests, len(files)
+}
+
+// checkWithinLimits checks a test, failing on any error but the
+// formula's limits (a test too large to check is no counterexample).
+func checkWithinLimits(t *testing.T, m *cat.Model, lt *litmus.Test, opt Options) {
+	t.Helper()
+	if _, err := Check(m, lt, opt); err != nil {
+		var limit *LimitError
+		if !errors.As(err, &limit) {
+			t.Errorf("%s: %v", lt.File, err)
+		}
 	}
 }
 
@@ -257,30 +272,17 @@ func TestJustificationKeepsDependenciesAcyclic(t *testing.T) {
 	}
 	for _, s := range suites {
 		t.Run(s.model+"/"+s.dir, func(t *testing.T) {
-			dir := repoPath(s.dir)
-			if strings.HasPrefix(s.dir, "corpus/") {
-				dir = shared.Path(t, s.dir)
-			}
-			files, _ := filepath.Glob(filepath.Join(dir, "*.litmus"))
-			sub, _ := filepath.Glob(filepath.Join(dir, "*", "*.litmus"))
-			files = append(files, sub...)
+			tests, total := suiteTests(t, s.dir, s.arch, s.every)
 			m := embeddedModel(t, s.model)
 			model := eval.Model{Cat: m}
 			qualified, dependent := 0, 0 // dependent: executions with a dependency
-			for i, f := range files {
-				if testing.Short() && i%s.every != 0 {
-					continue
-				}
-				src, err := os.ReadFile(f)
-				if err != nil {
-					t.Fatal(err)
-				}
-				lt, err := litmus.Parse(f, src)
-				if err != nil || lt.Arch != s.arch || acyclicJustification(model, lt) != "" || acyclicPoRf(model, lt) == "" {
+			for _, lt := range tests {
+				f := lt.File
+				if acyclicJustification(model, lt) != "" || acyclicPoRf(model, lt) == "" {
 					continue
 				}
 				qualified++
-				_, err = Check(m, lt, Options{Unroll: 2, Show: outcome.ShowAll, Capture: []string{"data", "addr", "ctrl"},
+				checkWithinLimits(t, m, lt, Options{Unroll: 2, Show: outcome.ShowAll, Capture: []string{"data", "addr", "ctrl"},
 					Visit: func(v outcome.Visited) bool {
 						x := v.Build(false)
 						if len(x.Relations["data"])+len(x.Relations["addr"])+len(x.Relations["ctrl"]) > 0 {
@@ -292,14 +294,8 @@ func TestJustificationKeepsDependenciesAcyclic(t *testing.T) {
 						}
 						return true
 					}})
-				if err != nil {
-					var limit *LimitError
-					if !errors.As(err, &limit) {
-						t.Errorf("%s: %v", f, err)
-					}
-				}
 			}
-			t.Logf("%d of %d tests justified by dependencies alone, %d executions with dependencies", qualified, len(files), dependent)
+			t.Logf("%d of %d tests justified by dependencies alone, %d executions with dependencies", qualified, total, dependent)
 			if qualified < s.min || s.min > 0 && dependent == 0 {
 				t.Errorf("%d tests qualify, %d executions with dependencies: want at least %d, and some", qualified, dependent, s.min)
 			}

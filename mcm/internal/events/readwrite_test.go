@@ -79,23 +79,29 @@ func TestReadWrites(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			test, err := litmus.Parse("T.litmus", []byte(head+tt.code+"exists (0:X0=0)\n"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			rws, err := events.ReadWrites(test.Program)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, rw := range rws {
-				got = append(got, describe(rw))
-			}
-			if !slices.Equal(got, tt.want) {
+			if got := describeReadWrites(t, head+tt.code+"exists (0:X0=0)\n"); !slices.Equal(got, tt.want) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
 	}
+}
+
+// describeReadWrites parses a test and describes its read-write pairs.
+func describeReadWrites(t *testing.T, src string) []string {
+	t.Helper()
+	test, err := litmus.Parse("T.litmus", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rws, err := events.ReadWrites(test.Program)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, rw := range rws {
+		out = append(out, describe(rw))
+	}
+	return out
 }
 
 func describe(rw events.ReadWrite) string {
@@ -290,22 +296,10 @@ P0(atomic_int *x, atomic_int *y)
 }
 exists (0:r0=0)
 `
-	test, err := litmus.Parse("T.litmus", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rws, err := events.ReadWrites(test.Program)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, rw := range rws {
-		got = append(got, describe(rw))
-	}
 	// The read's older instances (the iterations before the last) order
 	// nothing after the loop: the if tests the latest.
 	want := []string{"7>8 independent", "7>8 ctrl", "7>10", "7>12 ctrl", "7>12", "7>14"}
-	if !slices.Equal(got, want) {
+	if got := describeReadWrites(t, src); !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
