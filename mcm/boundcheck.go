@@ -153,7 +153,7 @@ func acyclicJustification(model eval.Model, t *litmus.Test) string {
 // dependentOnly: only the pairs whose write may depend on the read need
 // be ordered.
 func orderedReadWrites(model eval.Model, t *litmus.Test, dependentOnly bool) string {
-	const allowed = "the model does not require po | rf to be acyclic"
+	const allowed = poRfMayCycle
 	if eval.ImpliesAcyclicPoRf(model) {
 		return ""
 	}
@@ -211,10 +211,14 @@ func orderedReadWrites(model eval.Model, t *litmus.Test, dependentOnly bool) str
 		}
 	}
 	rw := unordered.rw
-	dependent := ""
 	if dependentOnly {
-		dependent = ", which may depend on it"
+		return fmt.Sprintf("%s, and its check %s does not order %s's read at %s before its write at %s, which may depend on it",
+			poRfMayCycle, best, threadName(t, rw.Thread), rw.Read.Pos, rw.Write.Pos)
 	}
-	return fmt.Sprintf("%s, nor does its check %s order %s's read at %s before its write at %s%s", allowed, best,
-		threadName(t, rw.Thread), rw.Read.Pos, rw.Write.Pos, dependent)
+	return fmt.Sprintf("%s, nor does its check %s order %s's read at %s before its write at %s", poRfMayCycle, best,
+		threadName(t, rw.Thread), rw.Read.Pos, rw.Write.Pos)
 }
+
+// poRfMayCycle begins the reasons acyclicPoRf and acyclicJustification
+// give.
+const poRfMayCycle = "the model does not require po | rf to be acyclic"

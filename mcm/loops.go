@@ -189,6 +189,16 @@ func (lc *loopCheck) rounds() (*events.Unfolding, *outcome.Bound, error) {
 		}
 		last, lastAt = u, n
 	}
+	if why := lc.justifiedWhy; why != nil && strings.HasPrefix(*why, poRfMayCycle+", and ") {
+		// Why the values the reads may take could not show it either: a
+		// value might justify itself.
+		reason := "as a value might justify itself: " + strings.TrimPrefix(*why, poRfMayCycle+", and ")
+		if notEnough == "" {
+			notEnough = "the values the reads may take cannot show it, " + reason
+		} else {
+			notEnough += "; nor do the values the reads may take show it, " + reason
+		}
+	}
 	return nil, nil, newUndecidedLoop(t, last.Cuts[0], lastAt, notEnough)
 }
 
