@@ -142,9 +142,11 @@ func acyclicPoRf(model eval.Model, t *litmus.Test) string {
 // needs it). That holds when po | rf is acyclic, or when one of the
 // model's acyclic checks that contains rfe orders each read before each
 // write that may depend on it (a cycle of rf and such dependencies is one
-// of rfe and such pairs, rfi following po): ARMv8's ob, for a program
-// whose writes after a branch on a read are in ctrl and whose values
-// carried from reads are data.
+// of rfe and such pairs, rfi following po): on every path, or, for a
+// pair whose dependency herd records wherever there is one
+// (!MayUnrecorded), by holding every kind of dependency. ARMv8's ob
+// does, by ctrl; [W] and its pick dependencies (which include data and
+// addr), for a program whose values reach its writes through registers.
 func acyclicJustification(model eval.Model, t *litmus.Test) string {
 	return orderedReadWrites(model, t, true)
 }
@@ -197,6 +199,9 @@ func orderedReadWrites(model eval.Model, t *litmus.Test, dependentOnly bool) str
 			switch {
 			case o.Po[k] || p.rw.Ctrl && o.Ctrl[k] || p.rw.Data && o.Data[k] || p.rw.Addr && o.Addr[k] ||
 				p.rw.PickCtrl && o.PickCtrl[k] || p.rw.PickData && o.PickData[k] || p.rw.PickAddr && o.PickAddr[k] ||
+				// Wherever the write depends on the read it has a
+				// dependency on it, and O holds every kind.
+				dependentOnly && !p.rw.MayUnrecorded && o.PickCtrl[k] && o.PickData[k] && o.PickAddr[k] ||
 				slices.ContainsFunc(p.fences, func(f int) bool { return o.Fence[[3]int{p.r, f, p.w}] }):
 				ordered++
 			case first == nil:

@@ -37,6 +37,13 @@ type ReadWrite struct {
 	// lasts, here, to the end of the thread). A write that may not is
 	// none of the read's dependents, whatever the model.
 	MayDepend bool
+	// MayUnrecorded: on some path the write may depend on the read in a
+	// way no dependency herd records between them shows (through memory,
+	// through a read at a dependent address, a compare-and-swap's
+	// comparison, one instruction's parts, C's branches past their join).
+	// Without it, wherever the write depends on the read it has a
+	// dependency on it (herd's pick dependencies include every kind).
+	MayUnrecorded bool
 }
 
 // TagsKey names an event's tags as one string: events of one kind with
@@ -93,6 +100,18 @@ type pendingRead struct {
 
 	mayRegs         map[string]bool
 	mayCtrl, mayMem bool
+	// unrecRegs and unrecCtrl: the may part through what no dependency
+	// records (MayUnrecorded).
+	// unrecMem: a store whose value or address may carry the read's was
+	// passed (one that only exists by a branch on it adds nothing: what
+	// follows the branch has the dependency already, outside C).
+	unrecRegs           map[string]bool
+	unrecCtrl, unrecMem bool
+	// implicit: the path is in the instruction of a comparison on the
+	// value (a CAS's, a CSEL's), which a register it sets without
+	// carrying the value (a flag set to a constant) still depends on.
+	implicit      bool
+	implicitInstr int
 
 	// pickRegs and pickCtrl are regs and ctrl with a pick's condition
 	// carrying the value too (not in C).
@@ -112,7 +131,7 @@ type rwState map[pendingKey]*pendingRead
 func (p *pendingRead) clone() *pendingRead {
 	q := *p
 	q.regs, q.fences, q.mayRegs, q.ctrlEnds = maps.Clone(p.regs), maps.Clone(p.fences), maps.Clone(p.mayRegs), maps.Clone(p.ctrlEnds)
-	q.pickRegs = maps.Clone(p.pickRegs)
+	q.pickRegs, q.unrecRegs = maps.Clone(p.pickRegs), maps.Clone(p.unrecRegs)
 	return &q
 }
 
@@ -122,7 +141,10 @@ func meetRead(a, b *pendingRead) *pendingRead {
 	out := &pendingRead{regs: map[string]bool{}, fences: map[string]bool{}, ctrl: a.ctrl && b.ctrl,
 		inInstr: a.inInstr || b.inInstr, instr: a.instr,
 		mayRegs: maps.Clone(a.mayRegs), mayCtrl: a.mayCtrl || b.mayCtrl, mayMem: a.mayMem || b.mayMem,
-		pickRegs: map[string]bool{}, pickCtrl: a.pickCtrl && b.pickCtrl}
+		pickRegs: map[string]bool{}, pickCtrl: a.pickCtrl && b.pickCtrl,
+		unrecRegs: maps.Clone(a.unrecRegs), unrecCtrl: a.unrecCtrl || b.unrecCtrl, unrecMem: a.unrecMem || b.unrecMem,
+		implicit: a.implicit || b.implicit, implicitInstr: max(a.implicitInstr, b.implicitInstr)}
+	maps.Copy(out.unrecRegs, b.unrecRegs)
 	for r := range a.pickRegs {
 		if b.pickRegs[r] {
 			out.pickRegs[r] = true
@@ -153,7 +175,9 @@ func meetRead(a, b *pendingRead) *pendingRead {
 func sameRead(a, b *pendingRead) bool {
 	return a.ctrl == b.ctrl && maps.Equal(a.ctrlEnds, b.ctrlEnds) && a.inInstr == b.inInstr && maps.Equal(a.regs, b.regs) && maps.Equal(a.fences, b.fences) &&
 		a.mayCtrl == b.mayCtrl && a.mayMem == b.mayMem && maps.Equal(a.mayRegs, b.mayRegs) &&
-		a.pickCtrl == b.pickCtrl && maps.Equal(a.pickRegs, b.pickRegs)
+		a.pickCtrl == b.pickCtrl && maps.Equal(a.pickRegs, b.pickRegs) &&
+		a.unrecCtrl == b.unrecCtrl && a.unrecMem == b.unrecMem && maps.Equal(a.unrecRegs, b.unrecRegs) &&
+		a.implicit == b.implicit && a.implicitInstr == b.implicitInstr
 }
 
 func (s rwState) clone() rwState {
@@ -216,7 +240,7 @@ func readWrites(p *xcfa.Program, proc *xcfa.Process) ([]ReadWrite, error) {
 		st := branchOut(join, loc, in[loc])
 		for _, e := range loc.Out {
 			next := st.clone()
-			step(next, e, index[e])
+			step(next, e, index[e], join != nil)
 			to, ok := in[e.To]
 			if !ok {
 				to = rwState{}
@@ -258,12 +282,14 @@ func readWrites(p *xcfa.Program, proc *xcfa.Process) ([]ReadWrite, error) {
 					PickCtrl: r.pickCtrl && !same, PickData: !same && mayCarry(s.Value, r.pickRegs), PickAddr: !same && mayCarry(s.Addr, r.pickRegs),
 					Fences:    slices.Sorted(maps.Keys(r.fences)),
 					MayDepend: r.mayCtrl || mayCarry(s.Value, r.mayRegs) || mayCarry(s.Addr, r.mayRegs)}
+				rw.MayUnrecorded = same && rw.MayDepend || r.unrecCtrl || mayCarry(s.Value, r.unrecRegs) || mayCarry(s.Addr, r.unrecRegs)
 				rw.ReadTags = rw.Read.Op.(xcfa.Load).Tags
 				pk := pairKey{k, index[e]}
 				if old, ok := pairs[pk]; ok {
 					old.Ctrl, old.Data, old.Addr = old.Ctrl && rw.Ctrl, old.Data && rw.Data, old.Addr && rw.Addr
 					old.Fences = slices.DeleteFunc(old.Fences, func(f string) bool { return !slices.Contains(rw.Fences, f) })
 					old.MayDepend = old.MayDepend || rw.MayDepend
+					old.MayUnrecorded = old.MayUnrecorded || rw.MayUnrecorded
 					old.PickCtrl, old.PickData, old.PickAddr = old.PickCtrl && rw.PickCtrl, old.PickData && rw.PickData, old.PickAddr && rw.PickAddr
 					continue
 				}
@@ -302,7 +328,7 @@ func readWrites(p *xcfa.Program, proc *xcfa.Process) ([]ReadWrite, error) {
 func sameReadWrite(a, b ReadWrite) bool {
 	return a.Read == b.Read && a.Write == b.Write && a.Ctrl == b.Ctrl && a.Data == b.Data && a.Addr == b.Addr &&
 		a.PickCtrl == b.PickCtrl && a.PickData == b.PickData && a.PickAddr == b.PickAddr &&
-		a.MayDepend == b.MayDepend && slices.Equal(a.Fences, b.Fences)
+		a.MayDepend == b.MayDepend && a.MayUnrecorded == b.MayUnrecorded && slices.Equal(a.Fences, b.Fences)
 }
 
 // branchOut is st as the edges out of loc see it: a conditional branch
@@ -356,11 +382,15 @@ func branchOut(join map[*xcfa.Location]*xcfa.Location, loc *xcfa.Location, st rw
 	return out
 }
 
-// step applies an edge's operation to st.
-func step(st rwState, e *xcfa.Edge, index int) {
+// step applies an edge's operation to st; cBranches: the program is C,
+// whose control dependencies end at their branches' joins.
+func step(st rwState, e *xcfa.Edge, index int, cBranches bool) {
 	for _, r := range st {
 		if r.inInstr && r.instr != e.Instr {
 			r.inInstr = false
+		}
+		if r.implicit && r.implicitInstr != e.Instr {
+			r.implicit = false
 		}
 	}
 	switch op := e.Op.(type) {
@@ -371,12 +401,22 @@ func step(st rwState, e *xcfa.Edge, index int) {
 			} else {
 				delete(r.regs, op.Dst)
 			}
-			setMay(r.mayRegs, op.Dst, mayCarry(op.Value, r.mayRegs))
+			carried := mayCarry(op.Value, r.mayRegs)
+			setMay(r.mayRegs, op.Dst, carried || r.implicit)
 			setMay(r.pickRegs, op.Dst, mayCarry(op.Value, r.pickRegs))
+			setMay(r.unrecRegs, op.Dst, mayCarry(op.Value, r.unrecRegs) || r.implicit && !carried)
 		}
 	case xcfa.Assume:
 		for _, r := range st {
-			r.mayCtrl = r.mayCtrl || mayCarry(op.Cond, r.mayRegs)
+			carried := mayCarry(op.Cond, r.mayRegs)
+			r.mayCtrl = r.mayCtrl || carried
+			// A C branch's control dependencies end at its join; a
+			// comparison inside an instruction makes none, and what it
+			// decides is its own parts' and the registers it sets.
+			r.unrecCtrl = r.unrecCtrl || mayCarry(op.Cond, r.unrecRegs) || cBranches && carried
+			if op.Internal && carried {
+				r.implicit, r.implicitInstr = true, e.Instr
+			}
 		}
 	case xcfa.Load:
 		for _, r := range st {
@@ -385,6 +425,7 @@ func step(st rwState, e *xcfa.Edge, index int) {
 			// The value read may depend on this read's through its
 			// address, or through a store this thread made with it.
 			setMay(r.mayRegs, op.Dst, r.mayMem || mayCarry(op.Addr, r.mayRegs))
+			setMay(r.unrecRegs, op.Dst, r.unrecMem || mayCarry(op.Addr, r.mayRegs))
 		}
 		latest, older := pendingKey{index, false}, pendingKey{index, true}
 		if prev, ok := st[latest]; ok {
@@ -394,7 +435,7 @@ func step(st rwState, e *xcfa.Edge, index int) {
 			st[older] = prev
 		}
 		fresh := &pendingRead{regs: map[string]bool{}, fences: map[string]bool{}, inInstr: true, instr: e.Instr,
-			mayRegs: map[string]bool{}, pickRegs: map[string]bool{}}
+			mayRegs: map[string]bool{}, pickRegs: map[string]bool{}, unrecRegs: map[string]bool{}}
 		if op.Dst != "" {
 			fresh.regs[op.Dst] = true
 			fresh.mayRegs[op.Dst] = true
@@ -403,10 +444,13 @@ func step(st rwState, e *xcfa.Edge, index int) {
 		st[latest] = fresh
 	case xcfa.Store:
 		for _, r := range st {
-			flows := r.mayCtrl || mayCarry(op.Value, r.mayRegs) || mayCarry(op.Addr, r.mayRegs)
+			carried := mayCarry(op.Value, r.mayRegs) || mayCarry(op.Addr, r.mayRegs)
+			flows := r.mayCtrl || carried
 			r.mayMem = r.mayMem || flows
+			r.unrecMem = r.unrecMem || carried
 			if op.Status != "" {
 				setMay(r.mayRegs, op.Status, flows)
+				setMay(r.unrecRegs, op.Status, flows)
 			}
 		}
 		if op.Status != "" {
