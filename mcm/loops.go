@@ -189,7 +189,8 @@ func (lc *loopCheck) rounds() (*events.Unfolding, *outcome.Bound, error) {
 		}
 		last, lastAt = u, n
 	}
-	if why := lc.justifiedWhy; why != nil && strings.HasPrefix(*why, poRfMayCycle+", and ") {
+	if why := lc.justifiedWhy; why != nil && strings.HasPrefix(*why, poRfMayCycle+", and ") &&
+		!strings.Contains(notEnough, strings.TrimPrefix(*why, poRfMayCycle)) {
 		// Why the values the reads may take could not show it either: a
 		// value might justify itself.
 		reason := "as a value might justify itself: " + strings.TrimPrefix(*why, poRfMayCycle+", and ")
