@@ -197,6 +197,14 @@ func orderedReadWrites(model eval.Model, t *litmus.Test, dependentOnly bool) str
 			p := &pairs[i]
 			k := [2]int{p.r, p.w}
 			switch {
+			case p.rw.Same:
+				// Parts of one instruction: no po, fence or dependency
+				// between them, only the atomic pair's rmw.
+				if p.rw.RMW && o.Rmw[k] {
+					ordered++
+				} else if first == nil {
+					first = p
+				}
 			case o.Po[k] || p.rw.Ctrl && o.Ctrl[k] || p.rw.Data && o.Data[k] || p.rw.Addr && o.Addr[k] ||
 				p.rw.PickCtrl && o.PickCtrl[k] || p.rw.PickData && o.PickData[k] || p.rw.PickAddr && o.PickAddr[k] ||
 				// Wherever the write depends on the read it has a

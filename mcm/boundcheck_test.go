@@ -337,6 +337,9 @@ func TestAcyclicJustification(t *testing.T) {
 		{"independent", " LDR W0,[X1] ;\n STR W6,[X3] ;\n", coherence, ""},
 		{"a store read back", " LDR W0,[X1] ;\n STR W0,[X3] ;\n LDR W5,[X3] ;\n STR W5,[X4] ;\n", aarch64,
 			"its check external does not order P0's read at inline.litmus:4:2 before its write at inline.litmus:7:2, which may depend on it"},
+		{"an atomic's parts", " LDADD W2,W0,[X1] ;\n", aarch64, ""},
+		{"an atomic's parts, no rmw", " LDADD W2,W0,[X1] ;\n", coherence,
+			"its check coherence does not order P0's read at inline.litmus:4:2 before its write at inline.litmus:4:2, which may depend on it"},
 		{"data, unordered", " LDR W0,[X1] ;\n STR W0,[X3] ;\n", coherence,
 			"its check coherence does not order P0's read at inline.litmus:4:2 before its write at inline.litmus:5:2, which may depend on it"},
 	}

@@ -59,8 +59,9 @@ type ReadWriteOrder struct {
 	Po, Ctrl, Data, Addr map[[2]int]bool
 	Fence                map[[3]int]bool
 	// PickCtrl, PickData, PickAddr hold {r, w} when O holds the pairs of
-	// the pick dependencies (a choice's condition on the way).
-	PickCtrl, PickData, PickAddr map[[2]int]bool
+	// the pick dependencies (a choice's condition on the way); Rmw when
+	// it holds those of rmw.
+	PickCtrl, PickData, PickAddr, Rmw map[[2]int]bool
 }
 
 // ReadWriteOrders lists the model's required acyclic checks whose
@@ -90,7 +91,7 @@ func ReadWriteOrders(m Model, classes []EventClass) []ReadWriteOrder {
 		}
 		o := ReadWriteOrder{Check: x.check, Po: map[[2]int]bool{}, Ctrl: map[[2]int]bool{},
 			Data: map[[2]int]bool{}, Addr: map[[2]int]bool{}, Fence: map[[3]int]bool{},
-			PickCtrl: map[[2]int]bool{}, PickData: map[[2]int]bool{}, PickAddr: map[[2]int]bool{}}
+			PickCtrl: map[[2]int]bool{}, PickData: map[[2]int]bool{}, PickAddr: map[[2]int]bool{}, Rmw: map[[2]int]bool{}}
 		for f := range x.pairs {
 			k := [2]int{f.from, f.to}
 			switch f.kind {
@@ -110,6 +111,8 @@ func ReadWriteOrders(m Model, classes []EventClass) []ReadWriteOrder {
 				o.PickData[k] = true
 			case famPickAddr:
 				o.PickAddr[k] = true
+			case famRmw:
+				o.Rmw[k] = true
 			}
 		}
 		out = append(out, o)
@@ -174,6 +177,7 @@ const (
 	famPickCtrl
 	famPickData
 	famPickAddr
+	famRmw // those of rmw: the read and write of one atomic
 )
 
 type family struct {
@@ -290,6 +294,8 @@ func (a *porf) predefined() map[string]*contents {
 			v = either(fams(famPickData, a.kinds("R")), fams(famData, a.kinds("R")))
 		case e.Name == "pick-addr-dep":
 			v = either(fams(famPickAddr, a.kinds("R")), fams(famAddr, a.kinds("R")))
+		case e.Name == "rmw":
+			v = fams(famRmw, a.kinds("R"))
 		case e.Name == "id":
 			v = &contents{pairs: a.identity(all)}
 		case e.Name == "rf":

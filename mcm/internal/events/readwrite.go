@@ -37,6 +37,12 @@ type ReadWrite struct {
 	// lasts, here, to the end of the thread). A write that may not is
 	// none of the read's dependents, whatever the model.
 	MayDepend bool
+	// Same: the read's instance and the write are parts of one
+	// instruction instance, which program order leaves unordered (not in
+	// C, X86 or BPF, xcfa.Program.OrderedInstrs): nothing but the
+	// instruction's own order (RMW: its read and write make an atomic
+	// pair, in rmw) orders them.
+	Same, RMW bool
 	// MayUnrecorded: on some path the write may depend on the read in a
 	// way no dependency herd records between them shows (through memory,
 	// through a read at a dependent address, a compare-and-swap's
@@ -283,6 +289,10 @@ func readWrites(p *xcfa.Program, proc *xcfa.Process) ([]ReadWrite, error) {
 					Fences:    slices.Sorted(maps.Keys(r.fences)),
 					MayDepend: r.mayCtrl || mayCarry(s.Value, r.mayRegs) || mayCarry(s.Addr, r.mayRegs)}
 				rw.MayUnrecorded = same && rw.MayDepend || r.unrecCtrl || mayCarry(s.Value, r.unrecRegs) || mayCarry(s.Addr, r.unrecRegs)
+				if same && !p.OrderedInstrs {
+					load := rw.Read.Op.(xcfa.Load)
+					rw.Same, rw.RMW = true, load.RMW != 0 && load.RMW == s.RMW
+				}
 				rw.ReadTags = rw.Read.Op.(xcfa.Load).Tags
 				pk := pairKey{k, index[e]}
 				if old, ok := pairs[pk]; ok {
@@ -290,6 +300,7 @@ func readWrites(p *xcfa.Program, proc *xcfa.Process) ([]ReadWrite, error) {
 					old.Fences = slices.DeleteFunc(old.Fences, func(f string) bool { return !slices.Contains(rw.Fences, f) })
 					old.MayDepend = old.MayDepend || rw.MayDepend
 					old.MayUnrecorded = old.MayUnrecorded || rw.MayUnrecorded
+					old.Same, old.RMW = old.Same || rw.Same, old.RMW && rw.RMW
 					old.PickCtrl, old.PickData, old.PickAddr = old.PickCtrl && rw.PickCtrl, old.PickData && rw.PickData, old.PickAddr && rw.PickAddr
 					continue
 				}
@@ -328,7 +339,8 @@ func readWrites(p *xcfa.Program, proc *xcfa.Process) ([]ReadWrite, error) {
 func sameReadWrite(a, b ReadWrite) bool {
 	return a.Read == b.Read && a.Write == b.Write && a.Ctrl == b.Ctrl && a.Data == b.Data && a.Addr == b.Addr &&
 		a.PickCtrl == b.PickCtrl && a.PickData == b.PickData && a.PickAddr == b.PickAddr &&
-		a.MayDepend == b.MayDepend && a.MayUnrecorded == b.MayUnrecorded && slices.Equal(a.Fences, b.Fences)
+		a.MayDepend == b.MayDepend && a.MayUnrecorded == b.MayUnrecorded && a.Same == b.Same && a.RMW == b.RMW &&
+		slices.Equal(a.Fences, b.Fences)
 }
 
 // branchOut is st as the edges out of loc see it: a conditional branch

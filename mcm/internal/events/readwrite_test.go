@@ -72,6 +72,10 @@ func TestReadWrites(t *testing.T) {
 		{name: "a read at a dependent address",
 			code: " LDR W0,[X1] ;\n LDR W5,[X3,W0,SXTW] ;\n STR W5,[X1] ;\n",
 			want: []string{"4>6 unrecorded", "5>6 data"}},
+		// The parts of an atomic: no order but theirs.
+		{name: "an LDADD's parts",
+			code: " LDADD W2,W0,[X1] ;\n",
+			want: []string{"4>4 unrecorded rmw"}},
 		// A pick's condition makes a pick dependency (herd's), no plain one.
 		{name: "a pick's condition",
 			code: " LDR W0,[X1] ;\n CMP W0,#1 ;\n CSEL W5,W6,W7,EQ ;\n STR W5,[X3] ;\n",
@@ -114,7 +118,7 @@ func describe(rw events.ReadWrite) string {
 		name string
 	}{{rw.Ctrl, "ctrl"}, {rw.Data, "data"}, {rw.Addr, "addr"}, {rw.PickCtrl && !rw.Ctrl, "pick-ctrl"},
 		{rw.PickData && !rw.Data, "pick-data"}, {rw.PickAddr && !rw.Addr, "pick-addr"}, {!rw.MayDepend, "independent"},
-		{rw.MayUnrecorded, "unrecorded"}} {
+		{rw.MayUnrecorded, "unrecorded"}, {rw.Same && rw.RMW, "rmw"}, {rw.Same && !rw.RMW, "same"}} {
 		if f.on {
 			s += " " + f.name
 		}
@@ -253,6 +257,9 @@ func disagreement(rw events.ReadWrite, r, w *events.Event) string {
 				break
 			}
 		}
+	}
+	if rw.Same && !events.SameInstruction(r, w) {
+		out = append(out, "parts of two instructions")
 	}
 	if (rw.Ctrl || rw.Data || rw.Addr) && events.SameInstruction(r, w) {
 		out = append(out, "a dependency inside one instruction")
