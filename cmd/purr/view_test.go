@@ -23,6 +23,7 @@ import (
 	"github.com/purr-mcm/purr/herd"
 	"github.com/purr-mcm/purr/internal/browser"
 	"github.com/purr-mcm/purr/internal/shared"
+	"github.com/purr-mcm/purr/mcm"
 	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/models"
 	"github.com/purr-mcm/purr/view"
@@ -399,6 +400,30 @@ func TestViewForbiddenInBrowser(t *testing.T) {
 
 	p.Click("#show-allowed")
 	p.Wait("back to the allowed executions", browser.Count("#executions li[data-index]")+" === 3 && "+browser.Count("#drawing g.witness")+" === 0")
+}
+
+// TestViewLoopProofInBrowser: under --unroll none, the page of a loop the
+// values end says how the proof closed (its rounds and the reads whose
+// values it tracked) and lists the executions, the counterexample among
+// them, without a cut.
+func TestViewLoopProofInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test is not short")
+	}
+	cfg := viewConfig("aarch64")
+	cfg.Unroll = mcm.Unbounded
+	s := newViewServer(cfg, "../../testdata/loops/aarch64-rounds.litmus", nil)
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close) // after the browser's cleanup, which closes its connections
+	ctx := browser.New(t, 2*time.Minute)
+
+	p := browser.Page{T: t, Ctx: ctx, Timeout: 30 * time.Second}
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
+		t.Fatal(err)
+	}
+	p.Wait("the proof in the summary", `/the values the reads may take keep every execution within 3 iterations, so the answer holds for any number \(2 rounds: P0 reads y at [^)]*aarch64-rounds\.litmus:32:2: 0, 1, 2\)/.test(document.getElementById("summary").textContent)`)
+	p.Wait("the verdict without Loop", `/^Ok$/m.test(document.getElementById("summary").textContent) && !/^Loop /m.test(document.getElementById("summary").textContent)`)
+	p.Wait("its executions listed, the counterexample among them", browser.Count("#executions li[data-index]")+" === 6 && "+browser.Count("#executions li[data-index] .holds")+" === 1")
 }
 
 // TestViewWatchesIncludes follows a file the model includes: saving it
