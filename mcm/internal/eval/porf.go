@@ -155,6 +155,7 @@ const (
 	atomLoc
 	atomPoLoc
 	atomCo
+	atomAccessID // every read and write with itself
 )
 
 // famKind is a family of pairs of classified events: famID, the identity
@@ -297,7 +298,7 @@ func (a *porf) predefined() map[string]*contents {
 		case e.Name == "rmw":
 			v = fams(famRmw, a.kinds("R"))
 		case e.Name == "id":
-			v = &contents{pairs: a.identity(all)}
+			v = &contents{atoms: 1 << atomAccessID, pairs: a.identity(all)}
 		case e.Name == "rf":
 			v = a.rfe()
 			v.atoms = 1 << atomRf
@@ -310,6 +311,10 @@ func (a *porf) predefined() map[string]*contents {
 			v = &contents{atoms: 1 << atomLoc}
 		case e.Name == "co":
 			v = &contents{atoms: 1 << atomCo}
+		case e.Kind != cat.KindSet && predef.Reflexive(e.Name):
+			// Every access with itself (herd's sm, same-instr, ...):
+			// rf; sm holds rf.
+			v = &contents{atoms: 1 << atomAccessID, pairs: a.identity(a.kinds("RW"))}
 		}
 		if a.mayAnalysis {
 			v = withMay(v, a.predefinedMay(e))
@@ -627,9 +632,18 @@ func (a *porf) both(x, y *contents) *contents {
 }
 
 // seq is a sequence's contents: identities restrict a family's ends, and
-// two pairs of program order through a fence make a fenced pair.
+// two pairs of program order through a fence make a fenced pair; a
+// relation between accesses keeps its atoms through the identity on
+// every access (herd's sc.cat: (fr | rf | co); sm).
 func (a *porf) seq(x, y *contents) *contents {
 	out := &contents{pairs: map[family]bool{}}
+	const betweenAccesses = 1<<atomRf | 1<<atomRfe | 1<<atomRfi | 1<<atomCo | 1<<atomPoLoc
+	if a.identityOnAccesses(y) {
+		out.atoms |= x.atoms & betweenAccesses
+	}
+	if a.identityOnAccesses(x) {
+		out.atoms |= y.atoms & betweenAccesses
+	}
 	for f := range x.pairs {
 		for g := range y.pairs {
 			if f.to != g.from {
@@ -646,6 +660,24 @@ func (a *porf) seq(x, y *contents) *contents {
 		}
 	}
 	return out
+}
+
+// identityOnAccesses tells whether x certainly holds every read and
+// write with itself (classes known: without them nothing is certain of
+// a class).
+func (a *porf) identityOnAccesses(x *contents) bool {
+	if x.has(atomAccessID) || x.has(atomLoc) {
+		return true
+	}
+	if x == nil || len(a.classes) == 0 {
+		return false
+	}
+	for i := range a.classes {
+		if a.kinds("RW")&(1<<i) != 0 && !x.pairs[family{kind: famID, from: i, to: i}] {
+			return false
+		}
+	}
+	return true
 }
 
 // cond decides an if's condition by the model's variants; decided is
