@@ -254,14 +254,7 @@ func TestViewInBrowser(t *testing.T) {
 	s := newViewServer(viewConfig(modelPath), testPath, nil)
 	s.Poll = 50 * time.Millisecond
 	s.Test, s.Model = "testdata/MP.litmus", "sc.cat" // the heading of the screenshot, not temporary paths
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close) // after the browser's cleanup, which closes its connections
-	ctx := browser.New(t, 2*time.Minute)
-
-	p := browser.Page{T: t, Ctx: ctx, Timeout: 30 * time.Second}
-	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
-		t.Fatal(err)
-	}
+	p := openView(t, s)
 	p.Wait("MP under sc lists three executions", browser.Count("#executions li[data-index]")+" === 3")
 	p.Wait("a drawing with rf only", browser.Count("#drawing path.edge")+" > 0 && "+browser.Count("#drawing path.edge:not([data-rel=rf])")+" === 0")
 	p.Click(`input[value="po"]`)
@@ -379,14 +372,7 @@ func TestViewForbiddenInBrowser(t *testing.T) {
 	test := shared.Path(t, "corpus/herd-catalogue-aarch64/MP+dmb.sys.litmus")
 	s := newViewServer(viewConfig("aarch64"), test, nil)
 	s.Test = "herd-catalogue-aarch64/MP+dmb.sys.litmus" // the heading of the screenshot, not a path of this machine
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close) // after the browser's cleanup, which closes its connections
-	ctx := browser.New(t, 2*time.Minute)
-
-	p := browser.Page{T: t, Ctx: ctx, Timeout: 30 * time.Second}
-	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
-		t.Fatal(err)
-	}
+	p := openView(t, s)
 	p.Wait("the three executions aarch64 allows", browser.Count("#executions li[data-index]")+" === 3 && "+browser.Count("#drawing g.execution")+" === 1 && "+
 		browser.Count("#drawing g.witness")+" === 0")
 	p.Click("#show-forbidden")
@@ -402,6 +388,18 @@ func TestViewForbiddenInBrowser(t *testing.T) {
 	p.Wait("back to the allowed executions", browser.Count("#executions li[data-index]")+" === 3 && "+browser.Count("#drawing g.witness")+" === 0")
 }
 
+// openView serves the page of s and opens it in a headless browser.
+func openView(t *testing.T, s http.Handler) browser.Page {
+	t.Helper()
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close) // after the browser's cleanup, which closes its connections
+	ctx := browser.New(t, 2*time.Minute)
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
+		t.Fatal(err)
+	}
+	return browser.Page{T: t, Ctx: ctx, Timeout: 30 * time.Second}
+}
+
 // TestViewLoopProofInBrowser: under --unroll none, the page of a loop the
 // values end says how the proof closed (its rounds and the reads whose
 // values it tracked) and lists the executions, the counterexample among
@@ -413,14 +411,7 @@ func TestViewLoopProofInBrowser(t *testing.T) {
 	cfg := viewConfig("aarch64")
 	cfg.Unroll = mcm.Unbounded
 	s := newViewServer(cfg, "../../testdata/loops/aarch64-rounds.litmus", nil)
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close) // after the browser's cleanup, which closes its connections
-	ctx := browser.New(t, 2*time.Minute)
-
-	p := browser.Page{T: t, Ctx: ctx, Timeout: 30 * time.Second}
-	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
-		t.Fatal(err)
-	}
+	p := openView(t, s)
 	p.Wait("the proof in the summary", `/the values the reads may take keep every execution within 3 iterations, so the answer holds for any number \(2 rounds: P0 reads y at [^)]*aarch64-rounds\.litmus:32:2: 0, 1, 2\)/.test(document.getElementById("summary").textContent)`)
 	p.Wait("the verdict without Loop", `/^Ok$/m.test(document.getElementById("summary").textContent) && !/^Loop /m.test(document.getElementById("summary").textContent)`)
 	p.Wait("its executions listed, the counterexample among them", browser.Count("#executions li[data-index]")+" === 6 && "+browser.Count("#executions li[data-index] .holds")+" === 1")
