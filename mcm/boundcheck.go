@@ -130,7 +130,8 @@ func (lc *loopCheck) cutReachable(n int) (reached bool, err error) {
 // writes that follow, and whose writes after plain reads are releases or
 // dependent on them.
 func acyclicPoRf(model eval.Model, t *litmus.Test) string {
-	return orderedReadWrites(model, t, false)
+	why, _ := orderedReadWrites(model, t, false)
+	return why
 }
 
 // acyclicJustification tells why the model may let an execution of t
@@ -147,26 +148,28 @@ func acyclicPoRf(model eval.Model, t *litmus.Test) string {
 // (!MayUnrecorded), by holding every kind of dependency. ARMv8's ob
 // does, by ctrl; [W] and its pick dependencies (which include data and
 // addr), for a program whose values reach its writes through registers.
-func acyclicJustification(model eval.Model, t *litmus.Test) string {
+// unordered, when a check orders all but some pair, says which: "its
+// check external does not order P0's read at T.litmus:8:2 before its
+// write at T.litmus:9:2, which may depend on it".
+func acyclicJustification(model eval.Model, t *litmus.Test) (why, unordered string) {
 	return orderedReadWrites(model, t, true)
 }
 
 // orderedReadWrites is acyclicPoRf, or acyclicJustification when
 // dependentOnly: only the pairs whose write may depend on the read need
 // be ordered.
-func orderedReadWrites(model eval.Model, t *litmus.Test, dependentOnly bool) string {
-	const allowed = poRfMayCycle
+func orderedReadWrites(model eval.Model, t *litmus.Test, dependentOnly bool) (why, unordered string) {
 	if eval.ImpliesAcyclicPoRf(model) {
-		return ""
+		return "", ""
 	}
 	rws, err := events.ReadWrites(t.Program)
 	if err != nil {
-		return fmt.Sprintf("%s, and purr cannot tell whether it orders each read before the writes after it: %v", allowed, err)
+		return fmt.Sprintf("%s, and purr cannot tell whether it orders each read before the writes after it: %v", poRfMayCycle, err), ""
 	}
 	if dependentOnly {
 		rws = slices.DeleteFunc(rws, func(rw events.ReadWrite) bool { return !rw.MayDepend })
 		if len(rws) == 0 {
-			return "" // no write depends on a read: rf alone makes no cycle
+			return "", "" // no write depends on a read: rf alone makes no cycle
 		}
 	}
 	var classes eventClassSet
@@ -184,11 +187,11 @@ func orderedReadWrites(model eval.Model, t *litmus.Test, dependentOnly bool) str
 	}
 	orders := eval.ReadWriteOrders(model, classes.classes)
 	if len(orders) == 0 {
-		return allowed
+		return poRfMayCycle, ""
 	}
 	// The check that orders the most pairs names the first it leaves
 	// out in a refusal.
-	var unordered *classified
+	var left *classified
 	best, bestOrdered := "", -1
 	for _, o := range orders {
 		var first *classified
@@ -196,40 +199,41 @@ func orderedReadWrites(model eval.Model, t *litmus.Test, dependentOnly bool) str
 		for i := range pairs {
 			p := &pairs[i]
 			k := [2]int{p.r, p.w}
-			switch {
-			case p.rw.Same:
+			var holds bool
+			if p.rw.Same {
 				// Parts of one instruction: no po, fence or dependency
 				// between them, only the atomic pair's rmw.
-				if p.rw.RMW && o.Rmw[k] {
-					ordered++
-				} else if first == nil {
-					first = p
-				}
-			case o.Po[k] || p.rw.Ctrl && o.Ctrl[k] || p.rw.Data && o.Data[k] || p.rw.Addr && o.Addr[k] ||
-				p.rw.PickCtrl && o.PickCtrl[k] || p.rw.PickData && o.PickData[k] || p.rw.PickAddr && o.PickAddr[k] ||
-				// Wherever the write depends on the read it has a
-				// dependency on it, and O holds every kind.
-				dependentOnly && !p.rw.MayUnrecorded && o.PickCtrl[k] && o.PickData[k] && o.PickAddr[k] ||
-				slices.ContainsFunc(p.fences, func(f int) bool { return o.Fence[[3]int{p.r, f, p.w}] }):
+				holds = p.rw.RMW && o.Rmw[k]
+			} else {
+				holds = o.Po[k] || p.rw.Ctrl && o.Ctrl[k] || p.rw.Data && o.Data[k] || p.rw.Addr && o.Addr[k] ||
+					p.rw.PickCtrl && o.PickCtrl[k] || p.rw.PickData && o.PickData[k] || p.rw.PickAddr && o.PickAddr[k] ||
+					// Wherever the write depends on the read it has a
+					// dependency on it, and O holds every kind.
+					dependentOnly && !p.rw.MayUnrecorded && o.PickCtrl[k] && o.PickData[k] && o.PickAddr[k] ||
+					slices.ContainsFunc(p.fences, func(f int) bool { return o.Fence[[3]int{p.r, f, p.w}] })
+			}
+			switch {
+			case holds:
 				ordered++
 			case first == nil:
 				first = p
 			}
 		}
 		if first == nil {
-			return ""
+			return "", ""
 		}
 		if ordered > bestOrdered {
-			best, bestOrdered, unordered = o.Check, ordered, first
+			best, bestOrdered, left = o.Check, ordered, first
 		}
 	}
-	rw := unordered.rw
+	rw := left.rw
 	if dependentOnly {
-		return fmt.Sprintf("%s, and its check %s does not order %s's read at %s before its write at %s, which may depend on it",
-			poRfMayCycle, best, threadName(t, rw.Thread), rw.Read.Pos, rw.Write.Pos)
+		unordered = fmt.Sprintf("its check %s does not order %s's read at %s before its write at %s, which may depend on it",
+			best, threadName(t, rw.Thread), rw.Read.Pos, rw.Write.Pos)
+		return poRfMayCycle + ", and " + unordered, unordered
 	}
 	return fmt.Sprintf("%s, nor does its check %s order %s's read at %s before its write at %s", poRfMayCycle, best,
-		threadName(t, rw.Thread), rw.Read.Pos, rw.Write.Pos)
+		threadName(t, rw.Thread), rw.Read.Pos, rw.Write.Pos), ""
 }
 
 // poRfMayCycle begins the reasons acyclicPoRf and acyclicJustification

@@ -54,10 +54,16 @@ type loopCheck struct {
 	// valued is the unfolding whose values unbounded analysed, which
 	// analyse need not analyse again.
 	valued *events.Unfolding
-	// acyclicWhy is acyclicPoRf's answer once asked, justifiedWhy
+	// acyclicWhy is acyclicPoRf's answer once asked, justified
 	// acyclicJustification's: the same at every bound.
-	acyclicWhy, justifiedWhy *string
+	acyclicWhy *string
+	justified  *justification
 }
+
+// justification is acyclicJustification's answer: why a value might
+// justify itself ("" when none can), and the pair a check leaves
+// unordered when that is why.
+type justification struct{ why, unordered string }
 
 // newLoopCheck reads the test's initial state for a check of it under m.
 func newLoopCheck(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options) (*loopCheck, error) {
@@ -189,11 +195,10 @@ func (lc *loopCheck) rounds() (*events.Unfolding, *outcome.Bound, error) {
 		}
 		last, lastAt = u, n
 	}
-	if why := lc.justifiedWhy; why != nil && strings.HasPrefix(*why, poRfMayCycle+", and ") &&
-		!strings.Contains(notEnough, strings.TrimPrefix(*why, poRfMayCycle)) {
+	if j := lc.justified; j != nil && j.unordered != "" {
 		// Why the values the reads may take could not show it either: a
 		// value might justify itself.
-		reason := "as a value might justify itself: " + strings.TrimPrefix(*why, poRfMayCycle+", and ")
+		reason := "as a value might justify itself: " + j.unordered
 		if notEnough == "" {
 			notEnough = "the values the reads may take cannot show it, " + reason
 		} else {

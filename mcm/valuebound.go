@@ -56,11 +56,11 @@ const maxValueEvents = 400
 // they may take. false when the model may let an execution justify a
 // value by itself, or the search gives up.
 func (lc *loopCheck) cutsByValues(u *events.Unfolding) (precision []string, ok bool) {
-	if lc.justifiedWhy == nil {
-		why := acyclicJustification(lc.model, lc.t)
-		lc.justifiedWhy = &why
+	if lc.justified == nil {
+		why, unordered := acyclicJustification(lc.model, lc.t)
+		lc.justified = &justification{why, unordered}
 	}
-	if *lc.justifiedWhy != "" {
+	if lc.justified.why != "" {
 		return nil, false
 	}
 	if len(u.Events) > maxValueEvents {
