@@ -133,62 +133,9 @@ func (s *assumeSearch) satisfiable(i int, budget *int) bool {
 // would stop there, which is no answer this search may rule out).
 func (s *assumeSearch) hold(assumes []*Term) bool {
 	for _, a := range assumes {
-		v, ok := s.eval(a, map[*Term]outcome.Value{})
-		if ok && !Truth(v) {
+		if v, ok := termValue(a, s.value, true); ok && !Truth(v) {
 			return false
 		}
 	}
 	return true
-}
-
-// eval computes t from the reads' values; ok is false when an operation
-// is undefined.
-func (s *assumeSearch) eval(t *Term, memo map[*Term]outcome.Value) (v outcome.Value, ok bool) {
-	if v, ok := memo[t]; ok {
-		return v, true
-	}
-	defer func() {
-		if ok {
-			memo[t] = v
-		}
-	}()
-	switch t.Op {
-	case TermConst:
-		return t.Val, true
-	case TermRead:
-		return s.value[t], true
-	case TermPick:
-		return s.eval(t.Args[1], memo)
-	case TermIte:
-		c, ok := s.eval(t.Args[0], memo)
-		if !ok {
-			return c, false
-		}
-		if Truth(c) {
-			return s.eval(t.Args[1], memo)
-		}
-		return s.eval(t.Args[2], memo)
-	case TermUnary:
-		x, ok := s.eval(t.Args[0], memo)
-		if !ok {
-			return x, false
-		}
-		v, err := ApplyUnary(t.Un, x)
-		return v, err == nil
-	case TermBinary:
-		if t.Cancels() {
-			return outcome.Int(0), true
-		}
-		x, ok := s.eval(t.Args[0], memo)
-		if !ok {
-			return x, false
-		}
-		y, ok := s.eval(t.Args[1], memo)
-		if !ok {
-			return y, false
-		}
-		v, err := ApplyBinary(t.Bin, x, y)
-		return v, err == nil
-	}
-	return outcome.Value{}, false
 }

@@ -805,6 +805,14 @@ func (u *Unfolding) OneEventPairs() map[int]int {
 //
 // known adds the values the path's assumptions fixed (pathState.learn).
 func staticValue(t *Term, known map[*Term]outcome.Value) (outcome.Value, bool) {
+	return termValue(t, known, false)
+}
+
+// termValue computes t from the values known gives terms (reads), false
+// when one it needs is unknown or an operation is undefined; a choice (a
+// conditional, a pick) only when choices, which staticValue leaves
+// unknown.
+func termValue(t *Term, known map[*Term]outcome.Value, choices bool) (outcome.Value, bool) {
 	if v, ok := known[t]; ok {
 		return v, true
 	}
@@ -815,23 +823,39 @@ func staticValue(t *Term, known map[*Term]outcome.Value) (outcome.Value, bool) {
 		if t.Cancels() {
 			return outcome.Int(0), true
 		}
-		a, ok := staticValue(t.Args[0], known)
+		a, ok := termValue(t.Args[0], known, choices)
 		if !ok {
 			return a, false
 		}
-		b, ok := staticValue(t.Args[1], known)
+		b, ok := termValue(t.Args[1], known, choices)
 		if !ok {
 			return b, false
 		}
 		v, err := ApplyBinary(t.Bin, a, b)
 		return v, err == nil
 	case TermUnary:
-		a, ok := staticValue(t.Args[0], known)
+		a, ok := termValue(t.Args[0], known, choices)
 		if !ok {
 			return a, false
 		}
 		v, err := ApplyUnary(t.Un, a)
 		return v, err == nil
+	case TermPick:
+		if choices {
+			return termValue(t.Args[1], known, choices)
+		}
+	case TermIte:
+		if !choices {
+			break
+		}
+		c, ok := termValue(t.Args[0], known, choices)
+		if !ok {
+			return c, false
+		}
+		if Truth(c) {
+			return termValue(t.Args[1], known, choices)
+		}
+		return termValue(t.Args[2], known, choices)
 	}
 	return outcome.Value{}, false
 }
