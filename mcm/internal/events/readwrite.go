@@ -144,37 +144,37 @@ func (p *pendingRead) clone() *pendingRead {
 // meetRead is what two instances certainly both have, and what either
 // may have.
 func meetRead(a, b *pendingRead) *pendingRead {
-	out := &pendingRead{regs: map[string]bool{}, fences: map[string]bool{}, ctrl: a.ctrl && b.ctrl,
+	out := &pendingRead{regs: intersect(a.regs, b.regs), fences: intersect(a.fences, b.fences), ctrl: a.ctrl && b.ctrl,
 		inInstr: a.inInstr || b.inInstr, instr: a.instr,
-		mayRegs: maps.Clone(a.mayRegs), mayCtrl: a.mayCtrl || b.mayCtrl, mayMem: a.mayMem || b.mayMem,
-		pickRegs: map[string]bool{}, pickCtrl: a.pickCtrl && b.pickCtrl,
-		unrecRegs: maps.Clone(a.unrecRegs), unrecCtrl: a.unrecCtrl || b.unrecCtrl, unrecMem: a.unrecMem || b.unrecMem,
-		implicit: a.implicit || b.implicit, implicitInstr: max(a.implicitInstr, b.implicitInstr)}
-	maps.Copy(out.unrecRegs, b.unrecRegs)
-	for r := range a.pickRegs {
-		if b.pickRegs[r] {
-			out.pickRegs[r] = true
-		}
-	}
-	maps.Copy(out.mayRegs, b.mayRegs)
+		mayRegs: union(a.mayRegs, b.mayRegs), mayCtrl: a.mayCtrl || b.mayCtrl, mayMem: a.mayMem || b.mayMem,
+		pickRegs: intersect(a.pickRegs, b.pickRegs), pickCtrl: a.pickCtrl && b.pickCtrl,
+		unrecRegs: union(a.unrecRegs, b.unrecRegs), unrecCtrl: a.unrecCtrl || b.unrecCtrl, unrecMem: a.unrecMem || b.unrecMem}
+	out.implicit, out.implicitInstr = a.implicit || b.implicit, max(a.implicitInstr, b.implicitInstr)
 	if out.ctrl {
 		// Certain on both paths, until either may end it.
-		out.ctrlEnds = maps.Clone(a.ctrlEnds)
-		if out.ctrlEnds == nil {
-			out.ctrlEnds = map[*xcfa.Location]bool{}
-		}
-		maps.Copy(out.ctrlEnds, b.ctrlEnds)
+		out.ctrlEnds = union(a.ctrlEnds, b.ctrlEnds)
 	}
-	for r := range a.regs {
-		if b.regs[r] {
-			out.regs[r] = true
-		}
-	}
-	for f := range a.fences {
-		if b.fences[f] {
-			out.fences[f] = true
+	return out
+}
+
+// intersect is the set of what both hold.
+func intersect[K comparable](a, b map[K]bool) map[K]bool {
+	out := map[K]bool{}
+	for k := range a {
+		if b[k] {
+			out[k] = true
 		}
 	}
+	return out
+}
+
+// union is the set of what either holds.
+func union[K comparable](a, b map[K]bool) map[K]bool {
+	out := maps.Clone(a)
+	if out == nil {
+		out = map[K]bool{}
+	}
+	maps.Copy(out, b)
 	return out
 }
 
