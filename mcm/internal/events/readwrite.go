@@ -149,7 +149,12 @@ func meetRead(a, b *pendingRead) *pendingRead {
 		mayRegs: union(a.mayRegs, b.mayRegs), mayCtrl: a.mayCtrl || b.mayCtrl, mayMem: a.mayMem || b.mayMem,
 		pickRegs: intersect(a.pickRegs, b.pickRegs), pickCtrl: a.pickCtrl && b.pickCtrl,
 		unrecRegs: union(a.unrecRegs, b.unrecRegs), unrecCtrl: a.unrecCtrl || b.unrecCtrl, unrecMem: a.unrecMem || b.unrecMem}
-	out.implicit, out.implicitInstr = a.implicit || b.implicit, max(a.implicitInstr, b.implicitInstr)
+	switch {
+	case a.implicit:
+		out.implicit, out.implicitInstr = true, a.implicitInstr
+	case b.implicit:
+		out.implicit, out.implicitInstr = true, b.implicitInstr
+	}
 	if out.ctrl {
 		// Certain on both paths, until either may end it.
 		out.ctrlEnds = union(a.ctrlEnds, b.ctrlEnds)
