@@ -122,12 +122,7 @@ func (lc *loopCheck) valuePrecision(reads []*events.Event) []string {
 		for j, l := range locs[s] {
 			names[j] = l.String()
 		}
-		slices.SortFunc(vals[s], func(a, b outcome.Value) int {
-			if c := strings.Compare(a.Sym, b.Sym); c != 0 {
-				return c
-			}
-			return int(a.Off - b.Off)
-		})
+		slices.SortFunc(vals[s], events.CompareValues)
 		values := make([]string, len(vals[s]))
 		for j, v := range vals[s] {
 			values[j] = v.String()

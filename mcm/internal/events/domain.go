@@ -262,7 +262,7 @@ func minimalDerived(ds []derived) []derived {
 	// Elements no order tells apart are equal: any sort gives one result.
 	slices.SortFunc(ds, func(x, y derived) int {
 		if x.v != y.v {
-			return compareValues(x.v, y.v)
+			return CompareValues(x.v, y.v)
 		}
 		if sx, sy := x.via.size(), y.via.size(); sx != sy {
 			return cmp.Compare(sx, sy)

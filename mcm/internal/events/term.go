@@ -39,7 +39,7 @@ type Term struct {
 
 // Position returns the index of v in t.Dom, and whether it is there.
 func (t *Term) Position(v outcome.Value) (int, bool) {
-	return slices.BinarySearchFunc(t.Dom, v, compareValues)
+	return slices.BinarySearchFunc(t.Dom, v, CompareValues)
 }
 
 // Cancels tells whether t is x^x: herd7 makes that zero before x is known

@@ -27,8 +27,9 @@ func lessValue(a, b outcome.Value) bool {
 	return a.Off < b.Off
 }
 
-// compareValues orders values as lessValue does, for binary searches.
-func compareValues(a, b outcome.Value) int {
+// CompareValues orders values as lessValue does: for binary searches,
+// and for listing a domain in its order.
+func CompareValues(a, b outcome.Value) int {
 	if c := strings.Compare(a.Sym, b.Sym); c != 0 {
 		return c
 	}
