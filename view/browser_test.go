@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
 	"github.com/purr-mcm/purr/internal/browser"
 )
 
@@ -24,12 +22,7 @@ func TestPageInBrowser(t *testing.T) {
 	s, watched := newServer(t)
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close) // after the browser's cleanup, which closes its connections
-	ctx := browser.New(t, 2*time.Minute)
-
-	p := browser.Page{T: t, Ctx: ctx, Timeout: 20 * time.Second}
-	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
-		t.Fatal(err)
-	}
+	p := browser.Open(t, srv.URL, 2*time.Minute, 20*time.Second)
 	p.Wait("two executions listed", browser.Count("#executions li[data-index]")+" === 2")
 	p.Wait("the first drawn, rf only", browser.Count(`#drawing g.execution[data-index="1"]`)+" === 1 && "+
 		browser.Count(`#drawing path.edge`)+" === 1 && "+browser.Count(`#drawing path.edge[data-rel="rf"]`)+" === 1")

@@ -18,8 +18,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
 	"github.com/purr-mcm/purr/herd"
 	"github.com/purr-mcm/purr/internal/browser"
 	"github.com/purr-mcm/purr/internal/shared"
@@ -393,11 +391,7 @@ func openView(t *testing.T, s http.Handler) browser.Page {
 	t.Helper()
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close) // after the browser's cleanup, which closes its connections
-	ctx := browser.New(t, 2*time.Minute)
-	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
-		t.Fatal(err)
-	}
-	return browser.Page{T: t, Ctx: ctx, Timeout: 30 * time.Second}
+	return browser.Open(t, srv.URL, 2*time.Minute, 30*time.Second)
 }
 
 // TestViewLoopProofInBrowser: under --unroll none, the page of a loop the

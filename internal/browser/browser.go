@@ -61,6 +61,17 @@ func New(t *testing.T, timeout time.Duration) context.Context {
 	return bctx
 }
 
+// Open starts a browser as New does, shows url in it and returns its
+// page, whose waits last at most wait.
+func Open(t *testing.T, url string, timeout, wait time.Duration) Page {
+	t.Helper()
+	ctx := New(t, timeout)
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	return Page{T: t, Ctx: ctx, Timeout: wait}
+}
+
 // Count is the JavaScript expression that counts the elements a CSS
 // selector selects, for Page.Wait's conditions.
 func Count(sel string) string { return fmt.Sprintf(`document.querySelectorAll(%q).length`, sel) }
