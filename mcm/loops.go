@@ -10,6 +10,7 @@ import (
 
 	"github.com/purr-mcm/purr/cat"
 	"github.com/purr-mcm/purr/litmus"
+	"github.com/purr-mcm/purr/mcm/internal/arg"
 	"github.com/purr-mcm/purr/mcm/internal/eval"
 	"github.com/purr-mcm/purr/mcm/internal/events"
 	"github.com/purr-mcm/purr/mcm/outcome"
@@ -58,6 +59,12 @@ type loopCheck struct {
 	// acyclicJustification's: the same at every bound.
 	acyclicWhy *string
 	justified  *justification
+	// tracked is the precision of the abstraction (cutsByAbstraction):
+	// the locations whose reads its graphs track; graph is the graphs
+	// under it, refinements how often it was refined.
+	tracked     map[outcome.Value]bool
+	graph       *arg.Graph
+	refinements int
 }
 
 // justification is acyclicJustification's answer: why a value might
@@ -167,8 +174,9 @@ func (lc *loopCheck) rounds() (*events.Unfolding, *outcome.Bound, error) {
 		if !u.Cut {
 			return u, b, nil
 		}
-		if precision, ok := lc.cutsByValues(u); ok {
-			u, b.Iterations, b.Precision, err = lc.tightestByValues(lastAt+1, n, u, precision)
+		if proof, ok := lc.cutsByValues(u); ok {
+			u, b.Iterations, proof, err = lc.tightestByValues(lastAt+1, n, u, proof)
+			proof.record(b)
 			b.Enough, b.Retries = true, retrySites(t, u)
 			return u, b, err
 		}
@@ -355,8 +363,9 @@ func (lc *loopCheck) bounded() (*outcome.Bound, error) {
 		}
 	}
 	if u.Cut {
-		if precision, ok := lc.cutsByValues(u); ok {
-			b.Exact, b.Enough, b.Precision = true, true, precision
+		if proof, ok := lc.cutsByValues(u); ok {
+			proof.record(b)
+			b.Exact, b.Enough = true, true
 			return b, nil
 		}
 		c := u.Cuts[0]

@@ -180,27 +180,32 @@ func TestBoundedWitnessed(t *testing.T) {
 func TestValueBound(t *testing.T) {
 	const rounds = "AArch64 T\n{ 0:X1=x; 0:X3=y; 1:X1=x; 1:X3=y; }\n P0 | P1 ;\n" +
 		" MOV W5,#0 | MOV W6,#0 ;\nL0: | L1: ;\n LDR W2,[X3] | LDR W4,[X1] ;\n ADD W5,W5,#1 | CMP W4,W6 ;\n" +
-		" STR %s,[X1] | B.NE L1 ;\n SUB W7,W5,#1 | ADD W6,W6,#1 ;\n CMP W2,W7 | STR W6,[X3] ;\n B.EQ L0 | CMP W6,#2 ;\n" +
-		" | B.NE L1 ;\nexists (0:X2=2 /\\ x=1)\n"
+		" STR %s,[X1] | B.NE L1 ;\n SUB W7,W5,#1 | ADD W6,W6,#1 ;\n CMP W2,W7 | ADD W8,W4,#1 ;\n B.EQ L0 | STR %s,[X3] ;\n" +
+		" | CMP W6,#2 ;\n | B.NE L1 ;\nexists (0:X2=2 /\\ x=1)\n"
 	aarch64 := embeddedModel(t, "aarch64")
 	coherence := inlineModel(t, "coherence only\nacyclic po-loc | rf | co | fr as coherence\n")
 	tests := []struct {
 		name      string
 		model     *cat.Model
 		stored    string // what P0 stores: its count (W5), or the value it read (W2, a data dependency)
+		acked     string // what P1 stores: its count (W6), or the value it read plus one (W8)
 		precision []string
+		tracked   []string // the abstraction's final precision
+		refined   int      // how often it was refined
 		err       string
 	}{
-		{name: "aarch64", model: aarch64, stored: "W5",
-			precision: []string{"P0 reads y at inline.litmus:6:2: 0, 1, 2"}},
-		{name: "aarch64, a data dependency", model: aarch64, stored: "W2",
-			precision: []string{"P0 reads y at inline.litmus:6:2: 0, 1, 2"}},
-		{name: "a model that orders no dependency", model: coherence, stored: "W2",
+		{name: "aarch64", model: aarch64, stored: "W5", acked: "W6",
+			precision: []string{"P0 reads y at inline.litmus:6:2: 0, 1, 2"}, tracked: []string{}},
+		{name: "aarch64, a data dependency", model: aarch64, stored: "W2", acked: "W6",
+			precision: []string{"P0 reads y at inline.litmus:6:2: 0, 1, 2"}, tracked: []string{}},
+		{name: "aarch64, acknowledgements computed from reads: refined", model: aarch64, stored: "W5", acked: "W8",
+			precision: []string{"P0 reads y at inline.litmus:6:2: 0, 1, 2"}, tracked: []string{"x", "y"}, refined: 1},
+		{name: "a model that orders no dependency", model: coherence, stored: "W2", acked: "W6",
 			err: "nor do the values the reads may take show it, as a value might justify itself: its check coherence does not order P0's read at inline.litmus:6:2 before its write at inline.litmus:8:2, which may depend on it"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			test := inlineTest(t, fmt.Sprintf(rounds, tt.stored))
+			test := inlineTest(t, fmt.Sprintf(rounds, tt.stored, tt.acked))
 			out, err := Check(tt.model, test, Options{Unroll: Unbounded})
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
@@ -214,6 +219,9 @@ func TestValueBound(t *testing.T) {
 			b := out.Bound
 			if out.Loop || b == nil || !b.Exact || !b.Enough || !slices.Equal(b.Precision, tt.precision) || b.Rounds != 2 {
 				t.Fatalf("Loop %v, bound %+v: want no Loop, enough by values %q in 2 rounds", out.Loop, b, tt.precision)
+			}
+			if !b.Abstracted || !slices.Equal(b.Tracked, tt.tracked) || b.Refinements != tt.refined {
+				t.Errorf("abstraction %v, tracking %q after %d refinements; want tracking %q after %d", b.Abstracted, b.Tracked, b.Refinements, tt.tracked, tt.refined)
 			}
 			past, err := Check(tt.model, test, Options{Unroll: 10})
 			if err != nil {

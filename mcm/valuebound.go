@@ -2,9 +2,11 @@ package mcm
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
+	"github.com/purr-mcm/purr/mcm/internal/arg"
 	"github.com/purr-mcm/purr/mcm/internal/events"
 	"github.com/purr-mcm/purr/mcm/outcome"
 )
@@ -55,36 +57,143 @@ const maxValueEvents = 400
 // bound. precision names the reads the proof rests on, with the values
 // they may take. false when the model may let an execution justify a
 // value by itself, or the search gives up.
-func (lc *loopCheck) cutsByValues(u *events.Unfolding) (precision []string, ok bool) {
+// valueProof is what a proof by values rests on (outcome.Bound's
+// Precision, Tracked and Refinements).
+type valueProof struct {
+	precision   []string // the reads the proof evaluated, with their values
+	abstracted  bool     // the values are the abstraction's
+	tracked     []string // the abstraction's precision, when it gave the values
+	refinements int      // how often the abstraction's precision was refined
+}
+
+// record puts the proof into b.
+func (p valueProof) record(b *outcome.Bound) {
+	b.Precision, b.Abstracted, b.Tracked, b.Refinements = p.precision, p.abstracted, p.tracked, p.refinements
+}
+
+func (lc *loopCheck) cutsByValues(u *events.Unfolding) (proof valueProof, ok bool) {
 	if lc.justified == nil {
 		why, unordered := acyclicJustification(lc.model, lc.t)
 		lc.justified = &justification{why, unordered}
 	}
 	if lc.justified.why != "" {
-		return nil, false
+		return valueProof{}, false
+	}
+	if proof, ok := lc.cutsByAbstraction(u); ok {
+		return proof, true
 	}
 	if len(u.Events) > maxValueEvents {
-		return nil, false
+		return valueProof{}, false
 	}
 	if err := lc.analyseValues(u); err != nil {
-		return nil, false // values past the analysis's limits: the engines would refuse them too
+		return valueProof{}, false // values past the analysis's limits: the engines would refuse them too
 	}
 	decisive, ok := u.CutsByValues(cutsBudget)
 	if !ok {
-		return nil, false
+		return valueProof{}, false
 	}
-	return lc.valuePrecision(decisive), true
+	return valueProof{precision: lc.valuePrecision(decisive, func(r *events.Event) []outcome.Value { return r.Val.Dom })}, true
+}
+
+// cutsByAbstraction is cutsByValues with the values of the abstraction
+// (package arg): the graphs of every thread, loops unbounded, give each
+// location the values any execution's writes may write when no value
+// justifies itself, so a cut leaf whose assumptions these values cannot
+// make true is one no execution reaches, whatever the bound; no order
+// between threads is needed (a write past the bound is in the graphs).
+//
+// It is the refinement loop of docs/loops.md: a cut leaf whose
+// assumptions may hold with the values of the abstraction (an abstract
+// counterexample) because a read may take any value refines the
+// precision, tracking the havocked locations that value comes from;
+// with nothing left to track, the bound check (the SAT engine) takes the
+// counterexample on. The graphs do not depend on the bound: the precision
+// a round refined holds for the next.
+func (lc *loopCheck) cutsByAbstraction(u *events.Unfolding) (proof valueProof, ok bool) {
+	if lc.tracked == nil {
+		lc.tracked = map[outcome.Value]bool{}
+	}
+	for {
+		if lc.graph == nil {
+			g, err := arg.Explore(lc.ctx, lc.t.Program, lc.initRegs, lc.initMem, lc.tracked, arg.DefaultLimits)
+			if err != nil {
+				return valueProof{}, false
+			}
+			lc.graph = g
+		}
+		g := lc.graph
+		values := func(r *events.Event) ([]outcome.Value, bool) {
+			addr, ok := r.Addr.IsConst()
+			if !ok {
+				return nil, false
+			}
+			vals, top, _ := g.Values(addr)
+			if top {
+				return nil, false
+			}
+			if r.IsReceive() {
+				vals = appendSorted(vals, events.Nothing)
+			}
+			return vals, true
+		}
+		decisive, open, ok := u.CutsByDomains(cutsBudget, values)
+		if ok {
+			precision := lc.valuePrecision(decisive, func(r *events.Event) []outcome.Value { vals, _ := values(r); return vals })
+			return valueProof{precision, true, lc.trackedNames(), lc.refinements}, true
+		}
+		refined := false
+		for _, r := range open {
+			addr, ok := r.Addr.IsConst()
+			if !ok {
+				continue
+			}
+			// Tracking the read's own location lets the graphs follow the
+			// loops that read it; the havocked locations its value comes
+			// from give its writes their values.
+			_, _, from := g.Values(addr)
+			for _, a := range append([]outcome.Value{addr}, from...) {
+				if !lc.tracked[a] {
+					lc.tracked[a], refined = true, true
+				}
+			}
+		}
+		if !refined {
+			return valueProof{}, false
+		}
+		lc.graph = nil
+		lc.refinements++
+	}
+}
+
+// trackedNames lists the abstraction's precision: the locations whose
+// reads it tracks.
+func (lc *loopCheck) trackedNames() []string {
+	addrs := slices.SortedFunc(maps.Keys(lc.tracked), events.CompareValues)
+	out := make([]string, len(addrs))
+	for i, a := range addrs {
+		out[i] = a.String()
+	}
+	return out
+}
+
+// appendSorted returns vs with v, sorted as events.CompareValues sorts.
+func appendSorted(vs []outcome.Value, v outcome.Value) []outcome.Value {
+	i, found := slices.BinarySearchFunc(vs, v, events.CompareValues)
+	if found {
+		return vs
+	}
+	return slices.Insert(slices.Clone(vs), i, v)
 }
 
 // tightestByValues returns the least bound from from up to n at which
 // cutsByValues holds, with its unfolding (u is n's): the engines then
 // search no more iterations than the values allow (a proof at 8 of loops
 // that run 4 times would have them encode 8).
-func (lc *loopCheck) tightestByValues(from, n int, u *events.Unfolding, precision []string) (*events.Unfolding, int, []string, error) {
+func (lc *loopCheck) tightestByValues(from, n int, u *events.Unfolding, proof valueProof) (*events.Unfolding, int, valueProof, error) {
 	for k := from; k < n; k++ {
 		uk, err := events.UnfoldWith(lc.ctx, lc.t.Program, lc.retryOptions(k), lc.initRegs, lc.initMem)
 		if err != nil {
-			return nil, 0, nil, err
+			return nil, 0, valueProof{}, err
 		}
 		if len(uk.Retries) > 0 && retriesRemovable(lc.model, uk) != nil {
 			continue
@@ -93,13 +202,13 @@ func (lc *loopCheck) tightestByValues(from, n int, u *events.Unfolding, precisio
 			return uk, k, p, nil
 		}
 	}
-	return u, n, precision, nil
+	return u, n, proof, nil
 }
 
 // valuePrecision names the reads a proof by values rests on, once per
 // instruction, with the location and every value their instances may
 // read: "P0 reads y at T.litmus:8:2: 0, 1, 2".
-func (lc *loopCheck) valuePrecision(reads []*events.Event) []string {
+func (lc *loopCheck) valuePrecision(reads []*events.Event, values func(*events.Event) []outcome.Value) []string {
 	type site struct {
 		thread int
 		pos    string
@@ -113,8 +222,12 @@ func (lc *loopCheck) valuePrecision(reads []*events.Event) []string {
 			order = append(order, s)
 			vals[s] = []outcome.Value{}
 		}
-		locs[s] = appendNew(locs[s], r.Addr.Dom...)
-		vals[s] = appendNew(vals[s], r.Val.Dom...)
+		addrs := r.Addr.Dom // the analysis's, or the address the abstraction's proof needs
+		if a, ok := r.Addr.IsConst(); ok {
+			addrs = []outcome.Value{a}
+		}
+		locs[s] = appendNew(locs[s], addrs...)
+		vals[s] = appendNew(vals[s], values(r)...)
 	}
 	out := make([]string, len(order))
 	for i, s := range order {

@@ -223,7 +223,7 @@ func TestSchemaValidatorFails(t *testing.T) {
 // the reads the proof tracked; and that purr executions says the same in
 // words.
 func TestJSONBoundPrecision(t *testing.T) {
-	const path = "../../testdata/loops/aarch64-rounds.litmus"
+	const path = "../../testdata/loops/aarch64-relay.litmus"
 	out, errs, status := runPurr("--json", "--unroll", "none", path)
 	if status != 0 {
 		t.Fatalf("exit status %d: %s", status, errs)
@@ -239,8 +239,11 @@ func TestJSONBoundPrecision(t *testing.T) {
 	if b := got.Bound; got.Loop || !b.Exact || !b.Enough || b.Rounds != 2 || !slices.Equal(b.Precision, want) {
 		t.Errorf("loop %v, bound %+v: want no loop, exact and enough in 2 rounds, precision %q", got.Loop, b, want)
 	}
+	if b := got.Bound; !b.Abstraction || b.Refinements != 1 || !slices.Equal(b.Tracked, []string{"x", "y"}) {
+		t.Errorf("bound %+v: want the abstraction, refined once, tracking x and y", b)
+	}
 	out, _, _ = runPurr("executions", "--unroll", "none", path)
-	if note := "the values the reads may take keep every execution within 3 iterations, so the answer holds for any number (2 rounds: " + want[0] + ")"; !strings.Contains(out, note) {
+	if note := "the values the reads may take keep every execution within 3 iterations, so the answer holds for any number (2 rounds, abstraction refined once, tracking x, y: " + want[0] + ")"; !strings.Contains(out, note) {
 		t.Errorf("purr executions says\n%s\nwant it to say %q", out, note)
 	}
 }
@@ -262,6 +265,11 @@ func TestBoundNote(t *testing.T) {
 			"Loops without a bound (--unroll none): the values the reads may take keep every execution within 3 iterations, so the answer holds for any number (2 rounds: P0 reads y at T.litmus:8:2: 0, 1)"},
 		{outcome.Bound{Unroll: 4, Exact: true, Enough: true, Precision: []string{"P0 reads y at T.litmus:8:2: 0, 1"}},
 			"Loops cut at --unroll 4, but the values the reads may take keep every execution within the bound: the answer holds for any number of iterations (P0 reads y at T.litmus:8:2: 0, 1)"},
+		{outcome.Bound{Unroll: outcome.Unbounded, Iterations: 3, Exact: true, Enough: true, Rounds: 2, Precision: []string{"P0 reads y at T.litmus:8:2: 0, 1"},
+			Abstracted: true, Tracked: []string{"x", "y"}, Refinements: 2},
+			"Loops without a bound (--unroll none): the values the reads may take keep every execution within 3 iterations, so the answer holds for any number (2 rounds, abstraction refined 2 times, tracking x, y: P0 reads y at T.litmus:8:2: 0, 1)"},
+		{outcome.Bound{Unroll: 4, Exact: true, Enough: true, Precision: []string{"P0 reads y at T.litmus:8:2: 0, 1"}, Abstracted: true},
+			"Loops cut at --unroll 4, but the values the reads may take keep every execution within the bound: the answer holds for any number of iterations (abstraction tracking no location: P0 reads y at T.litmus:8:2: 0, 1)"},
 	}
 	for _, tt := range tests {
 		if got := boundNote(&tt.bound); got != tt.want {

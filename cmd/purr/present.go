@@ -97,6 +97,11 @@ type jsonBound struct {
 	// outcome.Bound).
 	Rounds    int      `json:"rounds,omitempty"`
 	Precision []string `json:"precision,omitempty"`
+	// Abstraction, Tracked and Refinements: the refinement loop's, when
+	// its abstraction gave the values.
+	Abstraction bool     `json:"abstraction,omitempty"`
+	Tracked     []string `json:"tracked,omitempty"`
+	Refinements int      `json:"refinements,omitempty"`
 }
 
 func newJSONBound(b *outcome.Bound) *jsonBound {
@@ -104,7 +109,7 @@ func newJSONBound(b *outcome.Bound) *jsonBound {
 		return nil
 	}
 	j := &jsonBound{Unroll: strconv.Itoa(b.Unroll), Exact: b.Exact, Enough: b.Enough, Witnessed: b.Witnessed, Retries: nonNil(b.Retries), Why: b.Why,
-		Rounds: b.Rounds, Precision: b.Precision}
+		Rounds: b.Rounds, Precision: b.Precision, Abstraction: b.Abstracted, Tracked: b.Tracked, Refinements: b.Refinements}
 	if b.Unroll == outcome.Unbounded {
 		j.Unroll, j.Iterations = "none", b.Iterations
 	}
@@ -289,6 +294,27 @@ func rounds(n int) string {
 	return fmt.Sprintf("%d rounds", n)
 }
 
+// abstraction says, when the values of a proof by values came from the
+// refinement loop's abstraction, how often it was refined and what it
+// tracked: ", abstraction refined once, tracking y".
+func abstraction(b *outcome.Bound) string {
+	if !b.Abstracted {
+		return ""
+	}
+	s := ", abstraction"
+	switch b.Refinements {
+	case 0:
+	case 1:
+		s += " refined once,"
+	default:
+		s += fmt.Sprintf(" refined %d times,", b.Refinements)
+	}
+	if len(b.Tracked) == 0 {
+		return s + " tracking no location"
+	}
+	return s + " tracking " + strings.Join(b.Tracked, ", ")
+}
+
 // boundNote says in a line how a test's loops were bounded and whether the
 // answer holds for every bound.
 func boundNote(b *outcome.Bound) string {
@@ -297,7 +323,7 @@ func boundNote(b *outcome.Bound) string {
 	case b.Unroll == outcome.Unbounded && b.Witnessed:
 		s = fmt.Sprintf("Loops without a bound (--unroll none): an execution within %s settles the verdict for any number of iterations; the states and counts are those of %s, as %s", iterations(b.Iterations), iterations(b.Iterations), b.Why)
 	case b.Unroll == outcome.Unbounded && b.Enough && len(b.Precision) > 0:
-		s = fmt.Sprintf("Loops without a bound (--unroll none): the values the reads may take keep every execution within %s, so the answer holds for any number (%s: %s)", iterations(b.Iterations), rounds(b.Rounds), strings.Join(b.Precision, "; "))
+		s = fmt.Sprintf("Loops without a bound (--unroll none): the values the reads may take keep every execution within %s, so the answer holds for any number (%s%s: %s)", iterations(b.Iterations), rounds(b.Rounds), abstraction(b), strings.Join(b.Precision, "; "))
 	case b.Unroll == outcome.Unbounded && b.Enough:
 		s = fmt.Sprintf("Loops without a bound (--unroll none): no consistent execution goes past %s, so the answer holds for any number (%s: the SAT engine's bound check)", iterations(b.Iterations), rounds(b.Rounds))
 	case b.Unroll == outcome.Unbounded && b.Rounds > 1:
@@ -305,7 +331,11 @@ func boundNote(b *outcome.Bound) string {
 	case b.Unroll == outcome.Unbounded:
 		s = "Loops without a bound (--unroll none): the answer holds for any number of iterations"
 	case b.Enough && len(b.Precision) > 0:
-		s = fmt.Sprintf("Loops cut at --unroll %d, but the values the reads may take keep every execution within the bound: the answer holds for any number of iterations (%s)", b.Unroll, strings.Join(b.Precision, "; "))
+		detail := strings.Join(b.Precision, "; ")
+		if a := abstraction(b); a != "" {
+			detail = strings.TrimPrefix(a, ", ") + ": " + detail
+		}
+		s = fmt.Sprintf("Loops cut at --unroll %d, but the values the reads may take keep every execution within the bound: the answer holds for any number of iterations (%s)", b.Unroll, detail)
 	case b.Enough:
 		s = fmt.Sprintf("Loops cut at --unroll %d, but no consistent execution goes past the bound: the answer holds for any number of iterations", b.Unroll)
 	case b.Exact:

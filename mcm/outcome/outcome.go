@@ -113,6 +113,14 @@ type Bound struct {
 	// enough, names the reads the proof rests on, with those values:
 	// "P0 reads y at T.litmus:8:2: 0, 1, 2".
 	Precision []string
+	// Abstracted: the values came from the abstraction of the refinement
+	// loop (docs/loops.md), not from the bounded unfolding's value
+	// analysis. Tracked is then its final precision: the locations whose
+	// reads its graphs tracked (the others' were havocked); Refinements is how
+	// often the precision was refined to get there.
+	Abstracted  bool
+	Tracked     []string
+	Refinements int
 	// Rounds is how many bounds --unroll none unfolded the test with (2,
 	// 8, 32, 128 in turn), each raising the last's: the refinements the
 	// answer took, plus one.

@@ -22,6 +22,18 @@ import (
 // This is about the bounded program: that the answer holds for every
 // bound needs more (see mcm's cutsByValues).
 func (u *Unfolding) CutsByValues(budget int) (decisive []*Event, ok bool) {
+	decisive, _, ok = u.CutsByDomains(budget, func(r *Event) ([]outcome.Value, bool) { return r.Val.Dom, true })
+	return decisive, ok
+}
+
+// Domain gives the values a read may take, or false when it may take any.
+type Domain func(read *Event) (vals []outcome.Value, ok bool)
+
+// CutsByDomains is CutsByValues with the reads' values from dom: a read
+// of any value is left unknown, and an assumption that needs it may hold.
+// When some cut leaf's assumptions may hold, open lists the reads of any
+// value they depend on: what a finer domain would have to fix.
+func (u *Unfolding) CutsByDomains(budget int, dom Domain) (decisive, open []*Event, ok bool) {
 	seen := map[*Event]bool{}
 	for _, s := range u.Segments {
 		if !s.Cut || s.Dead {
@@ -31,9 +43,14 @@ func (u *Unfolding) CutsByValues(budget int) (decisive []*Event, ok bool) {
 		for p := s; p != nil; p = p.Parent {
 			assumes = append(assumes, p.Assumes...)
 		}
-		search := newAssumeSearch(assumes)
+		search := newAssumeSearch(assumes, dom)
 		if search.satisfiable(0, &budget) || budget < 0 {
-			return nil, false
+			for i, r := range search.reads {
+				if !search.bounded[i] {
+					open = append(open, r.Read)
+				}
+			}
+			return nil, open, false
 		}
 		for _, r := range search.reads {
 			seen[r.Read] = true
@@ -44,20 +61,22 @@ func (u *Unfolding) CutsByValues(budget int) (decisive []*Event, ok bool) {
 			decisive = append(decisive, e)
 		}
 	}
-	return decisive, true
+	return decisive, nil, true
 }
 
 // assumeSearch looks for values of a path's reads, from their domains,
 // that make its assumptions true: reads in path order, each assumption
 // evaluated once the last read it depends on has its value.
 type assumeSearch struct {
-	reads  []*Term
-	due    [][]*Term // per read index: the assumptions its value completes
-	always []*Term   // assumptions that depend on no read
-	value  map[*Term]outcome.Value
+	reads   []*Term
+	dom     [][]outcome.Value // per read: its values, when bounded
+	bounded []bool
+	due     [][]*Term // per read index: the assumptions its value completes
+	always  []*Term   // assumptions that depend on no read
+	value   map[*Term]outcome.Value
 }
 
-func newAssumeSearch(assumes []*Term) *assumeSearch {
+func newAssumeSearch(assumes []*Term, dom Domain) *assumeSearch {
 	s := &assumeSearch{value: map[*Term]outcome.Value{}}
 	readsOf := make([][]*Term, len(assumes))
 	index := map[*Term]bool{}
@@ -74,6 +93,11 @@ func newAssumeSearch(assumes []*Term) *assumeSearch {
 	position := map[*Term]int{}
 	for i, r := range s.reads {
 		position[r] = i
+	}
+	s.dom = make([][]outcome.Value, len(s.reads))
+	s.bounded = make([]bool, len(s.reads))
+	for i, r := range s.reads {
+		s.dom[i], s.bounded[i] = dom(r.Read)
 	}
 	s.due = make([][]*Term, len(s.reads))
 	for i, a := range assumes {
@@ -115,7 +139,10 @@ func (s *assumeSearch) satisfiable(i int, budget *int) bool {
 		return true
 	}
 	r := s.reads[i]
-	for _, v := range r.Dom {
+	if !s.bounded[i] {
+		return s.hold(s.due[i]) && s.satisfiable(i+1, budget) // any value: left unknown
+	}
+	for _, v := range s.dom[i] {
 		if *budget--; *budget < 0 {
 			return false
 		}

@@ -232,3 +232,15 @@ func ApplyUnary(op xcfa.UnOp, x outcome.Value) (outcome.Value, error) {
 	}
 	return outcome.Value{}, fmt.Errorf("unknown operator %v", op)
 }
+
+// LabelValue is the value of a code label's address, as the engines
+// compute it.
+func LabelValue(l xcfa.Label) outcome.Value { return codeAddr(l.Proc, l.Name) }
+
+// NarrowOp is the operator that keeps the low bytes of an access of size
+// bytes (a load zero-extends them; a store writes them), false for a
+// whole word.
+func NarrowOp(size int) (xcfa.UnOp, bool) {
+	op, ok := zextOf[size]
+	return op, ok
+}
