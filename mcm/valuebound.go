@@ -51,12 +51,6 @@ const cutsBudget = 1 << 20
 // (242) took 0.6.
 const maxValueEvents = 400
 
-// cutsByValues tells whether the values the test's reads may take keep
-// every consistent execution from the cuts of u (retries cut off, as
-// retryOptions unfolds): then the answer at u's bound holds for every
-// bound. precision names the reads the proof rests on, with the values
-// they may take. false when the model may let an execution justify a
-// value by itself, or the search gives up.
 // valueProof is what a proof by values rests on (outcome.Bound's
 // Precision, Tracked and Refinements).
 type valueProof struct {
@@ -71,6 +65,13 @@ func (p valueProof) record(b *outcome.Bound) {
 	b.Precision, b.Abstracted, b.Tracked, b.Refinements = p.precision, p.abstracted, p.tracked, p.refinements
 }
 
+// cutsByValues tells whether the values the test's reads may take keep
+// every consistent execution from the cuts of u (retries cut off, as
+// retryOptions unfolds): then the answer at u's bound holds for every
+// bound. The values are the abstraction's (cutsByAbstraction), or else
+// the bounded unfolding's domains; proof names the reads it rests on,
+// with those values. false when the model may let an execution justify
+// a value by itself, or the search gives up.
 func (lc *loopCheck) cutsByValues(u *events.Unfolding) (proof valueProof, ok bool) {
 	if lc.justified == nil {
 		why, unordered := acyclicJustification(lc.model, lc.t)

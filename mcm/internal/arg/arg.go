@@ -389,7 +389,11 @@ func (x *explorer) eval(e xcfa.Expr, thread int, regs []value) value {
 		c := x.eval(e.Cond, thread, regs)
 		switch {
 		case c.top:
-			return join(x.eval(e.X, thread, regs), x.eval(e.Y, thread, regs))
+			a, b := x.eval(e.X, thread, regs), x.eval(e.Y, thread, regs)
+			if v := join(a, b); !v.top {
+				return v
+			}
+			return topOf(c, a, b) // the choice's origins too: tracking them decides it
 		case events.Truth(c.v):
 			return x.eval(e.X, thread, regs)
 		}
