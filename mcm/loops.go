@@ -65,6 +65,9 @@ type loopCheck struct {
 	tracked     map[outcome.Value]bool
 	graph       *arg.Graph
 	refinements int
+	// havocked is the abstraction with every read havocked
+	// (locationValues).
+	havocked *arg.Graph
 }
 
 // justification is acyclicJustification's answer: why a value might
@@ -94,7 +97,24 @@ func newLoopCheck(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 func (lc *loopCheck) retryOptions(n int) events.UnfoldOptions {
 	opt := lc.uopt
 	opt.Unroll, opt.Retries = n, lc.retries
+	opt.LocationValues = lc.locationValues
 	return opt
+}
+
+// locationValues gives the values every write to a location may write in
+// any execution, whatever the model, for silent retries: those of the
+// abstraction with every read havocked, when it knows them (values it
+// computes from no read cannot justify themselves).
+func (lc *loopCheck) locationValues(addr outcome.Value) ([]outcome.Value, bool) {
+	if lc.havocked == nil {
+		g, err := arg.Explore(lc.ctx, lc.t.Program, lc.initRegs, lc.initMem, nil, arg.DefaultLimits)
+		if err != nil {
+			return nil, false
+		}
+		lc.havocked = g
+	}
+	vals, top, _ := lc.havocked.Values(addr)
+	return vals, !top
 }
 
 // analyse readies an unfolding for an engine: its values, the scopes of
@@ -165,7 +185,7 @@ func (lc *loopCheck) rounds() (*events.Unfolding, *outcome.Bound, error) {
 			return nil, nil, err
 		}
 		if len(u.Retries) > 0 {
-			if err := retriesRemovable(lc.model, u); err != nil {
+			if err := lc.retriesRemovable(u); err != nil {
 				r := u.Retries[0]
 				return nil, nil, source.Errorf(r.Pos, "--unroll none: %s's loop only retries here, but %v", threadName(t, r.Thread), err)
 			}
@@ -356,7 +376,7 @@ func (lc *loopCheck) bounded() (*outcome.Bound, error) {
 	}
 	b.Retries = retrySites(t, u)
 	if len(u.Retries) > 0 {
-		if err := retriesRemovable(lc.model, u); err != nil {
+		if err := lc.retriesRemovable(u); err != nil {
 			r := u.Retries[0]
 			b.Why = fmt.Sprintf("%s's loop at %s only retries, but %v", threadName(t, r.Thread), r.Pos, err)
 			return b, nil
@@ -527,7 +547,7 @@ type removableKey struct {
 	variants, skips    string
 	skipWellFormed     bool
 	carried, inRetries string
-	prefixes           bool
+	prefixes, silent   bool
 	writesInPo         bool
 }
 
@@ -538,12 +558,24 @@ func prefixesRemovable(model eval.Model, u *events.Unfolding) error {
 
 // retriesRemovable is eval.RetriesRemovableFor for the test unfolded as u:
 // the tags its events carry, and those a retry's events may carry (every
-// event that is no write, a superset).
-func retriesRemovable(model eval.Model, u *events.Unfolding) error {
-	return removableFor(model, u, false)
+// event that is no write, a superset). With silent retries (a failed
+// test-and-set), eval.SilentRetriesRemovable, whose removed events may be
+// their writes too; and the final state must not show their locations,
+// whose last write may be one of them.
+func (lc *loopCheck) retriesRemovable(u *events.Unfolding) error {
+	if len(u.Silent) > 0 {
+		observed := events.ObservedAddrs(lc.t, lc.lay)
+		for _, w := range u.Silent {
+			if slices.Contains(observed, w.Addr) {
+				return fmt.Errorf("its failed attempts write %v back to %v, which the final state shows: the last write to it may be a failed attempt's", w.Val, w.Addr)
+			}
+		}
+	}
+	return removableFor(lc.model, u, false)
 }
 
 func removableFor(model eval.Model, u *events.Unfolding, prefixes bool) error {
+	silent := !prefixes && len(u.Silent) > 0
 	carried, inRetries := map[string]bool{}, map[string]bool{}
 	for _, e := range u.Events {
 		for _, tag := range e.Tags {
@@ -553,8 +585,15 @@ func removableFor(model eval.Model, u *events.Unfolding, prefixes bool) error {
 			}
 		}
 	}
+	if silent {
+		for _, w := range u.Silent {
+			for _, tag := range w.Write.Tags {
+				inRetries[tag] = true
+			}
+		}
+	}
 	key := removableKey{model.Cat, strings.Join(model.Variants, ","), strings.Join(model.SkipChecks, ","), model.SkipWellFormed,
-		strings.Join(slices.Sorted(maps.Keys(carried)), ","), strings.Join(slices.Sorted(maps.Keys(inRetries)), ","), prefixes, prefixes && !u.ParallelWrites()}
+		strings.Join(slices.Sorted(maps.Keys(carried)), ","), strings.Join(slices.Sorted(maps.Keys(inRetries)), ","), prefixes, silent, prefixes && !u.ParallelWrites()}
 	if err, ok := removable.Load(key); ok {
 		e, _ := err.(error)
 		return e
@@ -565,8 +604,11 @@ func removableFor(model eval.Model, u *events.Unfolding, prefixes bool) error {
 		WritesInPo: key.writesInPo,
 	}
 	analysis := eval.RetriesRemovableFor
-	if prefixes {
+	switch {
+	case prefixes:
 		analysis = eval.PrefixesRemovable
+	case silent:
+		analysis = eval.SilentRetriesRemovable
 	}
 	err := analysis(model, tags)
 	removable.Store(key, err)

@@ -59,6 +59,8 @@ var explicitTooSlow = map[string]string{
 	"tas-lock.litmus":                   "about 7 s a model",
 	"tas-lock-relaxed.litmus":           "about 6 s a model",
 	"tas-lock-test-then-set.litmus":     "about 7 s a model",
+	"tas-xchg.litmus":                   "over 100 s a model: every failed exchange writes",
+	"tas-xchg-relaxed.litmus":           "over 100 s a model: every failed exchange writes",
 }
 
 // refused are the tests --unroll none refuses, "file model", with a

@@ -196,7 +196,7 @@ func (lc *loopCheck) tightestByValues(from, n int, u *events.Unfolding, proof va
 		if err != nil {
 			return nil, 0, valueProof{}, err
 		}
-		if len(uk.Retries) > 0 && retriesRemovable(lc.model, uk) != nil {
+		if len(uk.Retries) > 0 && lc.retriesRemovable(uk) != nil {
 			continue
 		}
 		if p, ok := lc.cutsByValues(uk); ok {

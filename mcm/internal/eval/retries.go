@@ -86,7 +86,7 @@ type TestTags struct {
 
 // RetriesRemovableFor is RetriesRemovable for the tests whose events
 // carry the tags that tags describes.
-func RetriesRemovableFor(m Model, tags TestTags) error { return removable(m, tags, false) }
+func RetriesRemovableFor(m Model, tags TestTags) error { return removable(m, tags, removeRetries) }
 
 // PrefixesRemovable reports whether every check of the model keeps
 // holding when a consistent execution is cut short: restricted to a set K
@@ -99,19 +99,37 @@ func RetriesRemovableFor(m Model, tags TestTags) error { return removable(m, tag
 // may be the last one kept). Used by the check that a bound is enough.
 func PrefixesRemovable(m Model, tags TestTags) error {
 	tags.Removable = nil
-	return removable(m, tags, true)
+	return removable(m, tags, removePrefixes)
 }
 
-func removable(m Model, tags TestTags, prefixes bool) error {
+// SilentRetriesRemovable is RetriesRemovableFor when the retries removed
+// may also write back what they read (events' silent retries: a failed
+// test-and-set): D may then hold read-modify-writes, whose writes are in
+// co and read only by reads of D; every kept read keeps its source.
+// tags.Removable accepts the tags of those writes too.
+func SilentRetriesRemovable(m Model, tags TestTags) error {
+	return removable(m, tags, removeSilent)
+}
+
+// What removable removes: the events of read-only retries, of retries
+// that write back what they read, or the ends of an execution.
+const (
+	removeRetries = iota
+	removeSilent
+	removePrefixes
+)
+
+func removable(m Model, tags TestTags, what int) error {
 	prelude, wf, err := library()
 	if err != nil {
 		return fmt.Errorf("purr's library: %v", err)
 	}
-	a := &retries{variants: map[string]bool{}, tags: tags, included: map[string]bool{}, skip: m.Skips, prefixes: prefixes}
+	prefixes := what == removePrefixes
+	a := &retries{variants: map[string]bool{}, tags: tags, included: map[string]bool{}, skip: m.Skips, prefixes: prefixes, silent: what == removeSilent}
 	for _, v := range m.Variants {
 		a.variants[v] = true
 	}
-	top := retriesPredefined(tags, prefixes)
+	top := retriesPredefined(tags, what)
 	sc := a.run(prelude.Stmts, top)
 	if prefixes && tags.WritesInPo && coherentWrites(m) {
 		// In E, consistent, a thread's writes to a location are in co as
@@ -202,6 +220,7 @@ type retries struct {
 	refusal    *source.Error // the first check that may fail on E'
 	failed     bool          // an unbound name or fail was met (see Try)
 	prefixes   bool          // PrefixesRemovable's analysis
+	silent     bool          // SilentRetriesRemovable's
 }
 
 // exact is a set or relation equal on E' and on E restricted to K, of
@@ -247,12 +266,15 @@ func (e *events) normalise() *events {
 
 // retriesPredefined binds the predefined names to their abstract values
 // (see retriesBase).
-func retriesPredefined(tags TestTags, prefixes bool) *env {
+func retriesPredefined(tags TestTags, what int) *env {
 	top := &env{}
 	top.names, top.vals = top.name1[:0], top.val1[:0]
 	base := retriesBase
-	if prefixes {
+	switch what {
+	case removePrefixes:
 		base = prefixBase
+	case removeSilent:
+		base = silentBase
 	}
 	for _, e := range predef.Table() {
 		switch {
@@ -265,6 +287,36 @@ func retriesPredefined(tags TestTags, prefixes bool) *env {
 		}
 	}
 	return top
+}
+
+// silentBase is retriesBase for retries that may write back what they
+// read: writes, co and the rmw pairs may hold removed events (a removed
+// read-modify-write is removed whole), rf's sources too (read only by
+// removed reads), and a write co-before a removed one may be the last
+// one kept.
+func silentBase(e predef.Entry) *events {
+	x := retriesBase(e)
+	switch e.Name {
+	case "W", "RMW":
+		x.domKept, x.rngKept, x.closed = false, false, false
+	case "FW":
+		x.domKept, x.rngKept, x.closed = false, false, false
+		x.grows = &cause{text: e.Name, why: "a write co-before a removed one may be the last one kept"}
+	case "rf":
+		x.domKept, x.closed = false, false
+	case "co":
+		x.domKept, x.rngKept, x.closed = false, false, false
+	case "fr":
+		x.rngKept, x.closed = false, false
+	case "rmw", "amo":
+		x.rngKept = false // removed whole: still closed
+	default:
+		return x
+	}
+	// retriesBase's, from the facts just dropped, but for rf: every kept
+	// read keeps its source.
+	x.back = e.Name == "rf"
+	return x.normalise()
 }
 
 // prefixBase is retriesBase for executions cut short (PrefixesRemovable):
@@ -566,7 +618,7 @@ func (a *retries) with(w *ast.With, sc *env) *env {
 			a.refuseAt(grown(base, app), "may grow", "co must extend it")
 		}
 		co := exact()
-		co.domKept, co.rngKept = !a.prefixes, !a.prefixes // writes, which only prefixes remove
+		co.domKept, co.rngKept = !a.prefixes && !a.silent, !a.prefixes && !a.silent // writes, which only prefixes and silent retries remove
 		next.set(w.Var, co.normalise())
 		return next
 	}
@@ -712,6 +764,9 @@ func (a *retries) check(c *ast.Check, sc *env) {
 func (a *retries) refuse(pos source.Pos, format string, args ...any) {
 	if a.refusal == nil {
 		a.refusal = source.Errorf(pos, format, args...)
+		if a.silent {
+			a.refusal.Msg = strings.NewReplacer("a loop's read-only retries", "a loop's retries that write back what they read").Replace(a.refusal.Msg)
+		}
 		if a.prefixes {
 			a.refusal.Msg = strings.NewReplacer("a loop's read-only retries are removed", "an execution is cut short",
 				"a loop's removed retries", "the events cut off", "the unbounded program", "the whole execution",

@@ -133,10 +133,11 @@ func addVerdicts(got map[string]string, key string, m *cat.Model, err error, tri
 		got[key+"+common"] = c
 	}
 	got[key+"+prefixes"] = retriesVerdict(m, err, trim, commonTags, PrefixesRemovable)
+	got[key+"+silent"] = retriesVerdict(m, err, trim, commonTags, SilentRetriesRemovable)
 }
 
 // retriesVerdict is a model's line of the golden file under an analysis
-// (RetriesRemovableFor, PrefixesRemovable): ok, refused with the error,
+// (RetriesRemovableFor, PrefixesRemovable, SilentRetriesRemovable): ok, refused with the error,
 // or not loaded. trim is cut from paths.
 func retriesVerdict(m *cat.Model, loadErr error, trim string, tags TestTags, analysis func(Model, TestTags) error) string {
 	if loadErr != nil {

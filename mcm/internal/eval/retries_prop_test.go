@@ -19,14 +19,19 @@ import (
 // abstract values say: what cannot grow is within E's value restricted to
 // the kept events, what cannot shrink contains it, and the facts (domain
 // or range kept, closed, empty) hold of E's value.
-func TestRetriesSound(t *testing.T) { testSound(t, false) }
+func TestRetriesSound(t *testing.T) { testSound(t, removeRetries) }
 
 // TestPrefixesSound is TestRetriesSound for PrefixesRemovable: D is what
 // cutting each thread short removes, the events after a point of its path
 // and the reads of a removed write, whatever they are.
-func TestPrefixesSound(t *testing.T) { testSound(t, true) }
+func TestPrefixesSound(t *testing.T) { testSound(t, removePrefixes) }
 
-func testSound(t *testing.T, prefixes bool) {
+// TestSilentRetriesSound is TestRetriesSound for SilentRetriesRemovable:
+// D may hold writes too, and then every read of them.
+func TestSilentRetriesSound(t *testing.T) { testSound(t, removeSilent) }
+
+func testSound(t *testing.T, what int) {
+	prefixes := what == removePrefixes
 	rng := rand.New(rand.NewSource(27))
 	rounds := 300
 	if testing.Short() {
@@ -60,14 +65,14 @@ func testSound(t *testing.T, prefixes bool) {
 		if err != nil {
 			t.Fatalf("%v\n%s", err, src.String())
 		}
-		a := &retries{variants: map[string]bool{}, included: map[string]bool{}, skip: func(string) bool { return false }, prefixes: prefixes}
+		a := &retries{variants: map[string]bool{}, included: map[string]bool{}, skip: func(string) bool { return false }, prefixes: prefixes, silent: what == removeSilent}
 		prelude, _, err := library()
 		if err != nil {
 			t.Fatal(err)
 		}
-		scope := a.run(m.Stmts, a.run(prelude.Stmts, retriesPredefined(TestTags{}, prefixes)))
+		scope := a.run(m.Stmts, a.run(prelude.Stmts, retriesPredefined(TestTags{}, what)))
 
-		x := randomExecution(rng, prefixes)
+		x := randomExecution(rng, what)
 		full := x.capture(t, m, x.all(), false)
 		reduced := x.capture(t, m, x.kept, true)
 		for _, name := range names {
@@ -169,7 +174,8 @@ type execution struct {
 	prefixes           bool // D cuts threads short (else it is some reads, fences and branches)
 }
 
-func randomExecution(rng *rand.Rand, prefixes bool) *execution {
+func randomExecution(rng *rand.Rand, what int) *execution {
+	prefixes := what == removePrefixes
 	n := 4 + rng.Intn(6)
 	x := &execution{n: n, kind: make([]byte, n), thread: make([]int, n), loc: make([]int, n),
 		rf: map[Pair]bool{}, co: map[Pair]bool{}, addr: map[Pair]bool{}, data: map[Pair]bool{}, ctrl: map[Pair]bool{}, reducedCtrl: map[Pair]bool{},
@@ -229,9 +235,15 @@ func randomExecution(rng *rand.Rand, prefixes bool) *execution {
 			}
 		}
 	} else {
-		// D: some reads, fences and branches (never a write).
+		// D: some reads, fences and branches (never a write, but with
+		// silent retries, and then every read of a removed write).
 		for i := range n {
-			x.kept[i] = x.kind[i] == 'I' || x.kind[i] == 'W' || rng.Intn(3) > 0
+			x.kept[i] = x.kind[i] == 'I' || x.kind[i] == 'W' && what != removeSilent || rng.Intn(3) > 0
+		}
+		for p := range x.rf {
+			if !x.kept[p.A] {
+				x.kept[p.B] = false
+			}
 		}
 	}
 	// Dependencies from reads to later events of their thread; a kept

@@ -129,7 +129,7 @@ func TestRetriesRemovable(t *testing.T) {
 // TestRetriesBaseNames: every predefined set and relation has a verdict,
 // and the control dependencies are the ones that may lose pairs.
 func TestRetriesBaseNames(t *testing.T) {
-	sc := retriesPredefined(TestTags{}, false)
+	sc := retriesPredefined(TestTags{}, removeRetries)
 	var shrinking []string
 	for _, name := range sc.names {
 		v, _ := sc.own(name)

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
 )
@@ -47,6 +48,10 @@ type UnfoldOptions struct {
 	// the question whether any consistent partial execution reaches a cut
 	// (see prefixes.go).
 	Prefixes bool
+	// LocationValues, with Retries, gives the values every write to a
+	// location may write in any execution, false when it cannot tell;
+	// without it, no retry is silent (silent.go).
+	LocationValues func(addr outcome.Value) ([]outcome.Value, bool)
 }
 
 // RetrySite is a location where some path retried: a loop whose repeated
@@ -66,6 +71,7 @@ type CutSite struct {
 
 // visit is a path's state at its latest visit to a location.
 type visit struct {
+	depth   int               // the path's events before it
 	effects int               // writes and marks on the path before it
 	regs    map[string]*Term  // the registers live at the location
 	writers map[string]*Event // their latest register writes (register events)
@@ -201,7 +207,7 @@ func (f *unfolder) retry(proc *xcfa.Process, loc *xcfa.Location, st *pathState) 
 	if !info.boundary[loc] {
 		return false
 	}
-	now := &visit{effects: st.effects, lastX: st.lastX, scopes: st.scopes, ctrl: st.ctrl, ctrlPicks: st.ctrlPicks,
+	now := &visit{depth: st.depth, effects: st.effects, lastX: st.lastX, scopes: st.scopes, ctrl: st.ctrl, ctrlPicks: st.ctrlPicks,
 		lastSide: st.lastSide, regs: map[string]*Term{}, writers: map[string]*Event{}}
 	for r := range info.live[loc] {
 		now.regs[r] = st.regs[r]
@@ -210,7 +216,18 @@ func (f *unfolder) retry(proc *xcfa.Process, loc *xcfa.Location, st *pathState) 
 		}
 	}
 	if prev := st.seen[loc]; prev != nil {
-		if now.why = info.why(loc, prev, now); now.why == "" {
+		now.why = info.why(loc, prev, now)
+		if now.why != "" && now.effects != prev.effects {
+			if silent, ok := f.silentIteration(st, prev); ok {
+				same := *now
+				same.effects = prev.effects // its writes write back what they read
+				if info.why(loc, prev, &same) == "" {
+					now.why = ""
+					f.silent = append(f.silent, silent...)
+				}
+			}
+		}
+		if now.why == "" {
 			now.retried = prev.retried + 1
 			if now.retried > f.retries {
 				st.seg.Dead = true

@@ -198,6 +198,9 @@ type Unfolding struct {
 	// Retries are where paths were cut off by the retry rule
 	// (UnfoldOptions.Retries).
 	Retries []RetrySite
+	// Silent are the writes of the retries that write back what they
+	// read (silent.go), one per instruction instance.
+	Silent []SilentWrite
 	// RegisterEvents: the unfolding has herd's register events, and its
 	// events carry IicoData, IicoCtrl and RegFrom.
 	RegisterEvents bool
@@ -226,6 +229,9 @@ type unfolder struct {
 	opsNoted        map[[2]int]bool                   // (segment, term) pairs in Segment.Ops
 	prefixes        bool                              // UnfoldOptions.Prefixes
 	oneEvent        map[int]bool                      // with prefixes: the current process's RMW ids whose write is OneEvent
+	noSilent        bool                              // take no silent retry (silent.go)
+	locationValues  func(outcome.Value) ([]outcome.Value, bool)
+	silent          []silentCandidate // the retries taken as silent, checked once unfolded
 }
 
 // ctrlScope is a C branch being walked: at join, the control
@@ -260,6 +266,7 @@ type pathState struct {
 	seen     map[*xcfa.Location]*visit
 	effects  int
 	lastSide source.Pos
+	sides    []*Event // the writes and marks, effects of them
 	// With prefixes: the path has read the read half of a pair herd7
 	// builds as one event, and not yet written its write half.
 	fusedOpen bool
@@ -270,7 +277,7 @@ func (p *pathState) fork(seg *Segment) *pathState {
 	q := &pathState{thread: p.thread, seg: seg, depth: p.depth, regs: make(map[string]*Term, len(p.regs)),
 		visits: make(map[*xcfa.Location]int, len(p.visits)), ctrl: p.ctrl, ctrlPicks: p.ctrlPicks, scopes: p.scopes,
 		openRMW: make(map[int]*Event, len(p.openRMW)), lastX: p.lastX, instr: p.instr, code: p.code, lastPos: p.lastPos, par: p.par, parRun: p.parRun,
-		effects: p.effects, lastSide: p.lastSide, fusedOpen: p.fusedOpen}
+		effects: p.effects, lastSide: p.lastSide, sides: p.sides[:len(p.sides):len(p.sides)], fusedOpen: p.fusedOpen}
 	if p.known != nil {
 		q.known = make(map[*Term]outcome.Value, len(p.known))
 		for k, v := range p.known {
@@ -324,10 +331,21 @@ func UnfoldRegisterEvents(ctx context.Context, prog *xcfa.Program, unroll int, i
 
 // UnfoldWith is UnfoldContext with the options opt.
 func UnfoldWith(ctx context.Context, prog *xcfa.Program, opt UnfoldOptions, initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value) (*Unfolding, error) {
+	u, silent, err := unfold(ctx, prog, opt, initRegs, initMem, false)
+	if err != nil || silent {
+		return u, err
+	}
+	u, _, err = unfold(ctx, prog, opt, initRegs, initMem, true) // a silent retry was none: unfold without them
+	return u, err
+}
+
+// unfold is UnfoldWith, taking no silent retry when noSilent; silent
+// tells whether the silent retries it took (if any) are silent.
+func unfold(ctx context.Context, prog *xcfa.Program, opt UnfoldOptions, initRegs map[int]map[string]outcome.Value, initMem map[outcome.Value]outcome.Value, noSilent bool) (u *Unfolding, silent bool, err error) {
 	regs := opt.Registers
 	f := &unfolder{ctx: ctx, u: &Unfolding{Threads: len(prog.Procs), RegisterEvents: regs}, unroll: opt.Unroll, retries: opt.Retries,
 		terms: map[termKey]*Term{}, opsNoted: map[[2]int]bool{}, regs: regs, noBranches: prog.NoBranchEvents, unorderedInstrs: !prog.OrderedInstrs,
-		prefixes: opt.Prefixes}
+		prefixes: opt.Prefixes, noSilent: noSilent || opt.Prefixes, locationValues: opt.LocationValues}
 	if f.retries >= 0 {
 		f.loops = map[*xcfa.Process]*loopInfo{}
 		for _, proc := range prog.Procs {
@@ -366,10 +384,10 @@ func UnfoldWith(ctx context.Context, prog *xcfa.Program, opt UnfoldOptions, init
 			f.oneEvent = oneEventRMWs(proc)
 		}
 		if err := f.walk(proc, proc.Init, st); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
-	return f.u, nil
+	return f.u, f.checkSilent(), nil
 }
 
 func (f *unfolder) newSegment(thread int, parent *Segment) *Segment {
@@ -532,6 +550,9 @@ func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos source.Pos, 
 	if kind == KindWrite || kind == KindMark {
 		st.effects++
 		st.lastSide = pos
+		if f.retries >= 0 {
+			st.sides = append(st.sides, e)
+		}
 	}
 	return e
 }
