@@ -66,8 +66,10 @@ type loopCheck struct {
 	graph       *arg.Graph
 	refinements int
 	// havocked is the abstraction with every read havocked
-	// (locationValues).
+	// (locationValues); noSilent: the model does not allow removing
+	// silent retries (unfoldRetrying).
 	havocked *arg.Graph
+	noSilent bool
 }
 
 // justification is acyclicJustification's answer: why a value might
@@ -97,8 +99,24 @@ func newLoopCheck(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 func (lc *loopCheck) retryOptions(n int) events.UnfoldOptions {
 	opt := lc.uopt
 	opt.Unroll, opt.Retries = n, lc.retries
-	opt.LocationValues = lc.locationValues
+	if !lc.noSilent {
+		opt.LocationValues = lc.locationValues
+	}
 	return opt
+}
+
+// unfoldRetrying unfolds the test at bound n with its retries cut off.
+// When the model does not allow removing the silent retries the
+// unfolding took (eval.SilentRetriesRemovable), it unfolds again without
+// any: their loops are then loops that write, which the rounds may still
+// decide, or an execution settle.
+func (lc *loopCheck) unfoldRetrying(n int) (*events.Unfolding, error) {
+	u, err := events.UnfoldWith(lc.ctx, lc.t.Program, lc.retryOptions(n), lc.initRegs, lc.initMem)
+	if err != nil || len(u.Silent) == 0 || lc.retriesRemovable(u) == nil {
+		return u, err
+	}
+	lc.noSilent = true
+	return events.UnfoldWith(lc.ctx, lc.t.Program, lc.retryOptions(n), lc.initRegs, lc.initMem)
 }
 
 // locationValues gives the values every write to a location may write in
@@ -172,7 +190,7 @@ func (lc *loopCheck) rounds() (*events.Unfolding, *outcome.Bound, error) {
 	var notEnough string
 	notEnoughAt := 0 // the bound notEnough is about
 	for round, n := range unboundedRounds {
-		u, err := events.UnfoldWith(lc.ctx, t.Program, lc.retryOptions(n), lc.initRegs, lc.initMem)
+		u, err := lc.unfoldRetrying(n)
 		if err != nil {
 			if last != nil && lc.ctx.Err() == nil {
 				// The unfolding outgrew its limit: refuse with the last
@@ -213,7 +231,7 @@ func (lc *loopCheck) rounds() (*events.Unfolding, *outcome.Bound, error) {
 				// The kept retry is one iteration more than the bound
 				// check counts (see boundEnough).
 				b.Iterations = n + 1
-				u, err = events.UnfoldWith(lc.ctx, t.Program, lc.retryOptions(n+1), lc.initRegs, lc.initMem)
+				u, err = lc.unfoldRetrying(n + 1)
 				if err != nil {
 					return nil, nil, err
 				}
@@ -370,7 +388,7 @@ func (lc *loopCheck) bounded() (*outcome.Bound, error) {
 	t := lc.t
 	n := lc.uopt.Unroll
 	b := &outcome.Bound{Unroll: n}
-	u, err := events.UnfoldWith(lc.ctx, t.Program, lc.retryOptions(n), lc.initRegs, lc.initMem)
+	u, err := lc.unfoldRetrying(n)
 	if err != nil {
 		return nil, err
 	}

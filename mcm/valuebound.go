@@ -192,7 +192,7 @@ func appendSorted(vs []outcome.Value, v outcome.Value) []outcome.Value {
 // that run 4 times would have them encode 8).
 func (lc *loopCheck) tightestByValues(from, n int, u *events.Unfolding, proof valueProof) (*events.Unfolding, int, valueProof, error) {
 	for k := from; k < n; k++ {
-		uk, err := events.UnfoldWith(lc.ctx, lc.t.Program, lc.retryOptions(k), lc.initRegs, lc.initMem)
+		uk, err := lc.unfoldRetrying(k)
 		if err != nil {
 			return nil, 0, valueProof{}, err
 		}
