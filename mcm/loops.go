@@ -582,9 +582,20 @@ func prefixesRemovable(model eval.Model, u *events.Unfolding) error {
 // whose last write may be one of them.
 func (lc *loopCheck) retriesRemovable(u *events.Unfolding) error {
 	if len(u.Silent) > 0 {
-		observed := events.ObservedAddrs(lc.t, lc.lay)
+		shown := map[string]bool{} // by name: an array's cells all count
+		add := func(l litmus.Loc) {
+			if l.Kind == litmus.GlobalLoc || l.Kind == litmus.IndexLoc {
+				shown[l.Name] = true
+			}
+		}
+		for _, l := range events.ObservedLocations(lc.t) {
+			add(l)
+		}
+		if lc.t.Filter != nil {
+			litmus.EachLoc(lc.t.Filter, add)
+		}
 		for _, w := range u.Silent {
-			if slices.Contains(observed, w.Addr) {
+			if shown[w.Addr.Sym] {
 				return fmt.Errorf("its failed attempts write %v back to %v, which the final state shows: the last write to it may be a failed attempt's", w.Val, w.Addr)
 			}
 		}
