@@ -243,6 +243,36 @@ func EachReg(x Expr, f func(name string)) {
 	}
 }
 
+// Registers lists the registers op reads, in the order written, and
+// those it sets.
+func Registers(op Op) (uses, defs []string) {
+	read := func(x Expr) { EachReg(x, func(r string) { uses = append(uses, r) }) }
+	switch op := op.(type) {
+	case Assign:
+		read(op.Value)
+		defs = append(defs, op.Dst)
+	case Assume:
+		read(op.Cond)
+	case Load:
+		read(op.Addr)
+		if op.Dst != "" {
+			defs = append(defs, op.Dst)
+		}
+	case Store:
+		read(op.Addr)
+		read(op.Value)
+		if op.Status != "" {
+			defs = append(defs, op.Status)
+		}
+	case Mark:
+		read(op.Addr)
+		if op.Value != nil {
+			read(op.Value)
+		}
+	}
+	return uses, defs
+}
+
 // Reads tells whether x reads register name.
 func Reads(x Expr, name string) bool {
 	found := false

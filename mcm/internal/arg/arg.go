@@ -176,24 +176,9 @@ func registers(proc *xcfa.Process, init map[string]outcome.Value) map[string]int
 		add(r)
 	}
 	for _, e := range proc.Edges {
-		switch op := e.Op.(type) {
-		case xcfa.Assign:
-			add(op.Dst)
-			xcfa.EachReg(op.Value, add)
-		case xcfa.Assume:
-			xcfa.EachReg(op.Cond, add)
-		case xcfa.Load:
-			add(op.Dst)
-			xcfa.EachReg(op.Addr, add)
-		case xcfa.Store:
-			add(op.Status)
-			xcfa.EachReg(op.Addr, add)
-			xcfa.EachReg(op.Value, add)
-		case xcfa.Mark:
-			xcfa.EachReg(op.Addr, add)
-			if op.Value != nil {
-				xcfa.EachReg(op.Value, add)
-			}
+		uses, defs := xcfa.Registers(e.Op)
+		for _, r := range append(uses, defs...) {
+			add(r)
 		}
 	}
 	return idx

@@ -132,7 +132,7 @@ func termReads(t *Term, out []*Term, visited map[*Term]bool) []*Term {
 // satisfiable tells whether values of reads[i:] make the assumptions
 // true, the earlier reads holding theirs; each value tried costs budget.
 func (s *assumeSearch) satisfiable(i int, budget *int) bool {
-	if i == 0 && !s.hold(s.always) {
+	if i == 0 && !mayHold(s.always, s.value) {
 		return false
 	}
 	if i == len(s.reads) {
@@ -140,14 +140,14 @@ func (s *assumeSearch) satisfiable(i int, budget *int) bool {
 	}
 	r := s.reads[i]
 	if !s.bounded[i] {
-		return s.hold(s.due[i]) && s.satisfiable(i+1, budget) // any value: left unknown
+		return mayHold(s.due[i], s.value) && s.satisfiable(i+1, budget) // any value: left unknown
 	}
 	for _, v := range s.dom[i] {
 		if *budget--; *budget < 0 {
 			return false
 		}
 		s.value[r] = v
-		if s.hold(s.due[i]) && s.satisfiable(i+1, budget) {
+		if mayHold(s.due[i], s.value) && s.satisfiable(i+1, budget) {
 			return true
 		}
 	}
@@ -155,12 +155,13 @@ func (s *assumeSearch) satisfiable(i int, budget *int) bool {
 	return false
 }
 
-// hold tells whether every assumption may be true with the values the
-// reads hold: one whose operation is undefined for them may (herd7
-// would stop there, which is no answer this search may rule out).
-func (s *assumeSearch) hold(assumes []*Term) bool {
+// mayHold tells whether every assumption may be true with the values
+// known gives reads: one that needs another read, or whose operation is
+// undefined for them, may (herd7 would stop there, which is no answer a
+// search may rule out).
+func mayHold(assumes []*Term, known map[*Term]outcome.Value) bool {
 	for _, a := range assumes {
-		if v, ok := termValue(a, s.value, true); ok && !Truth(v) {
+		if v, ok := termValue(a, known, true); ok && !Truth(v) {
 			return false
 		}
 	}

@@ -155,36 +155,18 @@ func analyseLoops(proc *xcfa.Process, final func(proc int, reg string) bool) *lo
 	return info
 }
 
-// edgeRegisters lists the registers an edge reads and those it sets.
+// edgeRegisters lists the registers an edge reads and those it sets,
+// the reservation of an exclusive pair among them.
 func edgeRegisters(e *xcfa.Edge) (uses, defs []string) {
-	read := func(x xcfa.Expr) { xcfa.EachReg(x, func(r string) { uses = append(uses, r) }) }
+	uses, defs = xcfa.Registers(e.Op)
 	switch op := e.Op.(type) {
-	case xcfa.Assign:
-		read(op.Value)
-		defs = append(defs, op.Dst)
-	case xcfa.Assume:
-		read(op.Cond)
 	case xcfa.Load:
-		read(op.Addr)
-		if op.Dst != "" {
-			defs = append(defs, op.Dst)
-		}
 		if hasTag(op.Tags, "X") && op.RMW == 0 {
 			defs = append(defs, exclusiveReg)
 		}
 	case xcfa.Store:
-		read(op.Addr)
-		read(op.Value)
-		if op.Status != "" {
-			defs = append(defs, op.Status)
-		}
 		if hasTag(op.Tags, "X") && op.RMW == 0 {
 			uses = append(uses, exclusiveReg)
-		}
-	case xcfa.Mark:
-		read(op.Addr)
-		if op.Value != nil {
-			read(op.Value)
 		}
 	}
 	return uses, defs

@@ -55,7 +55,7 @@ type silentCandidate struct {
 // that ends at the path's current visit (since prev) are all silent
 // writes, and which.
 func (f *unfolder) silentIteration(st *pathState, prev *visit) ([]silentCandidate, bool) {
-	if f.noSilent || f.locationValues == nil || prev.effects > len(st.sides) {
+	if f.noSilent || f.locationValues == nil {
 		return nil, false
 	}
 	var out []silentCandidate
@@ -108,7 +108,7 @@ func (f *unfolder) writesBack(c silentCandidate) bool {
 	read := c.write.Write.RMW
 	for _, v := range vals {
 		known := map[*Term]outcome.Value{read.Val: v}
-		if !mayHold(c.dead, known) {
+		if !pathMayHold(c.dead, known) {
 			continue // the path does not retry with v
 		}
 		seen := v
@@ -125,14 +125,12 @@ func (f *unfolder) writesBack(c silentCandidate) bool {
 	return true
 }
 
-// mayHold tells whether the assumptions of the path to s may all hold
+// pathMayHold tells whether the assumptions of the path to s may all hold
 // with the values known.
-func mayHold(s *Segment, known map[*Term]outcome.Value) bool {
+func pathMayHold(s *Segment, known map[*Term]outcome.Value) bool {
 	for p := s; p != nil; p = p.Parent {
-		for _, a := range p.Assumes {
-			if v, ok := termValue(a, known, true); ok && !Truth(v) {
-				return false
-			}
+		if !mayHold(p.Assumes, known) {
+			return false
 		}
 	}
 	return true
@@ -164,7 +162,7 @@ func goesOn(s *Segment, known map[*Term]outcome.Value) bool {
 		return false
 	}
 	if s.leaf() {
-		return mayHold(s, known)
+		return pathMayHold(s, known)
 	}
 	for _, c := range s.Children {
 		if goesOn(c, known) {
