@@ -70,6 +70,9 @@ type loopCheck struct {
 	// silent retries (unfoldRetrying).
 	havocked *arg.Graph
 	noSilent bool
+	// tracking are the abstractions that track one location
+	// (locationValues), by the location.
+	tracking map[outcome.Value]*arg.Graph
 }
 
 // justification is acyclicJustification's answer: why a value might
@@ -120,9 +123,12 @@ func (lc *loopCheck) unfoldRetrying(n int) (*events.Unfolding, error) {
 }
 
 // locationValues gives the values every write to a location may write in
-// any execution, whatever the model, for silent retries: those of the
-// abstraction with every read havocked, when it knows them (values it
-// computes from no read cannot justify themselves).
+// any execution, for silent retries: those of the abstraction with every
+// read havocked, when it knows them (values it computes from no read
+// cannot justify themselves, whatever the model); else, when the model
+// lets no value justify itself (acyclicJustification), those of the
+// abstraction that tracks the location's reads (a fetch-or's write of
+// the value it read with the lock bit set).
 func (lc *loopCheck) locationValues(addr outcome.Value) ([]outcome.Value, bool) {
 	if lc.havocked == nil {
 		g, err := arg.Explore(lc.ctx, lc.t.Program, lc.initRegs, lc.initMem, nil, arg.DefaultLimits)
@@ -131,8 +137,35 @@ func (lc *loopCheck) locationValues(addr outcome.Value) ([]outcome.Value, bool) 
 		}
 		lc.havocked = g
 	}
-	vals, top, _ := lc.havocked.Values(addr)
+	if vals, top, _ := lc.havocked.Values(addr); !top {
+		return vals, true
+	}
+	if lc.justification().why != "" {
+		return nil, false
+	}
+	g := lc.tracking[addr]
+	if g == nil {
+		var err error
+		g, err = arg.Explore(lc.ctx, lc.t.Program, lc.initRegs, lc.initMem, map[outcome.Value]bool{addr: true}, arg.DefaultLimits)
+		if err != nil {
+			return nil, false
+		}
+		if lc.tracking == nil {
+			lc.tracking = map[outcome.Value]*arg.Graph{}
+		}
+		lc.tracking[addr] = g
+	}
+	vals, top, _ := g.Values(addr)
 	return vals, !top
+}
+
+// justification is acyclicJustification's answer for the test, asked once.
+func (lc *loopCheck) justification() justification {
+	if lc.justified == nil {
+		why, unordered := acyclicJustification(lc.model, lc.t)
+		lc.justified = &justification{why, unordered}
+	}
+	return *lc.justified
 }
 
 // analyse readies an unfolding for an engine: its values, the scopes of
@@ -567,6 +600,7 @@ type removableKey struct {
 	carried, inRetries string
 	prefixes, silent   bool
 	writesInPo         bool
+	silentFirst        bool
 }
 
 // prefixesRemovable is eval.PrefixesRemovable for the test unfolded as u.
@@ -622,15 +656,16 @@ func removableFor(model eval.Model, u *events.Unfolding, prefixes bool) error {
 		}
 	}
 	key := removableKey{model.Cat, strings.Join(model.Variants, ","), strings.Join(model.SkipChecks, ","), model.SkipWellFormed,
-		strings.Join(slices.Sorted(maps.Keys(carried)), ","), strings.Join(slices.Sorted(maps.Keys(inRetries)), ","), prefixes, silent, prefixes && !u.ParallelWrites()}
+		strings.Join(slices.Sorted(maps.Keys(carried)), ","), strings.Join(slices.Sorted(maps.Keys(inRetries)), ","), prefixes, silent, prefixes && !u.ParallelWrites(), silent && u.SilentFirst}
 	if err, ok := removable.Load(key); ok {
 		e, _ := err.(error)
 		return e
 	}
 	tags := eval.TestTags{
-		Carried:    func(tag string) bool { return carried[tag] },
-		Removable:  func(tag string) bool { return inRetries[tag] },
-		WritesInPo: key.writesInPo,
+		Carried:     func(tag string) bool { return carried[tag] },
+		Removable:   func(tag string) bool { return inRetries[tag] },
+		WritesInPo:  key.writesInPo,
+		SilentFirst: key.silentFirst,
 	}
 	analysis := eval.RetriesRemovableFor
 	switch {

@@ -73,11 +73,7 @@ func (p valueProof) record(b *outcome.Bound) {
 // with those values. false when the model may let an execution justify
 // a value by itself, or the search gives up.
 func (lc *loopCheck) cutsByValues(u *events.Unfolding) (proof valueProof, ok bool) {
-	if lc.justified == nil {
-		why, unordered := acyclicJustification(lc.model, lc.t)
-		lc.justified = &justification{why, unordered}
-	}
-	if lc.justified.why != "" {
+	if lc.justification().why != "" {
 		return valueProof{}, false
 	}
 	if proof, ok := lc.cutsByAbstraction(u); ok {

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/purr-mcm/purr/cat"
@@ -109,6 +110,26 @@ type mayHold struct {
 var anything = &mayHold{top: true}
 
 func (x *mayHold) empty() bool { return !x.top && x.set == 0 && len(x.pairs) == 0 }
+
+// union is what x or y may hold.
+func (x *mayHold) union(y *mayHold) *mayHold {
+	if x.top || y.top {
+		return anything
+	}
+	out := &mayHold{set: x.set | y.set, pairs: maps.Clone(x.pairs)}
+	if out.pairs == nil {
+		out.pairs = map[[2]int]bool{}
+	}
+	for p := range y.pairs {
+		out.pairs[p] = true
+	}
+	return out
+}
+
+// same tells whether x and y may hold the same.
+func (x *mayHold) same(y *mayHold) bool {
+	return x.top == y.top && x.set == y.set && maps.Equal(x.pairs, y.pairs)
+}
 
 func (a *porf) cross(x, y uint64) *mayHold {
 	out := &mayHold{pairs: map[[2]int]bool{}}
@@ -301,10 +322,49 @@ func (a *porf) upper(x ast.Expr, env map[string]*contents) *mayHold {
 		}
 		return anything
 	case *ast.IfExpr:
+		if holds, decided := a.cond(x.Cond); decided {
+			if holds {
+				return a.upper(x.Then, env)
+			}
+			return a.upper(x.Else, env)
+		}
 		return a.upper(&ast.Binary{Op: ast.Union, X: x.Then, Y: x.Else}, env)
+	case *ast.Try:
+		// herd's "try DMB.ISH with emptyset": the fallback when the name
+		// is bound to nothing, else either side's value.
+		if v, ok := x.X.(*ast.Var); ok {
+			if _, bound := env[v.Name]; !bound {
+				return a.upper(x.Fallback, env)
+			}
+		}
+		return a.upper(&ast.Binary{Op: ast.Union, X: x.X, Y: x.Fallback}, env)
+	case *ast.LetIn:
+		inner := maps.Clone(env)
+		a.bind(x.Rec, x.Bindings, inner)
+		return a.upper(x.Body, inner)
 	case *ast.App:
 		if body, inner := a.call(x, env); body != nil {
 			return a.upper(body, inner)
+		}
+		if f, ok := x.Fun.(*ast.Var); ok && f.Name == "different-values" && (env[f.Name] == nil || env[f.Name].fun == nil) {
+			return a.upper(x.Arg, env) // some of its argument's pairs
+		}
+		if f, ok := x.Fun.(*ast.Var); ok && (f.Name == "domain" || f.Name == "range") && (env[f.Name] == nil || env[f.Name].fun == nil) {
+			// The builtins (purr's emptyset is domain 0): the classes at
+			// one end of the pairs.
+			v := a.upper(x.Arg, env)
+			if v.top {
+				return anything
+			}
+			out := &mayHold{}
+			for p := range v.pairs {
+				if f.Name == "domain" {
+					out.set |= 1 << p[0]
+				} else {
+					out.set |= 1 << p[1]
+				}
+			}
+			return out
 		}
 	}
 	return anything

@@ -41,6 +41,18 @@ func coherentWrites(m Model) bool {
 	return found
 }
 
+// coherent tells whether the model requires a relation that certainly
+// contains po-loc, rf, co and fr to be acyclic (SC per location): in a
+// consistent execution, rf, co and fr never go against po between the
+// events of one thread.
+func coherent(m Model) bool {
+	found := false
+	certainChecks(m, nil, func(x *contents) {
+		found = found || (x.has(atomPo) || x.has(atomPoLoc)) && x.has(atomCo) && x.has(atomFr) && x.hasRf()
+	})
+	return found
+}
+
 // EventClass is what a model can know of an event from the program
 // alone: whether it reads, writes or is a fence, and its tags.
 type EventClass struct {
@@ -155,6 +167,7 @@ const (
 	atomLoc
 	atomPoLoc
 	atomCo
+	atomFr
 	atomAccessID // every read and write with itself
 )
 
@@ -311,6 +324,8 @@ func (a *porf) predefined() map[string]*contents {
 			v = &contents{atoms: 1 << atomLoc}
 		case e.Name == "co":
 			v = &contents{atoms: 1 << atomCo}
+		case e.Name == "fr":
+			v = &contents{atoms: 1 << atomFr}
 		case e.Kind != cat.KindSet && predef.Reflexive(e.Name):
 			// Every access with itself (herd's sm, same-instr, ...):
 			// rf; sm holds rf.
@@ -470,6 +485,38 @@ func (a *porf) bind(rec bool, bs []*ast.Binding, env map[string]*contents) {
 		for _, n := range b.Names {
 			env[n] = v
 		}
+	}
+	if rec && a.mayAnalysis {
+		a.recMay(bs, env)
+	}
+}
+
+// recMay gives a let rec's names what they may hold: the least fixpoint
+// of their definitions, iterated from nothing in the finite lattice of
+// classes; anything when it does not settle or a name is a tuple.
+func (a *porf) recMay(bs []*ast.Binding, env map[string]*contents) {
+	for _, b := range bs {
+		if _, fun := b.Value.(*ast.Fun); fun || len(b.Names) != 1 {
+			return
+		}
+		env[b.Names[0]] = withMay(nil, &mayHold{})
+	}
+	for range 20 {
+		stable := true
+		for _, b := range bs {
+			old := env[b.Names[0]].may
+			next := old.union(a.upper(b.Value, env))
+			if !next.same(old) {
+				stable = false
+				env[b.Names[0]] = withMay(nil, next)
+			}
+		}
+		if stable {
+			return
+		}
+	}
+	for _, b := range bs {
+		env[b.Names[0]] = withMay(nil, anything)
 	}
 }
 
@@ -637,7 +684,7 @@ func (a *porf) both(x, y *contents) *contents {
 // every access (herd's sc.cat: (fr | rf | co); sm).
 func (a *porf) seq(x, y *contents) *contents {
 	out := &contents{pairs: map[family]bool{}}
-	const betweenAccesses = 1<<atomRf | 1<<atomRfe | 1<<atomRfi | 1<<atomCo | 1<<atomPoLoc
+	const betweenAccesses = 1<<atomRf | 1<<atomRfe | 1<<atomRfi | 1<<atomCo | 1<<atomFr | 1<<atomPoLoc
 	if a.identityOnAccesses(y) {
 		out.atoms |= x.atoms & betweenAccesses
 	}

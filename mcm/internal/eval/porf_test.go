@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/purr-mcm/purr/cat"
@@ -240,7 +241,7 @@ func TestFlagsSilent(t *testing.T) {
 	tests := []struct {
 		name, src string
 		classes   []EventClass
-		skip      []string
+		skip      []string // checks skipped, and "+v": variant v enabled
 		silent    bool
 	}{
 		{"races of atomics", race + "undefined_unless empty race as Dr", atomic, nil, true},
@@ -252,12 +253,30 @@ func TestFlagsSilent(t *testing.T) {
 		{"in a procedure", race + "procedure p() = flag ~empty race as r end\ncall p()", atomic, nil, false},
 		{"a set of writes", "flag ~empty W as w", atomic, nil, false},
 		{"a tag no event carries", "flag ~empty NA & M as na", atomic, nil, true},
-		{"a relation through an unknown function", "flag ~empty domain(rf) as d", atomic, nil, false},
+		{"the domain of a relation of writes", "flag ~empty domain(rf) as d", atomic, nil, false},
+		{"the domain of nothing", "flag ~empty domain(0) as d", atomic, nil, true},
+		{"the range of plain writes", "flag ~empty range(_ * (W & NA)) as d", plain, nil, false},
+		{"an if on a variant not enabled", "flag ~empty (if \"vmsa\" then _ else 0) as v", atomic, nil, true},
+		{"an if on a variant enabled", "flag ~empty (if \"vmsa\" then _ else 0) as v", atomic, []string{"+vmsa"}, false},
+		{"a try of a name no test defines", "let DMB.XYZ = try DMB.XYZ with emptyset\nflag ~empty DMB.XYZ as d", atomic, nil, true},
+		{"a try of a tag some event carries", "let NAW = try NA with emptyset\nflag ~empty NAW & W as d", plain, nil, false},
+		{"different values of nothing", "flag ~empty different-values((W & NA) * R) as d", atomic, nil, true},
+		{"different values of plain writes", "flag ~empty different-values((W & NA) * R) as d", plain, nil, false},
+		{"a recursive definition from nothing", "let rec r = [W & NA] | (r; po)\nflag ~empty r as r", atomic, nil, true},
+		{"a recursive definition from plain writes", "let rec r = [W & NA] | (r; po)\nflag ~empty r as r", plain, nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := sourceModel(t, tt.src)
-			if got := FlagsSilent(Model{Cat: m, SkipChecks: tt.skip}, tt.classes); got != tt.silent {
+			model := Model{Cat: m}
+			for _, s := range tt.skip {
+				if v, ok := strings.CutPrefix(s, "+"); ok {
+					model.Variants = append(model.Variants, v) // "+v": variant v enabled
+				} else {
+					model.SkipChecks = append(model.SkipChecks, s)
+				}
+			}
+			if got := FlagsSilent(model, tt.classes); got != tt.silent {
 				t.Errorf("FlagsSilent = %v, want %v", got, tt.silent)
 			}
 		})

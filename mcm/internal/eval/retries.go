@@ -20,6 +20,9 @@ package eval
 //   - D holds no write (W, IW, FW, and the lock writes LKW and UL), no
 //     source of rf and no event co orders; every kept read keeps its rf source; no kept event depends
 //     (addr, data, rf-reg) on an event of D.
+//   - With silent retries (SilentRetriesRemovable), D may hold writes
+//     that only removed reads read, at locations the final state does
+//     not show (so no final write, FW, is removed and none is added).
 //   - D is made of whole iterations, so of whole instruction instances:
 //     the relations between the events of one instance (iico_*, si,
 //     same-instance, same-instr, amo) never join K to D; and rmw never
@@ -82,6 +85,13 @@ type TestTags struct {
 	// WritesInPo (PrefixesRemovable): program order orders every two
 	// writes of a thread (none are parallel parts of one instruction).
 	WritesInPo bool
+	// SilentFirst (SilentRetriesRemovable): no kept event is in program
+	// order before a removed event of its location (the test-and-set is
+	// the thread's first access to the lock). po & loc then joins no kept
+	// event to a removed one, nor, in a model that keeps each location
+	// sequentially consistent, do rf, co and fr within a thread: against
+	// po they would break it.
+	SilentFirst bool
 }
 
 // RetriesRemovableFor is RetriesRemovable for the tests whose events
@@ -126,6 +136,7 @@ func removable(m Model, tags TestTags, what int) error {
 	}
 	prefixes := what == removePrefixes
 	a := &retries{variants: map[string]bool{}, tags: tags, included: map[string]bool{}, skip: m.Skips, prefixes: prefixes, silent: what == removeSilent}
+	a.coherent = a.silent && tags.SilentFirst && coherent(m)
 	for _, v := range m.Variants {
 		a.variants[v] = true
 	}
@@ -182,9 +193,16 @@ type events struct {
 	// off.
 	back  bool
 	empty bool // empty in every execution
+	// fromKept: no pair goes from a kept event to a removed one (implied
+	// by rngKept and by closed).
+	fromKept bool
 	// within names a tag whose events hold the set, or the relation's
 	// domain ("" for none); shape is "po" for the predefined po and
-	// "po;po" for its square (see the difference in binary).
+	// "po;po" for its square (see the difference in binary), "id" for a
+	// part of the identity, and with silent retries "loc" or "int"
+	// for a relation within loc or int, "rf", "co" or "fr" for them,
+	// "rf^-1" for rf's inverse, "com" for a relation within rf, co, fr
+	// and id (rf^-1; co is).
 	within, shape string
 	// parts are the operands of an intersection, by identity: one
 	// abstract value stands for one evaluation, so X \ (X & Z) is known
@@ -221,6 +239,7 @@ type retries struct {
 	failed     bool          // an unbound name or fail was met (see Try)
 	prefixes   bool          // PrefixesRemovable's analysis
 	silent     bool          // SilentRetriesRemovable's
+	coherent   bool          // the model keeps each location sequentially consistent
 }
 
 // exact is a set or relation equal on E' and on E restricted to K, of
@@ -261,6 +280,7 @@ func (e *events) normalise() *events {
 	}
 	e.closed = e.closed || (e.domKept && e.rngKept)
 	e.back = e.back || e.domKept || e.empty
+	e.fromKept = e.fromKept || e.rngKept || e.closed
 	return e
 }
 
@@ -292,26 +312,30 @@ func retriesPredefined(tags TestTags, what int) *env {
 // silentBase is retriesBase for retries that may write back what they
 // read: writes, co and the rmw pairs may hold removed events (a removed
 // read-modify-write is removed whole), rf's sources too (read only by
-// removed reads), and a write co-before a removed one may be the last
-// one kept.
+// removed reads). FW stays as it is: the engines give it the co-last
+// write of each location the final state shows, and the program side
+// removes no write there (mcm's retriesRemovable).
 func silentBase(e predef.Entry) *events {
 	x := retriesBase(e)
 	switch e.Name {
 	case "W", "RMW":
-		x.domKept, x.rngKept, x.closed = false, false, false
-	case "FW":
-		x.domKept, x.rngKept, x.closed = false, false, false
-		x.grows = &cause{text: e.Name, why: "a write co-before a removed one may be the last one kept"}
+		x.domKept, x.rngKept, x.closed, x.fromKept = false, false, false, false
 	case "rf":
-		x.domKept, x.closed = false, false
+		x.domKept, x.closed, x.fromKept = false, false, false
 	case "co":
-		x.domKept, x.rngKept, x.closed = false, false, false
+		x.domKept, x.rngKept, x.closed, x.fromKept = false, false, false, false
 	case "fr":
-		x.rngKept, x.closed = false, false
+		x.rngKept, x.closed, x.fromKept = false, false, false
 	case "rmw", "amo":
 		x.rngKept = false // removed whole: still closed
+	case "loc", "int":
+		x.shape = e.Name // for po & loc, and int & rf, co, fr (see binary)
+		return x
 	default:
 		return x
+	}
+	if e.Name == "rf" || e.Name == "co" || e.Name == "fr" {
+		x.shape = e.Name
 	}
 	// retriesBase's, from the facts just dropped, but for rf: every kept
 	// read keeps its source.
@@ -324,7 +348,7 @@ func silentBase(e predef.Entry) *events {
 // event to a removed one.
 func prefixBase(e predef.Entry) *events {
 	x := retriesBase(e)
-	x.domKept, x.rngKept, x.closed, x.back = false, false, false, false
+	x.domKept, x.rngKept, x.closed, x.back, x.fromKept = false, false, false, false, false
 	switch e.Name {
 	case "IW", "I":
 		x.domKept, x.rngKept = true, true
@@ -619,6 +643,7 @@ func (a *retries) with(w *ast.With, sc *env) *env {
 		}
 		co := exact()
 		co.domKept, co.rngKept = !a.prefixes && !a.silent, !a.prefixes && !a.silent // writes, which only prefixes and silent retries remove
+		co.shape = "co"
 		next.set(w.Var, co.normalise())
 		return next
 	}
@@ -849,7 +874,8 @@ func sameAbstract(x, y value) bool {
 	ey, oky := y.(*events)
 	if okx && oky {
 		return (ex.shrinks == nil) == (ey.shrinks == nil) && (ex.grows == nil) == (ey.grows == nil) &&
-			ex.domKept == ey.domKept && ex.rngKept == ey.rngKept && ex.closed == ey.closed && ex.empty == ey.empty
+			ex.domKept == ey.domKept && ex.rngKept == ey.rngKept && ex.closed == ey.closed && ex.empty == ey.empty &&
+			ex.fromKept == ey.fromKept
 	}
 	if okx || oky {
 		return false
@@ -903,7 +929,8 @@ func (a *retries) join(x, y value, at ast.Node) value {
 				return x
 			}
 			return (&events{shrinks: first(x.shrinks, y.shrinks), grows: first(x.grows, y.grows),
-				domKept: x.domKept && y.domKept, rngKept: x.rngKept && y.rngKept, closed: x.closed && y.closed}).normalise()
+				domKept: x.domKept && y.domKept, rngKept: x.rngKept && y.rngKept, closed: x.closed && y.closed,
+				fromKept: x.fromKept && y.fromKept}).normalise()
 		}
 	case absTag:
 		if y, ok := y.(absTag); ok {

@@ -133,7 +133,13 @@ func addVerdicts(got map[string]string, key string, m *cat.Model, err error, tri
 		got[key+"+common"] = c
 	}
 	got[key+"+prefixes"] = retriesVerdict(m, err, trim, commonTags, PrefixesRemovable)
-	got[key+"+silent"] = retriesVerdict(m, err, trim, commonTags, SilentRetriesRemovable)
+	silent := retriesVerdict(m, err, trim, commonTags, SilentRetriesRemovable)
+	got[key+"+silent"] = silent
+	first := commonTags
+	first.SilentFirst = true
+	if v := retriesVerdict(m, err, trim, first, SilentRetriesRemovable); v != silent {
+		got[key+"+silent-first"] = v // given when it differs
+	}
 }
 
 // retriesVerdict is a model's line of the golden file under an analysis

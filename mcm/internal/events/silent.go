@@ -18,20 +18,23 @@ import (
 //
 // An iteration is a silent retry when it comes back to a location as a
 // retry would, except for writes that are each the write half of a
-// read-modify-write of the iteration, at a fixed address, writing a fixed
-// value v; and, once the program is unfolded:
+// read-modify-write of the iteration, at a fixed address; and, once the
+// program is unfolded:
 //
-//   - the value the read takes on the path that retries is v, whatever
-//     value the location may hold (UnfoldOptions.LocationValues: the
-//     values of every write to it in any execution, the failing path's
-//     branches telling which it may have read);
+//   - the read takes one value v on the path that retries, whatever value
+//     the location may hold (UnfoldOptions.LocationValues: the values of
+//     every write to it in any execution, the failing path's branches
+//     telling which it may have read), and the write writes v: a fixed
+//     value, or one computed from the read (a fetch-or's v | 1);
 //   - no read that may read the location can read v and go on: each path
 //     after it is ruled out when it reads v. So a read of v is always a
 //     failed attempt, removed with its iteration, and no kept read reads
 //     a removed write. The bound must cut no path, so that every read is
 //     seen.
 //
-// Otherwise the test is unfolded again without silent retries.
+// Otherwise the test is unfolded again without silent retries. Whether
+// each retry's thread touches its locations first (accessesFirst) is
+// recorded for the model's analysis (Unfolding.SilentFirst).
 
 // SilentWrite is the write of a silent retry: the location, the value it
 // writes back, the write (on the path that goes on, the same event) and
@@ -49,6 +52,10 @@ type SilentWrite struct {
 type silentCandidate struct {
 	write SilentWrite
 	dead  *Segment
+	first bool // nothing before the loop may access what the iteration accesses
+	// computed: the write's value is computed from its read (a fetch-or
+	// of the lock bit), write.Val is the one value it writes back.
+	computed bool
 }
 
 // silentIteration tells whether the writes and marks of the iteration
@@ -59,6 +66,7 @@ func (f *unfolder) silentIteration(st *pathState, prev *visit) ([]silentCandidat
 		return nil, false
 	}
 	var out []silentCandidate
+	first := accessesFirst(st.seg, prev.depth)
 	for _, e := range st.sides[prev.effects:] {
 		if e.Kind != KindWrite || e.RMW == nil || !e.RMW.IsRead() || e.RMW.Depth <= prev.depth {
 			return nil, false
@@ -67,13 +75,44 @@ func (f *unfolder) silentIteration(st *pathState, prev *visit) ([]silentCandidat
 		if !ok {
 			return nil, false
 		}
-		v, ok := staticValue(e.Val, st.known)
-		if !ok {
-			return nil, false
-		}
-		out = append(out, silentCandidate{SilentWrite{Thread: st.thread, Write: e, Addr: addr, Val: v, Pos: e.Pos}, st.seg})
+		v, static := staticValue(e.Val, st.known)
+		out = append(out, silentCandidate{SilentWrite{Thread: st.thread, Write: e, Addr: addr, Val: v, Pos: e.Pos}, st.seg, first, !static})
 	}
 	return out, len(out) > 0
+}
+
+// accessesFirst tells whether no access on the path to s before depth
+// (the events before an iteration) may touch a location an access of the
+// path after depth (the iteration) touches.
+func accessesFirst(s *Segment, depth int) bool {
+	var before, iteration []*Event
+	for p := s; p != nil; p = p.Parent {
+		for _, e := range p.Events {
+			switch {
+			case !e.IsMem():
+			case e.Depth <= depth:
+				before = append(before, e)
+			default:
+				iteration = append(iteration, e)
+			}
+		}
+	}
+	for _, d := range iteration {
+		for _, k := range before {
+			if mayAlias(k.Addr, d.Addr) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// mayAlias tells whether two addresses may be equal: unless both are
+// known and differ.
+func mayAlias(a, b *Term) bool {
+	x, okx := a.IsConst()
+	y, oky := b.IsConst()
+	return !okx || !oky || x == y
 }
 
 // checkSilent checks the silent retries the unfolding took (see above),
@@ -85,11 +124,15 @@ func (f *unfolder) checkSilent() bool {
 		return false
 	}
 	seen := map[*Event]bool{}
+	f.u.SilentFirst = true
 	for _, c := range f.silent {
+		f.u.SilentFirst = f.u.SilentFirst && c.first
 		w := c.write
-		if !f.writesBack(c) || !f.u.readsOfGoOnWithout(w.Addr, w.Val) {
+		v, ok := f.writesBack(c)
+		if !ok || !f.u.readsOfGoOnWithout(w.Addr, v) {
 			return false
 		}
+		w.Val = v
 		if !seen[w.Write] {
 			seen[w.Write] = true
 			f.u.Silent = append(f.u.Silent, w)
@@ -99,30 +142,49 @@ func (f *unfolder) checkSilent() bool {
 }
 
 // writesBack tells whether the read of c's write reads, on the path that
-// retried, only the value the write writes.
-func (f *unfolder) writesBack(c silentCandidate) bool {
+// retried, only one value, the value the write writes, and which.
+func (f *unfolder) writesBack(c silentCandidate) (outcome.Value, bool) {
 	vals, ok := f.locationValues(c.write.Addr)
 	if !ok {
-		return false
+		return outcome.Value{}, false
 	}
-	read := c.write.Write.RMW
+	write, read := c.write.Write, c.write.Write.RMW
+	back, found := c.write.Val, !c.computed
 	for _, v := range vals {
 		known := map[*Term]outcome.Value{read.Val: v}
 		if !pathMayHold(c.dead, known) {
 			continue // the path does not retry with v
 		}
-		seen := v
-		if narrow, ok := zextOf[read.Size]; ok {
-			var err error
-			if seen, err = ApplyUnary(narrow, v); err != nil {
-				return false
+		seen, ok := narrowed(v, read.Size)
+		if !ok {
+			return outcome.Value{}, false
+		}
+		written := back
+		if c.computed {
+			w, ok := termValue(write.Val, known, false)
+			if !ok {
+				return outcome.Value{}, false
+			}
+			if written, ok = narrowed(w, write.Size); !ok || written != seen {
+				return outcome.Value{}, false
 			}
 		}
-		if seen != c.write.Val {
-			return false
+		if found && seen != back {
+			return outcome.Value{}, false
 		}
+		back, found = written, true
 	}
-	return true
+	return back, found
+}
+
+// narrowed is v as an access of size bytes holds it.
+func narrowed(v outcome.Value, size int) (outcome.Value, bool) {
+	narrow, ok := zextOf[size]
+	if !ok {
+		return v, true
+	}
+	v, err := ApplyUnary(narrow, v)
+	return v, err == nil
 }
 
 // pathMayHold tells whether the assumptions of the path to s may all hold

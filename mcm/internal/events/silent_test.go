@@ -15,8 +15,12 @@ import (
 // exchange writes back the 1 it read, when the lock only ever holds 0 or
 // 1 and nothing else that reads it can go on with a 1.
 func TestSilentRetries(t *testing.T) {
-	const tas = "\twhile (atomic_exchange_explicit(l, %s, memory_order_acquire) == 1) { }\n" +
-		"\tatomic_store_explicit(l, 0, memory_order_release);\n"
+	const (
+		exchange = "\twhile (atomic_exchange_explicit(l, %s, memory_order_acquire) == 1) { }\n"
+		fetchOr  = "\twhile (atomic_fetch_or_explicit(l, %s, memory_order_acquire) != 0) { }\n"
+		fetchAdd = "\twhile (atomic_fetch_add_explicit(l, %s, memory_order_acquire) != 0) { }\n"
+		unlock   = "\tatomic_store_explicit(l, 0, memory_order_release);\n"
+	)
 	lockValues := func(addr outcome.Value) ([]outcome.Value, bool) {
 		if addr.Sym == "l" {
 			return []outcome.Value{outcome.Int(0), outcome.Int(1)}, true
@@ -25,21 +29,31 @@ func TestSilentRetries(t *testing.T) {
 	}
 	tests := []struct {
 		name     string
-		stored   string // what the exchange writes
+		lock     string // P0's loop, %s what it stores
+		stored   string
+		before   string // P0's code before the loop
 		observer string // P1's code
 		values   func(outcome.Value) ([]outcome.Value, bool)
-		silent   int // the silent writes the unfolding keeps
+		silent   int  // the silent writes the unfolding keeps
+		first    bool // Unfolding.SilentFirst, when silent
 	}{
-		{name: "a test-and-set spinlock", stored: "1", observer: fmt.Sprintf(tas, "1"), values: lockValues, silent: 2},
-		{name: "the lock's values unknown", stored: "1", observer: fmt.Sprintf(tas, "1"), values: nil},
-		{name: "a read that goes on with 1", stored: "1", observer: "\tint r0 = atomic_load_explicit(l, memory_order_relaxed);\n", values: lockValues},
-		{name: "an exchange of 2: not what it read", stored: "2", observer: "", values: func(outcome.Value) ([]outcome.Value, bool) {
+		{name: "a test-and-set spinlock", lock: exchange, stored: "1", observer: fmt.Sprintf(exchange, "1") + unlock, values: lockValues, silent: 2, first: true},
+		{name: "the lock's values unknown", lock: exchange, stored: "1", observer: fmt.Sprintf(exchange, "1") + unlock, values: nil},
+		{name: "a read that goes on with 1", lock: exchange, stored: "1", observer: "\tint r0 = atomic_load_explicit(l, memory_order_relaxed);\n", values: lockValues},
+		{name: "an exchange of 2: not what it read", lock: exchange, stored: "2", observer: "", values: func(outcome.Value) ([]outcome.Value, bool) {
 			return []outcome.Value{outcome.Int(0), outcome.Int(1), outcome.Int(2)}, true
 		}},
+		{name: "the lock written before the loop", lock: exchange, stored: "1", before: "\tatomic_store_explicit(l, 0, memory_order_relaxed);\n",
+			observer: fmt.Sprintf(exchange, "1") + unlock, values: lockValues, silent: 2, first: false},
+		{name: "another location read before the loop", lock: exchange, stored: "1", before: "\tint r9 = atomic_load_explicit(y, memory_order_relaxed);\n",
+			observer: fmt.Sprintf(exchange, "1") + unlock, values: lockValues, silent: 2, first: true},
+		{name: "a fetch-or of 1: writes back the 1 it read", lock: fetchOr, stored: "1", observer: fmt.Sprintf(fetchOr, "1") + unlock, values: lockValues, silent: 2, first: true},
+		{name: "a fetch-or of 2: writes 3 over 1", lock: fetchOr, stored: "2", observer: "", values: lockValues},
+		{name: "a fetch-add of 1: writes 2 over 1", lock: fetchAdd, stored: "1", observer: "", values: lockValues},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			src := "C T\n{}\nP0(atomic_int *l)\n{\n" + fmt.Sprintf(tas, tt.stored) + "}\n\nP1(atomic_int *l)\n{\n" + tt.observer + "}\n\nexists (l=0)\n"
+			src := "C T\n{}\nP0(atomic_int *l, atomic_int *y)\n{\n" + tt.before + fmt.Sprintf(tt.lock, tt.stored) + unlock + "}\n\nP1(atomic_int *l)\n{\n" + tt.observer + "}\n\nexists (y=0)\n"
 			test, err := litmus.Parse("T.litmus", []byte(src))
 			if err != nil {
 				t.Fatal(err)
@@ -58,6 +72,14 @@ func TestSilentRetries(t *testing.T) {
 			}
 			if tt.silent > 0 && (u.Cut || len(u.Retries) == 0) {
 				t.Errorf("cut %v, retries %v: want the failed exchanges cut off as retries, no loop cut", u.Cut, u.Retries)
+			}
+			if tt.silent > 0 && u.SilentFirst != tt.first {
+				t.Errorf("SilentFirst %v, want %v", u.SilentFirst, tt.first)
+			}
+			for _, w := range u.Silent {
+				if w.Val != outcome.Int(1) {
+					t.Errorf("%v writes back %v, want 1", w.Pos, w.Val)
+				}
 			}
 			if tt.silent == 0 && !u.Cut {
 				t.Error("no loop cut: want P0's loop, which writes, unrolled to the bound")

@@ -201,6 +201,11 @@ type Unfolding struct {
 	// Silent are the writes of the retries that write back what they
 	// read (silent.go), one per instruction instance.
 	Silent []SilentWrite
+	// SilentFirst: no event before a silent retry's loop on its path may
+	// access a location the retry's iteration accesses. In an execution,
+	// then, no kept event is in program order before a removed event of
+	// its location (eval.TestTags.SilentFirst).
+	SilentFirst bool
 	// RegisterEvents: the unfolding has herd's register events, and its
 	// events carry IicoData, IicoCtrl and RegFrom.
 	RegisterEvents bool
