@@ -346,12 +346,16 @@ func (a *porf) upper(x ast.Expr, env map[string]*contents) *mayHold {
 		if body, inner := a.call(x, env); body != nil {
 			return a.upper(body, inner)
 		}
-		if f, ok := x.Fun.(*ast.Var); ok && f.Name == "different-values" && (env[f.Name] == nil || env[f.Name].fun == nil) {
-			return a.upper(x.Arg, env) // some of its argument's pairs
+		f, ok := x.Fun.(*ast.Var)
+		if !ok || env[f.Name] != nil && env[f.Name].fun != nil {
+			break // not a builtin: a function the model binds
 		}
-		if f, ok := x.Fun.(*ast.Var); ok && (f.Name == "domain" || f.Name == "range") && (env[f.Name] == nil || env[f.Name].fun == nil) {
-			// The builtins (purr's emptyset is domain 0): the classes at
-			// one end of the pairs.
+		switch f.Name {
+		case "different-values":
+			return a.upper(x.Arg, env) // some of its argument's pairs
+		case "domain", "range":
+			// The classes at one end of the pairs (purr's emptyset is
+			// domain 0).
 			v := a.upper(x.Arg, env)
 			if v.top {
 				return anything
