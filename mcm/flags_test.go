@@ -29,7 +29,7 @@ func TestFlagsSilentSound(t *testing.T) {
 		{"rc11", "testdata/loops", 1, 1, 10, 0},
 		{"rc11", "corpus/dat3m-c11", 2, 2, 20, 5},
 		{"rc11", "corpus/random-c", 2, 16, 10, 10},
-		{"lkmm", "lkmm/kernel-tests", 2, 4, 0, 5},
+		{"lkmm", "lkmm/kernel-tests", 2, 1, 0, 5},
 		{"herd-libdir/rc11.cat", "corpus/dat3m-c11", 2, 2, 20, 5},
 		{"herd-libdir/c11_partialSC.cat", "corpus/dat3m-c11", 2, 2, 0, 5},
 	}

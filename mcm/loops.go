@@ -67,9 +67,10 @@ type loopCheck struct {
 	refinements int
 	// havocked is the abstraction with every read havocked
 	// (locationValues); noSilent: the model does not allow removing
-	// silent retries (unfoldRetrying).
-	havocked *arg.Graph
-	noSilent bool
+	// silent retries (unfoldRetrying), for the reason silentWhy.
+	havocked  *arg.Graph
+	noSilent  bool
+	silentWhy error
 	// tracking are the abstractions that track one location
 	// (locationValues), by the location.
 	tracking map[outcome.Value]*arg.Graph
@@ -115,8 +116,11 @@ func (lc *loopCheck) retryOptions(n int) events.UnfoldOptions {
 // decide, or an execution settle.
 func (lc *loopCheck) unfoldRetrying(n int) (*events.Unfolding, error) {
 	u, err := events.UnfoldWith(lc.ctx, lc.t.Program, lc.retryOptions(n), lc.initRegs, lc.initMem)
-	if err != nil || len(u.Silent) == 0 || lc.retriesRemovable(u) == nil {
+	if err != nil || len(u.Silent) == 0 {
 		return u, err
+	}
+	if lc.silentWhy = lc.retriesRemovable(u); lc.silentWhy == nil {
+		return u, nil
 	}
 	lc.noSilent = true
 	return events.UnfoldWith(lc.ctx, lc.t.Program, lc.retryOptions(n), lc.initRegs, lc.initMem)
@@ -284,7 +288,12 @@ func (lc *loopCheck) rounds() (*events.Unfolding, *outcome.Bound, error) {
 			notEnough += "; nor do the values the reads may take show it, " + reason
 		}
 	}
-	return nil, nil, newUndecidedLoop(t, last.Cuts[0], lastAt, notEnough)
+	c := last.Cuts[0]
+	if lc.silentWhy != nil {
+		// Its failed attempts would have been removed but for the model.
+		c.Why += fmt.Sprintf("; its failed attempts write back what they read, but %v", lc.silentWhy)
+	}
+	return nil, nil, newUndecidedLoop(t, c, lastAt, notEnough)
 }
 
 // undecidedLoop is the refusal of a test whose loop --unroll none cannot
@@ -601,6 +610,7 @@ type removableKey struct {
 	prefixes, silent   bool
 	writesInPo         bool
 	silentFirst        bool
+	gapFree            string // the names eval.TestTags.GapFree accepts
 }
 
 // prefixesRemovable is eval.PrefixesRemovable for the test unfolded as u.
@@ -630,7 +640,7 @@ func (lc *loopCheck) retriesRemovable(u *events.Unfolding) error {
 		}
 		for _, w := range u.Silent {
 			if shown[w.Addr.Sym] {
-				return fmt.Errorf("its failed attempts write %v back to %v, which the final state shows: the last write to it may be a failed attempt's", w.Val, w.Addr)
+				return fmt.Errorf("the final state shows %v, whose last write may be a failed attempt's", w.Addr)
 			}
 		}
 	}
@@ -655,8 +665,13 @@ func removableFor(model eval.Model, u *events.Unfolding, prefixes bool) error {
 			}
 		}
 	}
+	var free map[string]bool
+	if silent && !u.SilentFirst {
+		free = gapFree(u, carried)
+	}
 	key := removableKey{model.Cat, strings.Join(model.Variants, ","), strings.Join(model.SkipChecks, ","), model.SkipWellFormed,
-		strings.Join(slices.Sorted(maps.Keys(carried)), ","), strings.Join(slices.Sorted(maps.Keys(inRetries)), ","), prefixes, silent, prefixes && !u.ParallelWrites(), silent && u.SilentFirst}
+		strings.Join(slices.Sorted(maps.Keys(carried)), ","), strings.Join(slices.Sorted(maps.Keys(inRetries)), ","), prefixes, silent, prefixes && !u.ParallelWrites(), silent && u.SilentFirst,
+		strings.Join(slices.Sorted(maps.Keys(free)), ",")}
 	if err, ok := removable.Load(key); ok {
 		e, _ := err.(error)
 		return e
@@ -666,6 +681,7 @@ func removableFor(model eval.Model, u *events.Unfolding, prefixes bool) error {
 		Removable:   func(tag string) bool { return inRetries[tag] },
 		WritesInPo:  key.writesInPo,
 		SilentFirst: key.silentFirst,
+		GapFree:     func(name string) bool { return free[name] },
 	}
 	analysis := eval.RetriesRemovableFor
 	switch {
@@ -677,6 +693,51 @@ func removableFor(model eval.Model, u *events.Unfolding, prefixes bool) error {
 	err := analysis(model, tags)
 	removable.Store(key, err)
 	return err
+}
+
+// gapFree names the predefined sets and relations that hold no access of
+// u.SilentGap, or no pair ending at one (eval.TestTags.GapFree): the
+// accesses before a lock's retries whose next write to it may be a failed
+// attempt's. The relations' pairs are the engines' (satengine's predef).
+func gapFree(u *events.Unfolding, tags map[string]bool) map[string]bool {
+	free := map[string]bool{}
+	for _, name := range []string{"R", "W", "rmw", "amo", "addr", "data", "ctrl", "pick-addr-dep", "pick-data-dep", "pick-ctrl-dep", "iico_data", "iico_ctrl", "rf-reg"} {
+		free[name] = true
+	}
+	for tag := range tags {
+		free[tag] = true
+	}
+	for _, g := range u.SilentGap {
+		// deps tells whether some read of rs is in g's instruction
+		// (inside: herd's iico) or in another (a dependency).
+		deps := func(inside bool, rs ...[]*events.Event) bool {
+			for _, r := range rs {
+				for _, d := range r {
+					if events.SameInstruction(d, g) == inside {
+						return true
+					}
+				}
+			}
+			return false
+		}
+		member := map[string]bool{
+			"R": g.IsRead(), "W": g.IsWrite(), "rmw": g.RMW != nil, "amo": g.RMW != nil,
+			"addr": deps(false, g.AddrDeps), "data": deps(false, g.DataDeps), "ctrl": deps(false, g.CtrlDeps),
+			"pick-addr-dep": deps(false, g.AddrDeps, g.AddrPicks), "pick-data-dep": deps(false, g.DataDeps, g.DataPicks),
+			"pick-ctrl-dep": deps(false, g.CtrlDeps, g.CtrlPicks),
+			"iico_data":     len(g.IicoData) > 0 || deps(true, g.AddrDeps, g.DataDeps, g.CtrlDeps),
+			"iico_ctrl":     len(g.IicoCtrl) > 0 || deps(true, g.AddrDeps, g.DataDeps, g.CtrlDeps, g.AddrPicks, g.DataPicks, g.CtrlPicks),
+		}
+		for _, tag := range g.Tags {
+			member[tag] = true
+		}
+		for name, in := range member {
+			if in {
+				delete(free, name)
+			}
+		}
+	}
+	return free
 }
 
 // finalRegs tells which registers the end of a thread's path shows: those

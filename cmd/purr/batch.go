@@ -167,8 +167,12 @@ func (r *runner) checkTest(ctx context.Context, path string, stdout, stderr io.W
 		if t.Filter != nil {
 			why = "the model and the test's filter rule out every candidate"
 		}
-		if out.Loop {
+		switch {
+		case out.Loop:
 			why += ", or the unrolling bound cut every path that would give one (raise --unroll)"
+		case out.Bound != nil && out.Bound.Unroll == mcm.Unbounded && len(out.Bound.Retries) > 0:
+			// The retries cut off are the paths that wait forever.
+			why += ", or no path of the program ends (a thread waits forever: a deadlock or a livelock)"
 		}
 		fmt.Fprintf(stderr, "%s: warning: no consistent execution (%s; check the test and the model)\n", path, why)
 	}

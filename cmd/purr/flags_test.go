@@ -215,3 +215,17 @@ func TestOutputFolderMade(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestNoExecutionWaitsForever checks that, without a bound, the warning
+// says a thread may wait forever when the retries cut off are every path.
+func TestNoExecutionWaitsForever(t *testing.T) {
+	const path = "testdata/wait-forever.litmus"
+	out, errs, status := runPurr("-m", "sc", "--unroll", "none", path)
+	if status != 0 || !strings.Contains(out, "\nNo\n") || !strings.Contains(out, "Positive: 0 Negative: 0\n") {
+		t.Errorf("exit status %d, stdout:\n%s", status, out)
+	}
+	want := path + ": warning: no consistent execution (the model forbids every candidate, or no path of the program ends (a thread waits forever: a deadlock or a livelock); check the test and the model)\n"
+	if errs != want {
+		t.Errorf("stderr %q, want %q", errs, want)
+	}
+}

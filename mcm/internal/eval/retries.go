@@ -92,6 +92,14 @@ type TestTags struct {
 	// sequentially consistent, do rf, co and fr within a thread: against
 	// po they would break it.
 	SilentFirst bool
+	// GapFree (SilentRetriesRemovable, when not SilentFirst) accepts the
+	// name of a predefined set that holds no gap access, or of a
+	// predefined relation no pair of which ends at one (nil: none). A gap
+	// access is a kept access whose next write to its location in program
+	// order is a removed one: the unlock before a thread takes its lock
+	// again. Removing the failed attempts lets a local read successor
+	// (po-loc with no write between) start at it.
+	GapFree func(name string) bool
 }
 
 // RetriesRemovableFor is RetriesRemovable for the tests whose events
@@ -136,7 +144,7 @@ func removable(m Model, tags TestTags, what int) error {
 	}
 	prefixes := what == removePrefixes
 	a := &retries{variants: map[string]bool{}, tags: tags, included: map[string]bool{}, skip: m.Skips, prefixes: prefixes, silent: what == removeSilent}
-	a.coherent = a.silent && tags.SilentFirst && coherent(m)
+	a.coherent = a.silent && coherent(m)
 	for _, v := range m.Variants {
 		a.variants[v] = true
 	}
@@ -196,13 +204,24 @@ type events struct {
 	// fromKept: no pair goes from a kept event to a removed one (implied
 	// by rngKept and by closed).
 	fromKept bool
-	// within names a tag whose events hold the set, or the relation's
-	// domain ("" for none); shape is "po" for the predefined po and
+	// With silent retries (see TestTags.GapFree): gapOnly, every pair the
+	// value may gain or lose starts at a gap access; gapFree, no member
+	// (set) or pair's target (relation) is a gap access on E.
+	gapOnly, gapFree bool
+	// With silent retries: poOrID, every pair (x, y) on E has x = y or x
+	// before y in program order; spanOnly, every pair the value may gain
+	// or lose has a removed event between its two events in program
+	// order; noSpan, no pair on E has (rmw: a lock's retries never lie
+	// inside an exclusive pair, events' silent retries).
+	poOrID, spanOnly, noSpan bool
+	// within names a tag (or W) whose events hold the set, or the
+	// relation's domain ("" for none); shape is "po" for the predefined po and
 	// "po;po" for its square (see the difference in binary), "id" for a
 	// part of the identity, and with silent retries "loc" or "int"
 	// for a relation within loc or int, "rf", "co" or "fr" for them,
 	// "rf^-1" for rf's inverse, "com" for a relation within rf, co, fr
-	// and id (rf^-1; co is).
+	// and id (rf^-1; co is); "po-loc" for po & loc, "po-loc?" with the
+	// identity, "po-loc;[W]" for it followed by writes.
 	within, shape string
 	// parts are the operands of an intersection, by identity: one
 	// abstract value stands for one evaluation, so X \ (X & Z) is known
@@ -281,8 +300,20 @@ func (e *events) normalise() *events {
 	e.closed = e.closed || (e.domKept && e.rngKept)
 	e.back = e.back || e.domKept || e.empty
 	e.fromKept = e.fromKept || e.rngKept || e.closed
+	if !e.changes() {
+		e.gapOnly, e.spanOnly = false, false
+	}
 	return e
 }
+
+// changes tells whether the value may shrink or grow.
+func (e *events) changes() bool { return e.shrinks != nil || e.grows != nil }
+
+// gapChanges tells whether what the value may gain or lose (if anything)
+// starts at gap accesses; spanChanges, whether it has removed events
+// between its ends in program order.
+func (e *events) gapChanges() bool  { return !e.changes() || e.gapOnly }
+func (e *events) spanChanges() bool { return !e.changes() || e.spanOnly }
 
 // retriesPredefined binds the predefined names to their abstract values
 // (see retriesBase).
@@ -301,9 +332,9 @@ func retriesPredefined(tags TestTags, what int) *env {
 		case e.Kind == cat.KindFunction:
 			top.set(e.Name, absBuiltin(e.Name))
 		case e.Tag:
-			top.set(e.Name, tags.set(e.Name, base(e)))
+			top.set(e.Name, tags.gapFree(e.Name, tags.set(e.Name, base(e)), what == removeSilent))
 		default:
-			top.set(e.Name, base(e))
+			top.set(e.Name, tags.gapFree(e.Name, base(e), what == removeSilent))
 		}
 	}
 	return top
@@ -328,6 +359,14 @@ func silentBase(e predef.Entry) *events {
 		x.rngKept, x.closed, x.fromKept = false, false, false
 	case "rmw", "amo":
 		x.rngKept = false // removed whole: still closed
+		x.noSpan = true
+		return x.normalise()
+	case "id", "si", "same-instance", "same-instr", "sm", "iico_data", "iico_ctrl", "iico_order":
+		x.noSpan = true // within one instruction instance
+		return x
+	case "po":
+		x.poOrID = true
+		return x
 	case "loc", "int":
 		x.shape = e.Name // for po & loc, and int & rf, co, fr (see binary)
 		return x
@@ -362,6 +401,15 @@ func prefixBase(e predef.Entry) *events {
 		x.closed = true
 	}
 	return x.normalise()
+}
+
+// gapFree marks a predefined set or relation TestTags.GapFree accepts,
+// with silent retries.
+func (tags TestTags) gapFree(name string, x *events, silent bool) *events {
+	if silent && (tags.SilentFirst || tags.GapFree != nil && tags.GapFree(name)) {
+		x.gapFree = true
+	}
+	return x
 }
 
 // set is the abstract value of the set of the events carrying a tag,
@@ -400,6 +448,9 @@ func retriesBase(e predef.Entry) *events {
 	case "W", "IW", "I", "FW":
 		// Writes are never removed.
 		x.domKept, x.rngKept = true, true
+		if e.Name == "W" {
+			x.within = "W"
+		}
 	case "id", "si", "same-instance", "same-instr", "sm", "iico_data", "iico_order":
 		// Pairs of one event, or of one instruction instance, which is
 		// wholly kept or wholly removed.
@@ -519,7 +570,7 @@ func (a *retries) stmt(st ast.Stmt, sc *env) *env {
 			name := ast.TagSet(t)
 			set := exact()
 			set.within = name
-			next.set(name, a.tags.set(name, set))
+			next.set(name, a.tags.gapFree(name, a.tags.set(name, set), a.silent))
 		}
 		return next
 	}

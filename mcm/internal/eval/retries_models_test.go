@@ -125,6 +125,18 @@ var commonTags = TestTags{
 	},
 }
 
+// gapTags describe a thread that takes a lock again: the gap access, a
+// kept access whose next write to the lock is a failed attempt's, is the
+// release store of the unlock before, of a constant, after the branch that
+// took the lock the first time (see TestTags.GapFree).
+var gapTags = func() TestTags {
+	tags := commonTags
+	tags.GapFree = func(name string) bool {
+		return !slices.Contains([]string{"_", "M", "W", "L", "REL", "Release", "ctrl", "pick-ctrl-dep"}, name)
+	}
+	return tags
+}()
+
 // addVerdicts records a model's verdicts under key.
 func addVerdicts(got map[string]string, key string, m *cat.Model, err error, trim string) {
 	any := retriesVerdict(m, err, trim, TestTags{}, RetriesRemovableFor)
@@ -139,6 +151,9 @@ func addVerdicts(got map[string]string, key string, m *cat.Model, err error, tri
 	first.SilentFirst = true
 	if v := retriesVerdict(m, err, trim, first, SilentRetriesRemovable); v != silent {
 		got[key+"+silent-first"] = v // given when it differs
+	}
+	if v := retriesVerdict(m, err, trim, gapTags, SilentRetriesRemovable); v != silent {
+		got[key+"+silent-gap"] = v // given when it differs
 	}
 }
 

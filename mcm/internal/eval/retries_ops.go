@@ -16,6 +16,7 @@ import (
 const (
 	whyPath   = "a path through an event of a removed iteration is lost"
 	whyDomain = "an event whose pairs all lead into removed iterations leaves it"
+	whyGap    = "a failed attempt removed between two accesses of its location may leave no write between them (the lock taken again after its unlock)"
 )
 
 func (a *retries) binary(x *ast.Binary, l, r value) value {
@@ -58,15 +59,27 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 		out.back = le.back && re.back
 		out.fromKept = le.fromKept && re.fromKept
 		out.empty = le.empty && re.empty
+		out.gapOnly, out.spanOnly = le.gapChanges() && re.gapChanges(), le.spanChanges() && re.spanChanges()
+		out.gapFree, out.poOrID, out.noSpan = le.gapFree && re.gapFree, le.poOrID && re.poOrID, le.noSpan && re.noSpan
 	case ast.Inter:
 		// Monotone in both; the pairs are some of either side's.
+		le, re = unspanned(le, re), unspanned(re, le)
+		out.shrinks, out.grows = first(le.shrinks, re.shrinks), first(le.grows, re.grows)
 		out.domKept, out.rngKept, out.closed = le.domKept || re.domKept, le.rngKept || re.rngKept, le.closed || re.closed
 		out.back = le.back || re.back
 		out.fromKept = le.fromKept || re.fromKept || a.firstAccesses(le, re) || a.firstAccesses(re, le)
 		out.shape = cmp.Or(within(le.shape), within(re.shape))
+		if le.shape == "po" && re.shape == "loc" || le.shape == "loc" && re.shape == "po" {
+			out.shape = "po-loc"
+		}
 		out.empty = le.empty || re.empty
 		out.within = cmp.Or(le.within, re.within)
 		out.parts = [2]*events{le, re}
+		out.gapOnly, out.spanOnly = le.gapChanges() && re.gapChanges(), le.spanChanges() && re.spanChanges()
+		out.gapFree, out.noSpan = le.gapFree || re.gapFree, le.noSpan || re.noSpan
+		// In a model that keeps each location sequentially consistent,
+		// rf, co and fr within a thread follow po.
+		out.poOrID = le.poOrID || re.poOrID || a.coherent && (le.shape == "int" && within(re.shape) == "com" || re.shape == "int" && within(le.shape) == "com")
 	case ast.Diff:
 		// X \ Y is X ∩ ~Y: what Y loses, X \ Y gains.
 		if re.parts[0] == le && le != nil {
@@ -74,6 +87,7 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 		} else if re.parts[1] == le && le != nil {
 			re = re.parts[0]
 		}
+		re = unspanned(re, le)
 		if re.shape == "po;po" && le.within == "LKR" && re.grows == nil {
 			// The pairs of X not in po;po are immediate successors in po.
 			// po;po loses a pair (x, y) when only removed events lie
@@ -89,11 +103,14 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 		if re.empty {
 			out.shrinks, out.grows = le.shrinks, le.grows
 		}
+		out.gapOnly, out.spanOnly = le.gapChanges() && re.gapChanges(), le.spanChanges() && re.spanChanges()
+		out.gapFree, out.poOrID, out.noSpan = le.gapFree, le.poOrID, le.noSpan
 	case ast.Cartesian:
 		// S'×T' against (S|K)×(T|K): monotone in both.
 		out.domKept, out.rngKept = le.domKept, re.domKept
 		out.empty = le.empty || re.empty
 		out.within = le.within
+		out.gapFree = re.gapFree
 	case ast.Seq:
 		// X';Y' ⊆ (X;Y)|K, and it misses exactly the paths x→m→y with
 		// x, y kept and m removed: none when X's targets or Y's sources
@@ -101,9 +118,31 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 		// removed one (closed). Then X;Y is exact (grows) when X and Y
 		// are. A path x→m→y with y kept has m kept too when Y is back.
 		// Nor when no pair of X goes from a kept event to a removed one.
-		if !(le.rngKept || re.domKept || le.closed || re.closed || re.back || le.fromKept) {
+		//
+		// With silent retries, what Y may gain or lose at gap accesses
+		// (TestTags.GapFree) X;Y does not when no pair of X ends at one,
+		// X gaining none. The paths po-loc; [W]; po-loc loses start at
+		// gap accesses: every write between their ends is removed. The
+		// paths of two relations along po that it loses span a removed
+		// event.
+		killed := re.changes() && re.gapOnly && le.grows == nil && le.gapFree
+		if killed {
+			out.shrinks, out.grows = le.shrinks, le.grows
+		}
+		lost := !(le.rngKept || re.domKept || le.closed || re.closed || re.back || le.fromKept)
+		localSuccessor := le.shape == "po-loc;[W]" && re.shape == "po-loc" || (le.shape == "po-loc" || le.shape == "po-loc?") && re.shape == "[W];po-loc"
+		switch {
+		case lost && localSuccessor:
+			out.shrinks = first(out.shrinks, causeAt(x, whyGap))
+		case lost:
 			out.shrinks = first(out.shrinks, causeAt(x, whyPath))
 		}
+		out.gapOnly = le.gapChanges() && (killed || !re.changes() || re.gapOnly && le.shape == "id") && (!lost || localSuccessor)
+		out.spanOnly = (!lost || le.poOrID && re.poOrID) &&
+			(!le.changes() || le.spanOnly && re.poOrID && re.spanChanges()) &&
+			(!re.changes() || killed || re.spanOnly && le.poOrID && le.spanChanges())
+		out.poOrID, out.gapFree = le.poOrID && re.poOrID, re.gapFree
+		out.noSpan = le.shape == "id" && re.noSpan || re.shape == "id" && le.noSpan
 		out.back = le.back && re.back
 		out.fromKept = le.fromKept && re.fromKept
 		out.domKept = le.domKept || (le.closed && re.domKept)
@@ -116,6 +155,10 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 			out.shape = "po;po"
 		case le.shape == "rf^-1" && re.shape == "co":
 			out.shape = "com" // fr, as herd's cos.cat computes it
+		case (le.shape == "po-loc" || le.shape == "po-loc?") && re.shape == "id" && re.within == "W":
+			out.shape = "po-loc;[W]"
+		case le.shape == "id" && le.within == "W" && re.shape == "po-loc":
+			out.shape = "[W];po-loc"
 		case le.shape == "id":
 			out.shape = within(re.shape) // [S]; X is within what X is within
 		case re.shape == "id":
@@ -133,6 +176,8 @@ func within(shape string) string {
 	switch shape {
 	case "loc", "int", "com":
 		return shape
+	case "po-loc", "[W];po-loc":
+		return "loc"
 	case "rf", "co", "fr":
 		return "com"
 	}
@@ -149,6 +194,18 @@ func (a *retries) firstAccesses(x, y *events) bool {
 		return false
 	}
 	return x.shape == "po" && y.shape == "loc" || a.coherent && x.shape == "int" && within(y.shape) == "com"
+}
+
+// unspanned is y in x & y or x \ y, less its changes when they all have
+// a removed event between their ends in program order and no pair of x
+// does, x gaining none: no pair of x is among them.
+func unspanned(y, x *events) *events {
+	if !y.changes() || !y.spanOnly || !x.noSpan || x.grows != nil {
+		return y
+	}
+	out := *y
+	out.shrinks, out.grows, out.spanOnly, out.gapOnly = nil, nil, false, false
+	return &out
 }
 
 // flipped is the cause of the opposite change of Y in X \ Y or ~Y: at the
@@ -227,15 +284,18 @@ func (a *retries) unary(x *ast.Unary, v value) value {
 		// [S'] against [S|K]: as S; its pairs join an event to itself.
 		out.domKept, out.rngKept, out.closed, out.empty = e.domKept, e.domKept, true, e.empty
 		out.within, out.back, out.shape = e.within, true, "id"
+		out.gapOnly, out.gapFree, out.poOrID, out.noSpan = e.gapOnly, e.gapFree, true, true
 	case ast.Compl:
 		// ~X' = K \ X' against K \ X: what X loses, ~X gains.
 		if e.empty {
 			return exact() // every event, or every pair
 		}
 		out.shrinks, out.grows = flipped("the complement of", e.grows, x, e), flipped("the complement of", e.shrinks, x, e)
+		out.gapOnly, out.spanOnly = e.gapOnly, e.spanOnly // it changes where X does
 	case ast.Inverse:
 		out.domKept, out.rngKept, out.closed, out.empty = e.rngKept, e.domKept, e.closed, e.empty
-		out.fromKept, out.back = e.back, e.fromKept // the one's pairs are the other's backwards
+		out.fromKept, out.back = e.back, e.fromKept     // the one's pairs are the other's backwards
+		out.spanOnly, out.noSpan = e.spanOnly, e.noSpan // between its ends either way
 		if e.shape == "rf" {
 			out.shape = "rf^-1"
 		}
@@ -248,11 +308,18 @@ func (a *retries) unary(x *ast.Unary, v value) value {
 		}
 		out.closed, out.empty, out.back, out.fromKept = e.closed, e.empty && x.Op == ast.Plus, e.back, e.fromKept
 		if x.Op == ast.Plus {
-			out.domKept, out.rngKept = e.domKept, e.rngKept
+			out.domKept, out.rngKept, out.gapFree = e.domKept, e.rngKept, e.gapFree
 		}
+		// A path along po that loses a step or a removed event in it
+		// spans one.
+		out.poOrID, out.spanOnly = e.poOrID, e.poOrID && e.spanChanges()
 	case ast.Opt:
 		// X' ∪ id against X|K ∪ id|K: as X.
 		out.closed, out.back, out.fromKept = e.closed, e.back, e.fromKept
+		out.gapOnly, out.spanOnly, out.poOrID, out.noSpan = e.gapOnly, e.spanOnly, e.poOrID, e.noSpan
+		if e.shape == "po-loc" {
+			out.shape = "po-loc?"
+		}
 	default:
 		return unknown(x, "an operator purr does not follow")
 	}

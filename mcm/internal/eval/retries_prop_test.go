@@ -36,15 +36,28 @@ func TestSilentRetriesSound(t *testing.T) { testSound(t, removeSilent) }
 // its location.
 func TestSilentFirstSound(t *testing.T) { testSound(t, removeSilentFirst) }
 
-// removeSilentFirst is the property tests' name for removeSilent with
-// TestTags.SilentFirst in a coherent model.
-const removeSilentFirst = -1
+// TestSilentGapSound is TestSilentRetriesSound in a model that keeps
+// each location sequentially consistent, where a kept access may come
+// before a removed one of its location (a thread takes its lock again):
+// E is coherent, its read-modify-writes are removed whole, and
+// TestTags.GapFree accepts the predefined names whose values on E hold no
+// gap access (or end at none).
+func TestSilentGapSound(t *testing.T) { testSound(t, removeSilentGap) }
+
+// removeSilentFirst and removeSilentGap are the property tests' names for
+// removeSilent with TestTags.SilentFirst, and with TestTags.GapFree, in a
+// coherent model.
+const (
+	removeSilentFirst = -1
+	removeSilentGap   = -2
+)
 
 func testSound(t *testing.T, what int) {
-	first := what == removeSilentFirst
-	if first {
+	first, gap := what == removeSilentFirst, what == removeSilentGap
+	if first || gap {
 		what = removeSilent
 	}
+	proved := 0 // gap: rounds whose ARMv8 ordered-before steps the analysis shows cannot grow
 	prefixes := what == removePrefixes
 	rng := rand.New(rand.NewSource(27))
 	rounds := 300
@@ -74,7 +87,7 @@ func testSound(t *testing.T, what int) {
 			fmt.Fprintf(&src, "let %s = %s\n", name, expr)
 			names = append(names, name)
 		}
-		if first {
+		if first || gap {
 			// ARMv8's local read successor and atomicity.
 			src.WriteString("let lrs = [W]; (po-loc \\ (po-loc; [W]; po-loc)); [R]\n")
 			src.WriteString("let atomic = (rmw & (fr; co)) \\ (fri; [W]; coi)\n")
@@ -86,25 +99,47 @@ func testSound(t *testing.T, what int) {
 			src.WriteString("let herd-lrs = [W]; ((po & same-loc) & ~((po & same-loc); [W]; (po & same-loc))); [R]\n")
 			names = append(names, "lrs", "atomic", "herd-fri", "herd-atomic", "same-loc", "herd-lrs")
 		}
+		if gap {
+			// Where ARMv8 and RISC-V use the local read successor.
+			src.WriteString("let aob = rmw; lrs; [R]\n")
+			src.WriteString("let dob = (addr | data); lrs\n")
+			src.WriteString("let through = ((addr | data); lrs)*; addr\n")
+			src.WriteString("let riscv = ([R]; (po-loc \\ (po-loc?; [W]; po-loc)); [R]) \\ (rf^-1; rf)\n")
+			names = append(names, "aob", "dob", "through", "riscv")
+		}
 		l := retriesLoader(t, nil)
 		m, err := l.LoadSource("p.cat", []byte(src.String()))
 		if err != nil {
 			t.Fatalf("%v\n%s", err, src.String())
 		}
+		x := randomExecution(rng, what, gap)
+		for (first || gap) && !x.coherent() || first && !x.firstAccesses() || gap && !x.hasGap() {
+			x = randomExecution(rng, what, gap)
+		}
+		full := x.capture(t, m, x.all(), false)
+		reduced := x.capture(t, m, x.kept, true)
+		tags := TestTags{SilentFirst: first}
+		if gap {
+			tags.GapFree = func(name string) bool {
+				members, ok := full[name]
+				if !ok {
+					return false
+				}
+				for p := range members {
+					if x.gap(int(p.B)) {
+						return false
+					}
+				}
+				return true
+			}
+		}
 		a := &retries{variants: map[string]bool{}, included: map[string]bool{}, skip: func(string) bool { return false }, prefixes: prefixes, silent: what == removeSilent,
-			tags: TestTags{SilentFirst: first}, coherent: first}
+			tags: tags, coherent: first || gap}
 		prelude, _, err := library()
 		if err != nil {
 			t.Fatal(err)
 		}
-		scope := a.run(m.Stmts, a.run(prelude.Stmts, retriesPredefined(TestTags{}, what)))
-
-		x := randomExecution(rng, what)
-		for first && !x.silentFirst() {
-			x = randomExecution(rng, what)
-		}
-		full := x.capture(t, m, x.all(), false)
-		reduced := x.capture(t, m, x.kept, true)
+		scope := a.run(m.Stmts, a.run(prelude.Stmts, retriesPredefined(tags, what)))
 		for _, name := range names {
 			v, _ := scope.lookup(name)
 			e, ok := v.(*events)
@@ -114,10 +149,19 @@ func testSound(t *testing.T, what int) {
 			if first && (name == "lrs" || name == "atomic" || name == "herd-lrs" || name == "herd-atomic") && e.grows != nil {
 				t.Fatalf("%s: with SilentFirst, the analysis should find it cannot grow", name)
 			}
+			if gap && (name == "atomic" || name == "herd-atomic") && e.grows != nil {
+				t.Fatalf("%s: in a coherent model, the analysis should find it cannot grow", name)
+			}
+			if gap && name == "aob" && e.grows == nil && tags.GapFree("rmw") {
+				proved++
+			}
 			if msg := x.contradicts(e, full[name], reduced[name]); msg != "" {
 				t.Errorf("round %d, %s = %s: %s\nE: %v\nE': %v\nD: %v", round, name, lineOf(src.String(), name), msg, full[name], reduced[name], x.removed())
 			}
 		}
+	}
+	if gap && proved == 0 {
+		t.Errorf("no round shows rmw; lrs cannot grow")
 	}
 }
 
@@ -202,17 +246,22 @@ type execution struct {
 	kind               []byte // 'I' (initial write), 'W', 'R', 'F', 'B'
 	thread, loc        []int
 	rf, co, addr, data map[Pair]bool
+	rmw                map[Pair]bool // a read and the write after it (silent retries)
 	ctrl, reducedCtrl  map[Pair]bool
 	kept               []bool
 	prefixes           bool // D cuts threads short (else it is some reads, fences and branches)
 	silent             bool // D may hold writes (silent retries)
 }
 
-func randomExecution(rng *rand.Rand, what int) *execution {
+// randomExecution makes an execution; retake (with silent retries) often
+// starts thread 0 with a write, then a read-modify-write of the same
+// location, then a read of it: a lock taken again after an unlock, whose
+// failed attempt may be removed.
+func randomExecution(rng *rand.Rand, what int, retake bool) *execution {
 	prefixes := what == removePrefixes
 	n := 4 + rng.Intn(6)
 	x := &execution{n: n, kind: make([]byte, n), thread: make([]int, n), loc: make([]int, n),
-		rf: map[Pair]bool{}, co: map[Pair]bool{}, addr: map[Pair]bool{}, data: map[Pair]bool{}, ctrl: map[Pair]bool{}, reducedCtrl: map[Pair]bool{},
+		rf: map[Pair]bool{}, co: map[Pair]bool{}, addr: map[Pair]bool{}, data: map[Pair]bool{}, ctrl: map[Pair]bool{}, reducedCtrl: map[Pair]bool{}, rmw: map[Pair]bool{},
 		prefixes: prefixes, silent: what == removeSilent}
 	for i := range n {
 		x.thread[i], x.loc[i] = -1-i, i%2
@@ -222,6 +271,13 @@ func randomExecution(rng *rand.Rand, what int) *execution {
 		}
 		x.kind[i] = "WRRFB"[rng.Intn(5)]
 		x.thread[i], x.loc[i] = rng.Intn(2), rng.Intn(2)
+	}
+	retake = retake && n >= 7 && rng.Intn(2) == 0
+	if retake {
+		for i, k := range "WRWR" {
+			x.kind[2+i], x.thread[2+i], x.loc[2+i] = byte(k), 0, 0
+		}
+		x.kind[6], x.thread[6], x.loc[6] = 'W', 1, 0 // what the last read may read
 	}
 	writes := func(l int) []int {
 		var ws []int
@@ -274,9 +330,35 @@ func randomExecution(rng *rand.Rand, what int) *execution {
 		for i := range n {
 			x.kept[i] = x.kind[i] == 'I' || x.kind[i] == 'W' && what != removeSilent || rng.Intn(3) > 0
 		}
-		for p := range x.rf {
-			if !x.kept[p.A] {
-				x.kept[p.B] = false
+		if retake {
+			x.kept[2], x.kept[3], x.kept[4], x.kept[5], x.kept[6] = true, false, false, true, true
+		}
+		if what == removeSilent {
+			// A read and the next event of its thread, a write of its
+			// location: a read-modify-write, kept or removed whole.
+			for i := range n {
+				for j := i + 1; j < n; j++ {
+					if x.thread[j] != x.thread[i] {
+						continue
+					}
+					if x.kind[i] == 'R' && x.kind[j] == 'W' && x.loc[i] == x.loc[j] && (rng.Intn(2) == 0 || retake && i == 3) {
+						x.rmw[PairOf(i, j)] = true
+					}
+					break
+				}
+			}
+		}
+		for changed := true; changed; {
+			changed = false
+			for p := range x.rf {
+				if !x.kept[p.A] && x.kept[p.B] {
+					x.kept[p.B], changed = false, true
+				}
+			}
+			for p := range x.rmw {
+				if x.kept[p.A] != x.kept[p.B] {
+					x.kept[p.A], x.kept[p.B], changed = false, false, true
+				}
 			}
 		}
 	}
@@ -300,11 +382,49 @@ func randomExecution(rng *rand.Rand, what int) *execution {
 	return x
 }
 
-// silentFirst tells whether x meets TestTags.SilentFirst in a coherent
-// model: po-loc, rf, co and fr acyclic, and no kept access in program
-// order before a removed one of its location.
-func (x *execution) silentFirst() bool {
-	mem := func(i int) bool { return x.kind[i] != 'F' && x.kind[i] != 'B' }
+// firstAccesses tells whether x meets TestTags.SilentFirst: no kept
+// access in program order before a removed one of its location.
+func (x *execution) firstAccesses() bool {
+	for i := range x.n {
+		for j := range x.n {
+			if x.po(i, j) && x.mem(i) && x.mem(j) && x.loc[i] == x.loc[j] && x.kept[i] && !x.kept[j] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (x *execution) mem(i int) bool { return x.kind[i] != 'F' && x.kind[i] != 'B' }
+
+// gap tells whether event i is a gap access (TestTags.GapFree): kept, and
+// its next write in program order to its location is removed.
+func (x *execution) gap(i int) bool {
+	if !x.kept[i] || !x.mem(i) || x.thread[i] < 0 {
+		return false
+	}
+	for j := i + 1; j < x.n; j++ {
+		if x.po(i, j) && x.kind[j] == 'W' && x.loc[j] == x.loc[i] {
+			return !x.kept[j]
+		}
+	}
+	return false
+}
+
+// hasGap tells whether some access of x is a gap access.
+func (x *execution) hasGap() bool {
+	for i := range x.n {
+		if x.gap(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// coherent tells whether x is consistent in a model that keeps each
+// location sequentially consistent: po-loc, rf, co and fr acyclic.
+func (x *execution) coherent() bool {
+	mem := x.mem
 	edge := map[Pair]bool{}
 	for p := range x.rf {
 		edge[p] = true
@@ -321,9 +441,6 @@ func (x *execution) silentFirst() bool {
 		for j := range x.n {
 			if x.po(i, j) && mem(i) && mem(j) && x.loc[i] == x.loc[j] {
 				edge[PairOf(i, j)] = true
-				if x.kept[i] && !x.kept[j] {
-					return false
-				}
 			}
 		}
 	}
@@ -447,6 +564,7 @@ func (x *execution) capture(t *testing.T, m *cat.Model, exec []bool, reduced boo
 		"loc": rel(func(i, j int) bool { return mem(i) && mem(j) && x.loc[i] == x.loc[j] }),
 		"rf":  rel(in(x.rf)), "co": rel(in(x.co)), "fr": rel(in(fr)),
 		"addr": rel(in(x.addr)), "data": rel(in(x.data)), "ctrl": rel(in(ctrl)),
+		"rmw": rel(in(x.rmw)), "amo": rel(in(x.rmw)),
 	}
 	for _, e := range predef.Table() {
 		if _, ok := rels[e.Name]; !ok && e.Kind == cat.KindRelation {
@@ -471,6 +589,27 @@ func (x *execution) capture(t *testing.T, m *cat.Model, exec []bool, reduced boo
 		for p, in := range r {
 			if in {
 				out[name][p] = true
+			}
+		}
+	}
+	// The predefined values too, for TestTags.GapFree.
+	for name, s := range sets {
+		if _, ok := out[name]; !ok {
+			out[name] = map[Pair]bool{}
+			for i, in := range s {
+				if in {
+					out[name][PairOf(i, i)] = true
+				}
+			}
+		}
+	}
+	for name, r := range rels {
+		if _, ok := out[name]; !ok {
+			out[name] = map[Pair]bool{}
+			for p, in := range r {
+				if in {
+					out[name][p] = true
+				}
 			}
 		}
 	}
@@ -511,7 +650,38 @@ func (x *execution) contradicts(e *events, full, reduced map[Pair]bool) string {
 			return fmt.Sprintf("%v ends in K and starts in D", p)
 		case e.fromKept && x.kept[p.A] && !x.kept[p.B]:
 			return fmt.Sprintf("%v goes from K to D", p)
+		case e.gapFree && x.gap(int(p.B)):
+			return fmt.Sprintf("%v ends at a gap access", p)
+		case e.poOrID && p.A != p.B && !x.po(int(p.A), int(p.B)):
+			return fmt.Sprintf("%v is against program order", p)
+		case e.noSpan && x.spans(p):
+			return fmt.Sprintf("%v has a removed event between", p)
+		}
+	}
+	for _, changed := range []map[Pair]bool{reduced, restricted} {
+		for p := range changed {
+			if reduced[p] == restricted[p] {
+				continue
+			}
+			if e.gapOnly && !x.gap(int(p.A)) {
+				return fmt.Sprintf("changes by %v, which starts at no gap access", p)
+			}
+			if e.spanOnly && !x.spans(p) {
+				return fmt.Sprintf("changes by %v, which has no removed event between", p)
+			}
 		}
 	}
 	return ""
+}
+
+// spans tells whether a removed event lies between p's events in program
+// order, either way.
+func (x *execution) spans(p Pair) bool {
+	a, b := int(p.A), int(p.B)
+	for m := range x.n {
+		if !x.kept[m] && (x.po(a, m) && x.po(m, b) || x.po(b, m) && x.po(m, a)) {
+			return true
+		}
+	}
+	return false
 }

@@ -199,7 +199,12 @@ func (f *unfolder) retry(proc *xcfa.Process, loc *xcfa.Location, st *pathState) 
 	}
 	if prev := st.seen[loc]; prev != nil {
 		now.why = info.why(loc, prev, now)
-		if now.why != "" && now.effects != prev.effects {
+		// A silent retry never lies inside an exclusive pair, whose
+		// reservation the code after the loop would use: no removed
+		// event is between the read and the write of a read-modify-write
+		// (eval's noSpan).
+		inExclusive := prev.lastX != nil && info.live[loc][exclusiveReg]
+		if now.why != "" && now.effects != prev.effects && !inExclusive {
 			if silent, ok := f.silentIteration(st, prev); ok {
 				same := *now
 				same.effects = prev.effects // its writes write back what they read

@@ -1,6 +1,8 @@
 package events
 
 import (
+	"slices"
+
 	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/source"
 )
@@ -33,8 +35,10 @@ import (
 //     seen.
 //
 // Otherwise the test is unfolded again without silent retries. Whether
-// each retry's thread touches its locations first (accessesFirst) is
-// recorded for the model's analysis (Unfolding.SilentFirst).
+// each retry's thread touches its locations first (accessesFirst), and
+// else which accesses before its loop may be followed by a removed write
+// (gapAccesses), is recorded for the model's analysis
+// (Unfolding.SilentFirst, Unfolding.SilentGap).
 
 // SilentWrite is the write of a silent retry: the location, the value it
 // writes back, the write (on the path that goes on, the same event) and
@@ -53,6 +57,9 @@ type silentCandidate struct {
 	write SilentWrite
 	dead  *Segment
 	first bool // nothing before the loop may access what the iteration accesses
+	// gap: the accesses before the loop whose next write to their
+	// location may be the iteration's.
+	gap []*Event
 	// computed: the write's value is computed from its read (a fetch-or
 	// of the lock bit), write.Val is the one value it writes back.
 	computed bool
@@ -76,9 +83,39 @@ func (f *unfolder) silentIteration(st *pathState, prev *visit) ([]silentCandidat
 			return nil, false
 		}
 		v, static := staticValue(e.Val, st.known)
-		out = append(out, silentCandidate{SilentWrite{Thread: st.thread, Write: e, Addr: addr, Val: v, Pos: e.Pos}, st.seg, first, !static})
+		out = append(out, silentCandidate{write: SilentWrite{Thread: st.thread, Write: e, Addr: addr, Val: v, Pos: e.Pos}, dead: st.seg, first: first,
+			gap: gapAccesses(st.seg, prev.depth, e.Addr, addr), computed: !static})
 	}
 	return out, len(out) > 0
+}
+
+// gapAccesses are the accesses on the path to s before depth (before an
+// iteration) whose next write to their location may be the iteration's
+// write to addr (term at, value a): back from depth, every access that
+// may touch addr, up to and with the instruction of the latest write that
+// surely does.
+func gapAccesses(s *Segment, depth int, at *Term, a outcome.Value) []*Event {
+	var before []*Event
+	for p := s; p != nil; p = p.Parent {
+		for _, e := range p.Events {
+			if e.Depth <= depth && e.HasLoc() && mayAlias(e.Addr, at) {
+				before = append(before, e)
+			}
+		}
+	}
+	slices.SortFunc(before, func(x, y *Event) int { return y.Depth - x.Depth })
+	var gap []*Event
+	last := -1 // the instruction of the latest write to a
+	for _, e := range before {
+		if last >= 0 && e.Instr != last {
+			break
+		}
+		gap = append(gap, e)
+		if x, ok := e.Addr.IsConst(); ok && x == a && e.IsWrite() {
+			last = e.Instr
+		}
+	}
+	return gap
 }
 
 // accessesFirst tells whether no access on the path to s before depth
@@ -123,10 +160,16 @@ func (f *unfolder) checkSilent() bool {
 		// read a write back and go on.
 		return false
 	}
-	seen := map[*Event]bool{}
+	seen, gap := map[*Event]bool{}, map[*Event]bool{}
 	f.u.SilentFirst = true
 	for _, c := range f.silent {
 		f.u.SilentFirst = f.u.SilentFirst && c.first
+		for _, e := range c.gap {
+			if !gap[e] {
+				gap[e] = true
+				f.u.SilentGap = append(f.u.SilentGap, e)
+			}
+		}
 		w := c.write
 		v, ok := f.writesBack(c)
 		if !ok || !f.u.readsOfGoOnWithout(w.Addr, v) {

@@ -3,6 +3,8 @@ package events_test
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/purr-mcm/purr/litmus"
@@ -34,8 +36,9 @@ func TestSilentRetries(t *testing.T) {
 		before   string // P0's code before the loop
 		observer string // P1's code
 		values   func(outcome.Value) ([]outcome.Value, bool)
-		silent   int  // the silent writes the unfolding keeps
-		first    bool // Unfolding.SilentFirst, when silent
+		silent   int    // the silent writes the unfolding keeps
+		first    bool   // Unfolding.SilentFirst, when silent
+		gap      string // Unfolding.SilentGap's kinds in program order, when silent
 	}{
 		{name: "a test-and-set spinlock", lock: exchange, stored: "1", observer: fmt.Sprintf(exchange, "1") + unlock, values: lockValues, silent: 2, first: true},
 		{name: "the lock's values unknown", lock: exchange, stored: "1", observer: fmt.Sprintf(exchange, "1") + unlock, values: nil},
@@ -44,7 +47,15 @@ func TestSilentRetries(t *testing.T) {
 			return []outcome.Value{outcome.Int(0), outcome.Int(1), outcome.Int(2)}, true
 		}},
 		{name: "the lock written before the loop", lock: exchange, stored: "1", before: "\tatomic_store_explicit(l, 0, memory_order_relaxed);\n",
-			observer: fmt.Sprintf(exchange, "1") + unlock, values: lockValues, silent: 2, first: false},
+			observer: fmt.Sprintf(exchange, "1") + unlock, values: lockValues, silent: 2, first: false, gap: "W"},
+		{name: "the lock written, then awaited, before the loop", lock: exchange, stored: "1",
+			before:   "\tatomic_store_explicit(l, 0, memory_order_relaxed);\n\twhile (atomic_load_explicit(l, memory_order_relaxed) != 0) { }\n",
+			observer: fmt.Sprintf(exchange, "1") + unlock, values: lockValues, silent: 2, first: false, gap: "W R"},
+		{name: "the lock written twice before the loop: the latest write is next to it", lock: exchange, stored: "1",
+			before:   "\tatomic_store_explicit(l, 0, memory_order_relaxed);\n\tatomic_store_explicit(l, 0, memory_order_release);\n",
+			observer: fmt.Sprintf(exchange, "1") + unlock, values: lockValues, silent: 2, first: false, gap: "W"},
+		{name: "another location written before the loop", lock: exchange, stored: "1", before: "\tatomic_store_explicit(y, 1, memory_order_relaxed);\n",
+			observer: fmt.Sprintf(exchange, "1") + unlock, values: lockValues, silent: 2, first: true},
 		{name: "another location read before the loop", lock: exchange, stored: "1", before: "\tint r9 = atomic_load_explicit(y, memory_order_relaxed);\n",
 			observer: fmt.Sprintf(exchange, "1") + unlock, values: lockValues, silent: 2, first: true},
 		{name: "a fetch-or of 1: writes back the 1 it read", lock: fetchOr, stored: "1", observer: fmt.Sprintf(fetchOr, "1") + unlock, values: lockValues, silent: 2, first: true},
@@ -75,6 +86,19 @@ func TestSilentRetries(t *testing.T) {
 			}
 			if tt.silent > 0 && u.SilentFirst != tt.first {
 				t.Errorf("SilentFirst %v, want %v", u.SilentFirst, tt.first)
+			}
+			gap := slices.Clone(u.SilentGap)
+			slices.SortFunc(gap, func(x, y *events.Event) int { return x.Depth - y.Depth })
+			var kinds []string
+			for _, e := range gap {
+				if e.IsRead() {
+					kinds = append(kinds, "R")
+				} else {
+					kinds = append(kinds, "W")
+				}
+			}
+			if got := strings.Join(kinds, " "); tt.silent > 0 && got != tt.gap {
+				t.Errorf("SilentGap %q, want %q", got, tt.gap)
 			}
 			for _, w := range u.Silent {
 				if w.Val != outcome.Int(1) {

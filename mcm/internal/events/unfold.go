@@ -206,6 +206,11 @@ type Unfolding struct {
 	// then, no kept event is in program order before a removed event of
 	// its location (eval.TestTags.SilentFirst).
 	SilentFirst bool
+	// SilentGap are the accesses before a silent retry's loop whose next
+	// write to their location may be a failed attempt's (removed): in an
+	// execution, the kept accesses next to which removing the attempts
+	// leaves no write (eval.TestTags.GapFree).
+	SilentGap []*Event
 	// RegisterEvents: the unfolding has herd's register events, and its
 	// events carry IicoData, IicoCtrl and RegFrom.
 	RegisterEvents bool
