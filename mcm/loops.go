@@ -48,10 +48,14 @@ type loopCheck struct {
 	uopt events.UnfoldOptions
 	// retries is UnfoldOptions.Retries of the unfoldings that decide loops
 	// (retryOptions): keptRetries, or 1 where a hazard needs a retry.
-	retries  int
-	lay      events.Layout
-	initRegs map[int]map[string]outcome.Value
-	initMem  map[outcome.Value]outcome.Value
+	// flagsKept: the model may raise flags, yet keptRetries is 0 while
+	// removing the retries keeps every flag (eval.FlagsKept) for each
+	// unfolding; flagsKept turns false, and retries 1, once one does not.
+	retries   int
+	flagsKept bool
+	lay       events.Layout
+	initRegs  map[int]map[string]outcome.Value
+	initMem   map[outcome.Value]outcome.Value
 	// valued is the unfolding whose values unbounded analysed, which
 	// analyse need not analyse again.
 	valued *events.Unfolding
@@ -94,7 +98,8 @@ func newLoopCheck(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 	// A model that computes its dependencies (herd's catdep option) reads
 	// them off herd's register events.
 	uopt := events.UnfoldOptions{Unroll: opt.Unroll, Registers: m.CatDep, Retries: -1, FinalRegs: finalRegs(t)}
-	return &loopCheck{ctx: ctx, model: model, t: t, opt: opt, uopt: uopt, retries: keptRetries(model, t),
+	retries := keptRetries(model, t)
+	return &loopCheck{ctx: ctx, model: model, t: t, opt: opt, uopt: uopt, retries: 0, flagsKept: retries > 0,
 		lay: lay, initRegs: initRegs, initMem: initMem}, nil
 }
 
@@ -115,6 +120,66 @@ func (lc *loopCheck) retryOptions(n int) events.UnfoldOptions {
 // any: their loops are then loops that write, which the rounds may still
 // decide, or an execution settle.
 func (lc *loopCheck) unfoldRetrying(n int) (*events.Unfolding, error) {
+	if lc.flagsKept {
+		u, err := lc.unfoldCutting(n)
+		if err != nil || len(u.Retries) == 0 || lc.flagsKeptBy(u) == nil {
+			return u, err
+		}
+		lc.keepRetry()
+	}
+	return lc.unfoldCutting(n)
+}
+
+// keepRetry makes the unfoldings keep one retry a loop, for the flags
+// or a hazard.
+func (lc *loopCheck) keepRetry() { lc.retries, lc.flagsKept = 1, false }
+
+// flagsKeptBy is eval.FlagsKept for the test unfolded as u: the tags that
+// cover the locations its retries access.
+func (lc *loopCheck) flagsKeptBy(u *events.Unfolding) error {
+	covers := map[string]bool{}
+	for _, e := range u.Events {
+		for _, tag := range e.Tags {
+			covers[tag] = true
+		}
+	}
+	// The accesses at the retries' locations: the retries' own (their
+	// iterations may hold accesses no path that goes on makes), and the
+	// unfolding's.
+	for _, e := range append(slices.Clip(u.RetryAccesses), u.Events...) {
+		if !e.IsMem() || e.Kind == events.KindInit {
+			continue
+		}
+		for _, d := range u.RetryAccesses {
+			// The retries' paths are dead: their addresses have no
+			// domain (events.MayAlias); constants tell them apart.
+			x, okx := e.Addr.IsConst()
+			y, oky := d.Addr.IsConst()
+			if !okx || !oky || x == y {
+				for tag := range covers {
+					if !slices.Contains(e.Tags, tag) {
+						delete(covers, tag)
+					}
+				}
+				break
+			}
+		}
+	}
+	key, tags := removableTags(lc.model, u, false)
+	key.flagsCovers = "flags:" + strings.Join(slices.Sorted(maps.Keys(covers)), ",")
+	if err, ok := removable.Load(key); ok {
+		e, _ := err.(error)
+		return e
+	}
+	tags.CoversRetries = func(tag string) bool { return covers[tag] }
+	err := eval.FlagsKept(lc.model, tags, key.silent)
+	removable.Store(key, err)
+	return err
+}
+
+// unfoldCutting unfolds the test at bound n with its retries cut off
+// (unfoldRetrying).
+func (lc *loopCheck) unfoldCutting(n int) (*events.Unfolding, error) {
 	u, err := events.UnfoldWith(lc.ctx, lc.t.Program, lc.retryOptions(n), lc.initRegs, lc.initMem)
 	if err != nil || len(u.Silent) == 0 {
 		return u, err
@@ -214,7 +279,7 @@ func (lc *loopCheck) unbounded() (*events.Unfolding, *outcome.Bound, error) {
 	if len(u.IllegalOps()) == 0 {
 		return u, b, nil
 	}
-	lc.retries = 1
+	lc.keepRetry()
 	return lc.rounds()
 }
 
@@ -611,6 +676,7 @@ type removableKey struct {
 	writesInPo         bool
 	silentFirst        bool
 	gapFree            string // the names eval.TestTags.GapFree accepts
+	flagsCovers        string // FlagsKept's: the tags eval.TestTags.CoversRetries accepts
 }
 
 // prefixesRemovable is eval.PrefixesRemovable for the test unfolded as u.
@@ -648,6 +714,26 @@ func (lc *loopCheck) retriesRemovable(u *events.Unfolding) error {
 }
 
 func removableFor(model eval.Model, u *events.Unfolding, prefixes bool) error {
+	key, tags := removableTags(model, u, prefixes)
+	if err, ok := removable.Load(key); ok {
+		e, _ := err.(error)
+		return e
+	}
+	analysis := eval.RetriesRemovableFor
+	switch {
+	case prefixes:
+		analysis = eval.PrefixesRemovable
+	case key.silent:
+		analysis = eval.SilentRetriesRemovable
+	}
+	err := analysis(model, tags)
+	removable.Store(key, err)
+	return err
+}
+
+// removableTags are the eval.TestTags of the test unfolded as u, and
+// their key in the analyses' cache.
+func removableTags(model eval.Model, u *events.Unfolding, prefixes bool) (removableKey, eval.TestTags) {
 	silent := !prefixes && len(u.Silent) > 0
 	carried, inRetries := map[string]bool{}, map[string]bool{}
 	for _, e := range u.Events {
@@ -671,28 +757,14 @@ func removableFor(model eval.Model, u *events.Unfolding, prefixes bool) error {
 	}
 	key := removableKey{model.Cat, strings.Join(model.Variants, ","), strings.Join(model.SkipChecks, ","), model.SkipWellFormed,
 		strings.Join(slices.Sorted(maps.Keys(carried)), ","), strings.Join(slices.Sorted(maps.Keys(inRetries)), ","), prefixes, silent, prefixes && !u.ParallelWrites(), silent && u.SilentFirst,
-		strings.Join(slices.Sorted(maps.Keys(free)), ",")}
-	if err, ok := removable.Load(key); ok {
-		e, _ := err.(error)
-		return e
-	}
-	tags := eval.TestTags{
+		strings.Join(slices.Sorted(maps.Keys(free)), ","), ""}
+	return key, eval.TestTags{
 		Carried:     func(tag string) bool { return carried[tag] },
 		Removable:   func(tag string) bool { return inRetries[tag] },
 		WritesInPo:  key.writesInPo,
 		SilentFirst: key.silentFirst,
 		GapFree:     func(name string) bool { return free[name] },
 	}
-	analysis := eval.RetriesRemovableFor
-	switch {
-	case prefixes:
-		analysis = eval.PrefixesRemovable
-	case silent:
-		analysis = eval.SilentRetriesRemovable
-	}
-	err := analysis(model, tags)
-	removable.Store(key, err)
-	return err
 }
 
 // gapFree names the predefined sets and relations that hold no access of

@@ -100,6 +100,10 @@ type TestTags struct {
 	// again. Removing the failed attempts lets a local read successor
 	// (po-loc with no write between) start at it.
 	GapFree func(name string) bool
+	// CoversRetries (FlagsKept) accepts a tag every access to a location
+	// a removed event accesses carries (nil: none): RC11's atomics, when
+	// the lock is only accessed atomically.
+	CoversRetries func(tag string) bool
 }
 
 // RetriesRemovableFor is RetriesRemovable for the tests whose events
@@ -129,6 +133,24 @@ func SilentRetriesRemovable(m Model, tags TestTags) error {
 	return removable(m, tags, removeSilent)
 }
 
+// FlagsKept reports whether every flag of the model (flag and
+// undefined_unless) that an execution raises, the execution without its
+// retries' events raises too (silent: retries that write back what they
+// read): its relation cannot shrink, and no witness holds a removed event.
+// Then the reduced program raises the flags of the unbounded one and no
+// retry needs to be kept for them. The other checks are left to
+// RetriesRemovableFor and SilentRetriesRemovable.
+func FlagsKept(m Model, tags TestTags, silent bool) error {
+	what := removeRetries
+	if silent {
+		what = removeSilent
+	}
+	return removable(m, tags, what|flagsOnly)
+}
+
+// flagsOnly, or-ed into what, asks removable about the flags alone.
+const flagsOnly = 16
+
 // What removable removes: the events of read-only retries, of retries
 // that write back what they read, or the ends of an execution.
 const (
@@ -142,8 +164,10 @@ func removable(m Model, tags TestTags, what int) error {
 	if err != nil {
 		return fmt.Errorf("purr's library: %v", err)
 	}
+	flags := what&flagsOnly != 0
+	what &^= flagsOnly
 	prefixes := what == removePrefixes
-	a := &retries{variants: map[string]bool{}, tags: tags, included: map[string]bool{}, skip: m.Skips, prefixes: prefixes, silent: what == removeSilent}
+	a := &retries{variants: map[string]bool{}, tags: tags, included: map[string]bool{}, skip: m.Skips, prefixes: prefixes, silent: what == removeSilent, flags: flags}
 	a.coherent = a.silent && coherent(m)
 	for _, v := range m.Variants {
 		a.variants[v] = true
@@ -214,6 +238,17 @@ type events struct {
 	// order; noSpan, no pair on E has (rmw: a lock's retries never lie
 	// inside an exclusive pair, events' silent retries).
 	poOrID, spanOnly, noSpan bool
+	// Of the retries' locations, those a removed event accesses (see
+	// TestTags.CoversRetries), on E, initial writes left out: away, no
+	// member (set) is at one; covers, every event at one is a member;
+	// endAway, every pair (relation) has an end away from them;
+	// coversPairs, every pair of two events at them is one of its pairs.
+	away, covers, endAway, coversPairs bool
+	// Of the initial writes: all, every event is a member (set); inits,
+	// every initial write is; initFrom, initTo, every pair from (to) an
+	// initial write is a pair (relation); noInit, no pair has an
+	// initial write at an end.
+	all, inits, initFrom, initTo, noInit bool
 	// within names a tag (or W) whose events hold the set, or the
 	// relation's domain ("" for none); shape is "po" for the predefined po and
 	// "po;po" for its square (see the difference in binary), "id" for a
@@ -258,6 +293,7 @@ type retries struct {
 	failed     bool          // an unbound name or fail was met (see Try)
 	prefixes   bool          // PrefixesRemovable's analysis
 	silent     bool          // SilentRetriesRemovable's
+	flags      bool          // FlagsKept's: the flags are the checks
 	coherent   bool          // the model keeps each location sequentially consistent
 }
 
@@ -415,6 +451,9 @@ func (tags TestTags) gapFree(name string, x *events, silent bool) *events {
 // set is the abstract value of the set of the events carrying a tag,
 // given what the test's events carry.
 func (tags TestTags) set(tag string, x *events) *events {
+	if tags.CoversRetries != nil && tags.CoversRetries(tag) {
+		x.covers = true
+	}
 	switch {
 	case tags.Carried != nil && !tags.Carried(tag):
 		return nothing()
@@ -444,10 +483,13 @@ func retriesBase(e predef.Entry) *events {
 		return x // the events carrying a tag: each keeps it
 	}
 	switch e.Name {
-	case "_", "R", "M", "Exp", "F", "B", "RMW":
+	case "_", "M":
+		x.covers, x.all = true, e.Name == "_"
+	case "R", "Exp", "F", "B", "RMW":
 	case "W", "IW", "I", "FW":
 		// Writes are never removed.
 		x.domKept, x.rngKept = true, true
+		x.inits = e.Name != "FW"
 		if e.Name == "W" {
 			x.within = "W"
 		}
@@ -457,7 +499,9 @@ func retriesBase(e predef.Entry) *events {
 		x.closed = true
 	case "po":
 		x.shape = "po"
-	case "int", "ext", "loc", "addr", "data", "rf-reg", "same-low-order-bits", "same-tag-loc":
+	case "loc":
+		x.shape = "loc" // for the flags' witnesses (FlagsKept), and po & loc
+	case "int", "ext", "addr", "data", "rf-reg", "same-low-order-bits", "same-tag-loc":
 		// Pairwise facts about two events, which E' keeps: the order and
 		// thread of kept events, their addresses and their dependencies
 		// (a kept event depends on no removed one).
@@ -789,8 +833,14 @@ func (a *retries) fromLibrary(sc *env, name string) bool {
 // negated one when it cannot shrink and the witness E has (a member, a
 // reflexive pair, a cycle) lies in K.
 func (a *retries) check(c *ast.Check, sc *env) {
-	if c.Mode == ast.Flag || c.Mode == ast.UndefinedUnless {
-		return // they raise flags, and decide no execution
+	isFlag := c.Mode == ast.Flag || c.Mode == ast.UndefinedUnless
+	if isFlag != a.flags {
+		return // flags decide no execution; FlagsKept asks about them alone
+	}
+	negated := c.Negated
+	if c.Mode == ast.UndefinedUnless {
+		// undefined_unless X raises its flag when X fails: as ~X does.
+		negated = !negated
 	}
 	name := c.Name
 	if name == "" {
@@ -818,7 +868,7 @@ func (a *retries) check(c *ast.Check, sc *env) {
 		a.refuse(c.Pos, "%s: purr does not follow its value: %s", what, cannot)
 		return
 	}
-	if !c.Negated {
+	if !negated {
 		if e.grows != nil {
 			a.refuseAt(e.grows, "may grow", what+" needs it not to")
 		}
@@ -832,6 +882,9 @@ func (a *retries) check(c *ast.Check, sc *env) {
 	if c.Kind == ast.IsEmpty {
 		witnessKept = e.domKept && e.rngKept
 	}
+	// Within a location, a pair with an end away from the retries'
+	// locations has none at them.
+	witnessKept = witnessKept || (within(e.shape) == "loc" || within(e.shape) == "com") && e.endAway && e.noInit
 	if !witnessKept {
 		a.refuse(c.Pos, "the negated %s: its witness may lie wholly in a loop's removed retries, and the reduced execution would then pass it: %s", what, cannot)
 	}
@@ -1038,7 +1091,7 @@ func (a *retries) expr(x ast.Expr, sc *env) value {
 	case *ast.Empty:
 		return nothing()
 	case *ast.Universe:
-		return exact()
+		return &events{all: true, covers: true}
 	case *ast.Tag:
 		return absTag(x.Name)
 	case *ast.SetLit:

@@ -155,6 +155,14 @@ func addVerdicts(got map[string]string, key string, m *cat.Model, err error, tri
 	if v := retriesVerdict(m, err, trim, gapTags, SilentRetriesRemovable); v != silent {
 		got[key+"+silent-gap"] = v // given when it differs
 	}
+	if m != nil && HasFlags(m.Stmts) {
+		// Its flags, when the lock is accessed atomically only (RC11's
+		// atomics carry A, the kernel's marked accesses Once).
+		atomic := commonTags
+		atomic.CoversRetries = func(tag string) bool { return tag == "A" || tag == "Once" }
+		got[key+"+flags"] = retriesVerdict(m, err, trim, atomic, func(m Model, tags TestTags) error { return FlagsKept(m, tags, false) })
+		got[key+"+flags-silent"] = retriesVerdict(m, err, trim, atomic, func(m Model, tags TestTags) error { return FlagsKept(m, tags, true) })
+	}
 }
 
 // retriesVerdict is a model's line of the golden file under an analysis

@@ -61,6 +61,10 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 		out.empty = le.empty && re.empty
 		out.gapOnly, out.spanOnly = le.gapChanges() && re.gapChanges(), le.spanChanges() && re.spanChanges()
 		out.gapFree, out.poOrID, out.noSpan = le.gapFree && re.gapFree, le.poOrID && re.poOrID, le.noSpan && re.noSpan
+		out.away, out.covers = le.away && re.away, le.covers || re.covers
+		out.endAway, out.coversPairs = le.endAway && re.endAway, le.coversPairs || re.coversPairs
+		out.all, out.inits, out.noInit = le.all || re.all, le.inits || re.inits, le.noInit && re.noInit
+		out.initFrom, out.initTo = le.initFrom || re.initFrom, le.initTo || re.initTo
 	case ast.Inter:
 		// Monotone in both; the pairs are some of either side's.
 		le, re = unspanned(le, re), unspanned(re, le)
@@ -80,6 +84,10 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 		// In a model that keeps each location sequentially consistent,
 		// rf, co and fr within a thread follow po.
 		out.poOrID = le.poOrID || re.poOrID || a.coherent && (le.shape == "int" && within(re.shape) == "com" || re.shape == "int" && within(le.shape) == "com")
+		out.away, out.covers = le.away || re.away, le.covers && re.covers
+		out.endAway, out.coversPairs = le.endAway || re.endAway, le.coversPairs && re.coversPairs
+		out.all, out.inits, out.noInit = le.all && re.all, le.inits && re.inits, le.noInit || re.noInit
+		out.initFrom, out.initTo = le.initFrom && re.initFrom, le.initTo && re.initTo
 	case ast.Diff:
 		// X \ Y is X ∩ ~Y: what Y loses, X \ Y gains.
 		if re.parts[0] == le && le != nil {
@@ -105,12 +113,20 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 		}
 		out.gapOnly, out.spanOnly = le.gapChanges() && re.gapChanges(), le.spanChanges() && re.spanChanges()
 		out.gapFree, out.poOrID, out.noSpan = le.gapFree, le.poOrID, le.noSpan
+		// A member of S not in a covering T is away; a pair of X not
+		// in Y, which holds every pair at the retries' locations, has an
+		// end away.
+		out.away, out.covers = le.away || re.covers, le.covers && re.away
+		out.endAway = le.endAway || re.coversPairs
+		out.noInit = le.noInit || re.initFrom && re.initTo
 	case ast.Cartesian:
 		// S'×T' against (S|K)×(T|K): monotone in both.
 		out.domKept, out.rngKept = le.domKept, re.domKept
 		out.empty = le.empty || re.empty
 		out.within = le.within
 		out.gapFree = re.gapFree
+		out.endAway, out.coversPairs = le.away || re.away, le.covers && re.covers
+		out.initFrom, out.initTo = le.inits && re.all, le.all && re.inits
 	case ast.Seq:
 		// X';Y' ⊆ (X;Y)|K, and it misses exactly the paths x→m→y with
 		// x, y kept and m removed: none when X's targets or Y's sources
@@ -132,7 +148,7 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 		lost := !(le.rngKept || re.domKept || le.closed || re.closed || re.back || le.fromKept)
 		localSuccessor := le.shape == "po-loc;[W]" && re.shape == "po-loc" || (le.shape == "po-loc" || le.shape == "po-loc?") && re.shape == "[W];po-loc"
 		switch {
-		case lost && localSuccessor:
+		case lost && localSuccessor && a.silent:
 			out.shrinks = first(out.shrinks, causeAt(x, whyGap))
 		case lost:
 			out.shrinks = first(out.shrinks, causeAt(x, whyPath))
@@ -143,6 +159,7 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 			(!re.changes() || killed || re.spanOnly && le.poOrID && le.spanChanges())
 		out.poOrID, out.gapFree = le.poOrID && re.poOrID, re.gapFree
 		out.noSpan = le.shape == "id" && re.noSpan || re.shape == "id" && le.noSpan
+		out.endAway = le.shape == "id" && le.endAway || re.shape == "id" && re.endAway
 		out.back = le.back && re.back
 		out.fromKept = le.fromKept && re.fromKept
 		out.domKept = le.domKept || (le.closed && re.domKept)
@@ -285,6 +302,7 @@ func (a *retries) unary(x *ast.Unary, v value) value {
 		out.domKept, out.rngKept, out.closed, out.empty = e.domKept, e.domKept, true, e.empty
 		out.within, out.back, out.shape = e.within, true, "id"
 		out.gapOnly, out.gapFree, out.poOrID, out.noSpan = e.gapOnly, e.gapFree, true, true
+		out.endAway = e.away
 	case ast.Compl:
 		// ~X' = K \ X' against K \ X: what X loses, ~X gains.
 		if e.empty {
@@ -292,10 +310,12 @@ func (a *retries) unary(x *ast.Unary, v value) value {
 		}
 		out.shrinks, out.grows = flipped("the complement of", e.grows, x, e), flipped("the complement of", e.shrinks, x, e)
 		out.gapOnly, out.spanOnly = e.gapOnly, e.spanOnly // it changes where X does
+		out.away, out.covers = e.covers, e.away
 	case ast.Inverse:
 		out.domKept, out.rngKept, out.closed, out.empty = e.rngKept, e.domKept, e.closed, e.empty
 		out.fromKept, out.back = e.back, e.fromKept     // the one's pairs are the other's backwards
 		out.spanOnly, out.noSpan = e.spanOnly, e.noSpan // between its ends either way
+		out.endAway = e.endAway
 		if e.shape == "rf" {
 			out.shape = "rf^-1"
 		}

@@ -58,6 +58,7 @@ func testSound(t *testing.T, what int) {
 		what = removeSilent
 	}
 	proved := 0 // gap: rounds whose ARMv8 ordered-before steps the analysis shows cannot grow
+	races := 0  // rounds where A covers the retries' locations
 	prefixes := what == removePrefixes
 	rng := rand.New(rand.NewSource(27))
 	rounds := 300
@@ -99,6 +100,11 @@ func testSound(t *testing.T, what int) {
 			src.WriteString("let herd-lrs = [W]; ((po & same-loc) & ~((po & same-loc); [W]; (po & same-loc))); [R]\n")
 			names = append(names, "lrs", "atomic", "herd-fri", "herd-atomic", "same-loc", "herd-lrs")
 		}
+		// RC11's data races, whose flag FlagsKept must find kept when
+		// every access at the retries' locations is atomic (A).
+		src.WriteString("let conflict = ((W * _) | (_ * W)) & loc \\ ((IW * _) | (_ * IW))\n")
+		src.WriteString("let race = (conflict & ext) \\ ((po | rf)+ | ((po | rf)+)^-1 | A * A)\n")
+		names = append(names, "conflict", "race")
 		if gap {
 			// Where ARMv8 and RISC-V use the local read successor.
 			src.WriteString("let aob = rmw; lrs; [R]\n")
@@ -118,7 +124,7 @@ func testSound(t *testing.T, what int) {
 		}
 		full := x.capture(t, m, x.all(), false)
 		reduced := x.capture(t, m, x.kept, true)
-		tags := TestTags{SilentFirst: first}
+		tags := TestTags{SilentFirst: first, CoversRetries: func(tag string) bool { return tag == "A" && x.atomicCovers() }}
 		if gap {
 			tags.GapFree = func(name string) bool {
 				members, ok := full[name]
@@ -155,6 +161,12 @@ func testSound(t *testing.T, what int) {
 			if gap && name == "aob" && e.grows == nil && tags.GapFree("rmw") {
 				proved++
 			}
+			if name == "race" && x.atomicCovers() {
+				if !(e.endAway && e.noInit && within(e.shape) == "loc") {
+					t.Fatalf("race: the analysis should find its pairs away from the retries (endAway %v, noInit %v, shape %q)", e.endAway, e.noInit, e.shape)
+				}
+				races++
+			}
 			if msg := x.contradicts(e, full[name], reduced[name]); msg != "" {
 				t.Errorf("round %d, %s = %s: %s\nE: %v\nE': %v\nD: %v", round, name, lineOf(src.String(), name), msg, full[name], reduced[name], x.removed())
 			}
@@ -162,6 +174,9 @@ func testSound(t *testing.T, what int) {
 	}
 	if gap && proved == 0 {
 		t.Errorf("no round shows rmw; lrs cannot grow")
+	}
+	if races == 0 && !prefixes {
+		t.Errorf("no round has A cover the retries' locations")
 	}
 }
 
@@ -247,6 +262,7 @@ type execution struct {
 	thread, loc        []int
 	rf, co, addr, data map[Pair]bool
 	rmw                map[Pair]bool // a read and the write after it (silent retries)
+	atomic             []bool        // carries the tag A
 	ctrl, reducedCtrl  map[Pair]bool
 	kept               []bool
 	prefixes           bool // D cuts threads short (else it is some reads, fences and branches)
@@ -303,6 +319,10 @@ func randomExecution(rng *rand.Rand, what int, retake bool) *execution {
 			ws := writes(x.loc[i])
 			x.rf[PairOf(ws[rng.Intn(len(ws))], i)] = true
 		}
+	}
+	x.atomic = make([]bool, n)
+	for i := range n {
+		x.atomic[i] = x.kind[i] != 'I' && rng.Intn(3) > 0
 	}
 	x.kept = make([]bool, n)
 	if prefixes {
@@ -533,6 +553,7 @@ func (x *execution) capture(t *testing.T, m *cat.Model, exec []bool, reduced boo
 		"M": set(mem), "Exp": set(mem), "F": set(func(i int) bool { return x.kind[i] == 'F' }),
 		"B": set(func(i int) bool { return x.kind[i] == 'B' }), "IW": set(func(i int) bool { return x.kind[i] == 'I' }),
 		"I": set(func(i int) bool { return x.kind[i] == 'I' }), "RMW": set(func(int) bool { return false }),
+		"A": set(func(i int) bool { return x.atomic[i] }),
 		"FW": set(func(i int) bool {
 			if !isW(i) || !x.observed(x.loc[i]) {
 				return false
@@ -656,6 +677,34 @@ func (x *execution) contradicts(e *events, full, reduced map[Pair]bool) string {
 			return fmt.Sprintf("%v is against program order", p)
 		case e.noSpan && x.spans(p):
 			return fmt.Sprintf("%v has a removed event between", p)
+		case e.away && x.atRetries(int(p.A)):
+			return fmt.Sprintf("%v is at a removed event's location", p)
+		case e.endAway && x.atRetries(int(p.A)) && x.atRetries(int(p.B)):
+			return fmt.Sprintf("%v has no end away from the removed events' locations", p)
+		case e.noInit && (x.kind[p.A] == 'I' || x.kind[p.B] == 'I'):
+			return fmt.Sprintf("%v has an initial write", p)
+		}
+	}
+	for i := range x.n {
+		if e.covers && x.atRetries(i) && !full[PairOf(i, i)] {
+			return fmt.Sprintf("%d is at a removed event's location, and not a member", i)
+		}
+		if e.inits && x.kind[i] == 'I' && !full[PairOf(i, i)] {
+			return fmt.Sprintf("initial write %d is not a member", i)
+		}
+		if e.all && !full[PairOf(i, i)] {
+			return fmt.Sprintf("%d is not a member", i)
+		}
+		for j := range x.n {
+			p := PairOf(i, j)
+			switch {
+			case e.coversPairs && x.atRetries(i) && x.atRetries(j) && !full[p]:
+				return fmt.Sprintf("%v, at removed events' locations, is not a pair", p)
+			case e.initFrom && x.kind[i] == 'I' && !full[p]:
+				return fmt.Sprintf("%v, from an initial write, is not a pair", p)
+			case e.initTo && x.kind[j] == 'I' && !full[p]:
+				return fmt.Sprintf("%v, to an initial write, is not a pair", p)
+			}
 		}
 	}
 	for _, changed := range []map[Pair]bool{reduced, restricted} {
@@ -672,6 +721,31 @@ func (x *execution) contradicts(e *events, full, reduced map[Pair]bool) string {
 		}
 	}
 	return ""
+}
+
+// atRetries tells whether event i is an access, not an initial write, at
+// a location a removed event accesses.
+func (x *execution) atRetries(i int) bool {
+	if !x.mem(i) || x.kind[i] == 'I' {
+		return false
+	}
+	for d := range x.n {
+		if !x.kept[d] && x.mem(d) && x.loc[d] == x.loc[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// atomicCovers tells whether every access at a removed event's location
+// carries A (TestTags.CoversRetries).
+func (x *execution) atomicCovers() bool {
+	for i := range x.n {
+		if x.atRetries(i) && !x.atomic[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // spans tells whether a removed event lies between p's events in program

@@ -196,8 +196,11 @@ type Unfolding struct {
 	Cut    bool // some path was cut by the unrolling bound (herd's "Loop")
 	Cuts   []CutSite
 	// Retries are where paths were cut off by the retry rule
-	// (UnfoldOptions.Retries).
-	Retries []RetrySite
+	// (UnfoldOptions.Retries); RetryAccesses, the accesses of the
+	// iterations cut off: in an execution, the removed events' locations
+	// are theirs.
+	Retries       []RetrySite
+	RetryAccesses []*Event
 	// Silent are the writes of the retries that write back what they
 	// read (silent.go), one per instruction instance.
 	Silent []SilentWrite
