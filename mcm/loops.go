@@ -47,10 +47,11 @@ type loopCheck struct {
 	// up to it.
 	uopt events.UnfoldOptions
 	// retries is UnfoldOptions.Retries of the unfoldings that decide loops
-	// (retryOptions): keptRetries, or 1 where a hazard needs a retry.
-	// flagsKept: the model may raise flags, yet keptRetries is 0 while
-	// removing the retries keeps every flag (eval.FlagsKept) for each
-	// unfolding; flagsKept turns false, and retries 1, once one does not.
+	// (retryOptions): 0, or 1 where the flags (keptRetries) or a hazard
+	// need a retry. flagsKept: the test may raise the model's flags, yet
+	// retries stays 0 while removing the retries keeps every flag
+	// (eval.FlagsKept) in each unfolding; it turns false, and retries 1,
+	// once one does not (keepRetry).
 	retries   int
 	flagsKept bool
 	lay       events.Layout
@@ -98,8 +99,7 @@ func newLoopCheck(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 	// A model that computes its dependencies (herd's catdep option) reads
 	// them off herd's register events.
 	uopt := events.UnfoldOptions{Unroll: opt.Unroll, Registers: m.CatDep, Retries: -1, FinalRegs: finalRegs(t)}
-	retries := keptRetries(model, t)
-	return &loopCheck{ctx: ctx, model: model, t: t, opt: opt, uopt: uopt, retries: 0, flagsKept: retries > 0,
+	return &loopCheck{ctx: ctx, model: model, t: t, opt: opt, uopt: uopt, flagsKept: keptRetries(model, t) > 0,
 		lay: lay, initRegs: initRegs, initMem: initMem}, nil
 }
 
