@@ -56,7 +56,7 @@ import (
 // (events.Unfolding.UnorderedReadWrite).
 
 // cutReachable tells whether, with loops unrolled n times and retries cut
-// off as --unroll none cuts them (keptRetries), some partial execution of
+// off as --unroll none cuts them (loopCheck.retries), some partial execution of
 // t that the model m's checks accept reaches a place where the bound cuts
 // a loop. The test's condition and filter are ignored (the filter would
 // only remove executions), and so are flags; the SAT engine decides,

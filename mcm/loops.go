@@ -47,11 +47,14 @@ type loopCheck struct {
 	// up to it.
 	uopt events.UnfoldOptions
 	// retries is UnfoldOptions.Retries of the unfoldings that decide loops
-	// (retryOptions): 0, or 1 where the flags (keptRetries) or a hazard
-	// need a retry. flagsKept: the test may raise the model's flags, yet
-	// retries stays 0 while removing the retries keeps every flag
-	// (eval.FlagsKept) in each unfolding; it turns false, and retries 1,
-	// once one does not (keepRetry).
+	// (retryOptions): 0, or 1 where the flags or a hazard need a retry.
+	// A model with flags the test may raise (mayRaiseFlags) keeps one
+	// retry per loop, as a retry's read may raise a flag that no execution
+	// without it raises (one is enough: a flag is raised by a pair of
+	// events, and a retry writes nothing), unless removing the retries
+	// keeps every flag (eval.FlagsKept). flagsKept: the test may raise the
+	// flags, yet retries stays 0 while each unfolding keeps them; it turns
+	// false, and retries 1, once one does not (keepRetry).
 	retries   int
 	flagsKept bool
 	lay       events.Layout
@@ -99,7 +102,7 @@ func newLoopCheck(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 	// A model that computes its dependencies (herd's catdep option) reads
 	// them off herd's register events.
 	uopt := events.UnfoldOptions{Unroll: opt.Unroll, Registers: m.CatDep, Retries: -1, FinalRegs: finalRegs(t)}
-	return &loopCheck{ctx: ctx, model: model, t: t, opt: opt, uopt: uopt, flagsKept: keptRetries(model, t) > 0,
+	return &loopCheck{ctx: ctx, model: model, t: t, opt: opt, uopt: uopt, flagsKept: mayRaiseFlags(model, t),
 		lay: lay, initRegs: initRegs, initMem: initMem}, nil
 }
 
@@ -152,10 +155,8 @@ func (lc *loopCheck) flagsKeptBy(u *events.Unfolding) error {
 		}
 		for _, d := range u.RetryAccesses {
 			// The retries' paths are dead: their addresses have no
-			// domain (events.MayAlias); constants tell them apart.
-			x, okx := e.Addr.IsConst()
-			y, oky := d.Addr.IsConst()
-			if !okx || !oky || x == y {
+			// domain for events.MayAlias.
+			if events.MayAliasStatically(e.Addr, d.Addr) {
 				for tag := range covers {
 					if !slices.Contains(e.Tags, tag) {
 						delete(covers, tag)
@@ -463,7 +464,7 @@ func (lc *loopCheck) retried(n int) (bool, error) {
 //
 // The question is about the program with every retry cut off: flags do
 // not change which executions are consistent. A model with flags keeps a
-// retry (keptRetries), which adds one iteration to a loop: its answer
+// retry (loopCheck.retries), which adds one iteration to a loop: its answer
 // needs the bound n+1.
 func (lc *loopCheck) boundEnough(u *events.Unfolding, n int) (enough bool, why string, err error) {
 	if lc.acyclicWhy == nil {
@@ -542,18 +543,6 @@ func (lc *loopCheck) bounded() (*outcome.Bound, error) {
 	}
 	b.Exact = true
 	return b, nil
-}
-
-// keptRetries is events.UnfoldOptions.Retries for a model and a test: a
-// model with flags the test may raise keeps one retry per loop, as a
-// retry's read may raise a flag that no execution without it raises; one
-// is enough, as a flag is raised by a pair of events and a retry writes
-// nothing.
-func keptRetries(model eval.Model, t *litmus.Test) int {
-	if mayRaiseFlags(model, t) {
-		return 1
-	}
-	return 0
 }
 
 // mayRaiseFlags tells whether an execution of t may raise a flag of the

@@ -59,7 +59,7 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 		out.back = le.back && re.back
 		out.fromKept = le.fromKept && re.fromKept
 		out.empty = le.empty && re.empty
-		out.gapOnly, out.spanOnly = le.gapChanges() && re.gapChanges(), le.spanChanges() && re.spanChanges()
+		out.changesOf(le, re)
 		out.gapFree, out.poOrID, out.noSpan = le.gapFree && re.gapFree, le.poOrID && re.poOrID, le.noSpan && re.noSpan
 		out.away, out.covers = le.away && re.away, le.covers || re.covers
 		out.endAway, out.coversPairs = le.endAway && re.endAway, le.coversPairs || re.coversPairs
@@ -79,7 +79,7 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 		out.empty = le.empty || re.empty
 		out.within = cmp.Or(le.within, re.within)
 		out.parts = [2]*events{le, re}
-		out.gapOnly, out.spanOnly = le.gapChanges() && re.gapChanges(), le.spanChanges() && re.spanChanges()
+		out.changesOf(le, re)
 		out.gapFree, out.noSpan = le.gapFree || re.gapFree, le.noSpan || re.noSpan
 		// In a model that keeps each location sequentially consistent,
 		// rf, co and fr within a thread follow po.
@@ -111,7 +111,7 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 		if re.empty {
 			out.shrinks, out.grows = le.shrinks, le.grows
 		}
-		out.gapOnly, out.spanOnly = le.gapChanges() && re.gapChanges(), le.spanChanges() && re.spanChanges()
+		out.changesOf(le, re)
 		out.gapFree, out.poOrID, out.noSpan = le.gapFree, le.poOrID, le.noSpan
 		// A member of S not in a covering T is away; a pair of X not
 		// in Y, which holds every pair at the retries' locations, has an
@@ -211,6 +211,13 @@ func (a *retries) firstAccesses(x, y *events) bool {
 		return false
 	}
 	return x.shape == "po" && y.shape == "loc" || a.coherent && x.shape == "int" && within(y.shape) == "com"
+}
+
+// changesOf gives x | y, x & y or x \ y, which gains or loses only pairs
+// x or y gains or loses, the facts about their changes both have.
+func (out *events) changesOf(x, y *events) {
+	out.gapOnly = x.gapChanges() && y.gapChanges()
+	out.spanOnly = x.spanChanges() && y.spanChanges()
 }
 
 // unspanned is y in x & y or x \ y, less its changes when they all have

@@ -219,27 +219,18 @@ func (f *unfolder) retry(proc *xcfa.Process, loc *xcfa.Location, st *pathState) 
 			if now.retried > f.retries {
 				st.seg.Dead = true
 				f.u.Retries = append(f.u.Retries, RetrySite{Thread: st.thread, Pos: locPos(loc)})
-				f.u.RetryAccesses = append(f.u.RetryAccesses, iterationAccesses(st.seg, prev.depth)...)
+				_, iteration := splitPath(st.seg, prev.depth)
+				for _, e := range iteration {
+					if e.IsMem() {
+						f.u.RetryAccesses = append(f.u.RetryAccesses, e)
+					}
+				}
 				return true
 			}
 		}
 	}
 	st.seen[loc] = now
 	return false
-}
-
-// iterationAccesses are the accesses on the path to s after depth: those
-// of the iteration that ends there.
-func iterationAccesses(s *Segment, depth int) []*Event {
-	var out []*Event
-	for p := s; p != nil; p = p.Parent {
-		for _, e := range p.Events {
-			if e.Depth > depth && e.IsMem() {
-				out = append(out, e)
-			}
-		}
-	}
-	return out
 }
 
 // why says why the path from visit prev to visit now of loc is no retry,

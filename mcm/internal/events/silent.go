@@ -73,7 +73,8 @@ func (f *unfolder) silentIteration(st *pathState, prev *visit) ([]silentCandidat
 		return nil, false
 	}
 	var out []silentCandidate
-	first := accessesFirst(st.seg, prev.depth)
+	before, iteration := splitPath(st.seg, prev.depth)
+	first := accessesFirst(before, iteration)
 	for _, e := range st.sides[prev.effects:] {
 		if e.Kind != KindWrite || e.RMW == nil || !e.RMW.IsRead() || e.RMW.Depth <= prev.depth {
 			return nil, false
@@ -84,29 +85,34 @@ func (f *unfolder) silentIteration(st *pathState, prev *visit) ([]silentCandidat
 		}
 		v, static := staticValue(e.Val, st.known)
 		out = append(out, silentCandidate{write: SilentWrite{Thread: st.thread, Write: e, Addr: addr, Val: v, Pos: e.Pos}, dead: st.seg, first: first,
-			gap: gapAccesses(st.seg, prev.depth, e.Addr, addr), computed: !static})
+			gap: gapAccesses(before, e.Addr, addr), computed: !static})
 	}
 	return out, len(out) > 0
 }
 
-// gapAccesses are the accesses on the path to s before depth (before an
-// iteration) whose next write to their location may be the iteration's
-// write to addr (term at, value a): back from depth, every access that
-// may touch addr, up to and with the instruction of the latest write that
-// surely does.
-func gapAccesses(s *Segment, depth int, at *Term, a outcome.Value) []*Event {
-	var before []*Event
+// splitPath gives the events on the path to s in program order: those at
+// or before depth (before an iteration), and those after (the iteration).
+func splitPath(s *Segment, depth int) (before, after []*Event) {
+	var path []*Event
 	for p := s; p != nil; p = p.Parent {
-		for _, e := range p.Events {
-			if e.Depth <= depth && e.HasLoc() && mayAlias(e.Addr, at) {
-				before = append(before, e)
-			}
-		}
+		path = append(path, p.Events...)
 	}
-	slices.SortFunc(before, func(x, y *Event) int { return y.Depth - x.Depth })
+	slices.SortFunc(path, func(x, y *Event) int { return x.Depth - y.Depth })
+	i, _ := slices.BinarySearchFunc(path, depth+1, func(e *Event, d int) int { return e.Depth - d })
+	return path[:i], path[i:]
+}
+
+// gapAccesses are the events before an iteration whose next write to
+// their location may be the iteration's write to addr (term at, value a):
+// back from the iteration, every access that may touch addr, up to and
+// with the instruction of the latest write that surely does.
+func gapAccesses(before []*Event, at *Term, a outcome.Value) []*Event {
 	var gap []*Event
 	last := -1 // the instruction of the latest write to a
-	for _, e := range before {
+	for _, e := range slices.Backward(before) {
+		if !e.HasLoc() || !MayAliasStatically(e.Addr, at) {
+			continue
+		}
 		if last >= 0 && e.Instr != last {
 			break
 		}
@@ -118,25 +124,12 @@ func gapAccesses(s *Segment, depth int, at *Term, a outcome.Value) []*Event {
 	return gap
 }
 
-// accessesFirst tells whether no access on the path to s before depth
-// (the events before an iteration) may touch a location an access of the
-// path after depth (the iteration) touches.
-func accessesFirst(s *Segment, depth int) bool {
-	var before, iteration []*Event
-	for p := s; p != nil; p = p.Parent {
-		for _, e := range p.Events {
-			switch {
-			case !e.IsMem():
-			case e.Depth <= depth:
-				before = append(before, e)
-			default:
-				iteration = append(iteration, e)
-			}
-		}
-	}
+// accessesFirst tells whether no access before an iteration may touch a
+// location an access of the iteration touches.
+func accessesFirst(before, iteration []*Event) bool {
 	for _, d := range iteration {
 		for _, k := range before {
-			if mayAlias(k.Addr, d.Addr) {
+			if d.IsMem() && k.IsMem() && MayAliasStatically(k.Addr, d.Addr) {
 				return false
 			}
 		}
@@ -144,9 +137,10 @@ func accessesFirst(s *Segment, depth int) bool {
 	return true
 }
 
-// mayAlias tells whether two addresses may be equal: unless both are
-// known and differ.
-func mayAlias(a, b *Term) bool {
+// MayAliasStatically tells whether two addresses may be equal, unless
+// both are known constants that differ: for events whose terms have no
+// domain (MayAlias), as those of paths cut off.
+func MayAliasStatically(a, b *Term) bool {
 	x, okx := a.IsConst()
 	y, oky := b.IsConst()
 	return !okx || !oky || x == y
