@@ -137,15 +137,10 @@ func (lc *loopCheck) unfoldRetrying(n int) (*events.Unfolding, error) {
 // or a hazard.
 func (lc *loopCheck) keepRetry() { lc.retries, lc.flagsKept = 1, false }
 
-// flagsKeptBy is eval.FlagsKept for the test unfolded as u: the tags that
-// cover the locations its retries access.
+// flagsKeptBy is eval.FlagsKept for the test unfolded as u: the kinds of
+// access at the locations its retries access.
 func (lc *loopCheck) flagsKeptBy(u *events.Unfolding) error {
-	covers := map[string]bool{}
-	for _, e := range u.Events {
-		for _, tag := range e.Tags {
-			covers[tag] = true
-		}
-	}
+	classes := map[string]eval.AccessClass{}
 	// The accesses at the retries' locations: the retries' own (their
 	// iterations may hold accesses no path that goes on makes), and the
 	// unfolding's.
@@ -157,22 +152,24 @@ func (lc *loopCheck) flagsKeptBy(u *events.Unfolding) error {
 			// The retries' paths are dead: their addresses have no
 			// domain for events.MayAlias.
 			if events.MayAliasStatically(e.Addr, d.Addr) {
-				for tag := range covers {
-					if !slices.Contains(e.Tags, tag) {
-						delete(covers, tag)
-					}
-				}
+				// rmw holds the pair whenever both halves are executed:
+				// in one segment, they are.
+				c := eval.AccessClass{Tags: slices.Sorted(slices.Values(e.Tags)), Write: e.IsWrite(), InRMW: e.RMW != nil && e.RMW.Seg == e.Seg}
+				classes[fmt.Sprint(c)] = c
 				break
 			}
 		}
 	}
 	key, tags := removableTags(lc.model, u, false)
-	key.flagsCovers = "flags:" + strings.Join(slices.Sorted(maps.Keys(covers)), ",")
+	names := slices.Sorted(maps.Keys(classes))
+	key.flagsClasses = "flags:" + strings.Join(names, ",")
 	if err, ok := removable.Load(key); ok {
 		e, _ := err.(error)
 		return e
 	}
-	tags.CoversRetries = func(tag string) bool { return covers[tag] }
+	for _, name := range names {
+		tags.RetryClasses = append(tags.RetryClasses, classes[name])
+	}
 	err := eval.FlagsKept(lc.model, tags, key.silent)
 	removable.Store(key, err)
 	return err
@@ -665,7 +662,7 @@ type removableKey struct {
 	writesInPo         bool
 	silentFirst        bool
 	gapFree            string // the names eval.TestTags.GapFree accepts
-	flagsCovers        string // FlagsKept's: the tags eval.TestTags.CoversRetries accepts
+	flagsClasses       string // FlagsKept's: eval.TestTags.RetryClasses
 }
 
 // prefixesRemovable is eval.PrefixesRemovable for the test unfolded as u.

@@ -76,6 +76,8 @@ var explicitTooSlow = map[string]string{
 	"aarch64-tas-swp-twice-plain-unlock.litmus": "minutes a model: every failed swap writes",
 	"kernel-xchg-lock.litmus":                   "over a minute: every failed exchange writes",
 	"kernel-xchg-lock-relaxed.litmus":           "over a minute: every failed exchange writes",
+	"kernel-xchg-lock-plain.litmus":             "over a minute: every failed exchange writes",
+	"kernel-xchg-lock-plain-relaxed.litmus":     "over a minute: every failed exchange writes",
 }
 
 // refused are the tests --unroll none refuses, "file model", with a

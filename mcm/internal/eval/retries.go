@@ -45,6 +45,7 @@ package eval
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/purr-mcm/purr/cat"
@@ -100,10 +101,76 @@ type TestTags struct {
 	// again. Removing the failed attempts lets a local read successor
 	// (po-loc with no write between) start at it.
 	GapFree func(name string) bool
-	// CoversRetries (FlagsKept) accepts a tag every access to a location
-	// a removed event accesses carries (nil: none): RC11's atomics, when
-	// the lock is only accessed atomically.
-	CoversRetries func(tag string) bool
+	// RetryClasses (FlagsKept) sorts the accesses to the locations a
+	// removed event accesses, initial writes left out, into the kinds a
+	// model tells apart (nil, or more than 64: nothing is known of them).
+	// A flag's witness at a location is kept when the sets the model
+	// builds from tags show it away from those accesses: RC11's races of
+	// non-atomic accesses, the kernel's of plain ones, when the lock's
+	// accesses are atomic, marked or read-modify-writes.
+	RetryClasses []AccessClass
+}
+
+// AccessClass is a kind of access at the retries' locations
+// (TestTags.RetryClasses).
+type AccessClass struct {
+	Tags  []string // the tags each access of the kind carries
+	Write bool     // writes; else reads
+	// InRMW: each access of the kind is the read (the write) of an rmw
+	// pair whose two halves are executed together, so in domain(rmw)
+	// (range(rmw)) whenever executed.
+	InRMW bool
+}
+
+// classMask is a set of TestTags.RetryClasses, by index.
+type classMask uint64
+
+// retryClasses gives the kinds of access at the retries' locations and
+// the mask of them all: one kind nothing is known of when tags knows
+// none (the full mask is then that kind alone).
+func (tags TestTags) retryClasses() ([]AccessClass, classMask) {
+	n := len(tags.RetryClasses)
+	if n == 0 || n > 64 {
+		return nil, 1
+	}
+	return tags.RetryClasses, ^classMask(0) >> (64 - n)
+}
+
+// classFacts marks which kinds of access at the retries' locations a
+// predefined set (or rmw's domain and range) holds: every access of a
+// kind in covering (domCovering, rngCovering), none of one in awayFrom.
+// Tags are set's.
+func (tags TestTags) classFacts(name string, x *events) *events {
+	classes, full := tags.retryClasses()
+	var reads, writes, rmwReads, rmwWrites classMask
+	for i, c := range classes {
+		bit := classMask(1) << i
+		switch {
+		case c.Write:
+			writes |= bit
+			if c.InRMW {
+				rmwWrites |= bit
+			}
+		default:
+			reads |= bit
+			if c.InRMW {
+				rmwReads |= bit
+			}
+		}
+	}
+	switch name {
+	case "_", "M":
+		x.covering = full
+	case "R":
+		x.covering, x.awayFrom, x.noInits = reads, writes, true
+	case "W":
+		x.covering, x.awayFrom = writes, reads
+	case "IW", "I", "F", "B":
+		x.awayFrom = full // initial writes are left out
+	case "rmw":
+		x.domCovering, x.rngCovering = rmwReads, rmwWrites
+	}
+	return x
 }
 
 // RetriesRemovableFor is RetriesRemovable for the tests whose events
@@ -169,6 +236,7 @@ func removable(m Model, tags TestTags, what int) error {
 	prefixes := what == removePrefixes
 	a := &retries{variants: map[string]bool{}, tags: tags, included: map[string]bool{}, skip: m.Skips, prefixes: prefixes, silent: what == removeSilent, flags: flags}
 	a.coherent = a.silent && coherent(m)
+	_, a.full = tags.retryClasses()
 	for _, v := range m.Variants {
 		a.variants[v] = true
 	}
@@ -228,6 +296,8 @@ type events struct {
 	// fromKept: no pair goes from a kept event to a removed one (implied
 	// by rngKept and by closed).
 	fromKept bool
+	// transitive on E, as po and co are: X+ is X.
+	transitive bool
 	// With silent retries (see TestTags.GapFree): gapOnly, every pair the
 	// value may gain or lose starts at a gap access; gapFree, no member
 	// (set) or pair's target (relation) is a gap access on E.
@@ -238,17 +308,22 @@ type events struct {
 	// order; noSpan, no pair on E has (rmw: a lock's retries never lie
 	// inside an exclusive pair, events' silent retries).
 	poOrID, spanOnly, noSpan bool
-	// Of the retries' locations, those a removed event accesses (see
-	// TestTags.CoversRetries), on E, initial writes left out: away, no
-	// member (set) is at one; covers, every event at one is a member;
-	// endAway, every pair (relation) has an end away from them;
-	// coversPairs, every pair of two events at them is one of its pairs.
-	away, covers, endAway, coversPairs bool
+	// Of the accesses, initial writes left out, to the locations a
+	// removed event accesses (the retries' accesses, of the kinds
+	// TestTags.RetryClasses lists), on E: awayFrom, the kinds no member
+	// (set) is of; covering, the kinds every access of which is a member;
+	// domCovering, rngCovering, the kinds every access of which is a
+	// pair's source, target (relation); coversPairs, every pair of two
+	// retries' accesses is one of its pairs. endAway: every pair has an
+	// end at none of those locations (an initial write counts as at its
+	// location).
+	awayFrom, covering, domCovering, rngCovering classMask
+	endAway, coversPairs                         bool
 	// Of the initial writes: all, every event is a member (set); inits,
-	// every initial write is; initFrom, initTo, every pair from (to) an
-	// initial write is a pair (relation); noInit, no pair has an
-	// initial write at an end.
-	all, inits, initFrom, initTo, noInit bool
+	// every initial write is; noInits, none is; initFrom, initTo, every
+	// pair from (to) an initial write is a pair (relation); noInit, no
+	// pair has an initial write at an end.
+	all, inits, noInits, initFrom, initTo, noInit bool
 	// within names a tag (or W) whose events hold the set, or the
 	// relation's domain ("" for none); shape is "po" for the predefined po and
 	// "po;po" for its square (see the difference in binary), "id" for a
@@ -295,7 +370,18 @@ type retries struct {
 	silent     bool          // SilentRetriesRemovable's
 	flags      bool          // FlagsKept's: the flags are the checks
 	coherent   bool          // the model keeps each location sequentially consistent
+	full       classMask     // every kind of the retries' accesses (TestTags.retryClasses)
 }
+
+// away tells whether no member of a set is a retries' access (events'
+// awayFrom); covers, whether every retries' access is one.
+func (a *retries) away(x *events) bool   { return x.awayFrom&a.full == a.full }
+func (a *retries) covers(x *events) bool { return x.covering&a.full == a.full }
+
+// endOff tells whether no member of a set is a retries' access or an
+// initial write: a pair with an end in it has an end at none of the
+// retries' locations (events' endAway).
+func (a *retries) endOff(x *events) bool { return a.away(x) && x.noInits }
 
 // exact is a set or relation equal on E' and on E restricted to K, of
 // which nothing else is known.
@@ -332,6 +418,7 @@ func (e *events) normalise() *events {
 	if e.empty {
 		e.shrinks, e.grows = nil, nil
 		e.domKept, e.rngKept, e.closed = true, true, true
+		e.awayFrom, e.endAway, e.noInits, e.noInit, e.transitive = ^classMask(0), true, true, true, true
 	}
 	e.closed = e.closed || (e.domKept && e.rngKept)
 	e.back = e.back || e.domKept || e.empty
@@ -370,7 +457,7 @@ func retriesPredefined(tags TestTags, what int) *env {
 		case e.Tag:
 			top.set(e.Name, tags.gapFree(e.Name, tags.set(e.Name, base(e)), what == removeSilent))
 		default:
-			top.set(e.Name, tags.gapFree(e.Name, base(e), what == removeSilent))
+			top.set(e.Name, tags.gapFree(e.Name, tags.classFacts(e.Name, base(e)), what == removeSilent))
 		}
 	}
 	return top
@@ -408,9 +495,6 @@ func silentBase(e predef.Entry) *events {
 		return x
 	default:
 		return x
-	}
-	if e.Name == "rf" || e.Name == "co" || e.Name == "fr" {
-		x.shape = e.Name
 	}
 	// retriesBase's, from the facts just dropped, but for rf: every kept
 	// read keeps its source.
@@ -451,8 +535,14 @@ func (tags TestTags) gapFree(name string, x *events, silent bool) *events {
 // set is the abstract value of the set of the events carrying a tag,
 // given what the test's events carry.
 func (tags TestTags) set(tag string, x *events) *events {
-	if tags.CoversRetries != nil && tags.CoversRetries(tag) {
-		x.covers = true
+	if classes, full := tags.retryClasses(); classes != nil {
+		var carrying classMask
+		for i, c := range classes {
+			if slices.Contains(c.Tags, tag) {
+				carrying |= classMask(1) << i
+			}
+		}
+		x.covering, x.awayFrom = x.covering|carrying, x.awayFrom|full&^carrying
 	}
 	switch {
 	case tags.Carried != nil && !tags.Carried(tag):
@@ -484,7 +574,7 @@ func retriesBase(e predef.Entry) *events {
 	}
 	switch e.Name {
 	case "_", "M":
-		x.covers, x.all = true, e.Name == "_"
+		x.all, x.inits = e.Name == "_", true
 	case "R", "Exp", "F", "B", "RMW":
 	case "W", "IW", "I", "FW":
 		// Writes are never removed.
@@ -498,7 +588,7 @@ func retriesBase(e predef.Entry) *events {
 		// wholly kept or wholly removed.
 		x.closed = true
 	case "po":
-		x.shape = "po"
+		x.shape, x.transitive = "po", true
 	case "loc":
 		x.shape = "loc" // for the flags' witnesses (FlagsKept), and po & loc
 	case "int", "ext", "addr", "data", "rf-reg", "same-low-order-bits", "same-tag-loc":
@@ -507,10 +597,13 @@ func retriesBase(e predef.Entry) *events {
 		// (a kept event depends on no removed one).
 	case "rf":
 		x.domKept = true // sources are writes
+		x.shape = "rf"
 	case "co":
 		x.domKept, x.rngKept = true, true
+		x.shape, x.transitive = "co", true
 	case "fr":
 		x.rngKept = true // targets are writes; a kept read keeps its source
+		x.shape = "fr"
 	case "rmw", "amo":
 		x.rngKept, x.closed = true, true // the write is kept, and so its read
 	case "ctrl", "iico_ctrl":
@@ -738,7 +831,7 @@ func (a *retries) with(w *ast.With, sc *env) *env {
 		}
 		co := exact()
 		co.domKept, co.rngKept = !a.prefixes && !a.silent, !a.prefixes && !a.silent // writes, which only prefixes and silent retries remove
-		co.shape = "co"
+		co.shape, co.transitive = "co", true
 		next.set(w.Var, co.normalise())
 		return next
 	}
@@ -882,9 +975,9 @@ func (a *retries) check(c *ast.Check, sc *env) {
 	if c.Kind == ast.IsEmpty {
 		witnessKept = e.domKept && e.rngKept
 	}
-	// Within a location, a pair with an end away from the retries'
-	// locations has none at them.
-	witnessKept = witnessKept || (within(e.shape) == "loc" || within(e.shape) == "com") && e.endAway && e.noInit
+	// Within a location, a pair with an end at none of the retries'
+	// locations has no event at them.
+	witnessKept = witnessKept || (within(e.shape) == "loc" || within(e.shape) == "com") && e.endAway
 	if !witnessKept {
 		a.refuse(c.Pos, "the negated %s: its witness may lie wholly in a loop's removed retries, and the reduced execution would then pass it: %s", what, cannot)
 	}
@@ -1091,7 +1184,7 @@ func (a *retries) expr(x ast.Expr, sc *env) value {
 	case *ast.Empty:
 		return nothing()
 	case *ast.Universe:
-		return &events{all: true, covers: true}
+		return &events{all: true, inits: true, covering: ^classMask(0)}
 	case *ast.Tag:
 		return absTag(x.Name)
 	case *ast.SetLit:

@@ -137,6 +137,15 @@ var gapTags = func() TestTags {
 	return tags
 }()
 
+// lockClasses are the accesses to a lock taken by an acquire exchange and
+// released by a release store, all atomic (RC11's A) and marked (the
+// kernel's Acquire, Once, Release and read-modify-writes).
+var lockClasses = []AccessClass{
+	{Tags: []string{"A", "Acquire"}, InRMW: true},
+	{Tags: []string{"A", "Once"}, Write: true, InRMW: true},
+	{Tags: []string{"A", "Release"}, Write: true},
+}
+
 // addVerdicts records a model's verdicts under key.
 func addVerdicts(got map[string]string, key string, m *cat.Model, err error, trim string) {
 	any := retriesVerdict(m, err, trim, TestTags{}, RetriesRemovableFor)
@@ -156,12 +165,21 @@ func addVerdicts(got map[string]string, key string, m *cat.Model, err error, tri
 		got[key+"+silent-gap"] = v // given when it differs
 	}
 	if m != nil && HasFlags(m.Stmts) {
-		// Its flags, when the lock is accessed atomically only (RC11's
-		// atomics carry A, the kernel's marked accesses Once).
+		// Its flags, when the lock is accessed atomically only.
 		atomic := commonTags
-		atomic.CoversRetries = func(tag string) bool { return tag == "A" || tag == "Once" }
+		atomic.RetryClasses = lockClasses
 		got[key+"+flags"] = retriesVerdict(m, err, trim, atomic, func(m Model, tags TestTags) error { return FlagsKept(m, tags, false) })
-		got[key+"+flags-silent"] = retriesVerdict(m, err, trim, atomic, func(m Model, tags TestTags) error { return FlagsKept(m, tags, true) })
+		silent := retriesVerdict(m, err, trim, atomic, func(m Model, tags TestTags) error { return FlagsKept(m, tags, true) })
+		got[key+"+flags-silent"] = silent
+		// And when the test has no lock primitives (the kernel's
+		// spin_lock), only its own lock.
+		noLocks := atomic
+		noLocks.Carried = func(tag string) bool {
+			return commonTags.Carried(tag) && !slices.Contains([]string{"LKR", "LKW", "UL"}, tag)
+		}
+		if v := retriesVerdict(m, err, trim, noLocks, func(m Model, tags TestTags) error { return FlagsKept(m, tags, true) }); v != silent {
+			got[key+"+flags-silent-no-locks"] = v // given when it differs
+		}
 	}
 }
 

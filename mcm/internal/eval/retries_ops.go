@@ -54,6 +54,8 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 			out.shape = within(le.shape)
 		case le.empty:
 			out.shape = within(re.shape)
+		case sameLoc(le.shape) && sameLoc(re.shape):
+			out.shape = "loc"
 		}
 		out.domKept, out.rngKept, out.closed = le.domKept && re.domKept, le.rngKept && re.rngKept, le.closed && re.closed
 		out.back = le.back && re.back
@@ -61,9 +63,12 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 		out.empty = le.empty && re.empty
 		out.changesOf(le, re)
 		out.gapFree, out.poOrID, out.noSpan = le.gapFree && re.gapFree, le.poOrID && re.poOrID, le.noSpan && re.noSpan
-		out.away, out.covers = le.away && re.away, le.covers || re.covers
+		out.awayFrom, out.covering = le.awayFrom&re.awayFrom, le.covering|re.covering
+		out.domCovering, out.rngCovering = le.domCovering|re.domCovering, le.rngCovering|re.rngCovering
 		out.endAway, out.coversPairs = le.endAway && re.endAway, le.coversPairs || re.coversPairs
 		out.all, out.inits, out.noInit = le.all || re.all, le.inits || re.inits, le.noInit && re.noInit
+		out.noInits = le.noInits && re.noInits
+		out.transitive = le.transitive && re.empty || le.empty && re.transitive
 		out.initFrom, out.initTo = le.initFrom || re.initFrom, le.initTo || re.initTo
 	case ast.Inter:
 		// Monotone in both; the pairs are some of either side's.
@@ -84,9 +89,11 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 		// In a model that keeps each location sequentially consistent,
 		// rf, co and fr within a thread follow po.
 		out.poOrID = le.poOrID || re.poOrID || a.coherent && (le.shape == "int" && within(re.shape) == "com" || re.shape == "int" && within(le.shape) == "com")
-		out.away, out.covers = le.away || re.away, le.covers && re.covers
+		out.awayFrom, out.covering = le.awayFrom|re.awayFrom, le.covering&re.covering
 		out.endAway, out.coversPairs = le.endAway || re.endAway, le.coversPairs && re.coversPairs
 		out.all, out.inits, out.noInit = le.all && re.all, le.inits && re.inits, le.noInit || re.noInit
+		out.noInits = le.noInits || re.noInits
+		out.transitive = le.transitive && re.transitive
 		out.initFrom, out.initTo = le.initFrom && re.initFrom, le.initTo && re.initTo
 	case ast.Diff:
 		// X \ Y is X ∩ ~Y: what Y loses, X \ Y gains.
@@ -113,19 +120,21 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 		}
 		out.changesOf(le, re)
 		out.gapFree, out.poOrID, out.noSpan = le.gapFree, le.poOrID, le.noSpan
-		// A member of S not in a covering T is away; a pair of X not
-		// in Y, which holds every pair at the retries' locations, has an
-		// end away.
-		out.away, out.covers = le.away || re.covers, le.covers && re.away
-		out.endAway = le.endAway || re.coversPairs
+		// A member of S not in T is of no kind T covers; a pair of X
+		// with no initial write, not in Y, which holds every pair of two
+		// retries' accesses, has an end at none of their locations.
+		out.awayFrom, out.covering = le.awayFrom|re.covering, le.covering&re.awayFrom
 		out.noInit = le.noInit || re.initFrom && re.initTo
+		out.noInits = le.noInits || re.inits
+		out.endAway = le.endAway || re.coversPairs && out.noInit
 	case ast.Cartesian:
 		// S'×T' against (S|K)×(T|K): monotone in both.
 		out.domKept, out.rngKept = le.domKept, re.domKept
 		out.empty = le.empty || re.empty
 		out.within = le.within
 		out.gapFree = re.gapFree
-		out.endAway, out.coversPairs = le.away || re.away, le.covers && re.covers
+		out.endAway, out.coversPairs = a.endOff(le) || a.endOff(re), a.covers(le) && a.covers(re)
+		out.noInit = le.noInits && re.noInits
 		out.initFrom, out.initTo = le.inits && re.all, le.all && re.inits
 	case ast.Seq:
 		// X';Y' ⊆ (X;Y)|K, and it misses exactly the paths x→m→y with
@@ -159,7 +168,9 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 			(!re.changes() || killed || re.spanOnly && le.poOrID && le.spanChanges())
 		out.poOrID, out.gapFree = le.poOrID && re.poOrID, re.gapFree
 		out.noSpan = le.shape == "id" && re.noSpan || re.shape == "id" && le.noSpan
-		out.endAway = le.shape == "id" && le.endAway || re.shape == "id" && re.endAway
+		// [S]; X and X; [S] hold some of X's pairs.
+		out.endAway = (le.shape == "id" || re.shape == "id") && (le.endAway || re.endAway)
+		out.noInit = le.shape == "id" && re.noInit || re.shape == "id" && le.noInit || le.noInit && re.noInit
 		out.back = le.back && re.back
 		out.fromKept = le.fromKept && re.fromKept
 		out.domKept = le.domKept || (le.closed && re.domKept)
@@ -180,6 +191,12 @@ func (a *retries) binary(x *ast.Binary, l, r value) value {
 			out.shape = within(re.shape) // [S]; X is within what X is within
 		case re.shape == "id":
 			out.shape = within(le.shape)
+		case locOrID(le.shape) && locOrID(re.shape):
+			// Both join events of one location, or an event to itself.
+			out.shape = "loc?"
+			if sameLoc(le.shape) || sameLoc(re.shape) {
+				out.shape = "loc"
+			}
 		}
 	default:
 		return unknown(x, "an operator purr does not follow")
@@ -199,6 +216,14 @@ func within(shape string) string {
 		return "com"
 	}
 	return ""
+}
+
+// sameLoc tells whether a relation of that shape joins events of one
+// location only; locOrID, whether it may also join an event to itself
+// (a fence: loc holds no such pair).
+func sameLoc(shape string) bool { return within(shape) == "loc" || within(shape) == "com" }
+func locOrID(shape string) bool {
+	return sameLoc(shape) || shape == "id" || shape == "loc?" || shape == "po-loc?"
 }
 
 // firstAccesses tells whether x & y joins no kept event to a removed one
@@ -309,7 +334,7 @@ func (a *retries) unary(x *ast.Unary, v value) value {
 		out.domKept, out.rngKept, out.closed, out.empty = e.domKept, e.domKept, true, e.empty
 		out.within, out.back, out.shape = e.within, true, "id"
 		out.gapOnly, out.gapFree, out.poOrID, out.noSpan = e.gapOnly, e.gapFree, true, true
-		out.endAway = e.away
+		out.endAway, out.noInit = a.endOff(e), e.noInits
 	case ast.Compl:
 		// ~X' = K \ X' against K \ X: what X loses, ~X gains.
 		if e.empty {
@@ -317,21 +342,31 @@ func (a *retries) unary(x *ast.Unary, v value) value {
 		}
 		out.shrinks, out.grows = flipped("the complement of", e.grows, x, e), flipped("the complement of", e.shrinks, x, e)
 		out.gapOnly, out.spanOnly = e.gapOnly, e.spanOnly // it changes where X does
-		out.away, out.covers = e.covers, e.away
+		out.awayFrom, out.covering, out.noInits = e.covering, e.awayFrom, e.inits
 	case ast.Inverse:
 		out.domKept, out.rngKept, out.closed, out.empty = e.rngKept, e.domKept, e.closed, e.empty
 		out.fromKept, out.back = e.back, e.fromKept     // the one's pairs are the other's backwards
 		out.spanOnly, out.noSpan = e.spanOnly, e.noSpan // between its ends either way
-		out.endAway = e.endAway
-		if e.shape == "rf" {
+		out.endAway, out.noInit, out.transitive = e.endAway, e.noInit, e.transitive
+		out.domCovering, out.rngCovering = e.rngCovering, e.domCovering
+		switch {
+		case e.shape == "rf":
 			out.shape = "rf^-1"
+		case sameLoc(e.shape):
+			out.shape = "loc"
 		}
 	case ast.Plus, ast.Star:
 		// Paths of X' against paths of X between kept events: those
 		// through a removed event are lost, unless every step starts or
 		// ends in a kept event, or X joins no kept event to a removed one.
-		if !(e.domKept || e.rngKept || e.closed || e.back || e.fromKept) {
+		// Nor when X is transitive on E: X+ is X there, X' as much as
+		// X does not shrink.
+		if !(e.domKept || e.rngKept || e.closed || e.back || e.fromKept || e.transitive) {
 			out.shrinks = first(out.shrinks, causeAt(x, whyPath))
+		}
+		out.transitive = true
+		if x.Op == ast.Plus && sameLoc(e.shape) {
+			out.shape = "loc"
 		}
 		out.closed, out.empty, out.back, out.fromKept = e.closed, e.empty && x.Op == ast.Plus, e.back, e.fromKept
 		if x.Op == ast.Plus {
@@ -344,8 +379,11 @@ func (a *retries) unary(x *ast.Unary, v value) value {
 		// X' ∪ id against X|K ∪ id|K: as X.
 		out.closed, out.back, out.fromKept = e.closed, e.back, e.fromKept
 		out.gapOnly, out.spanOnly, out.poOrID, out.noSpan = e.gapOnly, e.spanOnly, e.poOrID, e.noSpan
-		if e.shape == "po-loc" {
+		switch {
+		case e.shape == "po-loc":
 			out.shape = "po-loc?"
+		case sameLoc(e.shape):
+			out.shape = "loc?"
 		}
 	default:
 		return unknown(x, "an operator purr does not follow")
@@ -420,6 +458,10 @@ func (a *retries) builtin(x *ast.App, name string, arg value) value {
 			out.shrinks = first(out.shrinks, causeAt(x, whyDomain))
 		}
 		out.domKept, out.rngKept = end, end
+		out.covering = e.domCovering
+		if name == "range" {
+			out.covering = e.rngCovering
+		}
 		return out.normalise()
 	case "different-values":
 		// The pairs of X whose events' values differ: kept events keep

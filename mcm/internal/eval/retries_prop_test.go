@@ -57,8 +57,9 @@ func testSound(t *testing.T, what int) {
 	if first || gap {
 		what = removeSilent
 	}
-	proved := 0 // gap: rounds whose ARMv8 ordered-before steps the analysis shows cannot grow
-	races := 0  // rounds where A covers the retries' locations
+	proved := 0      // gap: rounds whose ARMv8 ordered-before steps the analysis shows cannot grow
+	races := 0       // rounds where A covers the retries' locations
+	kernelRaces := 0 // rounds where A and rmw cover them, and A alone does not
 	prefixes := what == removePrefixes
 	rng := rand.New(rand.NewSource(27))
 	rounds := 300
@@ -104,7 +105,14 @@ func testSound(t *testing.T, what int) {
 		// every access at the retries' locations is atomic (A).
 		src.WriteString("let conflict = ((W * _) | (_ * W)) & loc \\ ((IW * _) | (_ * IW))\n")
 		src.WriteString("let race = (conflict & ext) \\ ((po | rf)+ | ((po | rf)+)^-1 | A * A)\n")
-		names = append(names, "conflict", "race")
+		// The kernel's, whose marked accesses are a union of tags and
+		// of rmw's domain and range, when every access at the retries'
+		// locations is marked.
+		src.WriteString("let marked = (~M) | IW | A | domain(rmw) | range(rmw)\n")
+		src.WriteString("let plain = M \\ marked\n")
+		src.WriteString("let pre-race = ext & ((plain * M) | ((M \\ IW) * plain))\n")
+		src.WriteString("let kernel-race = (pre-race & co) | (pre-race & (co?; rf)) | (pre-race & fr)\n")
+		names = append(names, "conflict", "race", "marked", "plain", "pre-race", "kernel-race")
 		if gap {
 			// Where ARMv8 and RISC-V use the local read successor.
 			src.WriteString("let aob = rmw; lrs; [R]\n")
@@ -124,7 +132,7 @@ func testSound(t *testing.T, what int) {
 		}
 		full := x.capture(t, m, x.all(), false)
 		reduced := x.capture(t, m, x.kept, true)
-		tags := TestTags{SilentFirst: first, CoversRetries: func(tag string) bool { return tag == "A" && x.atomicCovers() }}
+		tags := TestTags{SilentFirst: first, RetryClasses: x.retryClasses()}
 		if gap {
 			tags.GapFree = func(name string) bool {
 				members, ok := full[name]
@@ -141,6 +149,7 @@ func testSound(t *testing.T, what int) {
 		}
 		a := &retries{variants: map[string]bool{}, included: map[string]bool{}, skip: func(string) bool { return false }, prefixes: prefixes, silent: what == removeSilent,
 			tags: tags, coherent: first || gap}
+		_, a.full = tags.retryClasses()
 		prelude, _, err := library()
 		if err != nil {
 			t.Fatal(err)
@@ -161,11 +170,19 @@ func testSound(t *testing.T, what int) {
 			if gap && name == "aob" && e.grows == nil && tags.GapFree("rmw") {
 				proved++
 			}
-			if name == "race" && x.atomicCovers() {
-				if !(e.endAway && e.noInit && within(e.shape) == "loc") {
-					t.Fatalf("race: the analysis should find its pairs away from the retries (endAway %v, noInit %v, shape %q)", e.endAway, e.noInit, e.shape)
+			if name == "race" && x.atomicCovers() && tags.RetryClasses != nil {
+				if !(e.endAway && within(e.shape) == "loc") {
+					t.Fatalf("race: the analysis should find its pairs away from the retries (endAway %v, shape %q)", e.endAway, e.shape)
 				}
 				races++
+			}
+			if name == "kernel-race" && x.markedCovers() && tags.RetryClasses != nil {
+				if !(e.endAway && within(e.shape) == "loc") {
+					t.Fatalf("kernel-race: the analysis should find its pairs away from the retries (endAway %v, shape %q)", e.endAway, e.shape)
+				}
+				if !x.atomicCovers() {
+					kernelRaces++
+				}
 			}
 			if msg := x.contradicts(e, full[name], reduced[name]); msg != "" {
 				t.Errorf("round %d, %s = %s: %s\nE: %v\nE': %v\nD: %v", round, name, lineOf(src.String(), name), msg, full[name], reduced[name], x.removed())
@@ -177,6 +194,9 @@ func testSound(t *testing.T, what int) {
 	}
 	if races == 0 && !prefixes {
 		t.Errorf("no round has A cover the retries' locations")
+	}
+	if kernelRaces == 0 && what == removeSilent && !first {
+		t.Errorf("no round has A and rmw cover the retries' locations where A alone does not")
 	}
 }
 
@@ -191,7 +211,7 @@ func lineOf(src, name string) string {
 
 var (
 	baseRels = []string{"po", "rf", "co", "fr", "loc", "ext", "int", "id", "ctrl", "addr", "data", "rmw", "po-loc", "rfe", "fre", "coi", "fri", "rfi"}
-	baseSets = []string{"W", "R", "M", "F", "B", "_", "IW", "FW", "emptyset"}
+	baseSets = []string{"W", "R", "M", "F", "B", "_", "IW", "FW", "A", "emptyset"}
 )
 
 // exprGen makes random expressions over the names of relations and sets
@@ -677,17 +697,27 @@ func (x *execution) contradicts(e *events, full, reduced map[Pair]bool) string {
 			return fmt.Sprintf("%v is against program order", p)
 		case e.noSpan && x.spans(p):
 			return fmt.Sprintf("%v has a removed event between", p)
-		case e.away && x.atRetries(int(p.A)):
-			return fmt.Sprintf("%v is at a removed event's location", p)
-		case e.endAway && x.atRetries(int(p.A)) && x.atRetries(int(p.B)):
+		case p.A == p.B && x.class(int(p.A)) >= 0 && e.awayFrom&(1<<x.class(int(p.A))) != 0:
+			return fmt.Sprintf("%v is a retries' access of a kind the set is away from", p)
+		case p.A == p.B && e.noInits && x.kind[p.A] == 'I':
+			return fmt.Sprintf("%v is an initial write", p)
+		case e.endAway && x.atRetriesLoc(int(p.A)) && x.atRetriesLoc(int(p.B)):
 			return fmt.Sprintf("%v has no end away from the removed events' locations", p)
 		case e.noInit && (x.kind[p.A] == 'I' || x.kind[p.B] == 'I'):
 			return fmt.Sprintf("%v has an initial write", p)
 		}
 	}
 	for i := range x.n {
-		if e.covers && x.atRetries(i) && !full[PairOf(i, i)] {
-			return fmt.Sprintf("%d is at a removed event's location, and not a member", i)
+		if c := x.class(i); c >= 0 {
+			bit := classMask(1) << c
+			switch {
+			case e.covering&bit != 0 && !full[PairOf(i, i)]:
+				return fmt.Sprintf("%d is a retries' access of a kind the set covers, and not a member", i)
+			case e.domCovering&bit != 0 && !x.source(full, i):
+				return fmt.Sprintf("%d is a retries' access of a kind the domain covers, and starts no pair", i)
+			case e.rngCovering&bit != 0 && !x.target(full, i):
+				return fmt.Sprintf("%d is a retries' access of a kind the range covers, and ends no pair", i)
+			}
 		}
 		if e.inits && x.kind[i] == 'I' && !full[PairOf(i, i)] {
 			return fmt.Sprintf("initial write %d is not a member", i)
@@ -737,8 +767,22 @@ func (x *execution) atRetries(i int) bool {
 	return false
 }
 
+// atRetriesLoc tells whether event i is an access, an initial write
+// included, at a location a removed event accesses.
+func (x *execution) atRetriesLoc(i int) bool {
+	if !x.mem(i) {
+		return false
+	}
+	for d := range x.n {
+		if !x.kept[d] && x.mem(d) && x.loc[d] == x.loc[i] {
+			return true
+		}
+	}
+	return false
+}
+
 // atomicCovers tells whether every access at a removed event's location
-// carries A (TestTags.CoversRetries).
+// carries A.
 func (x *execution) atomicCovers() bool {
 	for i := range x.n {
 		if x.atRetries(i) && !x.atomic[i] {
@@ -746,6 +790,86 @@ func (x *execution) atomicCovers() bool {
 		}
 	}
 	return true
+}
+
+// markedCovers tells whether every access at a removed event's location
+// carries A or is in an rmw pair.
+func (x *execution) markedCovers() bool {
+	for i := range x.n {
+		if x.atRetries(i) && !x.atomic[i] && !x.classKey(i).InRMW {
+			return false
+		}
+	}
+	return true
+}
+
+// classKey is the kind of the retries' access i (TestTags.RetryClasses).
+func (x *execution) classKey(i int) AccessClass {
+	c := AccessClass{Write: x.kind[i] == 'W'}
+	if x.atomic[i] {
+		c.Tags = []string{"A"}
+	}
+	for p := range x.rmw {
+		c.InRMW = c.InRMW || int(p.A) == i || int(p.B) == i
+	}
+	return c
+}
+
+// retryClasses lists the kinds of the retries' accesses, in the order of
+// their first events.
+func (x *execution) retryClasses() []AccessClass {
+	var out []AccessClass
+	for i := range x.n {
+		if x.atRetries(i) && x.class(i) == len(out) {
+			out = append(out, x.classKey(i))
+		}
+	}
+	return out
+}
+
+// class is the index of event i's kind among retryClasses, -1 when it is
+// no retries' access.
+func (x *execution) class(i int) int {
+	if !x.atRetries(i) {
+		return -1
+	}
+	key := fmt.Sprint(x.classKey(i))
+	var seen []string
+	for j := range x.n {
+		if !x.atRetries(j) {
+			continue
+		}
+		k := fmt.Sprint(x.classKey(j))
+		if k == key {
+			if idx := slices.Index(seen, k); idx >= 0 {
+				return idx
+			}
+			return len(seen)
+		}
+		if !slices.Contains(seen, k) {
+			seen = append(seen, k)
+		}
+	}
+	return -1
+}
+
+// source and target tell whether i starts (ends) a pair of r.
+func (x *execution) source(r map[Pair]bool, i int) bool {
+	for p := range r {
+		if int(p.A) == i {
+			return true
+		}
+	}
+	return false
+}
+
+func (x *execution) target(r map[Pair]bool, i int) bool {
+	for p := range r {
+		if int(p.B) == i {
+			return true
+		}
+	}
+	return false
 }
 
 // spans tells whether a removed event lies between p's events in program
