@@ -57,6 +57,7 @@ type loopCheck struct {
 	// false, and retries 1, once one does not (keepRetry).
 	retries   int
 	flagsKept bool
+	flagsWhy  error // why a retry was kept for the flags (eval.FlagsKept's refusal)
 	lay       events.Layout
 	initRegs  map[int]map[string]outcome.Value
 	initMem   map[outcome.Value]outcome.Value
@@ -125,8 +126,11 @@ func (lc *loopCheck) retryOptions(n int) events.UnfoldOptions {
 func (lc *loopCheck) unfoldRetrying(n int) (*events.Unfolding, error) {
 	if lc.flagsKept {
 		u, err := lc.unfoldCutting(n)
-		if err != nil || len(u.Retries) == 0 || lc.flagsKeptBy(u) == nil {
+		if err != nil || len(u.Retries) == 0 {
 			return u, err
+		}
+		if lc.flagsWhy = lc.flagsKeptBy(u); lc.flagsWhy == nil {
+			return u, nil
 		}
 		lc.keepRetry()
 	}
@@ -249,10 +253,16 @@ func (lc *loopCheck) analyse(u *events.Unfolding) error {
 
 // analyseValues gives u's terms their values, once.
 func (lc *loopCheck) analyseValues(u *events.Unfolding) error {
+	return lc.analyseValuesWithin(u, 0)
+}
+
+// analyseValuesWithin is analyseValues within a budget of derived
+// values (events.AnalyseValuesWithin).
+func (lc *loopCheck) analyseValuesWithin(u *events.Unfolding, budget int) error {
 	if u == lc.valued {
 		return nil
 	}
-	if err := u.AnalyseValuesContext(lc.ctx); err != nil {
+	if err := u.AnalyseValuesWithin(lc.ctx, budget); err != nil {
 		return fmt.Errorf("%s: %w", lc.t.File, err)
 	}
 	lc.valued = u
@@ -355,6 +365,9 @@ func (lc *loopCheck) rounds() (*events.Unfolding, *outcome.Bound, error) {
 	if lc.silentWhy != nil {
 		// Its failed attempts would have been removed but for the model.
 		c.Why += fmt.Sprintf("; its failed attempts write back what they read, but %v", lc.silentWhy)
+	}
+	if lc.flagsWhy != nil {
+		c.Why += fmt.Sprintf("; a failed iteration is kept for the model's flags, as %v", lc.flagsWhy)
 	}
 	return nil, nil, newUndecidedLoop(t, c, lastAt, notEnough)
 }

@@ -187,6 +187,13 @@ func checkLoop(t *testing.T, c loopCase, unroll int, engine string) (verdict str
 	if err != nil {
 		t.Fatal(err)
 	}
+	return checkLoopAt(t, path, c.model, unroll, engine)
+}
+
+// checkLoopAt is checkLoop of the test at path.
+func checkLoopAt(t *testing.T, path, model string, unroll int, engine string) (verdict string, loop, witnessed bool, err error) {
+	t.Helper()
+	c := loopCase{model: model}
 	cfg := herd.Default()
 	cfg.Unroll, cfg.Engine = unroll, engine
 	if c.model == "lkmm" {
@@ -203,4 +210,38 @@ func checkLoop(t *testing.T, c loopCase, unroll int, engine string) (verdict str
 	}
 	b := res.Outcome.Bound
 	return res.Outcome.Result(res.Test, false).Verdict.String(), res.Outcome.Loop, b != nil && b.Witnessed, nil
+}
+
+// TestFlagsRetrySaysWhy checks that --unroll none, refusing a loop
+// because a failed iteration was kept for the model's flags, says so: a
+// kernel test-and-set lock released by a plain store, whose failed
+// exchanges may then take part in a data race or mixed accesses
+// (eval.FlagsKept).
+func TestFlagsRetrySaysWhy(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "plain-unlock.litmus")
+	src := `C plain-unlock
+{}
+P0(int *l, int *x)
+{
+	while (xchg_acquire(l, 1) != 0) {}
+	WRITE_ONCE(*x, 1);
+	*l = 0;
+}
+
+P1(int *l, int *x)
+{
+	while (xchg_acquire(l, 1) != 0) {}
+	WRITE_ONCE(*x, 2);
+	*l = 0;
+}
+
+exists (x=3)
+`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, err := checkLoopAt(t, path, "lkmm", mcm.Unbounded, mcm.EngineSAT)
+	if err == nil || !strings.Contains(err.Error(), "a failed iteration is kept for the model's flags, as ") {
+		t.Errorf("--unroll none: %v, want a refusal saying a failed iteration is kept for the flags", err)
+	}
 }

@@ -3,6 +3,7 @@ package events
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -28,6 +29,20 @@ func (u *Unfolding) AnalyseValues() error { return u.AnalyseValuesContext(contex
 
 // AnalyseValuesContext is AnalyseValues that gives up, returning
 // ctx.Err(), when ctx is done.
+func (u *Unfolding) AnalyseValuesContext(ctx context.Context) error {
+	return u.AnalyseValuesWithin(ctx, 0)
+}
+
+// ErrValuesBudget is AnalyseValuesWithin's error when the analysis
+// outgrows its budget.
+var ErrValuesBudget = errors.New("the value analysis outgrew its budget")
+
+// AnalyseValuesWithin is AnalyseValuesContext that gives up, returning
+// ErrValuesBudget, once it has derived more than budget values with their
+// reads (0: no limit): the derivations of a long unfolding whose reads
+// feed one another grow fast (a lock's 32 failed attempts a thread: a
+// third of a minute), and a caller that only hopes for a proof from
+// them can do without.
 //
 // Values flow as the engines compute them: a read returns the value of the
 // write it reads from, an operation applies to its operands' values. The
@@ -40,7 +55,7 @@ func (u *Unfolding) AnalyseValues() error { return u.AnalyseValuesContext(contex
 // that cannot execute with it. Without these restrictions, read-modify-
 // write increments feed each other in a circle and their domains grow
 // without bound. It iterates to a fixpoint.
-func (u *Unfolding) AnalyseValuesContext(ctx context.Context) error {
+func (u *Unfolding) AnalyseValuesWithin(ctx context.Context, budget int) error {
 	a := newValueAnalysis(u)
 	// A derivation that passes through each read at most once is found
 	// after at most one round per read (each round extends every derivation
@@ -57,6 +72,9 @@ func (u *Unfolding) AnalyseValuesContext(ctx context.Context) error {
 				continue
 			}
 			vals := a.derive(t)
+			if a.work += len(vals); budget > 0 && a.work > budget {
+				return ErrValuesBudget
+			}
 			if len(t.Dom) > maxDomain {
 				return fmt.Errorf("the value of %v may take more than %d values", t, maxDomain)
 			}
@@ -152,6 +170,7 @@ type valueAnalysis struct {
 	// derived is derive's result, reused: most rounds derive what a term
 	// had already.
 	derived []derived
+	work    int // the values derived so far, with their reads
 }
 
 func newValueAnalysis(u *Unfolding) *valueAnalysis {
