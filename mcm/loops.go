@@ -148,14 +148,19 @@ func (lc *loopCheck) flagsKeptBy(u *events.Unfolding) error {
 	// The accesses at the retries' locations: the retries' own (their
 	// iterations may hold accesses no path that goes on makes), and the
 	// unfolding's.
+	marked := false // a mark (a message event) at one: no kind says what sets hold it
 	for _, e := range append(slices.Clip(u.RetryAccesses), u.Events...) {
-		if !e.IsMem() || e.Kind == events.KindInit {
+		if !e.HasLoc() || e.Kind == events.KindInit {
 			continue
 		}
 		for _, d := range u.RetryAccesses {
 			// The retries' paths are dead: their addresses have no
 			// domain for events.MayAlias.
 			if events.MayAliasStatically(e.Addr, d.Addr) {
+				if !e.IsMem() {
+					marked = true
+					break
+				}
 				// rmw holds the pair whenever both halves are executed:
 				// in one segment, they are.
 				c := eval.AccessClass{Tags: slices.Sorted(slices.Values(e.Tags)), Write: e.IsWrite(), InRMW: e.RMW != nil && e.RMW.Seg == e.Seg}
@@ -166,13 +171,15 @@ func (lc *loopCheck) flagsKeptBy(u *events.Unfolding) error {
 	}
 	key, tags := removableTags(lc.model, u, false)
 	names := slices.Sorted(maps.Keys(classes))
-	key.flagsClasses = "flags:" + strings.Join(names, ",")
+	key.flagsClasses = fmt.Sprintf("flags:%v:%s", marked, strings.Join(names, ","))
 	if err, ok := removable.Load(key); ok {
 		e, _ := err.(error)
 		return e
 	}
 	for _, name := range names {
-		tags.RetryClasses = append(tags.RetryClasses, classes[name])
+		if !marked {
+			tags.RetryClasses = append(tags.RetryClasses, classes[name])
+		}
 	}
 	err := eval.FlagsKept(lc.model, tags, key.silent)
 	removable.Store(key, err)
