@@ -176,8 +176,8 @@ func (lc *loopCheck) flagsKeptBy(u *events.Unfolding) error {
 		e, _ := err.(error)
 		return e
 	}
-	for _, name := range names {
-		if !marked {
+	if !marked {
+		for _, name := range names {
 			tags.RetryClasses = append(tags.RetryClasses, classes[name])
 		}
 	}
