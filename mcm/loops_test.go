@@ -193,16 +193,15 @@ func checkLoop(t *testing.T, c loopCase, unroll int, engine string) (verdict str
 // checkLoopAt is checkLoop of the test at path.
 func checkLoopAt(t *testing.T, path, model string, unroll int, engine string) (verdict string, loop, witnessed bool, err error) {
 	t.Helper()
-	c := loopCase{model: model}
 	cfg := herd.Default()
 	cfg.Unroll, cfg.Engine = unroll, engine
-	if c.model == "lkmm" {
+	if model == "lkmm" {
 		conf := filepath.Join(shared.Path(t, "lkmm/model"), "linux-kernel.cfg")
 		if err := cfg.ReadConf([]string{conf}, func(string) bool { return false }, io.Discard); err != nil {
 			t.Fatal(err)
 		}
 	} else {
-		cfg.Model = c.model
+		cfg.Model = model
 	}
 	res, err := herd.NewChecker(cfg).Check(context.Background(), path)
 	if err != nil {

@@ -236,7 +236,6 @@ func removable(m Model, tags TestTags, what int) error {
 	prefixes := what == removePrefixes
 	a := &retries{variants: map[string]bool{}, tags: tags, included: map[string]bool{}, skip: m.Skips, prefixes: prefixes, silent: what == removeSilent, flags: flags}
 	a.coherent = a.silent && coherent(m)
-	_, a.full = tags.retryClasses()
 	for _, v := range m.Variants {
 		a.variants[v] = true
 	}
@@ -370,13 +369,18 @@ type retries struct {
 	silent     bool          // SilentRetriesRemovable's
 	flags      bool          // FlagsKept's: the flags are the checks
 	coherent   bool          // the model keeps each location sequentially consistent
-	full       classMask     // every kind of the retries' accesses (TestTags.retryClasses)
 }
 
 // away tells whether no member of a set is a retries' access (events'
 // awayFrom); covers, whether every retries' access is one.
-func (a *retries) away(x *events) bool   { return x.awayFrom&a.full == a.full }
-func (a *retries) covers(x *events) bool { return x.covering&a.full == a.full }
+func (a *retries) away(x *events) bool   { return holdsAll(x.awayFrom, a.tags) }
+func (a *retries) covers(x *events) bool { return holdsAll(x.covering, a.tags) }
+
+// holdsAll tells whether m holds every kind of the retries' accesses.
+func holdsAll(m classMask, tags TestTags) bool {
+	_, full := tags.retryClasses()
+	return m&full == full
+}
 
 // endOff tells whether no member of a set is a retries' access or an
 // initial write: a pair with an end in it has an end at none of the

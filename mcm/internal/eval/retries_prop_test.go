@@ -149,7 +149,6 @@ func testSound(t *testing.T, what int) {
 		}
 		a := &retries{variants: map[string]bool{}, included: map[string]bool{}, skip: func(string) bool { return false }, prefixes: prefixes, silent: what == removeSilent,
 			tags: tags, coherent: first || gap}
-		_, a.full = tags.retryClasses()
 		prelude, _, err := library()
 		if err != nil {
 			t.Fatal(err)

@@ -62,6 +62,7 @@ func (u *Unfolding) AnalyseValuesWithin(ctx context.Context, budget int) error {
 	// by at least one read), so the rounds beyond that can only add the
 	// values of derivations merged by maxVias: the analysis stops there.
 	rounds := len(a.reads) + 2
+	work := 0 // the values derived so far, with their reads
 	for changed := true; changed && rounds > 0; rounds-- {
 		changed = false
 		if err := ctx.Err(); err != nil {
@@ -72,7 +73,7 @@ func (u *Unfolding) AnalyseValuesWithin(ctx context.Context, budget int) error {
 				continue
 			}
 			vals := a.derive(t)
-			if a.work += len(vals); budget > 0 && a.work > budget {
+			if work += len(vals); budget > 0 && work > budget {
 				return ErrValuesBudget
 			}
 			if len(t.Dom) > maxDomain {
@@ -170,7 +171,6 @@ type valueAnalysis struct {
 	// derived is derive's result, reused: most rounds derive what a term
 	// had already.
 	derived []derived
-	work    int // the values derived so far, with their reads
 }
 
 func newValueAnalysis(u *Unfolding) *valueAnalysis {
