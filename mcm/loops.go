@@ -692,7 +692,7 @@ func prefixesRemovable(model eval.Model, u *events.Unfolding) error {
 
 // retriesRemovable is eval.RetriesRemovableFor for the test unfolded as u:
 // the tags its events carry, and those a retry's events may carry (every
-// event that is no write, a superset). With silent retries (a failed
+// event that is no write or mark, a superset, and the retries' marks). With silent retries (a failed
 // test-and-set), eval.SilentRetriesRemovable, whose removed events may be
 // their writes too; and the final state must not show their locations,
 // whose last write may be one of them.
@@ -747,6 +747,13 @@ func removableTags(model eval.Model, u *events.Unfolding, prefixes bool) (remova
 			carried[tag] = true
 			if !e.IsWrite() && e.Kind != events.KindMark {
 				inRetries[tag] = true
+			}
+		}
+	}
+	for _, e := range u.RetryAccesses {
+		if e.Kind == events.KindMark { // one that observes (a failed trylock)
+			for _, tag := range e.Tags {
+				carried[tag], inRetries[tag] = true, true
 			}
 		}
 	}

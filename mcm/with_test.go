@@ -82,3 +82,75 @@ func TestOwnGenerateCosRefused(t *testing.T) {
 		}
 	}
 }
+
+// branchTest reads y only when it read x as 1: the second read exists on
+// one path only, so the set of reads varies between executions.
+const branchTest = `AArch64 BR
+{ 0:X1=x; 0:X3=y; 1:X1=x; 1:X3=y; }
+ P0           | P1          ;
+ LDR W0,[X1]  | MOV W0,#1   ;
+ CBZ W0,L0    | STR W0,[X3] ;
+ LDR W2,[X3]  | STR W0,[X1] ;
+ L0:          |             ;
+exists (0:X2=1)
+`
+
+// perRead chooses, as the kernel's lock.cat does for failed trylocks,
+// one pair of O at each member of S, by cross over a map over S: a
+// relation O and a set S, in this order.
+const perRead = `include "cross.cat"
+let opts r = map (fun p -> p ++ 0) (%s & (_ * {r}))
+with x from cross(map opts %s)
+`
+
+// TestChoicesOverVaryingSets checks "with x from cross(map f S)" where
+// S's members depend on the execution (the SAT engine's choice per
+// possible member, under its membership): both engines count the same
+// executions, as herd does, and the SAT engine refuses the choices whose
+// unions it could not tell apart as herd's sets do.
+func TestChoicesOverVaryingSets(t *testing.T) {
+	// On the path that reads x as 0, one read (of x, from the initial
+	// write); on the other, two (of x from P1, of y from either write):
+	// three executions of the engines.
+	const writes = "((W * R) & loc & ext)"
+	tests := []struct {
+		name, model string
+		want        int    // Positive + Negative
+		refused     string // the SAT engine's refusal
+	}{
+		// A write of either at each read: 2 + 2 * (2 * 2).
+		{name: "a choice per read", model: fmt.Sprintf(perRead, writes, "R") + "acyclic x | po", want: 10},
+		// The reads that read no initial write: 1 (nothing to choose) + 2 + 2 * 2.
+		{name: "a choice per read of another thread", model: fmt.Sprintf(perRead, writes, "(R \\ range(rf & (IW * _)))") + "acyclic po", want: 7},
+		// Options only for a read of an initial write: none for the read
+		// of x from P1, so the second path has no choice and no execution.
+		{name: "no option for a member", model: fmt.Sprintf(perRead, writes+" & (_ * range(rf & (IW * _)))", "R") + "acyclic po", want: 2},
+		// A choice among the members themselves: 1 + 2 * 2.
+		{name: "one choice among varying members", model: "with x from map (fun r -> {r}) R\nacyclic po", want: 5},
+		{name: "overlapping choices", model: "include \"cross.cat\"\nwith x from cross(map (fun r -> {W * W, 0}) R)\nacyclic po", refused: "overlap"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := inlineModel(t, "\"varying\"\n"+tc.model+"\n")
+			lt := inlineTest(t, branchTest)
+			for _, engine := range []string{EngineExplicit, EngineSAT} {
+				out, err := Check(m, lt, engineOptions(engine, 2))
+				if tc.refused != "" && engine == EngineSAT {
+					if err == nil || !strings.Contains(err.Error(), tc.refused) {
+						t.Errorf("%s: %v, want a refusal saying %q", engine, err, tc.refused)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatalf("%s: %v", engine, err)
+				}
+				if tc.refused != "" {
+					continue
+				}
+				if got := out.Positive + out.Negative; got != tc.want {
+					t.Errorf("%s: %d executions, want %d", engine, got, tc.want)
+				}
+			}
+		})
+	}
+}

@@ -12,12 +12,17 @@ import "strings"
 // in program order after the previous event of the same call (a lock's
 // LKW after its LKR). InCo puts it among the events the engines' coherence
 // order ranges over (the LKW, which lock.cat adds to W before choosing co).
+// Observes says the mark only observes the lock (a failed trylock's LF,
+// spin_is_locked's RL and RU, which lock.cat makes reads): a loop
+// iteration whose only events are reads and such marks changes nothing,
+// and may be a retry, when the model allows removing them.
 type Mark struct {
 	Addr     Expr
 	Value    Expr // nil: none
 	Tags     []string
 	NewInstr bool
 	InCo     bool
+	Observes bool
 }
 
 func (Mark) isOp() {}
@@ -29,6 +34,9 @@ func (m Mark) String() string {
 	}
 	if m.InCo {
 		s += " co"
+	}
+	if m.Observes {
+		s += " observes"
 	}
 	return s
 }

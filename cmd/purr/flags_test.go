@@ -96,12 +96,12 @@ func TestFlags(t *testing.T) {
 			stdout: []string{"Observation MP Never 0 3"}},
 		{name: "--engine sat", args: []string{"-m", "sc", "--engine", "sat", "--max-sat-vars", "1", mp}, status: 1,
 			stderr: "SAT variables (raise it with --max-sat-vars)"},
-		// A refusal raised inside purr's prelude (map's walk of a set that
-		// differs between executions) is reported at the model's call,
-		// naming the test it stopped; the default engine hands the test
-		// to the explicit engine.
+		// A refusal raised inside purr's prelude (map's walk of a set of
+		// values that differs between executions) is reported at the
+		// model's call, naming the test it stopped; the default engine
+		// hands the test to the explicit engine.
 		{name: "--engine sat, a prelude function over a varying set", args: []string{"-m", "testdata/prelude/map-varying.cat", "--engine", "sat", "../../testdata/classic/SB.litmus"}, status: 1,
-			stderr: "testdata/prelude/map-varying.cat:2:23: unsupported: enumerating the events of a set that depends on the execution (in purr's prelude, which defines the function called here) (checking ../../testdata/classic/SB.litmus)\n"},
+			stderr: "testdata/prelude/map-varying.cat:2:23: unsupported: walking a set of values that depends on the execution (purr only chooses from it, with) (in purr's prelude, which defines the function called here) (checking ../../testdata/classic/SB.litmus)\n"},
 		{name: "a prelude function over a varying set, default engine", args: []string{"-m", "testdata/prelude/map-varying.cat", "../../testdata/classic/SB.litmus"},
 			stdout: []string{"Observation SB Never 0 3"}},
 		{name: "--engine auto", args: []string{"--engine", "auto", mp}, status: 2, stderr: "purr: --engine must be sat or explicit, not \"auto\"\n"},

@@ -86,7 +86,7 @@ func trylockCall(t *translator, c *call) (value, error) {
 	}
 	return t.choose(c,
 		func() { t.takeLock(addr, c.pos) },
-		func() { t.emit(xcfa.Mark{Addr: addr, Tags: lockTags("LF")}, c.pos) }), nil
+		func() { t.emit(xcfa.Mark{Addr: addr, Tags: lockTags("LF"), Observes: true}, c.pos) }), nil
 }
 
 func islockedCall(t *translator, c *call) (value, error) {
@@ -95,8 +95,8 @@ func islockedCall(t *translator, c *call) (value, error) {
 		return value{}, err
 	}
 	return t.choose(c,
-		func() { t.emit(xcfa.Mark{Addr: addr, Tags: lockTags("RL")}, c.pos) },
-		func() { t.emit(xcfa.Mark{Addr: addr, Tags: lockTags("RU")}, c.pos) }), nil
+		func() { t.emit(xcfa.Mark{Addr: addr, Tags: lockTags("RL"), Observes: true}, c.pos) },
+		func() { t.emit(xcfa.Mark{Addr: addr, Tags: lockTags("RU"), Observes: true}, c.pos) }), nil
 }
 
 // srcuIndex is the index an srcu-lock returns: herd7 makes one per call,

@@ -419,6 +419,12 @@ func (ev *evaluator[L]) withChoice(w *ast.With, rest []ast.Stmt, sc *env) (*env,
 	if err != nil {
 		return nil, err
 	}
+	if choices, isFamily, err := ev.familyOptions(w.Pos, v); isFamily {
+		if err != nil {
+			return nil, err
+		}
+		return ev.withFamily(w, choices, rest, sc)
+	}
 	elems, err := ev.elements(w.Pos, v)
 	if err != nil {
 		return nil, err
@@ -1158,6 +1164,8 @@ func (ev *evaluator[L]) elements(pos source.Pos, v value) ([]value, error) {
 			return members, nil
 		}
 		return nil, errVaries(pos, "unsupported: enumerating the events of a set that depends on the execution")
+	case *varyingSet[L], *crossOf[L]:
+		return nil, errVaries(pos, "unsupported: walking %s (purr only chooses from it, with)", kindOf(v))
 	}
 	return nil, errAt(pos, "expected a set of values, got %s", kindOf(v))
 }
@@ -1347,6 +1355,9 @@ func (ev *evaluator[L]) apply(pos source.Pos, f, arg value) (value, error) {
 	}
 	switch f := f.(type) {
 	case *closure:
+		if v, ok, err := ev.libraryFamily(pos, f, arg); ok {
+			return v, atCallSite(pos, err)
+		}
 		inner := f.env.child()
 		if err := ev.bindParams(pos, f.params, arg, inner); err != nil {
 			return nil, err

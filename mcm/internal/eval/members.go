@@ -1,6 +1,11 @@
 package eval
 
-import "github.com/purr-mcm/purr/source"
+import (
+	"strings"
+
+	"github.com/purr-mcm/purr/cat/ast"
+	"github.com/purr-mcm/purr/source"
+)
 
 // Members of event sets and relations as values, for the models that walk
 // them (lock.cat maps a function over the events of a set and over the
@@ -125,4 +130,255 @@ func sameMember(a, b value) (same, ok bool) {
 		return is && a == p, true
 	}
 	return false, false
+}
+
+// A family is a set of values whose members depend on the execution: map
+// f S over an event set or relation S whose membership varies (the SAT
+// engine's, for lock.cat's failed trylocks that exist on some paths
+// only). Member i, f applied to S's i-th possible member, is in it when
+// lits[i] holds. It is only chosen from, by with (withFamily), directly
+// or through cross: herd's sets hold each value once, which withFamily
+// checks the members make no difference to.
+type varyingSet[L comparable] struct {
+	elems []value
+	lits  []L
+}
+
+func (*varyingSet[L]) kind() string { return "a set of values that depends on the execution" }
+
+// crossOf is cross(F) for a family F: every choice of one member of each
+// of F's members, united; only chosen from, by with.
+type crossOf[L comparable] struct{ of *varyingSet[L] }
+
+func (*crossOf[L]) kind() string { return "the combinations of a set that depends on the execution" }
+
+// libraryFamily applies two functions of purr's library to a varying
+// argument, which their bodies cannot walk: map's inner function
+// (apply_all) over an event set or relation whose membership varies,
+// giving a family, and cross (cross.cat's, purr's or herd's) over a
+// family. ok is false for
+// every other application.
+func (ev *evaluator[L]) libraryFamily(pos source.Pos, f *closure, arg value) (v value, ok bool, err error) {
+	switch {
+	case f.name == "apply_all" && f.body.Position().File == preludeFile:
+		fn, bound := f.env.lookup("f")
+		if !bound {
+			return nil, false, nil
+		}
+		var members []value
+		var lits []L
+		switch s := arg.(type) {
+		case Set[L]:
+			if _, static := ev.staticMembers(s); static {
+				return nil, false, nil
+			}
+			for e, l := range s {
+				if l != ev.al.f {
+					members, lits = append(members, eventVal(e)), append(lits, l)
+				}
+			}
+		case Rel[L]:
+			if _, static := ev.staticPairs(s); static {
+				return nil, false, nil
+			}
+			for _, p := range SortedPairs(s) {
+				if l := s[p]; l != ev.al.f {
+					members, lits = append(members, pairVal(p)), append(lits, l)
+				}
+			}
+		default:
+			return nil, false, nil
+		}
+		out := &varyingSet[L]{lits: lits}
+		for _, m := range members {
+			x, err := ev.apply(pos, fn, m)
+			if err != nil {
+				return nil, true, err
+			}
+			out.elems = append(out.elems, x)
+		}
+		return out, true, nil
+	case isCrossFile(f.body.Position().File):
+		// cross is the only function of cross.cat (purr's or herd's)
+		// that takes a set of sets of relations.
+		if fam, isFamily := arg.(*varyingSet[L]); isFamily {
+			return &crossOf[L]{fam}, true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+// isCrossFile tells whether file is purr's cross.cat.
+func isCrossFile(file string) bool {
+	return file == "cross.cat" || strings.HasSuffix(file, "/cross.cat") || strings.HasSuffix(file, ":cross.cat")
+}
+
+// options are the values one choice of withFamily picks among, each
+// there when its literal holds.
+type options[L comparable] struct {
+	elems []value
+	lits  []L
+	when  L // the options are chosen among when this holds
+}
+
+// familyOptions gives what "with x from v" chooses among when v is a
+// family (one choice among its members) or the cross of one (a choice
+// per member of the family, among that member's members, x the union of
+// the picks); ok is false for other values.
+func (ev *evaluator[L]) familyOptions(pos source.Pos, v value) (choices []options[L], ok bool, err error) {
+	switch v := v.(type) {
+	case *varyingSet[L]:
+		return []options[L]{{elems: v.elems, lits: v.lits, when: ev.al.t}}, true, nil
+	case *crossOf[L]:
+		for i, m := range v.of.elems {
+			o := options[L]{when: v.of.lits[i]}
+			switch m := m.(type) {
+			case *varyingSet[L]:
+				o.elems, o.lits = m.elems, m.lits
+			case setVal:
+				o.elems = m
+				for range m {
+					o.lits = append(o.lits, ev.al.t)
+				}
+			case emptyVal:
+			default:
+				return nil, true, errVaries(pos, "unsupported: cross over %s, which depends on the execution", kindOf(m))
+			}
+			choices = append(choices, o)
+		}
+		return choices, true, nil
+	}
+	return nil, false, nil
+}
+
+// withFamily runs "with x from v; rest" for a v of familyOptions, over a
+// Chooser: one selector per option, exactly one of a choice's when the
+// choice is made (when holds) and only of an option that is there; x is
+// the union of the options selected. Each combination is an execution of
+// its own, as herd counts them, when the unions differ: the options of a
+// choice must differ whenever both are there, and the options of two
+// choices share no possible pair or event (herd's sets would merge
+// equal values, which purr then refuses).
+func (ev *evaluator[L]) withFamily(w *ast.With, choices []options[L], rest []ast.Stmt, sc *env) (*env, error) {
+	ch, choosing := ev.al.lg.(Chooser[L])
+	if !choosing {
+		return nil, errVaries(w.Pos, "unsupported: choosing among values that depend on the execution")
+	}
+	lg := ev.al.lg
+	if err := ev.familyDistinct(w.Pos, choices); err != nil {
+		return nil, err
+	}
+	var holds []L // what the choices require of the options they select
+	var x value = emptyVal{}
+	for _, c := range choices {
+		when := lg.And(ev.guard(), c.when)
+		if len(c.elems) == 0 {
+			holds = append(holds, lg.Not(when))
+			continue
+		}
+		sels := ch.Choose(when, len(c.elems))
+		for i, sel := range sels {
+			if sel != ev.al.t && sel != ev.al.f {
+				ev.al.choices = append(ev.al.choices, sel)
+			}
+			holds = append(holds, lg.Or(lg.Not(sel), c.lits[i]))
+			picked, err := ev.selected(w.Pos, sel, c.elems[i])
+			if err != nil {
+				return nil, err
+			}
+			if x, err = ev.union(w.Pos, x, picked); err != nil {
+				return nil, err
+			}
+		}
+	}
+	ev.checks = append(ev.checks, Check[L]{Name: w.Var, Mode: ast.Require, Lit: lg.All(holds), Pos: w.Pos})
+	inner := sc.child()
+	inner.set(w.Var, x)
+	return ev.run(rest, inner)
+}
+
+// familyDistinct refuses the options withFamily cannot count as herd
+// does (see there).
+func (ev *evaluator[L]) familyDistinct(pos source.Pos, choices []options[L]) error {
+	lg := ev.al.lg
+	owner := map[any]int{} // a possible pair or event → the choice whose options hold it
+	for ci, c := range choices {
+		for i, x := range c.elems {
+			for j := range i {
+				diff, ok := ev.al.differences(x, c.elems[j])
+				if !ok || lg.Any(diff) != ev.al.t {
+					return errVaries(pos, "unsupported: choosing among values that depend on the execution and may be equal")
+				}
+			}
+			var keys []any
+			switch x := x.(type) {
+			case Rel[L]:
+				for p, l := range x {
+					if l != ev.al.f {
+						keys = append(keys, p)
+					}
+				}
+			case Set[L]:
+				for e, l := range x {
+					if l != ev.al.f {
+						keys = append(keys, e)
+					}
+				}
+			case emptyVal:
+			default:
+				return errVaries(pos, "unsupported: choosing among %s, which depend on the execution", kindOf(x))
+			}
+			for _, k := range keys {
+				if o, seen := owner[k]; seen && o != ci {
+					return errVaries(pos, "unsupported: combining choices among values that depend on the execution and overlap")
+				}
+				owner[k] = ci
+			}
+		}
+	}
+	return nil
+}
+
+// selected is x when sel holds and empty otherwise: an event set or a
+// relation.
+func (ev *evaluator[L]) selected(pos source.Pos, sel L, x value) (value, error) {
+	lg := ev.al.lg
+	switch x := x.(type) {
+	case Rel[L]:
+		out := make(Rel[L], len(x))
+		for _, p := range SortedPairs(x) {
+			out[p] = lg.And(sel, x[p])
+		}
+		return out, nil
+	case Set[L]:
+		out := ev.al.EmptySet()
+		for e, l := range x {
+			out[e] = lg.And(sel, l)
+		}
+		return out, nil
+	case emptyVal:
+		return x, nil
+	}
+	return nil, errVaries(pos, "unsupported: choosing among %s, which depend on the execution", kindOf(x))
+}
+
+// union is x | y of two event sets or two relations, either maybe empty.
+func (ev *evaluator[L]) union(pos source.Pos, x, y value) (value, error) {
+	if _, empty := x.(emptyVal); empty {
+		return y, nil
+	}
+	if _, empty := y.(emptyVal); empty {
+		return x, nil
+	}
+	switch x := x.(type) {
+	case Rel[L]:
+		if y, ok := y.(Rel[L]); ok {
+			return ev.al.union(x, y), nil
+		}
+	case Set[L]:
+		if y, ok := y.(Set[L]); ok {
+			return ev.al.setUnion(x, y), nil
+		}
+	}
+	return nil, errAt(pos, "cannot unite %s and %s", kindOf(x), kindOf(y))
 }

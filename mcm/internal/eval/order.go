@@ -1,8 +1,6 @@
 package eval
 
 import (
-	"strings"
-
 	"github.com/purr-mcm/purr/cat/ast"
 )
 
@@ -56,8 +54,7 @@ func fromLibrary[L comparable](sc *env, name string) bool {
 	case *builtin[L]:
 		return name == "linearisations" && f.name == name
 	case *closure:
-		file := f.body.Position().File
-		return file == "cross.cat" || strings.HasSuffix(file, "/cross.cat") || strings.HasSuffix(file, ":cross.cat")
+		return isCrossFile(f.body.Position().File)
 	}
 	return false
 }

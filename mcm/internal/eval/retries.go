@@ -863,6 +863,8 @@ func (a *retries) with(w *ast.With, sc *env) *env {
 		return next
 	}
 	switch s := a.expr(w.Set, sc).(type) {
+	case *absCross:
+		return a.withCross(w, s, next)
 	case *absSet:
 		if s.open != nil {
 			a.refuseAt(s.open, "may change", "with "+w.Var+" chooses among its members")
@@ -1196,8 +1198,16 @@ func (a *retries) expr(x ast.Expr, sc *env) value {
 			return nothing()
 		}
 		s := &absSet{}
+		members := 0
 		for _, e := range x.Elems {
-			s.elems = append(s.elems, a.expr(e, sc))
+			v := a.expr(e, sc)
+			if _, ok := v.(absMember); ok {
+				members++
+			}
+			s.elems = append(s.elems, v)
+		}
+		if members == len(s.elems) {
+			return memberSingleton() // events or pairs: a set or relation
 		}
 		return s
 	case *ast.Tuple:

@@ -313,6 +313,12 @@ func allTags(vs []value) bool {
 
 // add is e ++ S on a listed set of values.
 func (a *retries) add(x *ast.Binary, e, s value) value {
+	if _, ok := e.(absMember); ok {
+		if isNothing(s) {
+			return memberSingleton()
+		}
+		return a.binary(&ast.Binary{Op: ast.Union, X: x.X, Y: x.Y, Pos: x.Pos}, memberSingleton(), s)
+	}
 	if isNothing(s) {
 		return &absSet{elems: []value{e}}
 	}
@@ -396,6 +402,9 @@ func (a *retries) unary(x *ast.Unary, v value) value {
 func (a *retries) apply(x *ast.App, f, arg value) value {
 	switch f := f.(type) {
 	case *closure:
+		if v, ok := a.libraryFamily(x, f, arg); ok {
+			return v
+		}
 		if a.depth >= retriesDepth {
 			return unknown(x, "calls nest too deep for purr to follow")
 		}

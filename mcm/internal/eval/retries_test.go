@@ -13,6 +13,7 @@ import (
 // refused at the construct that may change the check's value.
 func TestRetriesRemovable(t *testing.T) {
 	noLF := func(tag string) bool { return tag != "LF" }
+	lfOnly := func(tag string) bool { return tag == "LF" || tag == "NA" }
 	tests := []struct {
 		name, src string
 		variants  []string
@@ -79,7 +80,19 @@ func TestRetriesRemovable(t *testing.T) {
 		{name: "forall over values with one growing", src: "forall x in {po, ~ctrl} do acyclic x end", want: "m.cat:1:18: ~ctrl"},
 		{name: "map over values", src: "with x from map (fun r -> r | po) {rf, co}\nacyclic x"},
 		{name: "map over values, growing", src: "with x from map (fun r -> ~r) {ctrl}\nacyclic x", want: "m.cat:1:27: ~r may grow"},
-		{name: "map over events", src: "with x from map (fun e -> {e}) R\nacyclic x", want: "m.cat:1:13: map"},
+		{name: "map over events", src: "with x from map (fun e -> {e}) R\nacyclic x", want: "m.cat:1:1: with x from map"},
+		// A choice per member, as lock.cat's for failed trylocks: the
+		// reads they may read from, one pair each, united.
+		{name: "choice per member", src: "include \"cross.cat\"\nlet opts r = map (fun p -> p ++ 0) ((LKW * {r}) & loc & ext)\nwith x from cross(map opts (LF \\ range(rf)))\nacyclic x | po",
+			tags: TestTags{Removable: lfOnly}},
+		{name: "choice per member, used negated", src: "include \"cross.cat\"\nlet opts r = map (fun p -> p ++ 0) ((LKW * {r}) & loc & ext)\nwith x from cross(map opts LF)\nempty LF \\ range(x)",
+			tags: TestTags{Removable: lfOnly}, want: "m.cat:4:10: LF \\ range(x) may grow"},
+		{name: "choice per member, of no removed member", src: "include \"cross.cat\"\nlet opts r = map (fun p -> p ++ 0) ((LKW * {r}) & loc & ext)\nwith x from cross(map opts LF)\nempty LF \\ range(x)",
+			tags: TestTags{Removable: noLF}},
+		{name: "choice per member, options that shrink", src: "include \"cross.cat\"\nlet opts r = map (fun p -> p ++ 0) ((R * {r}) & loc)\nwith x from cross(map opts LF)\nacyclic x",
+			want: "m.cat:3:1: with x from cross(map(opts)(LF)): a member's options are walked from a set that may lose members"},
+		{name: "choice per member, members that grow", src: "include \"cross.cat\"\nlet opts r = map (fun p -> p ++ 0) ((LKW * {r}) & loc)\nwith x from cross(map opts (~ctrl))\nacyclic x",
+			want: "m.cat:3:29: ~ctrl may grow"},
 		{name: "difference of a value with its part", src: "let f = po; po\nlet g = f & int\nempty f \\ g"},
 
 		// Choices.

@@ -221,7 +221,7 @@ func (f *unfolder) retry(proc *xcfa.Process, loc *xcfa.Location, st *pathState) 
 				f.u.Retries = append(f.u.Retries, RetrySite{Thread: st.thread, Pos: locPos(loc)})
 				_, iteration := splitPath(st.seg, prev.depth)
 				for _, e := range iteration {
-					if e.IsMem() {
+					if e.HasLoc() {
 						f.u.RetryAccesses = append(f.u.RetryAccesses, e)
 					}
 				}

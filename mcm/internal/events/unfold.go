@@ -73,8 +73,9 @@ type Event struct {
 	// OneEvent marks the write half of a read-modify-write that herd7
 	// builds as one event with its read (C11 atomics).
 	OneEvent bool
-	// InCo puts a mark among the events co orders (xcfa.Mark.InCo).
-	InCo bool
+	// InCo puts a mark among the events co orders (xcfa.Mark.InCo);
+	// Observes says it only observes its location (xcfa.Mark.Observes).
+	InCo, Observes bool
 
 	AddrDeps, DataDeps, CtrlDeps []*Event // reads this event depends on
 	// The reads it depends on only through a choice (pick dependencies).
@@ -196,9 +197,9 @@ type Unfolding struct {
 	Cut    bool // some path was cut by the unrolling bound (herd's "Loop")
 	Cuts   []CutSite
 	// Retries are where paths were cut off by the retry rule
-	// (UnfoldOptions.Retries); RetryAccesses, the accesses of the
-	// iterations cut off: in an execution, the removed events' locations
-	// are theirs.
+	// (UnfoldOptions.Retries); RetryAccesses, the accesses and marks of
+	// the iterations cut off: in an execution, the removed events'
+	// locations are theirs.
 	Retries       []RetrySite
 	RetryAccesses []*Event
 	// Silent are the writes of the retries that write back what they
@@ -560,14 +561,20 @@ func (f *unfolder) newEvent(proc *xcfa.Process, kind EventKind, pos source.Pos, 
 	}
 	f.u.Events = append(f.u.Events, e)
 	st.seg.Events = append(st.seg.Events, e)
-	if kind == KindWrite || kind == KindMark {
-		st.effects++
-		st.lastSide = pos
-		if f.retries >= 0 {
-			st.sides = append(st.sides, e)
-		}
+	if kind == KindWrite {
+		f.sideEffect(e, st)
 	}
 	return e
+}
+
+// sideEffect counts e, a write or a mark that does more than observe, as
+// an effect of the path: an iteration with one is no retry.
+func (f *unfolder) sideEffect(e *Event, st *pathState) {
+	st.effects++
+	st.lastSide = e.Pos
+	if f.retries >= 0 {
+		st.sides = append(st.sides, e)
+	}
 }
 
 // condition is the term of a branch's condition, computed by the
@@ -751,7 +758,10 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 			st.instr++
 		}
 		e := f.newEvent(proc, KindMark, edge.Pos, edge.Instr, st)
-		e.Tags, e.Addr, e.AddrDeps, e.AddrPicks, e.InCo = op.Tags, addr, addr.deps, addr.picks, op.InCo
+		e.Tags, e.Addr, e.AddrDeps, e.AddrPicks, e.InCo, e.Observes = op.Tags, addr, addr.deps, addr.picks, op.InCo, op.Observes
+		if !op.Observes {
+			f.sideEffect(e, st)
+		}
 		if op.Value != nil {
 			if e.Val, err = f.term(op.Value, st); err != nil {
 				return wrap(err)
