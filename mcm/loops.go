@@ -692,10 +692,13 @@ func prefixesRemovable(model eval.Model, u *events.Unfolding) error {
 
 // retriesRemovable is eval.RetriesRemovableFor for the test unfolded as u:
 // the tags its events carry, and those a retry's events may carry (every
-// event that is no write or mark, a superset, and the retries' marks). With silent retries (a failed
-// test-and-set), eval.SilentRetriesRemovable, whose removed events may be
-// their writes too; and the final state must not show their locations,
-// whose last write may be one of them.
+// event that is no write or mark, a superset, and the retries' marks).
+// With silent retries (a failed test-and-set),
+// eval.SilentRetriesRemovable, whose removed events may be their writes
+// too; and the final state must not show their locations, whose last
+// write may be one of them, unless the thread writes them again after
+// every failed attempt and the model orders a thread's writes to a
+// location in co (events.SilentWrite.Overwritten).
 func (lc *loopCheck) retriesRemovable(u *events.Unfolding) error {
 	if len(u.Silent) > 0 {
 		shown := map[string]bool{} // by name: an array's cells all count
@@ -711,8 +714,12 @@ func (lc *loopCheck) retriesRemovable(u *events.Unfolding) error {
 			litmus.EachLoc(lc.t.Filter, add)
 		}
 		for _, w := range u.Silent {
-			if shown[w.Addr.Sym] {
-				return fmt.Errorf("the final state shows %v, whose last write may be a failed attempt's", w.Addr)
+			switch {
+			case !shown[w.Addr.Sym]:
+			case !w.Overwritten:
+				return fmt.Errorf("the final state shows %v, whose last write may be a failed attempt's: the thread may write it no more after one", w.Addr)
+			case !eval.CoherentWrites(lc.model):
+				return fmt.Errorf("the final state shows %v, whose last write may be a failed attempt's: the model does not order a thread's writes to a location in co", w.Addr)
 			}
 		}
 	}

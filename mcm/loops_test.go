@@ -78,6 +78,9 @@ var explicitTooSlow = map[string]string{
 	"kernel-xchg-lock-relaxed.litmus":           "over a minute: every failed exchange writes",
 	"kernel-xchg-lock-plain.litmus":             "over a minute: every failed exchange writes",
 	"kernel-xchg-lock-plain-relaxed.litmus":     "over a minute: every failed exchange writes",
+	"kernel-xchg-lock-shown.litmus":             "over a minute: every failed exchange writes",
+	"tas-xchg-lock-shown.litmus":                "over 100 s a model: every failed exchange writes",
+	"tas-xchg-lock-shown-relaxed.litmus":        "over 100 s a model: every failed exchange writes",
 }
 
 // refused are the tests --unroll none refuses, "file model", with a
@@ -242,5 +245,36 @@ exists (x=3)
 	_, _, _, err := checkLoopAt(t, path, "lkmm", mcm.Unbounded, mcm.EngineSAT)
 	if err == nil || !strings.Contains(err.Error(), "a failed iteration is kept for the model's flags, as ") {
 		t.Errorf("--unroll none: %v, want a refusal saying a failed iteration is kept for the flags", err)
+	}
+}
+
+// TestShownLockNeedsAnotherWrite checks that --unroll none removes a
+// failed test-and-set whose lock the final state shows only when the
+// thread writes the lock again after it on every path: here P0 may give
+// up (when it reads y as 1) after a failed exchange, which would then be
+// its last write to l (events.SilentWrite.Overwritten).
+func TestShownLockNeedsAnotherWrite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "give-up.litmus")
+	src := `C give-up
+{}
+P0(atomic_int *l, atomic_int *y)
+{
+	while (1) { if (atomic_load_explicit(y, memory_order_relaxed)) break; if (atomic_exchange_explicit(l, 1, memory_order_acquire) == 0) break; }
+}
+
+P1(atomic_int *l)
+{
+	while (atomic_exchange_explicit(l, 1, memory_order_acquire) == 1) { }
+	atomic_store_explicit(l, 0, memory_order_release);
+}
+
+exists (l=2)
+`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, err := checkLoopAt(t, path, "sc", mcm.Unbounded, mcm.EngineSAT)
+	if err == nil || !strings.Contains(err.Error(), "the final state shows l, whose last write may be a failed attempt's: the thread may write it no more after one") {
+		t.Errorf("--unroll none: %v, want a refusal saying the thread may write l no more after a failed attempt", err)
 	}
 }

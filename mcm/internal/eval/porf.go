@@ -41,6 +41,23 @@ func coherentWrites(m Model) bool {
 	return found
 }
 
+// CoherentWrites tells whether a thread's write to a location is
+// co-before its later writes to it in every consistent execution:
+// coherentWrites, or a required irreflexive X; Y where X certainly
+// contains po or po-loc and Y co (or the other way round), as RC11's
+// irreflexive hb; eco?.
+func CoherentWrites(m Model) bool {
+	if coherentWrites(m) {
+		return true
+	}
+	found := false
+	certainIrreflexiveSeqs(m, func(x, y *contents) {
+		po := func(c *contents) bool { return c.has(atomPo) || c.has(atomPoLoc) }
+		found = found || po(x) && y.has(atomCo) || x.has(atomCo) && po(y)
+	})
+	return found
+}
+
 // coherent tells whether the model requires a relation that certainly
 // contains po-loc, rf, co and fr to be acyclic (SC per location): in a
 // consistent execution, rf, co and fr never go against po between the
@@ -142,11 +159,24 @@ const maxClasses = 64
 // model's required acyclic checks certainly contains, for a program whose
 // events fall in classes (contents.check names the check).
 func certainChecks(m Model, classes []EventClass, found func(*contents)) {
+	runCertain(&porf{model: m, classes: classes, found: found})
+}
+
+// certainIrreflexiveSeqs calls found with what the two sides of each of
+// the model's required irreflexive checks of a sequence X; Y certainly
+// contain: no pair of X comes back to its start by a pair of Y.
+func certainIrreflexiveSeqs(m Model, found func(x, y *contents)) {
+	runCertain(&porf{model: m, foundSeq: found})
+}
+
+// runCertain runs the prelude and the model for a's callbacks.
+func runCertain(a *porf) {
 	prelude, _, err := library()
 	if err != nil {
 		return
 	}
-	a := &porf{model: m, variants: map[string]bool{}, included: map[string]bool{}, classes: classes, found: found}
+	m := a.model
+	a.variants, a.included = map[string]bool{}, map[string]bool{}
 	for _, v := range m.Variants {
 		a.variants[v] = true
 	}
@@ -241,7 +271,8 @@ type porf struct {
 	included    map[string]bool // as the evaluator, a file at most once
 	classes     []EventClass
 	found       func(*contents)
-	mayAnalysis bool // FlagsSilent: find what values may hold, and flags that may be raised (loud)
+	foundSeq    func(x, y *contents) // certainIrreflexiveSeqs's
+	mayAnalysis bool                 // FlagsSilent: find what values may hold, and flags that may be raised (loud)
 	loud        bool
 }
 
@@ -424,6 +455,11 @@ func (a *porf) run(stmts []ast.Stmt, env map[string]*contents, model bool) {
 			a.loud = a.loud || model && HasFlags(st.Body)
 		case *ast.With:
 			env[st.Var] = nil
+			if isCoGeneration(st) {
+				// purr binds the engines' co, which extends the base (a
+				// model's own generate_cos is refused when it runs).
+				env[st.Var] = &contents{atoms: 1 << atomCo}
+			}
 		case *ast.Enum:
 			// A bell's tags: the set of each is the events carrying it, as
 			// the engines bind them.
@@ -450,7 +486,7 @@ func (a *porf) run(stmts []ast.Stmt, env map[string]*contents, model bool) {
 
 // check reports a required acyclic check's relation to found.
 func (a *porf) check(c *ast.Check, env map[string]*contents) {
-	if c.Mode != ast.Require || c.Negated || c.Kind != ast.Acyclic {
+	if c.Mode != ast.Require || c.Negated {
 		return
 	}
 	id := c.Name
@@ -458,6 +494,14 @@ func (a *porf) check(c *ast.Check, env map[string]*contents) {
 		id = c.Pos.String() // as Check.ID names an unnamed check
 	}
 	if a.model.Skips(id) {
+		return
+	}
+	if seq, ok := c.X.(*ast.Binary); ok && seq.Op == ast.Seq && c.Kind == ast.Irreflexive && a.foundSeq != nil {
+		if x, y := a.contents(seq.X, env), a.contents(seq.Y, env); x != nil && y != nil {
+			a.foundSeq(x, y)
+		}
+	}
+	if c.Kind != ast.Acyclic || a.found == nil {
 		return
 	}
 	x := a.contents(c.X, env)
@@ -769,6 +813,11 @@ func (a *porf) forget(stmts []ast.Stmt, env map[string]*contents) {
 			}
 		case *ast.With:
 			env[st.Var] = nil
+			if isCoGeneration(st) {
+				// purr binds the engines' co, which extends the base (a
+				// model's own generate_cos is refused when it runs).
+				env[st.Var] = &contents{atoms: 1 << atomCo}
+			}
 		case *ast.Enum:
 			env[st.Name] = nil
 			for _, t := range st.Tags {

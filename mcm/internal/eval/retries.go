@@ -21,8 +21,9 @@ package eval
 //     source of rf and no event co orders; every kept read keeps its rf source; no kept event depends
 //     (addr, data, rf-reg) on an event of D.
 //   - With silent retries (SilentRetriesRemovable), D may hold writes
-//     that only removed reads read, at locations the final state does
-//     not show (so no final write, FW, is removed and none is added).
+//     that only removed reads read, none of them the last write to a
+//     location the final state shows (so no final write, FW, is removed
+//     and none is added).
 //   - D is made of whole iterations, so of whole instruction instances:
 //     the relations between the events of one instance (iico_*, si,
 //     same-instance, same-instr, amo) never join K to D; and rmw never
@@ -472,7 +473,7 @@ func retriesPredefined(tags TestTags, what int) *env {
 // read-modify-write is removed whole), rf's sources too (read only by
 // removed reads). FW stays as it is: the engines give it the co-last
 // write of each location the final state shows, and the program side
-// removes no write there (mcm's retriesRemovable).
+// removes none of those (mcm's retriesRemovable).
 func silentBase(e predef.Entry) *events {
 	x := retriesBase(e)
 	switch e.Name {

@@ -15,8 +15,11 @@ import (
 // leaves an execution of the same program: the kept reads keep their
 // writes, co loses the removed writes, every value stays. The model must
 // allow removing them (eval.SilentRetriesRemovable: as for retries, with
-// writes among the removed events), and the location must not be one the
-// final state shows (the last write to it may be a removed one).
+// writes among the removed events), and no removed write may be the last
+// to its location, whose value a final state shows: the location must be
+// one the final state does not show, or one the thread writes again on
+// every path after a failed attempt (SilentWrite.Overwritten), in a model
+// that orders a thread's writes to a location in co.
 //
 // An iteration is a silent retry when it comes back to a location as a
 // retry would, except for writes that are each the write half of a
@@ -42,13 +45,17 @@ import (
 
 // SilentWrite is the write of a silent retry: the location, the value it
 // writes back, the write (on the path that goes on, the same event) and
-// where it is.
+// where it is. Overwritten: every path the thread may take from the start
+// of the retry's iteration, but those that retry again, writes the
+// location again (the successful attempt, an unlock): in program order,
+// a failed attempt is never the thread's last write to it.
 type SilentWrite struct {
-	Thread int
-	Write  *Event
-	Addr   outcome.Value
-	Val    outcome.Value
-	Pos    source.Pos
+	Thread      int
+	Write       *Event
+	Addr        outcome.Value
+	Val         outcome.Value
+	Pos         source.Pos
+	Overwritten bool
 }
 
 // silentCandidate is an iteration taken as a silent retry, to be checked
@@ -56,6 +63,7 @@ type SilentWrite struct {
 type silentCandidate struct {
 	write SilentWrite
 	dead  *Segment
+	from  int  // the depth the iteration starts after
 	first bool // nothing before the loop may access what the iteration accesses
 	// gap: the accesses before the loop whose next write to their
 	// location may be the iteration's.
@@ -84,7 +92,7 @@ func (f *unfolder) silentIteration(st *pathState, prev *visit) ([]silentCandidat
 			return nil, false
 		}
 		v, static := staticValue(e.Val, st.known)
-		out = append(out, silentCandidate{write: SilentWrite{Thread: st.thread, Write: e, Addr: addr, Val: v, Pos: e.Pos}, dead: st.seg, first: first,
+		out = append(out, silentCandidate{write: SilentWrite{Thread: st.thread, Write: e, Addr: addr, Val: v, Pos: e.Pos}, dead: st.seg, from: prev.depth, first: first,
 			gap: gapAccesses(before, e.Addr, addr), computed: !static})
 	}
 	return out, len(out) > 0
@@ -169,10 +177,47 @@ func (f *unfolder) checkSilent() bool {
 		if !ok || !f.u.readsOfGoOnWithout(w.Addr, v) {
 			return false
 		}
-		w.Val = v
+		w.Val, w.Overwritten = v, c.overwritten()
 		if !seen[w.Write] {
 			seen[w.Write] = true
 			f.u.Silent = append(f.u.Silent, w)
+		}
+	}
+	return true
+}
+
+// overwritten tells whether every path from the start of c's iteration
+// (in the subtree of the latest segment of the dead path that holds an
+// event before it: its paths, and maybe others, which only makes the
+// answer more cautious), but those that retry again, writes c's location.
+func (c silentCandidate) overwritten() bool {
+	s := c.dead
+	for s.Parent != nil && !slices.ContainsFunc(s.Events, func(e *Event) bool { return e.Depth <= c.from }) {
+		s = s.Parent
+	}
+	return everyPathWrites(s, c.from, c.write.Addr)
+}
+
+// everyPathWrites tells whether every path through s that is not cut off
+// as a retry writes addr after depth.
+func everyPathWrites(s *Segment, depth int, addr outcome.Value) bool {
+	if s.Dead {
+		return true
+	}
+	for _, e := range s.Events {
+		if e.Kind != KindWrite || e.Depth <= depth {
+			continue
+		}
+		if a, ok := e.Addr.IsConst(); ok && a == addr {
+			return true
+		}
+	}
+	if s.leaf() {
+		return false
+	}
+	for _, child := range s.Children {
+		if !everyPathWrites(child, depth, addr) {
+			return false
 		}
 	}
 	return true

@@ -39,6 +39,7 @@ func TestSilentRetries(t *testing.T) {
 		silent   int    // the silent writes the unfolding keeps
 		first    bool   // Unfolding.SilentFirst, when silent
 		gap      string // Unfolding.SilentGap's kinds in program order, when silent
+		noUnlock bool   // P0 does not release the lock
 	}{
 		{name: "a test-and-set spinlock", lock: exchange, stored: "1", observer: fmt.Sprintf(exchange, "1") + unlock, values: lockValues, silent: 2, first: true},
 		{name: "the lock's values unknown", lock: exchange, stored: "1", observer: fmt.Sprintf(exchange, "1") + unlock, values: nil},
@@ -61,10 +62,16 @@ func TestSilentRetries(t *testing.T) {
 		{name: "a fetch-or of 1: writes back the 1 it read", lock: fetchOr, stored: "1", observer: fmt.Sprintf(fetchOr, "1") + unlock, values: lockValues, silent: 2, first: true},
 		{name: "a fetch-or of 2: writes 3 over 1", lock: fetchOr, stored: "2", observer: "", values: lockValues},
 		{name: "a fetch-add of 1: writes 2 over 1", lock: fetchAdd, stored: "1", observer: "", values: lockValues},
+		{name: "no unlock: the successful exchange writes the lock again", lock: exchange, stored: "1", noUnlock: true,
+			observer: fmt.Sprintf(exchange, "1") + unlock, values: lockValues, silent: 2, first: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			src := "C T\n{}\nP0(atomic_int *l, atomic_int *y)\n{\n" + tt.before + fmt.Sprintf(tt.lock, tt.stored) + unlock + "}\n\nP1(atomic_int *l)\n{\n" + tt.observer + "}\n\nexists (y=0)\n"
+			release := unlock
+			if tt.noUnlock {
+				release = ""
+			}
+			src := "C T\n{}\nP0(atomic_int *l, atomic_int *y)\n{\n" + tt.before + fmt.Sprintf(tt.lock, tt.stored) + release + "}\n\nP1(atomic_int *l)\n{\n" + tt.observer + "}\n\nexists (y=0)\n"
 			test, err := litmus.Parse("T.litmus", []byte(src))
 			if err != nil {
 				t.Fatal(err)
@@ -103,6 +110,11 @@ func TestSilentRetries(t *testing.T) {
 			for _, w := range u.Silent {
 				if w.Val != outcome.Int(1) {
 					t.Errorf("%v writes back %v, want 1", w.Pos, w.Val)
+				}
+				// The successful exchange writes the lock after every
+				// failed one.
+				if !w.Overwritten {
+					t.Errorf("%v: a failed attempt may be its thread's last write to the lock, want it written again", w.Pos)
 				}
 			}
 			if tt.silent == 0 && !u.Cut {
