@@ -174,9 +174,10 @@ func CheckContext(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options
 	}
 	res, err := satengine.Check(ctx, satModel, t, u, lay, eopt, recheck)
 	if err != nil && opt.Engine == "" && eval.NeedsConcreteExecutions(err) && explicit.Candidates(u) <= maxFallbackCandidates {
-		// The model walks sets that differ between executions (lock.cat's
-		// choices for a spin_is_locked or a failed spin_trylock): the
-		// explicit engine has each execution concretely.
+		// The model walks sets that differ between executions, otherwise
+		// than to choose among their members (which the SAT engine does:
+		// lock.cat's choices for failed trylocks): the explicit engine
+		// has each execution concretely.
 		return explicit.Check(ctx, model, t, u, lay, eopt)
 	}
 	return res, err

@@ -239,10 +239,7 @@ P1(int *l, int *x)
 
 exists (x=3)
 `
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, _, _, err := checkLoopAt(t, path, "lkmm", mcm.Unbounded, mcm.EngineSAT)
+	err := unboundedError(t, path, src, "lkmm")
 	if err == nil || !strings.Contains(err.Error(), "a failed iteration is kept for the model's flags, as ") {
 		t.Errorf("--unroll none: %v, want a refusal saying a failed iteration is kept for the flags", err)
 	}
@@ -270,11 +267,19 @@ P1(atomic_int *l)
 
 exists (l=2)
 `
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, _, _, err := checkLoopAt(t, path, "sc", mcm.Unbounded, mcm.EngineSAT)
+	err := unboundedError(t, path, src, "sc")
 	if err == nil || !strings.Contains(err.Error(), "the final state shows l, whose last write may be a failed attempt's: the thread may write it no more after one") {
 		t.Errorf("--unroll none: %v, want a refusal saying the thread may write l no more after a failed attempt", err)
 	}
+}
+
+// unboundedError writes src to path and checks it with --unroll none
+// under model, returning the refusal.
+func unboundedError(t *testing.T, path, src, model string) error {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, err := checkLoopAt(t, path, model, mcm.Unbounded, mcm.EngineSAT)
+	return err
 }

@@ -132,13 +132,13 @@ func sameMember(a, b value) (same, ok bool) {
 	return false, false
 }
 
-// A family is a set of values whose members depend on the execution: map
-// f S over an event set or relation S whose membership varies (the SAT
-// engine's, for lock.cat's failed trylocks that exist on some paths
-// only). Member i, f applied to S's i-th possible member, is in it when
-// lits[i] holds. It is only chosen from, by with (withFamily), directly
-// or through cross: herd's sets hold each value once, which withFamily
-// checks the members make no difference to.
+// varyingSet is a set of values whose members depend on the execution
+// (a family): map f S over an event set or relation S whose membership
+// varies (the SAT engine's, for lock.cat's failed trylocks that exist on
+// some paths only). Member i, f applied to S's i-th possible member, is
+// in it when lits[i] holds. It is only chosen from, by with
+// (withFamily), directly or through cross: herd's sets hold each value
+// once, which withFamily checks the members make no difference to.
 type varyingSet[L comparable] struct {
 	elems []value
 	lits  []L
@@ -156,8 +156,7 @@ func (*crossOf[L]) kind() string { return "the combinations of a set that depend
 // argument, which their bodies cannot walk: map's inner function
 // (apply_all) over an event set or relation whose membership varies,
 // giving a family, and cross (cross.cat's, purr's or herd's) over a
-// family. ok is false for
-// every other application.
+// family. ok is false for every other application.
 func (ev *evaluator[L]) libraryFamily(pos source.Pos, f *closure, arg value) (v value, ok bool, err error) {
 	switch {
 	case f.name == "apply_all" && f.body.Position().File == preludeFile:
@@ -208,7 +207,7 @@ func (ev *evaluator[L]) libraryFamily(pos source.Pos, f *closure, arg value) (v 
 	return nil, false, nil
 }
 
-// isCrossFile tells whether file is purr's cross.cat.
+// isCrossFile tells whether file is a cross.cat, purr's or herd's.
 func isCrossFile(file string) bool {
 	return file == "cross.cat" || strings.HasSuffix(file, "/cross.cat") || strings.HasSuffix(file, ":cross.cat")
 }

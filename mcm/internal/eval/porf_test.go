@@ -83,22 +83,8 @@ func TestImpliesAcyclicPoRfModels(t *testing.T) {
 		}
 		return out
 	}
-	names, err := fs.Glob(models.FS, "*.cat")
-	if err != nil {
-		t.Fatal(err)
-	}
-	embedded := func(name string) *cat.Model {
-		src, err := fs.ReadFile(models.FS, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		l := &cat.Loader{Embedded: []fs.FS{stdlib.FS, models.FS}}
-		m, err := l.LoadSource(name, src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m
-	}
+	names := embeddedNames(t)
+	embedded := func(name string) *cat.Model { return embeddedCat(t, name) }
 	if got, want := passing(embedded, names), []string{"rc11.cat", "sc.cat", "tso.cat", "x86tso-mixed.cat", "x86tso.cat"}; !slices.Equal(got, want) {
 		t.Errorf("embedded models stating po | rf acyclic: %v, want %v", got, want)
 	}
@@ -322,22 +308,9 @@ func TestCoherentWrites(t *testing.T) {
 			}
 		})
 	}
-	names, err := fs.Glob(models.FS, "*.cat")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var without []string
-	for _, name := range names {
-		src, err := fs.ReadFile(models.FS, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		l := &cat.Loader{Embedded: []fs.FS{stdlib.FS, models.FS}}
-		m, err := l.LoadSource(name, src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !CoherentWrites(Model{Cat: m}) {
+	for _, name := range embeddedNames(t) {
+		if !CoherentWrites(Model{Cat: embeddedCat(t, name)}) {
 			without = append(without, name)
 		}
 	}
@@ -346,4 +319,29 @@ func TestCoherentWrites(t *testing.T) {
 	if !slices.Equal(without, want) {
 		t.Errorf("embedded models not ordering a thread's writes in co: %v, want %v", without, want)
 	}
+}
+
+// embeddedNames lists purr's embedded models' files.
+func embeddedNames(t *testing.T) []string {
+	t.Helper()
+	names, err := fs.Glob(models.FS, "*.cat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return names
+}
+
+// embeddedCat loads one of purr's embedded models.
+func embeddedCat(t *testing.T, name string) *cat.Model {
+	t.Helper()
+	src, err := fs.ReadFile(models.FS, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &cat.Loader{Embedded: []fs.FS{stdlib.FS, models.FS}}
+	m, err := l.LoadSource(name, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
