@@ -2,6 +2,7 @@ package mcm_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -282,4 +283,45 @@ func unboundedError(t *testing.T, path, src, model string) error {
 	}
 	_, _, _, err := checkLoopAt(t, path, model, mcm.Unbounded, mcm.EngineSAT)
 	return err
+}
+
+// TestKernelLockChoicesAgree compares the engines on the suite's kernel
+// tests whose failed trylocks and spin_is_locked exist on some paths
+// only, at bounds where they do (the loop suite's explicit runs are at
+// bound 1, where such a path is cut): lock.cat's choice of what each
+// reads is the SAT engine's choice per possible event.
+func TestKernelLockChoicesAgree(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(loopsDir, "kernel-trylock-*.litmus"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no kernel trylock tests in %s (%v)", loopsDir, err)
+	}
+	unroll := []int{2, 3}
+	if testing.Short() {
+		unroll = unroll[:1]
+	}
+	for _, f := range files {
+		path, err := filepath.Abs(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range unroll {
+			var results [2]string
+			for i, engine := range []string{mcm.EngineSAT, mcm.EngineExplicit} {
+				cfg := herd.Default()
+				cfg.Unroll, cfg.Engine = n, engine
+				conf := filepath.Join(shared.Path(t, "lkmm/model"), "linux-kernel.cfg")
+				if err := cfg.ReadConf([]string{conf}, func(string) bool { return false }, io.Discard); err != nil {
+					t.Fatal(err)
+				}
+				res, err := herd.NewChecker(cfg).Check(context.Background(), path)
+				if err != nil {
+					t.Fatalf("%s at %d, %s: %v", f, n, engine, err)
+				}
+				results[i] = fmt.Sprintf("%+v", res.Outcome.Result(res.Test, false))
+			}
+			if results[0] != results[1] {
+				t.Errorf("%s at --unroll %d: SAT %s, explicit %s", f, n, results[0], results[1])
+			}
+		}
+	}
 }
