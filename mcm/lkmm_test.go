@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/purr-mcm/purr/cat"
+	"github.com/purr-mcm/purr/mcm/outcome"
+	"github.com/purr-mcm/purr/mcm/show"
 	"github.com/purr-mcm/purr/models"
 	"github.com/purr-mcm/purr/stdlib"
 )
@@ -188,5 +190,44 @@ func TestBellNamesUnbound(t *testing.T) {
 	}
 	if _, err := l.LoadSource("y.cat", []byte("enum A = 'once\nflag ~empty Once as once\n")); err != nil {
 		t.Errorf("with the enum: %v", err)
+	}
+}
+
+// TestLockEventsListed checks that executions list the kernel's lock
+// events (marks) as herd draws them, in both engines: kind M, at the
+// lock, named by their first tag, in program order with the accesses.
+func TestLockEventsListed(t *testing.T) {
+	m := inlineModel(t, "\"marks\"\nacyclic po\n")
+	lt := inlineTest(t, lockProgram)
+	for _, engine := range []string{EngineSAT, EngineExplicit} {
+		opt := engineOptions(engine, 2)
+		opt.Show = outcome.ShowAll
+		out, err := Check(m, lt, opt)
+		if err != nil {
+			t.Fatalf("%s: %v", engine, err)
+		}
+		seen := map[string]bool{}
+		for _, x := range out.Executions {
+			var p0 []string
+			for _, e := range x.Events {
+				if e.Kind == "M" {
+					if e.Loc != "s" || e.Value != "" {
+						t.Errorf("%s: %s at %q, value %q: want it at s, with no value", engine, show.EventText(e), e.Loc, e.Value)
+					}
+					seen[e.Tags[0]] = true
+				}
+				if e.Thread == 0 {
+					p0 = append(p0, show.EventText(e))
+				}
+			}
+			if got, want := strings.Join(p0, " "), "c: LKR[s] d: LKW[s] e: W[x]=1 f: UL[s]"; got != want {
+				t.Errorf("%s: P0 lists %q, want %q", engine, got, want)
+			}
+		}
+		for _, tag := range []string{"LKR", "LKW", "UL", "RL", "RU"} {
+			if !seen[tag] {
+				t.Errorf("%s: no execution lists a %s event", engine, tag)
+			}
+		}
 	}
 }

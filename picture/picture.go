@@ -526,6 +526,8 @@ func (l *layout) drawNode(b *strings.Builder, n *node, sets []string) {
 		fill = "#f1ecf7"
 	case "F":
 		fill = "#eeeeee"
+	case "M":
+		fill = "#eef6ea"
 	}
 	fmt.Fprintf(b, `<g class="event" data-id="%d">`, e.ID)
 	// The whole instruction and its place, which the box may cut, show
@@ -562,8 +564,16 @@ func (l *layout) drawNode(b *strings.Builder, n *node, sets []string) {
 }
 
 // eventText names an event as purr's listings and DOT pictures do,
-// "c: W[x]=1", its tags after: "b: W[x]=1 REL", "f: F DMB.SY".
+// "c: W[x]=1", its tags after: "b: W[x]=1 REL", "f: F DMB.SY"; a mark
+// as the listings do, "d: LKW[s]", its other tags after.
 func eventText(e outcome.Event) string {
+	if e.Kind == "M" {
+		s := show.EventText(e)
+		if len(e.Tags) > 1 {
+			s += " " + strings.Join(e.Tags[1:], ",")
+		}
+		return s
+	}
 	s := e.Label + ": " + e.Kind
 	if e.Loc != "" {
 		s += "[" + e.Loc + "]=" + e.Value

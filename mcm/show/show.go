@@ -40,12 +40,29 @@ func edges(x *outcome.Execution, rel string) ([]outcome.Edge, bool) {
 }
 
 // EventText is an event as herd7 labels it: "c: W[x]=1", "e: R[y]=0",
-// "g: F".
+// "g: F"; a mark by its first tag, what it is: "d: LKW[s]", "h: LF[s]",
+// "k: Srcu-lock[s]=1231".
 func EventText(e outcome.Event) string {
-	if e.Kind == "F" {
+	switch e.Kind {
+	case "F":
 		return e.Label + ": F"
+	case "M":
+		s := fmt.Sprintf("%s: %s[%s]", e.Label, markName(e), e.Loc)
+		if e.Value != "" {
+			s += "=" + e.Value
+		}
+		return s
 	}
 	return fmt.Sprintf("%s: %s[%s]=%s", e.Label, e.Kind, e.Loc, e.Value)
+}
+
+// markName is what a mark is: its first tag (herd's LKR, LKW, UL, LF, RL,
+// RU, Srcu-lock, ...).
+func markName(e outcome.Event) string {
+	if len(e.Tags) == 0 {
+		return "M"
+	}
+	return e.Tags[0]
 }
 
 // detail is what an event's instruction says of it, or its tags when the

@@ -66,11 +66,15 @@ func NewBuilder(t *litmus.Test, lay events.Layout, occ []Occurrence) *Builder {
 			ev.Kind = "R"
 		case e.IsWrite():
 			ev.Kind = "W"
+		case e.Kind == events.KindMark:
+			ev.Kind = "M"
 		default:
 			ev.Kind = "F"
 		}
-		if e.IsMem() {
+		if e.HasLoc() {
 			ev.Loc = lay.CellName(o.Addr)
+		}
+		if e.IsMem() || e.Val != nil {
 			ev.Value = formatValue(lay, o)
 		}
 		b.ids[e.ID] = i
@@ -116,9 +120,12 @@ func formatValue(lay events.Layout, o Occurrence) string {
 	return outcome.Format(lay.TypeOf(litmus.Loc{Kind: litmus.GlobalLoc, Name: o.Addr.Sym}), o.Val, false)
 }
 
-// Listed tells whether executions list the event: memory accesses and
-// fences do, herd's branches and register events do not.
-func Listed(e *events.Event) bool { return e.IsMem() || e.Kind == events.KindFence }
+// Listed tells whether executions list the event: memory accesses,
+// fences and marks (the kernel's lock and SRCU events) do, herd's
+// branches and register events do not.
+func Listed(e *events.Event) bool {
+	return e.IsMem() || e.Kind == events.KindFence || e.Kind == events.KindMark
+}
 
 // add puts the pair (from, to), by unfolding event IDs, in a relation; a
 // pair with an event the execution does not list is left out.

@@ -1226,8 +1226,11 @@ func (c *Checker) execution(x *execution, j judgement, index int, capture []stri
 	for _, e := range c.u.Events {
 		if x.executed[e.ID] {
 			o := engine.Occurrence{Event: e}
-			if e.IsMem() {
-				o.Addr, o.Val = x.val[e.Addr.ID], x.val[e.Val.ID]
+			if e.HasLoc() {
+				o.Addr = x.val[e.Addr.ID]
+			}
+			if e.Val != nil {
+				o.Val = x.val[e.Val.ID]
 			}
 			occ = append(occ, o)
 		}

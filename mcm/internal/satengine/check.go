@@ -344,8 +344,10 @@ func (en *encoding) builder(t *litmus.Test, lay events.Layout, sets map[string]S
 			continue
 		}
 		o := engine.Occurrence{Event: e}
-		if e.IsMem() {
+		if e.HasLoc() {
 			o.Addr, _ = en.termValue(e.Addr)
+		}
+		if e.Val != nil {
 			o.Val, _ = en.termValue(e.Val)
 		}
 		occ = append(occ, o)
