@@ -162,7 +162,7 @@ func (f *unfolder) checkSilent() bool {
 		// read a write back and go on.
 		return false
 	}
-	seen, gap := map[*Event]bool{}, map[*Event]bool{}
+	seen, gap := map[*Event]int{}, map[*Event]bool{} // seen: a write's index in u.Silent
 	f.u.SilentFirst = true
 	for _, c := range f.silent {
 		f.u.SilentFirst = f.u.SilentFirst && c.first
@@ -178,10 +178,14 @@ func (f *unfolder) checkSilent() bool {
 			return false
 		}
 		w.Val, w.Overwritten = v, c.overwritten()
-		if !seen[w.Write] {
-			seen[w.Write] = true
-			f.u.Silent = append(f.u.Silent, w)
+		if i, ok := seen[w.Write]; ok {
+			// Another path that retried with the same write: it is
+			// overwritten only if it is on both.
+			f.u.Silent[i].Overwritten = f.u.Silent[i].Overwritten && w.Overwritten
+			continue
 		}
+		seen[w.Write] = len(f.u.Silent)
+		f.u.Silent = append(f.u.Silent, w)
 	}
 	return true
 }
