@@ -17,6 +17,20 @@ type Occurrence struct {
 	Addr, Val outcome.Value
 }
 
+// Occur is e's occurrence in an execution whose terms have the values
+// val gives: its address when it has a location, its value when it
+// carries one.
+func Occur(e *events.Event, val func(*events.Term) outcome.Value) Occurrence {
+	o := Occurrence{Event: e}
+	if e.HasLoc() {
+		o.Addr = val(e.Addr)
+	}
+	if e.Val != nil {
+		o.Val = val(e.Val)
+	}
+	return o
+}
+
 // Builder assembles one execution from an engine's events, whatever the
 // engine: it numbers and labels the events in herd7's order, and maps the
 // unfolding's event IDs onto the execution's.

@@ -281,13 +281,14 @@ func (ev *evaluator[L]) withFamily(w *ast.With, choices []options[L], rest []ast
 				ev.al.choices = append(ev.al.choices, sel)
 			}
 			holds = append(holds, lg.Or(lg.Not(sel), c.lits[i]))
-			picked, err := ev.selected(w.Pos, sel, c.elems[i])
-			if err != nil {
-				return nil, err
-			}
-			if x, err = ev.union(w.Pos, x, picked); err != nil {
-				return nil, err
-			}
+		}
+		picked, ok := ev.mux(sels, c.elems)
+		if !ok {
+			return nil, errVaries(w.Pos, "unsupported: choosing among values that depend on the execution and are not all event sets or all relations")
+		}
+		var err error
+		if x, err = ev.binary(&ast.Binary{Pos: w.Pos, Op: ast.Union}, x, picked); err != nil {
+			return nil, err
 		}
 	}
 	ev.checks = append(ev.checks, Check[L]{Name: w.Var, Mode: ast.Require, Lit: lg.All(holds), Pos: w.Pos})
@@ -336,48 +337,4 @@ func (ev *evaluator[L]) familyDistinct(pos source.Pos, choices []options[L]) err
 		}
 	}
 	return nil
-}
-
-// selected is x when sel holds and empty otherwise: an event set or a
-// relation.
-func (ev *evaluator[L]) selected(pos source.Pos, sel L, x value) (value, error) {
-	lg := ev.al.lg
-	switch x := x.(type) {
-	case Rel[L]:
-		out := make(Rel[L], len(x))
-		for _, p := range SortedPairs(x) {
-			out[p] = lg.And(sel, x[p])
-		}
-		return out, nil
-	case Set[L]:
-		out := ev.al.EmptySet()
-		for e, l := range x {
-			out[e] = lg.And(sel, l)
-		}
-		return out, nil
-	case emptyVal:
-		return x, nil
-	}
-	return nil, errVaries(pos, "unsupported: choosing among %s, which depend on the execution", kindOf(x))
-}
-
-// union is x | y of two event sets or two relations, either maybe empty.
-func (ev *evaluator[L]) union(pos source.Pos, x, y value) (value, error) {
-	if _, empty := x.(emptyVal); empty {
-		return y, nil
-	}
-	if _, empty := y.(emptyVal); empty {
-		return x, nil
-	}
-	switch x := x.(type) {
-	case Rel[L]:
-		if y, ok := y.(Rel[L]); ok {
-			return ev.al.union(x, y), nil
-		}
-	case Set[L]:
-		if y, ok := y.(Set[L]); ok {
-			return ev.al.setUnion(x, y), nil
-		}
-	}
-	return nil, errAt(pos, "cannot unite %s and %s", kindOf(x), kindOf(y))
 }

@@ -484,7 +484,8 @@ func (a *porf) run(stmts []ast.Stmt, env map[string]*contents, model bool) {
 	}
 }
 
-// check reports a required acyclic check's relation to found.
+// check reports a required acyclic check's relation to found, and the
+// two sides of a required irreflexive X; Y to foundSeq.
 func (a *porf) check(c *ast.Check, env map[string]*contents) {
 	if c.Mode != ast.Require || c.Negated {
 		return
@@ -813,11 +814,6 @@ func (a *porf) forget(stmts []ast.Stmt, env map[string]*contents) {
 			}
 		case *ast.With:
 			env[st.Var] = nil
-			if isCoGeneration(st) {
-				// purr binds the engines' co, which extends the base (a
-				// model's own generate_cos is refused when it runs).
-				env[st.Var] = &contents{atoms: 1 << atomCo}
-			}
 		case *ast.Enum:
 			env[st.Name] = nil
 			for _, t := range st.Tags {

@@ -1225,14 +1225,7 @@ func (c *Checker) execution(x *execution, j judgement, index int, capture []stri
 	var occ []engine.Occurrence
 	for _, e := range c.u.Events {
 		if x.executed[e.ID] {
-			o := engine.Occurrence{Event: e}
-			if e.HasLoc() {
-				o.Addr = x.val[e.Addr.ID]
-			}
-			if e.Val != nil {
-				o.Val = x.val[e.Val.ID]
-			}
-			occ = append(occ, o)
+			occ = append(occ, engine.Occur(e, func(t *events.Term) outcome.Value { return x.val[t.ID] }))
 		}
 	}
 	b := engine.NewBuilder(c.test, c.lay, occ)

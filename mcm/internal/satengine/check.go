@@ -343,14 +343,10 @@ func (en *encoding) builder(t *litmus.Test, lay events.Layout, sets map[string]S
 		if !s.Value(en.al.Exec[e.ID]) {
 			continue
 		}
-		o := engine.Occurrence{Event: e}
-		if e.HasLoc() {
-			o.Addr, _ = en.termValue(e.Addr)
-		}
-		if e.Val != nil {
-			o.Val, _ = en.termValue(e.Val)
-		}
-		occ = append(occ, o)
+		occ = append(occ, engine.Occur(e, func(t *events.Term) outcome.Value {
+			v, _ := en.termValue(t)
+			return v
+		}))
 	}
 	b := engine.NewBuilder(t, lay, occ)
 	if brief {
