@@ -691,8 +691,8 @@ func prefixesRemovable(model eval.Model, u *events.Unfolding) error {
 }
 
 // retriesRemovable is eval.RetriesRemovableFor for the test unfolded as u:
-// the tags its events carry, and those a retry's events may carry (every
-// event that is no write or mark, a superset, and the retries' marks).
+// the tags its events carry, and those a retry's events may carry (the
+// tags of the iterations the unfolding cut off).
 // With silent retries (a failed test-and-set),
 // eval.SilentRetriesRemovable, whose removed events may be their writes
 // too; and the final state must not show their locations, whose last
@@ -752,16 +752,13 @@ func removableTags(model eval.Model, u *events.Unfolding, prefixes bool) (remova
 	for _, e := range u.Events {
 		for _, tag := range e.Tags {
 			carried[tag] = true
-			if !e.IsWrite() && e.Kind != events.KindMark {
-				inRetries[tag] = true
-			}
 		}
 	}
-	for _, e := range u.RetryAccesses {
-		if e.Kind == events.KindMark { // one that observes (a failed trylock)
-			for _, tag := range e.Tags {
-				carried[tag], inRetries[tag] = true, true
-			}
+	if !prefixes { // PrefixesRemovable takes any tag as removable
+		// The retries' events, a mark that observes (a failed trylock)
+		// among them.
+		for tag := range u.RetryTags {
+			carried[tag], inRetries[tag] = true, true
 		}
 	}
 	if silent {

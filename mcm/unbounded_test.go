@@ -272,3 +272,37 @@ func TestSilentRetriesShown(t *testing.T) {
 		})
 	}
 }
+
+// TestFlagsOfFencesAwayFromRetries checks that a flag whose witness is a
+// fence (herd's aarch64fences.cat flags each DMB with a shareability
+// domain) keeps no failed iteration when the retries hold no such fence:
+// the spin is then one pass, a single execution, with the flag raised.
+// With the fence inside the loop, a removed iteration might be the only
+// one that raises it, and one is kept: the execution that spins once
+// counts too.
+func TestFlagsOfFencesAwayFromRetries(t *testing.T) {
+	model := inlineModel(t, "FenceFlag\nacyclic po | rf | co | fr as sc\nflag ~empty DMB.ISH as ish-fence\n")
+	const head = "AArch64 T\n{ 0:X1=x; 1:X1=x; }\n P0 | P1 ;\n MOV W0,#1 | ;\n STR W0,[X1] | ;\n"
+	tests := []struct {
+		name, waiter string
+		executions   int
+	}{
+		{"the fence before the loop", " | DMB ISH ;\n | L0: ;\n | LDR W0,[X1] ;\n | CBZ W0,L0 ;\n", 1},
+		{"the fence inside the loop", " | L0: ;\n | DMB ISH ;\n | LDR W0,[X1] ;\n | CBZ W0,L0 ;\n", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			test := inlineTest(t, head+tt.waiter+"exists (1:X0=1)\n")
+			out, err := Check(model, test, Options{Unroll: Unbounded})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Loop || out.Bound == nil || !out.Bound.Exact {
+				t.Fatalf("Loop %v, bound %+v: want an exact answer", out.Loop, out.Bound)
+			}
+			if n := out.Positive + out.Negative; n != tt.executions || !slices.Contains(out.Flags, "ish-fence") {
+				t.Errorf("%d executions, flags %q: want %d, with ish-fence", n, out.Flags, tt.executions)
+			}
+		})
+	}
+}

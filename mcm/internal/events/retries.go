@@ -224,6 +224,12 @@ func (f *unfolder) retry(proc *xcfa.Process, loc *xcfa.Location, st *pathState) 
 					if e.HasLoc() {
 						f.u.RetryAccesses = append(f.u.RetryAccesses, e)
 					}
+					for _, tag := range e.Tags {
+						if f.u.RetryTags == nil {
+							f.u.RetryTags = map[string]bool{}
+						}
+						f.u.RetryTags[tag] = true
+					}
 				}
 				return true
 			}

@@ -127,3 +127,52 @@ func locName(e *events.Event) string {
 	}
 	return "?"
 }
+
+// TestRetryTags checks that the tags of the iterations cut off are those
+// of the retry's own events: a fence before or after the loop is kept in
+// every execution, so a model's sets of its tags lose no member when the
+// retries go (the flag of herd's aarch64fences.cat on DMB ISH), and one
+// inside the loop may be removed.
+func TestRetryTags(t *testing.T) {
+	const head = "AArch64 T\n{ 0:X1=x; 0:X3=y; }\n P0 ;\n DMB ISH ;\nL0: ;\n LDAR W0,[X1] ;\n"
+	tests := []struct {
+		name, body   string
+		want, absent []string
+	}{
+		{name: "fences outside the loop",
+			body: " CBZ W0,L0 ;\n DMB SY ;\n LDR W2,[X3] ;\n",
+			want: []string{"A"}, absent: []string{"DMB.ISH", "DMB.SY"}},
+		{name: "a fence inside the loop",
+			body: " DMB ISHLD ;\n CBZ W0,L0 ;\n LDR W2,[X3] ;\n",
+			want: []string{"A", "DMB.ISHLD"}, absent: []string{"DMB.ISH"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			test, err := litmus.Parse("T.litmus", []byte(head+tt.body+"exists (0:X2=0)\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, regs, mem, err := events.InitialState(test)
+			if err != nil {
+				t.Fatal(err)
+			}
+			u, err := events.UnfoldWith(context.Background(), test.Program, events.UnfoldOptions{Unroll: 2}, regs, mem)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(u.Retries) == 0 {
+				t.Fatal("no retry was cut off")
+			}
+			for _, tag := range tt.want {
+				if !u.RetryTags[tag] {
+					t.Errorf("RetryTags lacks %s: %v", tag, u.RetryTags)
+				}
+			}
+			for _, tag := range tt.absent {
+				if u.RetryTags[tag] {
+					t.Errorf("RetryTags holds %s, carried only outside the loop: %v", tag, u.RetryTags)
+				}
+			}
+		})
+	}
+}

@@ -202,6 +202,10 @@ type Unfolding struct {
 	// locations are theirs.
 	Retries       []RetrySite
 	RetryAccesses []*Event
+	// RetryTags are the tags of the events of the iterations cut off:
+	// every removed event of an execution carries only tags among them,
+	// as its iteration, from the loop's state, is one the unfolding cut.
+	RetryTags map[string]bool
 	// Silent are the writes of the retries that write back what they
 	// read (silent.go), one per instruction instance.
 	Silent []SilentWrite
