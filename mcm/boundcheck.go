@@ -207,6 +207,10 @@ func orderedReadWrites(model eval.Model, t *litmus.Test, dependentOnly bool) (wh
 			} else {
 				holds = o.Po[k] || p.rw.Ctrl && o.Ctrl[k] || p.rw.Data && o.Data[k] || p.rw.Addr && o.Addr[k] ||
 					p.rw.PickCtrl && o.PickCtrl[k] || p.rw.PickData && o.PickData[k] || p.rw.PickAddr && o.PickAddr[k] ||
+					// Either dependency on each path, and O holds both.
+					p.rw.CtrlOrData && o.Ctrl[k] && o.Data[k] || p.rw.CtrlOrAddr && o.Ctrl[k] && o.Addr[k] ||
+					p.rw.PickCtrlOrData && o.PickCtrl[k] && o.PickData[k] || p.rw.PickCtrlOrAddr && o.PickCtrl[k] && o.PickAddr[k] ||
+					p.rw.SameLoc && o.PoLoc[k] ||
 					// Wherever the write depends on the read it has a
 					// dependency on it, and O holds every kind.
 					dependentOnly && !p.rw.MayUnrecorded && o.PickCtrl[k] && o.PickData[k] && o.PickAddr[k] ||

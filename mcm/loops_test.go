@@ -24,8 +24,8 @@ const loopsDir = "../testdata/loops"
 // every broken variant to show its failure. smallBound lowers it for the
 // tests whose formulas outgrow purr's limits at 2 (Dekker's nested loops,
 // the kernel's cmpxchg under the LKMM) or take it seconds there (the
-// AArch64 ticket lock's two loops a thread; a lock taken twice, minutes),
-// whose failures need no iteration.
+// AArch64 ticket lock's two loops a thread; a lock taken twice or by CAS,
+// minutes), whose failures need no iteration.
 const loopsBound = 2
 
 var smallBound = map[string]bool{
@@ -39,6 +39,9 @@ var smallBound = map[string]bool{
 	"kernel-cmpxchg-lock-relaxed.litmus":        true,
 	"aarch64-tas-swp-twice.litmus":              true,
 	"aarch64-tas-swp-twice-plain-unlock.litmus": true,
+	"aarch64-cas-lock.litmus":                   true,
+	"aarch64-cas-lock-no-fence.litmus":          true,
+	"kernel-cmpxchg-counter.litmus":             true,
 }
 
 // explicitTooSlow are the tests the explicit engine cannot enumerate in
@@ -82,6 +85,8 @@ var explicitTooSlow = map[string]string{
 	"kernel-xchg-lock-shown.litmus":             "over a minute: every failed exchange writes",
 	"tas-xchg-lock-shown.litmus":                "over 100 s a model: every failed exchange writes",
 	"tas-xchg-lock-shown-relaxed.litmus":        "over 100 s a model: every failed exchange writes",
+	"aarch64-cas-lock.litmus":                   "over 100 s a model: a CAS has four outcomes",
+	"aarch64-cas-lock-no-fence.litmus":          "over 100 s a model: a CAS has four outcomes",
 }
 
 // refused are the tests --unroll none refuses, "file model", with a

@@ -89,8 +89,9 @@ type ReadWriteOrder struct {
 	Fence                map[[3]int]bool
 	// PickCtrl, PickData, PickAddr hold {r, w} when O holds the pairs of
 	// the pick dependencies (a choice's condition on the way); Rmw when
-	// it holds those of rmw.
-	PickCtrl, PickData, PickAddr, Rmw map[[2]int]bool
+	// it holds those of rmw; PoLoc when it holds the pairs of program
+	// order between accesses to one location.
+	PickCtrl, PickData, PickAddr, Rmw, PoLoc map[[2]int]bool
 }
 
 // ReadWriteOrders lists the model's required acyclic checks whose
@@ -113,19 +114,24 @@ func ReadWriteOrders(m Model, classes []EventClass) []ReadWriteOrder {
 	}
 	internal := false
 	var out []ReadWriteOrder
-	certainChecks(m, classes, func(x *contents) {
+	a := &porf{model: m, classes: classes, coherent: coherent(m)}
+	a.found = func(x *contents) {
 		internal = internal || (x.has(atomPo) || x.has(atomPoLoc)) && (x.has(atomRf) || x.has(atomRfi))
 		if !x.has(atomRf) && !x.has(atomRfe) && !x.holdsRfe(classes) {
 			return
 		}
 		o := ReadWriteOrder{Check: x.check, Po: map[[2]int]bool{}, Ctrl: map[[2]int]bool{},
 			Data: map[[2]int]bool{}, Addr: map[[2]int]bool{}, Fence: map[[3]int]bool{},
-			PickCtrl: map[[2]int]bool{}, PickData: map[[2]int]bool{}, PickAddr: map[[2]int]bool{}, Rmw: map[[2]int]bool{}}
+			PickCtrl: map[[2]int]bool{}, PickData: map[[2]int]bool{}, PickAddr: map[[2]int]bool{}, Rmw: map[[2]int]bool{},
+			PoLoc: map[[2]int]bool{}}
 		for f := range x.pairs {
 			k := [2]int{f.from, f.to}
 			switch f.kind {
 			case famPo:
 				o.Po[k] = true
+				o.PoLoc[k] = true
+			case famPoLoc:
+				o.PoLoc[k] = true
 			case famCtrl:
 				o.Ctrl[k] = true
 			case famData:
@@ -145,7 +151,8 @@ func ReadWriteOrders(m Model, classes []EventClass) []ReadWriteOrder {
 			}
 		}
 		out = append(out, o)
-	})
+	}
+	runCertain(a)
 	if !internal {
 		return nil
 	}
@@ -222,6 +229,10 @@ const (
 	famPickData
 	famPickAddr
 	famRmw // those of rmw: the read and write of one atomic
+	// famPoLoc: those of program order between accesses to one location
+	// (po & loc; in a coherent model, fr and co hold those from reads
+	// and writes to writes).
+	famPoLoc
 )
 
 type family struct {
@@ -270,6 +281,7 @@ type porf struct {
 	variants    map[string]bool
 	included    map[string]bool // as the evaluator, a file at most once
 	classes     []EventClass
+	coherent    bool // the model keeps each location SC (coherent): fr and co hold po-loc's pairs to writes
 	found       func(*contents)
 	foundSeq    func(x, y *contents) // certainIrreflexiveSeqs's
 	mayAnalysis bool                 // FlagsSilent: find what values may hold, and flags that may be raised (loud)
@@ -354,9 +366,15 @@ func (a *porf) predefined() map[string]*contents {
 		case e.Name == "loc":
 			v = &contents{atoms: 1 << atomLoc}
 		case e.Name == "co":
-			v = &contents{atoms: 1 << atomCo}
+			v = &contents{atoms: 1 << atomCo, pairs: a.poLocIf(a.coherent, "W")}
 		case e.Name == "fr":
-			v = &contents{atoms: 1 << atomFr}
+			v = &contents{atoms: 1 << atomFr, pairs: a.poLocIf(a.coherent, "R")}
+		case e.Name == "int":
+			// Every pair of program order, either way, and each event with
+			// itself.
+			v = fams(famPo, a.every())
+			v.atoms = 1 << atomAccessID
+			maps.Copy(v.pairs, a.identity(a.all()))
 		case e.Kind != cat.KindSet && predef.Reflexive(e.Name):
 			// Every access with itself (herd's sm, same-instr, ...):
 			// rf; sm holds rf.
@@ -370,6 +388,27 @@ func (a *porf) predefined() map[string]*contents {
 		}
 	}
 	return env
+}
+
+// poLocIf is, when cond, the pairs of program order between accesses to
+// one location from the classes of the given kinds to the writes: in a
+// coherent execution a read is fr-before, and a write co-before, the
+// writes po-after it at its location (against po, fr or co with po-loc
+// would close a cycle of the coherence check).
+func (a *porf) poLocIf(cond bool, from string) map[family]bool {
+	out := map[family]bool{}
+	if !cond {
+		return out
+	}
+	src, dst := a.kinds(from), a.kinds("W")
+	for i := range a.classes {
+		for j := range a.classes {
+			if src&(1<<i) != 0 && dst&(1<<j) != 0 {
+				out[family{kind: famPoLoc, from: i, to: j}] = true
+			}
+		}
+	}
+	return out
 }
 
 // tagged is the set of the events carrying a tag: the classes whose
@@ -706,14 +745,24 @@ func (a *porf) both(x, y *contents) *contents {
 	inPo := func(f family, z *contents) bool {
 		return z.pairs[f] || f.kind != famID && f.kind != famRfe && z.pairs[family{kind: famPo, from: f.from, to: f.to}]
 	}
+	// po-loc's pairs are in loc too; po's with loc are po-loc's.
+	withLoc := func(f family, z *contents) bool {
+		return z.has(atomLoc) && (f.kind == famPoLoc || f.kind == famID)
+	}
 	for f := range x.pairs {
-		if inPo(f, y) {
+		if inPo(f, y) || withLoc(f, y) {
 			out.pairs[f] = true
+		}
+		if f.kind == famPo && (y.has(atomLoc) || y.pairs[family{kind: famPoLoc, from: f.from, to: f.to}]) {
+			out.pairs[family{kind: famPoLoc, from: f.from, to: f.to}] = true
 		}
 	}
 	for f := range y.pairs {
-		if inPo(f, x) {
+		if inPo(f, x) || withLoc(f, x) {
 			out.pairs[f] = true
+		}
+		if f.kind == famPo && (x.has(atomLoc) || x.pairs[family{kind: famPoLoc, from: f.from, to: f.to}]) {
+			out.pairs[family{kind: famPoLoc, from: f.from, to: f.to}] = true
 		}
 	}
 	if (x.has(atomPo) || x.has(atomPoLoc)) && (y.has(atomLoc) || y.has(atomPoLoc)) ||

@@ -174,6 +174,15 @@ func TestReadWriteOrders(t *testing.T) {
 		{"pick dependencies", internal + "let pick-data = pick-data-dep?\nlet pob = (pick-data | pick-ctrl-dep); [W]\nacyclic pob | rfe as ob",
 			[]string{"ctrl 0>2", "ctrl 0>3", "ctrl 1>2", "ctrl 1>3", "data 0>2", "data 0>3", "data 1>2", "data 1>3",
 				"pick-ctrl 0>2", "pick-ctrl 0>3", "pick-ctrl 1>2", "pick-ctrl 1>3", "pick-data 0>2", "pick-data 0>3", "pick-data 1>2", "pick-data 1>3"}},
+		// po-loc's pairs: po & loc's, and, in a model that keeps each
+		// location coherent, fr's from reads to the writes po-after them
+		// (the kernel's overwrite & int); not fr's in a model that may not.
+		{"po & loc", internal + "let lws = po & loc; [W]\nacyclic lws | rfe as ob",
+			[]string{"po-loc 0>2", "po-loc 0>3", "po-loc 1>2", "po-loc 1>3"}},
+		{"fr within a thread, coherent", internal + "let overwrite = co | fr\nacyclic (overwrite & int) | rfe as ob",
+			[]string{"po-loc 0>2", "po-loc 0>3", "po-loc 1>2", "po-loc 1>3"}},
+		{"fr within a thread, not coherent", "acyclic po-loc | rf as internal\nlet overwrite = co | fr\nacyclic (overwrite & int) | rfe as ob",
+			[]string{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -194,9 +203,9 @@ func TestReadWriteOrders(t *testing.T) {
 			reads := func(i int) bool { return classes[i].Kind == 'R' }
 			writes := func(i int) bool { return classes[i].Kind == 'W' }
 			for name, fam := range map[string]map[[2]int]bool{"po": o.Po, "ctrl": o.Ctrl, "data": o.Data, "addr": o.Addr,
-				"pick-ctrl": o.PickCtrl, "pick-data": o.PickData, "pick-addr": o.PickAddr} {
+				"pick-ctrl": o.PickCtrl, "pick-data": o.PickData, "pick-addr": o.PickAddr, "po-loc": o.PoLoc} {
 				for k := range fam {
-					if reads(k[0]) && writes(k[1]) {
+					if reads(k[0]) && writes(k[1]) && (name != "po-loc" || !o.Po[k]) {
 						got = append(got, fmt.Sprintf("%s %d>%d", name, k[0], k[1]))
 					}
 				}

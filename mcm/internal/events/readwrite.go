@@ -2,6 +2,7 @@ package events
 
 import (
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -25,7 +26,17 @@ type ReadWrite struct {
 	// condition (a CSEL's) counts too, as herd's pick dependencies do
 	// (which include the plain ones); PickCtrl not in C.
 	PickCtrl, PickData, PickAddr bool
-	Fences                       []string // the TagsKey of each fence certainly between
+	// CtrlOrData, CtrlOrAddr: on every path the write has a control
+	// dependency on the read or a data (address) one, when neither holds
+	// on all; PickCtrlOrData, PickCtrlOrAddr the same of the pick
+	// dependencies. A loop's first iteration may carry the value, and
+	// its branch order the later ones.
+	CtrlOrData, CtrlOrAddr         bool
+	PickCtrlOrData, PickCtrlOrAddr bool
+	// SameLoc: the read and the write certainly access one location
+	// (one address, of registers no instruction of the thread sets).
+	SameLoc bool
+	Fences  []string // the TagsKey of each fence certainly between
 	// Older: the pair of the read's instances before its latest one (a
 	// loop's earlier iterations); ReadWrites leaves it out when they are
 	// ordered as the latest one is.
@@ -123,6 +134,16 @@ type pendingRead struct {
 	// carrying the value too (not in C).
 	pickRegs map[string]bool
 	pickCtrl bool
+
+	// branchRegs and pickBranchRegs are the registers a branch on which
+	// makes ctrl (pickCtrl) certain: on every path, ctrl holds for good
+	// already, or the register carries the read's value (a pick's
+	// condition counting, for pickBranchRegs). They hold regs (pickRegs),
+	// and more after a meet with a path whose ctrl holds for good: a CAS
+	// loop's failed read reaches the next iteration's branch through the
+	// register it sets on one path, and by the branch of an earlier
+	// iteration on the others.
+	branchRegs, pickBranchRegs map[string]bool
 }
 
 // pendingKey is a read edge's latest instance (older false) or the meet
@@ -138,6 +159,7 @@ func (p *pendingRead) clone() *pendingRead {
 	q := *p
 	q.regs, q.fences, q.mayRegs, q.ctrlEnds = maps.Clone(p.regs), maps.Clone(p.fences), maps.Clone(p.mayRegs), maps.Clone(p.ctrlEnds)
 	q.pickRegs, q.unrecRegs = maps.Clone(p.pickRegs), maps.Clone(p.unrecRegs)
+	q.branchRegs, q.pickBranchRegs = maps.Clone(p.branchRegs), maps.Clone(p.pickBranchRegs)
 	return &q
 }
 
@@ -149,6 +171,8 @@ func meetRead(a, b *pendingRead) *pendingRead {
 		mayRegs: union(a.mayRegs, b.mayRegs), mayCtrl: a.mayCtrl || b.mayCtrl, mayMem: a.mayMem || b.mayMem,
 		pickRegs: intersect(a.pickRegs, b.pickRegs), pickCtrl: a.pickCtrl && b.pickCtrl,
 		unrecRegs: union(a.unrecRegs, b.unrecRegs), unrecCtrl: a.unrecCtrl || b.unrecCtrl, unrecMem: a.unrecMem || b.unrecMem}
+	out.branchRegs = meetBranchRegs(a.ctrl && len(a.ctrlEnds) == 0, a.branchRegs, b.ctrl && len(b.ctrlEnds) == 0, b.branchRegs)
+	out.pickBranchRegs = meetBranchRegs(a.pickCtrl, a.pickBranchRegs, b.pickCtrl, b.pickBranchRegs)
 	switch {
 	case a.implicit:
 		out.implicit, out.implicitInstr = true, a.implicitInstr
@@ -160,6 +184,21 @@ func meetRead(a, b *pendingRead) *pendingRead {
 		out.ctrlEnds = union(a.ctrlEnds, b.ctrlEnds)
 	}
 	return out
+}
+
+// meetBranchRegs is the meet of two paths' branch registers (see
+// pendingRead.branchRegs): a path whose control dependency holds for
+// good (aFor, bFor: C's may end at a join) asks nothing of the registers.
+func meetBranchRegs(aFor bool, a map[string]bool, bFor bool, b map[string]bool) map[string]bool {
+	switch {
+	case aFor && bFor:
+		return map[string]bool{} // not needed: the meet has the dependency
+	case aFor:
+		return maps.Clone(b)
+	case bFor:
+		return maps.Clone(a)
+	}
+	return intersect(a, b)
 }
 
 // intersect is the set of what both hold.
@@ -187,6 +226,7 @@ func sameRead(a, b *pendingRead) bool {
 	return a.ctrl == b.ctrl && maps.Equal(a.ctrlEnds, b.ctrlEnds) && a.inInstr == b.inInstr && maps.Equal(a.regs, b.regs) && maps.Equal(a.fences, b.fences) &&
 		a.mayCtrl == b.mayCtrl && a.mayMem == b.mayMem && maps.Equal(a.mayRegs, b.mayRegs) &&
 		a.pickCtrl == b.pickCtrl && maps.Equal(a.pickRegs, b.pickRegs) &&
+		maps.Equal(a.branchRegs, b.branchRegs) && maps.Equal(a.pickBranchRegs, b.pickBranchRegs) &&
 		a.unrecCtrl == b.unrecCtrl && a.unrecMem == b.unrecMem && maps.Equal(a.unrecRegs, b.unrecRegs) &&
 		a.implicit == b.implicit && a.implicitInstr == b.implicitInstr
 }
@@ -237,6 +277,7 @@ func readWrites(p *xcfa.Program, proc *xcfa.Process) ([]ReadWrite, error) {
 			return nil, source.Errorf(e.Pos, "a mark, which the analysis does not follow")
 		}
 	}
+	set := setRegisters(proc)
 	var join map[*xcfa.Location]*xcfa.Location
 	if p.NoBranchEvents {
 		join = joins(proc)
@@ -293,6 +334,9 @@ func readWrites(p *xcfa.Program, proc *xcfa.Process) ([]ReadWrite, error) {
 					PickCtrl: r.pickCtrl && !same, PickData: !same && mayCarry(s.Value, r.pickRegs), PickAddr: !same && mayCarry(s.Addr, r.pickRegs),
 					Fences:    slices.Sorted(maps.Keys(r.fences)),
 					MayDepend: r.mayCtrl || mayCarry(s.Value, r.mayRegs) || mayCarry(s.Addr, r.mayRegs)}
+				rw.CtrlOrData, rw.CtrlOrAddr = !same && carries(s.Value, r.branchRegs), !same && carries(s.Addr, r.branchRegs)
+				rw.PickCtrlOrData, rw.PickCtrlOrAddr = !same && mayCarry(s.Value, r.pickBranchRegs), !same && mayCarry(s.Addr, r.pickBranchRegs)
+				rw.SameLoc = sameLocation(rw.Read.Op.(xcfa.Load), s, set)
 				rw.MayUnrecorded = same && rw.MayDepend || r.unrecCtrl || mayCarry(s.Value, r.unrecRegs) || mayCarry(s.Addr, r.unrecRegs)
 				if same && !p.OrderedInstrs {
 					load := rw.Read.Op.(xcfa.Load)
@@ -307,6 +351,8 @@ func readWrites(p *xcfa.Program, proc *xcfa.Process) ([]ReadWrite, error) {
 					old.MayUnrecorded = old.MayUnrecorded || rw.MayUnrecorded
 					old.Same, old.RMW = old.Same || rw.Same, old.RMW && rw.RMW
 					old.PickCtrl, old.PickData, old.PickAddr = old.PickCtrl && rw.PickCtrl, old.PickData && rw.PickData, old.PickAddr && rw.PickAddr
+					old.CtrlOrData, old.CtrlOrAddr = old.CtrlOrData && rw.CtrlOrData, old.CtrlOrAddr && rw.CtrlOrAddr
+					old.PickCtrlOrData, old.PickCtrlOrAddr = old.PickCtrlOrData && rw.PickCtrlOrData, old.PickCtrlOrAddr && rw.PickCtrlOrAddr
 					continue
 				}
 				pairs[pk] = &rw
@@ -339,11 +385,37 @@ func readWrites(p *xcfa.Program, proc *xcfa.Process) ([]ReadWrite, error) {
 	return out, nil
 }
 
+// setRegisters are the registers some operation of proc sets.
+func setRegisters(proc *xcfa.Process) map[string]bool {
+	set := map[string]bool{}
+	for _, e := range proc.Edges {
+		_, defs := edgeRegisters(e)
+		for _, r := range defs {
+			set[canonicalReg(r)] = true
+		}
+	}
+	return set
+}
+
+// sameLocation tells whether a load and a store certainly access one
+// location: the same address, of the same size, computed from registers
+// that keep their initial values (none in set).
+func sameLocation(ld xcfa.Load, st xcfa.Store, set map[string]bool) bool {
+	if ld.Size != st.Size || !reflect.DeepEqual(ld.Addr, st.Addr) {
+		return false
+	}
+	fixed := true
+	xcfa.EachReg(ld.Addr, func(name string) { fixed = fixed && !set[canonicalReg(name)] })
+	return fixed
+}
+
 // sameReadWrite tells whether two pairs are of one read and write
 // instruction, ordered alike.
 func sameReadWrite(a, b ReadWrite) bool {
 	return a.Read == b.Read && a.Write == b.Write && a.Ctrl == b.Ctrl && a.Data == b.Data && a.Addr == b.Addr &&
 		a.PickCtrl == b.PickCtrl && a.PickData == b.PickData && a.PickAddr == b.PickAddr &&
+		a.CtrlOrData == b.CtrlOrData && a.CtrlOrAddr == b.CtrlOrAddr &&
+		a.PickCtrlOrData == b.PickCtrlOrData && a.PickCtrlOrAddr == b.PickCtrlOrAddr && a.SameLoc == b.SameLoc &&
 		a.MayDepend == b.MayDepend && a.MayUnrecorded == b.MayUnrecorded && a.Same == b.Same && a.RMW == b.RMW &&
 		slices.Equal(a.Fences, b.Fences)
 }
@@ -374,10 +446,10 @@ func branchOut(join map[*xcfa.Location]*xcfa.Location, loc *xcfa.Location, st rw
 			r.ctrl, r.ctrlEnds = false, nil
 		}
 		for _, c := range conds {
-			if join == nil && mayCarry(c, r.pickRegs) {
+			if join == nil && mayCarry(c, r.pickBranchRegs) {
 				r.pickCtrl = true
 			}
-			if !carries(c, r.regs) {
+			if !carries(c, r.branchRegs) {
 				continue
 			}
 			if join == nil {
@@ -418,6 +490,8 @@ func step(st rwState, e *xcfa.Edge, index int, cBranches bool) {
 			} else {
 				delete(r.regs, op.Dst)
 			}
+			setMay(r.branchRegs, op.Dst, carries(op.Value, r.branchRegs))
+			setMay(r.pickBranchRegs, op.Dst, mayCarry(op.Value, r.pickBranchRegs))
 			carried := mayCarry(op.Value, r.mayRegs)
 			setMay(r.mayRegs, op.Dst, carried || r.implicit)
 			setMay(r.pickRegs, op.Dst, mayCarry(op.Value, r.pickRegs))
@@ -439,6 +513,8 @@ func step(st rwState, e *xcfa.Edge, index int, cBranches bool) {
 		for _, r := range st {
 			delete(r.regs, op.Dst)
 			delete(r.pickRegs, op.Dst)
+			delete(r.branchRegs, op.Dst)
+			delete(r.pickBranchRegs, op.Dst)
 			// The value read may depend on this read's through its
 			// address, or through a store this thread made with it.
 			setMay(r.mayRegs, op.Dst, r.mayMem || mayCarry(op.Addr, r.mayRegs))
@@ -452,11 +528,14 @@ func step(st rwState, e *xcfa.Edge, index int, cBranches bool) {
 			st[older] = prev
 		}
 		fresh := &pendingRead{regs: map[string]bool{}, fences: map[string]bool{}, inInstr: true, instr: e.Instr,
-			mayRegs: map[string]bool{}, pickRegs: map[string]bool{}, unrecRegs: map[string]bool{}}
+			mayRegs: map[string]bool{}, pickRegs: map[string]bool{}, unrecRegs: map[string]bool{},
+			branchRegs: map[string]bool{}, pickBranchRegs: map[string]bool{}}
 		if op.Dst != "" {
 			fresh.regs[op.Dst] = true
 			fresh.mayRegs[op.Dst] = true
 			fresh.pickRegs[op.Dst] = true
+			fresh.branchRegs[op.Dst] = true
+			fresh.pickBranchRegs[op.Dst] = true
 		}
 		st[latest] = fresh
 	case xcfa.Store:
@@ -479,6 +558,8 @@ func step(st rwState, e *xcfa.Edge, index int, cBranches bool) {
 					delete(r.regs, op.Status)
 				}
 				setMay(r.pickRegs, op.Status, mayCarry(op.Value, r.pickRegs) || mayCarry(op.Addr, r.pickRegs))
+				setMay(r.branchRegs, op.Status, carries(op.Value, r.branchRegs) || carries(op.Addr, r.branchRegs))
+				setMay(r.pickBranchRegs, op.Status, mayCarry(op.Value, r.pickBranchRegs) || mayCarry(op.Addr, r.pickBranchRegs))
 			}
 		}
 	case xcfa.Fence:

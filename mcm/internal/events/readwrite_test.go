@@ -34,13 +34,13 @@ func TestReadWrites(t *testing.T) {
 			want: []string{"4>6 independent"}},
 		{name: "a branch orders every later write",
 			code: " LDR W0,[X1] ;\n CBZ W0,L0 ;\n STR W2,[X3] ;\nL0: ;\n STR W2,[X1] ;\n",
-			want: []string{"4>6 ctrl", "4>8 ctrl"}},
+			want: []string{"4>6 ctrl", "4>8 ctrl loc"}},
 		{name: "a fence on one path only",
 			code: " LDR W0,[X1] ;\n CBZ W2,L0 ;\n DMB ISH ;\nL0: ;\n STR W2,[X3] ;\n",
 			want: []string{"4>8 independent"}},
 		{name: "a fence on every path",
 			code: " LDR W0,[X1] ;\n DMB ISH ;\n CBZ W2,L0 ;\n STR W2,[X1] ;\nL0: ;\n STR W2,[X3] ;\n",
-			want: []string{"4>7 independent DMB.ISH", "4>9 independent DMB.ISH"}},
+			want: []string{"4>7 loc independent DMB.ISH", "4>9 independent DMB.ISH"}},
 		{name: "a loop's next iteration: the write before the branch",
 			code: "L0: ;\n STR W2,[X3] ;\n LDR W0,[X1] ;\n CBZ W0,L0 ;\n",
 			want: []string{"6>5 ctrl"}},
@@ -59,7 +59,24 @@ func TestReadWrites(t *testing.T) {
 		// value read decides: the STR of W4 depends on no read.
 		{name: "a store-exclusive's status",
 			code: "L0: ;\n LDXR W0,[X1] ;\n STXR W4,W0,[X1] ;\n STR W4,[X3] ;\n CBNZ W4,L0 ;\n",
-			want: []string{"5>6 data", "5>6 unrecorded", "5>7 independent"}},
+			want: []string{"5>6 data loc", "5>6 loc unrecorded", "5>7 independent"}},
+		// A compare-and-swap loop: a failed read reaches the branch that
+		// closes its iteration through the register it sets; the writes of
+		// later iterations are control dependent on it, though the paths
+		// by the other outcomes meet it there without that register (on
+		// them, an earlier iteration's branch ordered it already). The
+		// success whose register takes the old value from Rs (herd's
+		// DataFromRRs) orders the next iteration by a pick dependency only.
+		{name: "a compare-and-swap's failed read and the next iteration",
+			code: " MOV W5,#1 ;\nL0: ;\n MOV W2,#0 ;\n CAS W2,W5,[X1] ;\n CBNZ W2,L0 ;\n",
+			want: []string{"7>7 ctrl loc unrecorded", "7>7 ctrl loc unrecorded", "7>7 ctrl loc unrecorded", "7>7 ctrl loc unrecorded",
+				"7>7 loc unrecorded rmw", "7>7 pick-ctrl loc unrecorded", "7>7 pick-ctrl loc unrecorded",
+				"7>7 ctrl loc unrecorded", "7>7 loc unrecorded rmw", "7>7 ctrl loc unrecorded"}},
+		// A read before a loop whose first iteration writes a value
+		// computed from it, and whose branch on it orders the later ones.
+		{name: "data in the first iteration, control in the later ones",
+			code: " LDR W2,[X1] ;\nL0: ;\n ADD W4,W2,#1 ;\n STR W4,[X3] ;\n CMP W2,#0 ;\n MOV W2,#1 ;\n B.NE L0 ;\n",
+			want: []string{"4>7 ctrl|data"}},
 		// What a write may depend on without a dependency herd records
 		// between the two (unrecorded): a value read back from the
 		// thread's own store, the value of a read at an address computed
@@ -68,14 +85,14 @@ func TestReadWrites(t *testing.T) {
 		// condition is a pick dependency.
 		{name: "a store read back",
 			code: " LDR W0,[X1] ;\n STR W0,[X3] ;\n LDR W5,[X3] ;\n STR W5,[X1] ;\n",
-			want: []string{"4>5 data", "4>7 unrecorded", "6>7 data"}},
+			want: []string{"4>5 data", "4>7 loc unrecorded", "6>7 data"}},
 		{name: "a read at a dependent address",
 			code: " LDR W0,[X1] ;\n LDR W5,[X3,W0,SXTW] ;\n STR W5,[X1] ;\n",
-			want: []string{"4>6 unrecorded", "5>6 data"}},
+			want: []string{"4>6 loc unrecorded", "5>6 data"}},
 		// The parts of an atomic: no order but theirs.
 		{name: "an LDADD's parts",
 			code: " LDADD W2,W0,[X1] ;\n",
-			want: []string{"4>4 unrecorded rmw"}},
+			want: []string{"4>4 loc unrecorded rmw"}},
 		// A pick's condition makes a pick dependency (herd's), no plain one.
 		{name: "a pick's condition",
 			code: " LDR W0,[X1] ;\n CMP W0,#1 ;\n CSEL W5,W6,W7,EQ ;\n STR W5,[X3] ;\n",
@@ -117,7 +134,11 @@ func describe(rw events.ReadWrite) string {
 		on   bool
 		name string
 	}{{rw.Ctrl, "ctrl"}, {rw.Data, "data"}, {rw.Addr, "addr"}, {rw.PickCtrl && !rw.Ctrl, "pick-ctrl"},
-		{rw.PickData && !rw.Data, "pick-data"}, {rw.PickAddr && !rw.Addr, "pick-addr"}, {!rw.MayDepend, "independent"},
+		{rw.PickData && !rw.Data, "pick-data"}, {rw.PickAddr && !rw.Addr, "pick-addr"},
+		{rw.CtrlOrData && !rw.Ctrl && !rw.Data, "ctrl|data"}, {rw.CtrlOrAddr && !rw.Ctrl && !rw.Addr, "ctrl|addr"},
+		{rw.PickCtrlOrData && !rw.CtrlOrData && !rw.PickCtrl && !rw.PickData, "pick-ctrl|pick-data"},
+		{rw.PickCtrlOrAddr && !rw.CtrlOrAddr && !rw.PickCtrl && !rw.PickAddr, "pick-ctrl|pick-addr"},
+		{rw.SameLoc, "loc"}, {!rw.MayDepend, "independent"},
 		{rw.MayUnrecorded, "unrecorded"}, {rw.Same && rw.RMW, "rmw"}, {rw.Same && !rw.RMW, "same"}} {
 		if f.on {
 			s += " " + f.name
@@ -185,6 +206,9 @@ func TestReadWritesAgreeWithUnfolding(t *testing.T) {
 				rw.Fences = slices.DeleteFunc(rw.Fences, func(f string) bool { return !slices.Contains(old.Fences, f) })
 				rw.MayDepend = rw.MayDepend || old.MayDepend
 				rw.PickCtrl, rw.PickData, rw.PickAddr = rw.PickCtrl && old.PickCtrl, rw.PickData && old.PickData, rw.PickAddr && old.PickAddr
+				rw.CtrlOrData, rw.CtrlOrAddr = rw.CtrlOrData && old.CtrlOrData, rw.CtrlOrAddr && old.CtrlOrAddr
+				rw.PickCtrlOrData, rw.PickCtrlOrAddr = rw.PickCtrlOrData && old.PickCtrlOrData, rw.PickCtrlOrAddr && old.PickCtrlOrAddr
+				rw.SameLoc = rw.SameLoc && old.SameLoc
 			}
 			facts[k] = rw
 		}
@@ -250,6 +274,21 @@ func disagreement(rw events.ReadWrite, r, w *events.Event) string {
 			out = append(out, "no "+pick.name)
 		}
 	}
+	for _, either := range []struct {
+		claimed bool
+		deps    [][]*events.Event
+		name    string
+	}{{rw.CtrlOrData, [][]*events.Event{w.CtrlDeps, w.DataDeps}, "ctrl or data"},
+		{rw.CtrlOrAddr, [][]*events.Event{w.CtrlDeps, w.AddrDeps}, "ctrl or addr"},
+		{rw.PickCtrlOrData, [][]*events.Event{w.CtrlDeps, w.CtrlPicks, w.DataDeps, w.DataPicks}, "pick-ctrl or pick-data"},
+		{rw.PickCtrlOrAddr, [][]*events.Event{w.CtrlDeps, w.CtrlPicks, w.AddrDeps, w.AddrPicks}, "pick-ctrl or pick-addr"}} {
+		if either.claimed && !slices.ContainsFunc(either.deps, func(d []*events.Event) bool { return slices.Contains(d, r) }) {
+			out = append(out, "no "+either.name)
+		}
+	}
+	if rw.SameLoc && (fmt.Sprint(r.Addr) != fmt.Sprint(w.Addr) || r.Size != w.Size) {
+		out = append(out, fmt.Sprintf("addresses %v and %v", r.Addr, w.Addr))
+	}
 	if !rw.MayDepend {
 		for _, deps := range [][]*events.Event{w.CtrlDeps, w.DataDeps, w.AddrDeps, w.CtrlPicks, w.DataPicks, w.AddrPicks} {
 			if slices.Contains(deps, r) {
@@ -311,7 +350,7 @@ exists (0:r0=0)
 	// nothing after the loop: the if tests the latest. In C every write
 	// after a branch on the read may depend on it unrecorded (past the
 	// branch's join).
-	want := []string{"7>8 independent", "7>8 ctrl unrecorded", "7>10 unrecorded", "7>12 ctrl unrecorded", "7>12 unrecorded", "7>14 unrecorded"}
+	want := []string{"7>8 independent", "7>8 ctrl unrecorded", "7>10 loc unrecorded", "7>12 ctrl unrecorded", "7>12 unrecorded", "7>14 unrecorded"}
 	if got := describeReadWrites(t, src); !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
