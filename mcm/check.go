@@ -224,7 +224,7 @@ func prepare(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options) (mo
 	case opt.Unroll < 0:
 		err = fmt.Errorf("the unrolling bound must be a number of iterations or none, not %d", opt.Unroll)
 	default:
-		u, err = events.UnfoldWith(ctx, t.Program, lc.uopt, lc.initRegs, lc.initMem)
+		u, err = lc.unfoldBounded()
 		if err == nil && u.Cut {
 			bound, err = lc.bounded()
 		}

@@ -200,6 +200,27 @@ func (lc *loopCheck) unfoldCutting(n int) (*events.Unfolding, error) {
 	return events.UnfoldWith(lc.ctx, lc.t.Program, lc.retryOptions(n), lc.initRegs, lc.initMem)
 }
 
+// unfoldBounded unfolds the test for --unroll N without the paths that
+// the assumptions before them rule out (a CAS that succeeded going round
+// its retry loop, herd's two failures of an AArch64 CAS going on): no
+// execution takes them, and they would multiply with the bound. herd7's
+// Loop counts them, so when the bound cut none of the paths kept, the
+// cuts are those of the unfolding with every path.
+func (lc *loopCheck) unfoldBounded() (*events.Unfolding, error) {
+	opt := lc.uopt
+	opt.Learn = true
+	u, err := events.UnfoldWith(lc.ctx, lc.t.Program, opt, lc.initRegs, lc.initMem)
+	if err != nil || u.Cut {
+		return u, err
+	}
+	every, err := events.UnfoldWith(lc.ctx, lc.t.Program, lc.uopt, lc.initRegs, lc.initMem)
+	if err != nil {
+		return nil, err
+	}
+	u.Cut, u.Cuts = every.Cut, every.Cuts
+	return u, nil
+}
+
 // locationValues gives the values every write to a location may write in
 // any execution, for silent retries: those of the abstraction with every
 // read havocked, when it knows them (values it computes from no read

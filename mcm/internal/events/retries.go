@@ -52,6 +52,9 @@ type UnfoldOptions struct {
 	// location may write in any execution, false when it cannot tell;
 	// without it, no retry is silent (silent.go).
 	LocationValues func(addr outcome.Value) ([]outcome.Value, bool)
+	// Learn leaves out, without retries too, the paths whose assumptions
+	// contradict what the path's earlier assumptions fixed.
+	Learn bool
 }
 
 // RetrySite is a location where some path retried: a loop whose repeated

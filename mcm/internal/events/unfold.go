@@ -3,6 +3,8 @@ package events
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/source"
@@ -243,6 +245,7 @@ type unfolder struct {
 	unorderedInstrs bool
 	join            map[*xcfa.Location]*xcfa.Location // the current process's
 	retries         int                               // UnfoldOptions.Retries
+	learn           bool                              // UnfoldOptions.Learn
 	loops           map[*xcfa.Process]*loopInfo       // with retries: each process's
 	opsNoted        map[[2]int]bool                   // (segment, term) pairs in Segment.Ops
 	prefixes        bool                              // UnfoldOptions.Prefixes
@@ -288,7 +291,8 @@ type pathState struct {
 	// With prefixes: the path has read the read half of a pair herd7
 	// builds as one event, and not yet written its write half.
 	fusedOpen bool
-	known     map[*Term]outcome.Value // with retries: the values the path's assumptions fixed
+	known     map[*Term]outcome.Value   // with retries: the values the path's assumptions fixed
+	knownNot  map[*Term][]outcome.Value // and those they ruled out
 }
 
 func (p *pathState) fork(seg *Segment) *pathState {
@@ -297,10 +301,11 @@ func (p *pathState) fork(seg *Segment) *pathState {
 		openRMW: make(map[int]*Event, len(p.openRMW)), lastX: p.lastX, instr: p.instr, code: p.code, lastPos: p.lastPos, par: p.par, parRun: p.parRun,
 		effects: p.effects, lastSide: p.lastSide, sides: p.sides[:len(p.sides):len(p.sides)], fusedOpen: p.fusedOpen}
 	if p.known != nil {
-		q.known = make(map[*Term]outcome.Value, len(p.known))
-		for k, v := range p.known {
-			q.known[k] = v
-		}
+		q.known = maps.Clone(p.known)
+	}
+	if p.knownNot != nil {
+		// Each list is clipped: an append copies it.
+		q.knownNot = maps.Clone(p.knownNot)
 	}
 	if p.seen != nil {
 		q.seen = make(map[*xcfa.Location]*visit, len(p.seen))
@@ -363,7 +368,7 @@ func unfold(ctx context.Context, prog *xcfa.Program, opt UnfoldOptions, initRegs
 	regs := opt.Registers
 	f := &unfolder{ctx: ctx, u: &Unfolding{Threads: len(prog.Procs), RegisterEvents: regs}, unroll: opt.Unroll, retries: opt.Retries,
 		terms: map[termKey]*Term{}, opsNoted: map[[2]int]bool{}, regs: regs, noBranches: prog.NoBranchEvents, unorderedInstrs: !prog.OrderedInstrs,
-		prefixes: opt.Prefixes, noSilent: noSilent || opt.Prefixes, locationValues: opt.LocationValues}
+		prefixes: opt.Prefixes, noSilent: noSilent || opt.Prefixes, locationValues: opt.LocationValues, learn: opt.Learn}
 	if f.retries >= 0 {
 		f.loops = map[*xcfa.Process]*loopInfo{}
 		for _, proc := range prog.Procs {
@@ -643,10 +648,11 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 			b := f.newEvent(proc, KindBranch, edge.Pos, edge.Instr, st)
 			b.IicoData = mergeEvents(src.data, src.ctrl)
 		}
-		if v, ok := staticValue(t, st.known); ok && !Truth(v) {
+		learning := f.retries >= 0 || f.learn
+		if v, ok := termValue(t, st.known, learning); ok && !Truth(v) || learning && st.ruledOut(t) {
 			st.seg.Dead = true // no execution takes this path
 		}
-		if f.retries >= 0 {
+		if learning {
 			st.learn(t)
 		}
 		st.seg.Assumes = append(st.seg.Assumes, t)
@@ -909,25 +915,70 @@ func termValue(t *Term, known map[*Term]outcome.Value, choices bool) (outcome.Va
 }
 
 // learn notes what an assumption of the path fixes: a term equal to a
-// known value has it on the rest of the path, where assumptions that
-// contradict it end the path (a CAS that succeeded does not go round its
-// retry loop). Only the retry rule's unfoldings learn: herd7's Loop mark
-// counts the paths its own evaluation leaves, which does not.
+// known value has it on the rest of the path, and a term unequal to one
+// never takes it, where assumptions that contradict it end the path (a
+// CAS that succeeded does not go round its retry loop, one that failed
+// does not go on).
 func (st *pathState) learn(t *Term) {
-	if t.Op != TermBinary || t.Bin != xcfa.Eq {
+	if t.Op != TermBinary || t.Bin != xcfa.Eq && t.Bin != xcfa.Ne {
 		return
 	}
-	x, y := t.Args[0], t.Args[1]
-	vx, xKnown := staticValue(x, st.known)
-	vy, yKnown := staticValue(y, st.known)
-	if xKnown == yKnown {
+	x, v, ok := st.oneSideKnown(t)
+	if !ok {
 		return
 	}
-	if xKnown {
-		x, vy = y, vx // the unknown side takes the known side's value
+	if t.Bin == xcfa.Ne {
+		if st.knownNot == nil {
+			st.knownNot = map[*Term][]outcome.Value{}
+		}
+		st.knownNot[x] = slices.Clip(append(st.knownNot[x], v))
+		return
 	}
 	if st.known == nil {
 		st.known = map[*Term]outcome.Value{}
 	}
-	st.known[x] = vy
+	st.known[x] = v
+}
+
+// ruledOut tells whether t is an equality of a term with a value the
+// path's assumptions ruled out.
+func (st *pathState) ruledOut(t *Term) bool {
+	if t.Op != TermBinary || t.Bin != xcfa.Eq {
+		return false
+	}
+	x, v, ok := st.oneSideKnown(t)
+	return ok && slices.Contains(st.knownNot[x], v)
+}
+
+// oneSideKnown splits a binary term whose one side the path knows the
+// value of: the unknown side, without the zero-extensions that change
+// nothing (zext32 of a zext32 read), and the value.
+func (st *pathState) oneSideKnown(t *Term) (*Term, outcome.Value, bool) {
+	x, y := t.Args[0], t.Args[1]
+	vx, xKnown := termValue(x, st.known, true)
+	vy, yKnown := termValue(y, st.known, true)
+	if xKnown == yKnown {
+		return nil, outcome.Value{}, false
+	}
+	if xKnown {
+		return innerZext(y), vx, true
+	}
+	return innerZext(x), vy, true
+}
+
+// zextWidth gives the bits a zero-extension keeps.
+var zextWidth = map[xcfa.UnOp]int{xcfa.Zext8: 8, xcfa.Zext16: 16, xcfa.Zext32: 32}
+
+// innerZext strips from t the zero-extensions of a zero-extension that
+// keeps no more bits: they compute the same value.
+func innerZext(t *Term) *Term {
+	for t.Op == TermUnary && t.Args[0].Op == TermUnary {
+		outer, ok1 := zextWidth[t.Un]
+		inner, ok2 := zextWidth[t.Args[0].Un]
+		if !ok1 || !ok2 || inner > outer {
+			break
+		}
+		t = t.Args[0]
+	}
+	return t
 }
