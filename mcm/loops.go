@@ -80,6 +80,9 @@ type loopCheck struct {
 	havocked  *arg.Graph
 	noSilent  bool
 	silentWhy error
+	// noAssumeSame: the model does not allow removing the retries made
+	// by registers assumed to hold their old values (unfoldCutting).
+	noAssumeSame bool
 	// tracking are the abstractions that track one location
 	// (locationValues), by the location.
 	tracking map[outcome.Value]*arg.Graph
@@ -115,6 +118,7 @@ func (lc *loopCheck) retryOptions(n int) events.UnfoldOptions {
 	if !lc.noSilent {
 		opt.LocationValues = lc.locationValues
 	}
+	opt.AssumeSame = !lc.noAssumeSame
 	return opt
 }
 
@@ -190,14 +194,22 @@ func (lc *loopCheck) flagsKeptBy(u *events.Unfolding) error {
 // (unfoldRetrying).
 func (lc *loopCheck) unfoldCutting(n int) (*events.Unfolding, error) {
 	u, err := events.UnfoldWith(lc.ctx, lc.t.Program, lc.retryOptions(n), lc.initRegs, lc.initMem)
-	if err != nil || len(u.Silent) == 0 {
-		return u, err
+	if err != nil {
+		return nil, err
 	}
-	if lc.silentWhy = lc.retriesRemovable(u); lc.silentWhy == nil {
-		return u, nil
+	if u.DepsMove && lc.retriesRemovable(u) != nil {
+		// The model may tell where a dependency comes from: no retry
+		// by registers assumed to hold their old values.
+		lc.noAssumeSame = true
+		return lc.unfoldCutting(n)
 	}
-	lc.noSilent = true
-	return events.UnfoldWith(lc.ctx, lc.t.Program, lc.retryOptions(n), lc.initRegs, lc.initMem)
+	if len(u.Silent) > 0 {
+		if lc.silentWhy = lc.retriesRemovable(u); lc.silentWhy != nil {
+			lc.noSilent = true
+			return lc.unfoldCutting(n)
+		}
+	}
+	return u, nil
 }
 
 // unfoldBounded unfolds the test for --unroll N without the paths that
@@ -704,6 +716,7 @@ type removableKey struct {
 	silentFirst        bool
 	gapFree            string // the names eval.TestTags.GapFree accepts
 	flagsClasses       string // FlagsKept's: eval.TestTags.RetryClasses
+	depsMove           bool
 }
 
 // prefixesRemovable is eval.PrefixesRemovable for the test unfolded as u.
@@ -795,13 +808,14 @@ func removableTags(model eval.Model, u *events.Unfolding, prefixes bool) (remova
 	}
 	key := removableKey{model.Cat, strings.Join(model.Variants, ","), strings.Join(model.SkipChecks, ","), model.SkipWellFormed,
 		strings.Join(slices.Sorted(maps.Keys(carried)), ","), strings.Join(slices.Sorted(maps.Keys(inRetries)), ","), prefixes, silent, prefixes && !u.ParallelWrites(), silent && u.SilentFirst,
-		strings.Join(slices.Sorted(maps.Keys(free)), ","), ""}
+		strings.Join(slices.Sorted(maps.Keys(free)), ","), "", !prefixes && u.DepsMove}
 	return key, eval.TestTags{
 		Carried:     func(tag string) bool { return carried[tag] },
 		Removable:   func(tag string) bool { return inRetries[tag] },
 		WritesInPo:  key.writesInPo,
 		SilentFirst: key.silentFirst,
 		GapFree:     func(name string) bool { return free[name] },
+		DepsMove:    key.depsMove,
 	}
 }
 

@@ -18,8 +18,9 @@ package eval
 //     lose pairs: a kept event's dependency may have run only through a
 //     failed iteration's branch.
 //   - D holds no write (W, IW, FW, and the lock writes LKW and UL), no
-//     source of rf and no event co orders; every kept read keeps its rf source; no kept event depends
-//     (addr, data, rf-reg) on an event of D.
+//     source of rf and no event co orders; every kept read keeps its rf
+//     source; no kept event depends (addr, data, rf-reg) on an event of
+//     D, unless TestTags.DepsMove says the dependencies may change.
 //   - With silent retries (SilentRetriesRemovable), D may hold writes
 //     that only removed reads read, none of them the last write to a
 //     location the final state shows (so no final write, FW, is removed
@@ -110,6 +111,12 @@ type TestTags struct {
 	// non-atomic accesses, the kernel's of plain ones, when the lock's
 	// accesses are atomic, marked or read-modify-writes.
 	RetryClasses []AccessClass
+	// DepsMove: a kept event's address, data or control dependencies
+	// may, on E, come from a removed read, and on E' from a kept read
+	// with the same value (a register that a retry read back into, as a
+	// weak CAS failing spuriously does): the dependencies may gain and
+	// lose pairs between kept events.
+	DepsMove bool
 }
 
 // AccessClass is a kind of access at the retries' locations
@@ -462,7 +469,12 @@ func retriesPredefined(tags TestTags, what int) *env {
 		case e.Tag:
 			top.set(e.Name, tags.gapFree(e.Name, tags.set(e.Name, base(e)), what == removeSilent))
 		default:
-			top.set(e.Name, tags.gapFree(e.Name, tags.classFacts(e.Name, base(e)), what == removeSilent))
+			x := base(e)
+			if tags.DepsMove && slices.Contains(dependencies, e.Name) {
+				c := &cause{text: e.Name, why: whyDepsMove}
+				x.shrinks, x.grows = c, c
+			}
+			top.set(e.Name, tags.gapFree(e.Name, tags.classFacts(e.Name, x), what == removeSilent))
 		}
 	}
 	return top
@@ -560,9 +572,13 @@ func (tags TestTags) set(tag string, x *events) *events {
 
 // Why a predefined relation may lose pairs on E'.
 const (
-	whyCtrl = "a kept event's control dependency may run only through the branch of a removed iteration"
-	whyPick = "a pick dependency may run through a removed iteration, which purr does not rule out"
+	whyCtrl     = "a kept event's control dependency may run only through the branch of a removed iteration"
+	whyPick     = "a pick dependency may run through a removed iteration, which purr does not rule out"
+	whyDepsMove = "a retry may read back into a register the value it held (a weak CAS failing spuriously), so that a kept event's dependency comes from a removed read"
 )
+
+// dependencies are the predefined relations TestTags.DepsMove moves.
+var dependencies = []string{"addr", "data", "ctrl", "rf-reg", "pick-addr-dep", "pick-data-dep", "pick-ctrl-dep"}
 
 // retriesBase is the abstract value of a predefined set or relation: its
 // causes carry no position, which the use gives them (see placed).

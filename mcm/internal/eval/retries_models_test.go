@@ -150,8 +150,14 @@ var lockClasses = []AccessClass{
 func addVerdicts(got map[string]string, key string, m *cat.Model, err error, trim string) {
 	any := retriesVerdict(m, err, trim, TestTags{}, RetriesRemovableFor)
 	got[key] = any
-	if c := retriesVerdict(m, err, trim, commonTags, RetriesRemovableFor); c != any {
-		got[key+"+common"] = c
+	common := retriesVerdict(m, err, trim, commonTags, RetriesRemovableFor)
+	if common != any {
+		got[key+"+common"] = common
+	}
+	moved := commonTags
+	moved.DepsMove = true
+	if v := retriesVerdict(m, err, trim, moved, RetriesRemovableFor); v != common {
+		got[key+"+deps-move"] = v // given when it differs
 	}
 	got[key+"+prefixes"] = retriesVerdict(m, err, trim, commonTags, PrefixesRemovable)
 	silent := retriesVerdict(m, err, trim, commonTags, SilentRetriesRemovable)

@@ -112,6 +112,11 @@ func TestRetriesRemovable(t *testing.T) {
 		{name: "lock pairs", src: "empty ([LKR]; po; [LKW]) \\ (po; po)"},
 		{name: "other pairs", src: "empty ([R]; po; [W]) \\ (po; po)", want: "m.cat:1:22: "},
 
+		// Dependencies that a retry by assumed registers moves.
+		{name: "dependencies kept", src: "acyclic data | addr | ctrl | rf"},
+		{name: "dependencies moved", src: "acyclic data | addr | ctrl | rf", tags: TestTags{DepsMove: true}, want: "m.cat:1:9: data may grow"},
+		{name: "no dependency, moved", src: "acyclic po | rf | co | fr", tags: TestTags{DepsMove: true}},
+
 		// purr's well-formedness rules run with the model's receives.
 		{name: "well-formedness", src: "let message-receives = domain(ctrl)", want: "wellformed.cat:"},
 	}

@@ -63,6 +63,12 @@ func (u *Unfolding) AnalyseValuesWithin(ctx context.Context, budget int) error {
 	// values of derivations merged by maxVias: the analysis stops there.
 	rounds := len(a.reads) + 2
 	work := 0 // the values derived so far, with their reads
+	// A term whose inputs kept their values since it was last derived
+	// derives what it has: it is skipped, and counts as derived.
+	// Versions order the derivations and changes.
+	version := 0
+	derivedAt := make([]int, len(u.Terms))
+	changedAt := make([]int, len(u.Terms))
 	for changed := true; changed && rounds > 0; rounds-- {
 		changed = false
 		if err := ctx.Err(); err != nil {
@@ -72,7 +78,14 @@ func (u *Unfolding) AnalyseValuesWithin(ctx context.Context, budget int) error {
 			if t.Op == TermConst {
 				continue
 			}
-			vals := a.derive(t)
+			var vals []derived
+			if derivedAt[t.ID] > 0 && !a.inputsChanged(t, derivedAt[t.ID], changedAt) {
+				vals = a.vals[t.ID]
+			} else {
+				version++
+				derivedAt[t.ID] = version
+				vals = a.derive(t)
+			}
 			if work += len(vals); budget > 0 && work > budget {
 				return ErrValuesBudget
 			}
@@ -81,11 +94,36 @@ func (u *Unfolding) AnalyseValuesWithin(ctx context.Context, budget int) error {
 			}
 			if !equalDerived(vals, a.vals[t.ID]) {
 				a.vals[t.ID] = slices.Clone(vals)
+				changedAt[t.ID] = version
 				changed = true
 			}
 		}
 	}
 	return nil
+}
+
+// inputsChanged tells whether a term's derivation may give something new
+// since it was last derived, at version since: the values of its operands
+// changed, or for a read, those of its address or of a write's address or
+// value.
+func (a *valueAnalysis) inputsChanged(t *Term, since int, changedAt []int) bool {
+	if t.Op != TermRead {
+		for _, x := range t.Args {
+			if changedAt[x.ID] > since {
+				return true
+			}
+		}
+		return false
+	}
+	if changedAt[t.Read.Addr.ID] > since {
+		return true
+	}
+	for _, w := range a.writes {
+		if changedAt[w.Addr.ID] > since || changedAt[w.Val.ID] > since {
+			return true
+		}
+	}
+	return false
 }
 
 // readSet is a set of reads, by their index in valueAnalysis.reads.

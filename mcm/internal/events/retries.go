@@ -52,6 +52,10 @@ type UnfoldOptions struct {
 	// location may write in any execution, false when it cannot tell;
 	// without it, no retry is silent (silent.go).
 	LocationValues func(addr outcome.Value) ([]outcome.Value, bool)
+	// AssumeSame, with Retries, splits a path whose iteration changed
+	// nothing but registers on whether they hold their old values, the
+	// side where they do making a retry (sameRegisters).
+	AssumeSame bool
 	// Learn leaves out, without retries too, the paths whose assumptions
 	// contradict what the path's earlier assumptions fixed.
 	Learn bool
@@ -86,6 +90,9 @@ type visit struct {
 	retried         int        // retries through the location on the path so far
 	lastSide        source.Pos // where the path's latest write or mark is
 	why             string     // why the iteration that ended here is no retry ("": it is one, or the first visit)
+	// The registers the path assumed, at this visit, to hold their
+	// values of the previous visit (sameRegisters).
+	assumed map[string]bool
 }
 
 // loopInfo is what the retry rule needs of a process: where instructions
@@ -192,16 +199,16 @@ func (f *unfolder) retry(proc *xcfa.Process, loc *xcfa.Location, st *pathState) 
 	if !info.boundary[loc] {
 		return false
 	}
-	now := &visit{depth: st.depth, effects: st.effects, lastX: st.lastX, scopes: st.scopes, ctrl: st.ctrl, ctrlPicks: st.ctrlPicks,
-		lastSide: st.lastSide, regs: map[string]*Term{}, writers: map[string]*Event{}}
-	for r := range info.live[loc] {
-		now.regs[r] = st.regs[r]
-		if st.regWriter != nil {
-			now.writers[r] = st.regWriter[canonicalReg(r)]
-		}
+	now := info.visitAt(loc, st)
+	if st.splitAt == loc {
+		now.assumed = st.assumed
+		st.splitAt, st.assumed = nil, nil
 	}
 	if prev := st.seen[loc]; prev != nil {
 		now.why = info.why(loc, prev, now)
+		if now.why == "" && len(now.assumed) > 0 {
+			f.u.DepsMove = true
+		}
 		// A silent retry never lies inside an exclusive pair, whose
 		// reservation the code after the loop would use: no removed
 		// event is between the read and the write of a read-modify-write
@@ -242,6 +249,107 @@ func (f *unfolder) retry(proc *xcfa.Process, loc *xcfa.Location, st *pathState) 
 	return false
 }
 
+// visitAt is the path's state at a visit to loc.
+func (info *loopInfo) visitAt(loc *xcfa.Location, st *pathState) *visit {
+	now := &visit{depth: st.depth, effects: st.effects, lastX: st.lastX, scopes: st.scopes, ctrl: st.ctrl, ctrlPicks: st.ctrlPicks,
+		lastSide: st.lastSide, regs: map[string]*Term{}, writers: map[string]*Event{}}
+	for r := range info.live[loc] {
+		now.regs[r] = st.regs[r]
+		if st.regWriter != nil {
+			now.writers[r] = st.regWriter[canonicalReg(r)]
+		}
+	}
+	return now
+}
+
+// sameRegisters gives, at a visit to loc, the registers that alone keep
+// the iteration since the previous visit from being a retry: it did
+// nothing but read, and changed only them, to terms that may equal their
+// old ones (a weak CAS failing spuriously puts the value it read, which
+// is the one expected, back into the expected register). The path then
+// splits on whether they hold their old values (splitOnRegisters); the
+// side where they do makes a retry, whose removal moves the dependencies
+// on them from the removed reads to the kept ones (Unfolding.DepsMove).
+// nil when there are none, when something else stands in the way, or
+// when the path split here already.
+func (f *unfolder) sameRegisters(proc *xcfa.Process, loc *xcfa.Location, st *pathState) []string {
+	info := f.loops[proc]
+	prev := st.seen[loc]
+	if !f.assumeSame || f.regs || !info.boundary[loc] || st.splitAt == loc || prev == nil || st.effects != prev.effects {
+		return nil
+	}
+	now := info.visitAt(loc, st)
+	var changed []string
+	for _, r := range slices.Sorted(maps.Keys(info.live[loc])) {
+		a, b := now.regs[r], prev.regs[r]
+		if r == exclusiveReg || a == b {
+			continue
+		}
+		if a == nil || b == nil || st.differ(a, b) {
+			return nil
+		}
+		va, aKnown := termValue(a, st.known, true)
+		vb, bKnown := termValue(b, st.known, true)
+		if aKnown && bKnown && va != vb {
+			return nil
+		}
+		changed = append(changed, r)
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	now.assumed = map[string]bool{}
+	for _, r := range changed {
+		now.assumed[r] = true
+	}
+	if info.why(loc, prev, now) != "" {
+		return nil
+	}
+	return changed
+}
+
+// splitOnRegisters forks the path at a visit to loc on whether the
+// registers regs hold the terms they held at the previous visit: one
+// side assumes they all do, the other that some does not.
+func (f *unfolder) splitOnRegisters(proc *xcfa.Process, loc *xcfa.Location, st *pathState, regs []string) error {
+	prev := st.seen[loc]
+	var same *Term
+	for _, r := range regs {
+		eq := f.binaryTerm(xcfa.Eq, st.regs[r], prev.regs[r])
+		if same == nil {
+			same = eq
+		} else {
+			same = f.binaryTerm(xcfa.LAnd, same, eq)
+		}
+	}
+	differ := f.binaryTerm(xcfa.Ne, st.regs[regs[0]], prev.regs[regs[0]])
+	if len(regs) > 1 {
+		var err error
+		if differ, err = f.unaryTerm(xcfa.Not, same); err != nil {
+			return err
+		}
+	}
+	parent := st.seg
+	for i, cond := range []*Term{same, differ} {
+		child := st.fork(f.newSegment(st.thread, parent))
+		child.splitAt = loc
+		if i == 0 {
+			child.assumed = map[string]bool{}
+			for _, r := range regs {
+				child.assumed[r] = true
+			}
+		}
+		f.assume(child, cond)
+		if child.seg.Dead {
+			continue
+		}
+		if err := f.walk(proc, loc, child); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // why says why the path from visit prev to visit now of loc is no retry,
 // "" when it is one.
 func (info *loopInfo) why(loc *xcfa.Location, prev, now *visit) string {
@@ -255,7 +363,7 @@ func (info *loopInfo) why(loc *xcfa.Location, prev, now *visit) string {
 			}
 			continue
 		}
-		if now.regs[r] != prev.regs[r] || now.writers[r] != prev.writers[r] {
+		if now.regs[r] != prev.regs[r] && !now.assumed[r] || now.writers[r] != prev.writers[r] {
 			return fmt.Sprintf("an iteration changes register %s, which the code after the loop reads", r)
 		}
 	}

@@ -21,6 +21,9 @@ func TestRetries(t *testing.T) {
 		unroll    int
 		retries   int
 		shown     []string // the registers the end of the thread shows (nil: all)
+		// assumeSame: UnfoldOptions.AssumeSame; then depsMove is
+		// Unfolding.DepsMove.
+		assumeSame, depsMove bool
 		// What the unfolding must show: the lines where retries were cut
 		// off, the reason the bound cut a loop ("" when it cut none), and
 		// each path's reads and writes by location, in program order.
@@ -52,6 +55,13 @@ func TestRetries(t *testing.T) {
 		{name: "a C spin-wait",
 			src:    "C T\n{ }\nP0(int *x, int *y) {\n  while (atomic_load_explicit(x, memory_order_relaxed) == 0) { }\n  int r0 = atomic_load_explicit(y, memory_order_relaxed);\n}\nexists (0:r0=0)\n",
 			unroll: 2, retryLines: []int{4}, paths: []string{"Rx Ry"}},
+		{name: "a weak CAS failing spuriously retries",
+			src:    "C T\n{ }\nP0(atomic_int *x) {\n  int e = atomic_load_explicit(x, memory_order_relaxed);\n  while (!atomic_compare_exchange_weak_explicit(x, &e, e + 1, memory_order_relaxed, memory_order_relaxed)) { }\n}\nexists (0:e=0)\n",
+			unroll: 1, assumeSame: true, depsMove: true, retryLines: []int{5},
+			cutWhy: "an iteration changes register", paths: []string{"Rx Rx Wx", "Rx Rx Rx Wx"}},
+		{name: "a weak CAS's failures change a register",
+			src:    "C T\n{ }\nP0(atomic_int *x) {\n  int e = atomic_load_explicit(x, memory_order_relaxed);\n  while (!atomic_compare_exchange_weak_explicit(x, &e, e + 1, memory_order_relaxed, memory_order_relaxed)) { }\n}\nexists (0:e=0)\n",
+			unroll: 1, cutWhy: "an iteration changes register", paths: []string{"Rx Rx Wx", "Rx Rx Rx Wx"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -63,7 +73,7 @@ func TestRetries(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			opt := events.UnfoldOptions{Unroll: tt.unroll, Retries: tt.retries}
+			opt := events.UnfoldOptions{Unroll: tt.unroll, Retries: tt.retries, AssumeSame: tt.assumeSame}
 			if tt.shown != nil {
 				opt.FinalRegs = func(_ int, reg string) bool { return slices.Contains(tt.shown, reg) }
 			}
@@ -88,6 +98,9 @@ func TestRetries(t *testing.T) {
 			}
 			if got := livePaths(u); !slices.Equal(got, tt.paths) {
 				t.Errorf("paths %q, want %q", got, tt.paths)
+			}
+			if u.DepsMove != tt.depsMove {
+				t.Errorf("DepsMove %v, want %v", u.DepsMove, tt.depsMove)
 			}
 		})
 	}

@@ -221,6 +221,12 @@ type Unfolding struct {
 	// execution, the kept accesses next to which removing the attempts
 	// leaves no write (eval.TestTags.GapFree).
 	SilentGap []*Event
+	// DepsMove: some retry was one because the path assumed registers
+	// it changed to hold their old values (sameRegisters). In an
+	// execution, a kept event's dependencies on such a register then come
+	// from a removed read, and from a kept one once the retry is removed
+	// (eval.TestTags.DepsMove).
+	DepsMove bool
 	// RegisterEvents: the unfolding has herd's register events, and its
 	// events carry IicoData, IicoCtrl and RegFrom.
 	RegisterEvents bool
@@ -246,6 +252,7 @@ type unfolder struct {
 	join            map[*xcfa.Location]*xcfa.Location // the current process's
 	retries         int                               // UnfoldOptions.Retries
 	learn           bool                              // UnfoldOptions.Learn
+	assumeSame      bool                              // UnfoldOptions.AssumeSame
 	loops           map[*xcfa.Process]*loopInfo       // with retries: each process's
 	opsNoted        map[[2]int]bool                   // (segment, term) pairs in Segment.Ops
 	prefixes        bool                              // UnfoldOptions.Prefixes
@@ -293,6 +300,13 @@ type pathState struct {
 	fusedOpen bool
 	known     map[*Term]outcome.Value   // with retries: the values the path's assumptions fixed
 	knownNot  map[*Term][]outcome.Value // and those they ruled out
+	unequal   map[[2]*Term]bool         // and the pairs of terms they made unequal, both ways
+	// A path forked at a visit to a location to split on whether the
+	// registers changed since its previous visit hold their values of then
+	// (see sameRegisters): at that visit, the registers it assumed equal,
+	// or, on the other side, none.
+	splitAt *xcfa.Location
+	assumed map[string]bool
 }
 
 func (p *pathState) fork(seg *Segment) *pathState {
@@ -306,6 +320,9 @@ func (p *pathState) fork(seg *Segment) *pathState {
 	if p.knownNot != nil {
 		// Each list is clipped: an append copies it.
 		q.knownNot = maps.Clone(p.knownNot)
+	}
+	if p.unequal != nil {
+		q.unequal = maps.Clone(p.unequal)
 	}
 	if p.seen != nil {
 		q.seen = make(map[*xcfa.Location]*visit, len(p.seen))
@@ -368,7 +385,7 @@ func unfold(ctx context.Context, prog *xcfa.Program, opt UnfoldOptions, initRegs
 	regs := opt.Registers
 	f := &unfolder{ctx: ctx, u: &Unfolding{Threads: len(prog.Procs), RegisterEvents: regs}, unroll: opt.Unroll, retries: opt.Retries,
 		terms: map[termKey]*Term{}, opsNoted: map[[2]int]bool{}, regs: regs, noBranches: prog.NoBranchEvents, unorderedInstrs: !prog.OrderedInstrs,
-		prefixes: opt.Prefixes, noSilent: noSilent || opt.Prefixes, locationValues: opt.LocationValues, learn: opt.Learn}
+		prefixes: opt.Prefixes, noSilent: noSilent || opt.Prefixes, locationValues: opt.LocationValues, learn: opt.Learn, assumeSame: opt.AssumeSame && opt.Retries >= 0}
 	if f.retries >= 0 {
 		f.loops = map[*xcfa.Process]*loopInfo{}
 		for _, proc := range prog.Procs {
@@ -436,8 +453,14 @@ func (f *unfolder) walk(proc *xcfa.Process, loc *xcfa.Location, st *pathState) e
 			st.scopes = st.scopes[:len(st.scopes)-1]
 		}
 		st.visits[loc]++
-		if f.retries >= 0 && f.retry(proc, loc, st) {
-			return nil
+		if f.retries >= 0 {
+			if same := f.sameRegisters(proc, loc, st); same != nil {
+				st.visits[loc]--
+				return f.splitOnRegisters(proc, loc, st, same)
+			}
+			if f.retry(proc, loc, st) {
+				return nil
+			}
 		}
 		if st.visits[loc] > f.unroll+1 {
 			f.u.Cut = true
@@ -608,6 +631,20 @@ func atEdge(proc *xcfa.Process, edge *xcfa.Edge, err error) error {
 	return source.Errorf(edge.Pos, "%v", err)
 }
 
+// assume adds an assumption to the path: it is dead when the assumption
+// is false whatever the values, or, when the unfolding learns, when it
+// contradicts what earlier ones fixed.
+func (f *unfolder) assume(st *pathState, t *Term) {
+	learning := f.retries >= 0 || f.learn
+	if v, ok := termValue(t, st.known, learning); ok && !Truth(v) || learning && st.ruledOut(t) {
+		st.seg.Dead = true // no execution takes this path
+	}
+	if learning {
+		st.learn(t)
+	}
+	st.seg.Assumes = append(st.seg.Assumes, t)
+}
+
 // apply performs one edge's operation on the path state.
 func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) error {
 	st.enter(edge)
@@ -648,14 +685,7 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 			b := f.newEvent(proc, KindBranch, edge.Pos, edge.Instr, st)
 			b.IicoData = mergeEvents(src.data, src.ctrl)
 		}
-		learning := f.retries >= 0 || f.learn
-		if v, ok := termValue(t, st.known, learning); ok && !Truth(v) || learning && st.ruledOut(t) {
-			st.seg.Dead = true // no execution takes this path
-		}
-		if learning {
-			st.learn(t)
-		}
-		st.seg.Assumes = append(st.seg.Assumes, t)
+		f.assume(st, t)
 	case xcfa.Load:
 		addr, err := f.term(op.Addr, st)
 		if err != nil {
@@ -924,14 +954,22 @@ func (st *pathState) learn(t *Term) {
 		return
 	}
 	x, v, ok := st.oneSideKnown(t)
-	if !ok {
-		return
-	}
 	if t.Bin == xcfa.Ne {
+		if !ok {
+			if st.unequal == nil {
+				st.unequal = map[[2]*Term]bool{}
+			}
+			st.unequal[[2]*Term{t.Args[0], t.Args[1]}] = true
+			st.unequal[[2]*Term{t.Args[1], t.Args[0]}] = true
+			return
+		}
 		if st.knownNot == nil {
 			st.knownNot = map[*Term][]outcome.Value{}
 		}
 		st.knownNot[x] = slices.Clip(append(st.knownNot[x], v))
+		return
+	}
+	if !ok {
 		return
 	}
 	if st.known == nil {
@@ -940,14 +978,36 @@ func (st *pathState) learn(t *Term) {
 	st.known[x] = v
 }
 
-// ruledOut tells whether t is an equality of a term with a value the
-// path's assumptions ruled out.
+// ruledOut tells whether t is an equality the path's assumptions ruled
+// out: of a term with a value, or of two terms.
 func (st *pathState) ruledOut(t *Term) bool {
 	if t.Op != TermBinary || t.Bin != xcfa.Eq {
 		return false
 	}
+	if st.differ(t.Args[0], t.Args[1]) {
+		return true
+	}
 	x, v, ok := st.oneSideKnown(t)
 	return ok && slices.Contains(st.knownNot[x], v)
+}
+
+// differ tells whether the path's assumptions made two terms unequal:
+// themselves, or the operands where an injective operation on a common
+// operand takes them apart (e+1 and v+1 when e and v differ).
+func (st *pathState) differ(a, b *Term) bool {
+	if st.unequal[[2]*Term{a, b}] {
+		return true
+	}
+	if a.Op != TermBinary || b.Op != TermBinary || a.Bin != b.Bin || a.Bin != xcfa.Add && a.Bin != xcfa.Sub && a.Bin != xcfa.Xor {
+		return false
+	}
+	switch {
+	case a.Args[0] == b.Args[0]:
+		return st.differ(a.Args[1], b.Args[1])
+	case a.Args[1] == b.Args[1]:
+		return st.differ(a.Args[0], b.Args[0])
+	}
+	return false
 }
 
 // oneSideKnown splits a binary term whose one side the path knows the
