@@ -100,6 +100,7 @@ type visit struct {
 type loopInfo struct {
 	boundary map[*xcfa.Location]bool
 	live     map[*xcfa.Location]map[string]bool
+	faint    map[*xcfa.Location]map[string]bool // live but for assignments that only feed themselves
 }
 
 // exclusiveReg stands, in the liveness of registers, for the reservation a
@@ -109,19 +110,20 @@ const exclusiveReg = "\x00reservation"
 // analyseLoops finds a process's instruction boundaries and live
 // registers. At the end, those final says the final state shows are live
 // (every register when final is nil).
-func analyseLoops(proc *xcfa.Process, final func(proc int, reg string) bool) *loopInfo {
-	info := &loopInfo{boundary: map[*xcfa.Location]bool{}, live: map[*xcfa.Location]map[string]bool{}}
+//
+// Without register events, a register that only computes itself (a
+// count of a spin's iterations that nothing reads) is faint, not live:
+// an assignment that cannot fail uses its operands only when the
+// register it sets is live after it. An iteration may change a faint
+// register from one constant to another and still be a retry: every
+// iteration computes its constants without fail. With register events,
+// each assignment is events that read its operands, which a later one
+// may read from: no register is faint.
+func analyseLoops(proc *xcfa.Process, final func(proc int, reg string) bool, registerEvents bool) *loopInfo {
+	info := &loopInfo{boundary: map[*xcfa.Location]bool{}}
 	in := map[*xcfa.Location][]*xcfa.Edge{}
-	all := map[string]bool{}
-	uses := make(map[*xcfa.Edge][]string, len(proc.Edges))
-	defs := make(map[*xcfa.Edge][]string, len(proc.Edges))
 	for _, e := range proc.Edges {
 		in[e.To] = append(in[e.To], e)
-		u, d := edgeRegisters(e)
-		uses[e], defs[e] = u, d
-		for _, r := range append(u, d...) {
-			all[r] = true
-		}
 	}
 	for _, l := range proc.Locs {
 		info.boundary[l] = true
@@ -132,29 +134,65 @@ func analyseLoops(proc *xcfa.Process, final func(proc int, reg string) bool) *lo
 				}
 			}
 		}
-		info.live[l] = map[string]bool{}
+	}
+	info.live = liveness(proc, final, !registerEvents)
+	if !registerEvents {
+		info.faint = map[*xcfa.Location]map[string]bool{}
+		for l, all := range liveness(proc, final, false) {
+			for r := range all {
+				if !info.live[l][r] {
+					if info.faint[l] == nil {
+						info.faint[l] = map[string]bool{}
+					}
+					info.faint[l][r] = true
+				}
+			}
+		}
+	}
+	return info
+}
+
+// liveness gives the registers live at each location of a process:
+// backward to a fixpoint, live(l) = ∪ over l's edges e of uses(e) ∪
+// (live(e.To) \ defs(e)), where, when strong, an assignment that cannot
+// fail uses its operands only when its register is live at e.To.
+func liveness(proc *xcfa.Process, final func(proc int, reg string) bool, strong bool) map[*xcfa.Location]map[string]bool {
+	live := map[*xcfa.Location]map[string]bool{}
+	all := map[string]bool{}
+	uses := make(map[*xcfa.Edge][]string, len(proc.Edges))
+	defs := make(map[*xcfa.Edge][]string, len(proc.Edges))
+	for _, e := range proc.Edges {
+		u, d := edgeRegisters(e)
+		uses[e], defs[e] = u, d
+		for _, r := range append(u, d...) {
+			all[r] = true
+		}
+	}
+	for _, l := range proc.Locs {
+		live[l] = map[string]bool{}
 	}
 	for r := range all {
 		if final == nil || final(proc.ID, r) {
-			info.live[proc.Final][r] = true
+			live[proc.Final][r] = true
 		}
 	}
-	// Backward to a fixpoint: live(l) = ∪ over l's edges of uses(e) ∪ (live(e.To) \ defs(e)).
 	for changed := true; changed; {
 		changed = false
 		for i := len(proc.Locs) - 1; i >= 0; i-- {
 			l := proc.Locs[i]
 			for _, e := range l.Out {
 				add := func(r string) {
-					if !info.live[l][r] {
-						info.live[l][r] = true
+					if !live[l][r] {
+						live[l][r] = true
 						changed = true
 					}
 				}
-				for _, r := range uses[e] {
-					add(r)
+				if a, ok := e.Op.(xcfa.Assign); !strong || !ok || !cannotFail(a.Value) || live[e.To][a.Dst] {
+					for _, r := range uses[e] {
+						add(r)
+					}
 				}
-				for r := range info.live[e.To] {
+				for r := range live[e.To] {
 					if !slices.Contains(defs[e], r) {
 						add(r)
 					}
@@ -162,7 +200,31 @@ func analyseLoops(proc *xcfa.Process, final func(proc int, reg string) bool) *lo
 			}
 		}
 	}
-	return info
+	return live
+}
+
+// cannotFail tells whether an assignment's value is one that every
+// operand's value can compute (a copy, a constant, an offset by a
+// constant, which moves an address too), or one that fails on the first
+// of the constants of a faint register if on any (an extension, on an
+// address): an assignment whose register is faint may be left out of a
+// retry's iteration, but not one that herd7 might stop on (IllegalOps).
+func cannotFail(x xcfa.Expr) bool {
+	switch x := x.(type) {
+	case xcfa.Reg, xcfa.Const:
+		return true
+	case xcfa.Binary:
+		_, regX := x.X.(xcfa.Reg)
+		_, constX := x.X.(xcfa.Const)
+		_, regY := x.Y.(xcfa.Reg)
+		_, constY := x.Y.(xcfa.Const)
+		return x.Op == xcfa.Add && (regX && constY || constX && regY) || x.Op == xcfa.Sub && regX && constY
+	case xcfa.Unary:
+		// A zero- or sign-extension fails on an address, which a
+		// faint register's constants would show in the first iteration.
+		return cannotFail(x.X)
+	}
+	return false
 }
 
 // edgeRegisters lists the registers an edge reads and those it sets,
@@ -258,6 +320,9 @@ func (info *loopInfo) visitAt(loc *xcfa.Location, st *pathState) *visit {
 		if st.regWriter != nil {
 			now.writers[r] = st.regWriter[canonicalReg(r)]
 		}
+	}
+	for r := range info.faint[loc] {
+		now.regs[r] = st.regs[r]
 	}
 	return now
 }
@@ -365,6 +430,12 @@ func (info *loopInfo) why(loc *xcfa.Location, prev, now *visit) string {
 		}
 		if now.regs[r] != prev.regs[r] && !now.assumed[r] || now.writers[r] != prev.writers[r] {
 			return fmt.Sprintf("an iteration changes register %s, which the code after the loop reads", r)
+		}
+	}
+	for _, r := range slices.Sorted(maps.Keys(info.faint[loc])) {
+		a, b := now.regs[r], prev.regs[r]
+		if a != b && (a == nil || b == nil || a.Op != TermConst || b.Op != TermConst) {
+			return fmt.Sprintf("an iteration changes register %s to a value known only when it runs", r)
 		}
 	}
 	// C: a branch an iteration leaves open (a continue inside an if)

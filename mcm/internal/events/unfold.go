@@ -389,7 +389,7 @@ func unfold(ctx context.Context, prog *xcfa.Program, opt UnfoldOptions, initRegs
 	if f.retries >= 0 {
 		f.loops = map[*xcfa.Process]*loopInfo{}
 		for _, proc := range prog.Procs {
-			f.loops[proc] = analyseLoops(proc, opt.FinalRegs)
+			f.loops[proc] = analyseLoops(proc, opt.FinalRegs, regs)
 		}
 	}
 	cells := make([]outcome.Value, 0, len(initMem))
