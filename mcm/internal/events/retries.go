@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/purr-mcm/purr/mcm/outcome"
 	"github.com/purr-mcm/purr/source"
@@ -429,13 +430,13 @@ func (info *loopInfo) why(loc *xcfa.Location, prev, now *visit) string {
 			continue
 		}
 		if now.regs[r] != prev.regs[r] && !now.assumed[r] || now.writers[r] != prev.writers[r] {
-			return fmt.Sprintf("an iteration changes register %s, which the code after the loop reads", r)
+			return fmt.Sprintf("an iteration changes %s, which the code after the loop reads", registerName(r))
 		}
 	}
 	for _, r := range slices.Sorted(maps.Keys(info.faint[loc])) {
 		a, b := now.regs[r], prev.regs[r]
 		if a != b && (a == nil || b == nil || a.Op != TermConst || b.Op != TermConst) {
-			return fmt.Sprintf("an iteration changes register %s to a value known only when it runs", r)
+			return fmt.Sprintf("an iteration changes %s to a value known only when it runs", registerName(r))
 		}
 	}
 	// C: a branch an iteration leaves open (a continue inside an if)
@@ -458,6 +459,15 @@ func (info *loopInfo) why(loc *xcfa.Location, prev, now *visit) string {
 		}
 	}
 	return ""
+}
+
+// registerName names a register in a message: a C translation's
+// temporary ($t3) is no name the test wrote.
+func registerName(r string) string {
+	if strings.HasPrefix(r, "$") {
+		return "a value the statement computes on the way"
+	}
+	return "register " + r
 }
 
 // subset tells whether every event of the sorted list a is in b.

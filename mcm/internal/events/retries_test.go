@@ -64,10 +64,10 @@ func TestRetries(t *testing.T) {
 		{name: "a weak CAS failing spuriously retries",
 			src:    "C T\n{ }\nP0(atomic_int *x) {\n  int e = atomic_load_explicit(x, memory_order_relaxed);\n  while (!atomic_compare_exchange_weak_explicit(x, &e, e + 1, memory_order_relaxed, memory_order_relaxed)) { }\n}\nexists (0:e=0)\n",
 			unroll: 1, assumeSame: true, depsMove: true, retryLines: []int{5},
-			cutWhy: "an iteration changes register", paths: []string{"Rx Rx Wx", "Rx Rx Rx Wx"}},
+			cutWhy: "an iteration changes a value the statement computes on the way", paths: []string{"Rx Rx Wx", "Rx Rx Rx Wx"}},
 		{name: "a weak CAS's failures change a register",
 			src:    "C T\n{ }\nP0(atomic_int *x) {\n  int e = atomic_load_explicit(x, memory_order_relaxed);\n  while (!atomic_compare_exchange_weak_explicit(x, &e, e + 1, memory_order_relaxed, memory_order_relaxed)) { }\n}\nexists (0:e=0)\n",
-			unroll: 1, cutWhy: "an iteration changes register", paths: []string{"Rx Rx Wx", "Rx Rx Rx Wx"}},
+			unroll: 1, cutWhy: "an iteration changes a value the statement computes on the way", paths: []string{"Rx Rx Wx", "Rx Rx Rx Wx"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
