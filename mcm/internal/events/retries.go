@@ -136,10 +136,11 @@ func analyseLoops(proc *xcfa.Process, final func(proc int, reg string) bool, reg
 			}
 		}
 	}
-	info.live = liveness(proc, final, !registerEvents)
+	regs := edgeRegisterSets(proc)
+	info.live = regs.liveness(proc, final, !registerEvents)
 	if !registerEvents {
 		info.faint = map[*xcfa.Location]map[string]bool{}
-		for l, all := range liveness(proc, final, false) {
+		for l, all := range regs.liveness(proc, final, false) {
 			for r := range all {
 				if !info.live[l][r] {
 					if info.faint[l] == nil {
@@ -153,26 +154,37 @@ func analyseLoops(proc *xcfa.Process, final func(proc int, reg string) bool, reg
 	return info
 }
 
+// registerSets are the registers each edge of a process reads and sets
+// (edgeRegisters), and all of them.
+type registerSets struct {
+	uses, defs map[*xcfa.Edge][]string
+	all        map[string]bool
+}
+
+func edgeRegisterSets(proc *xcfa.Process) registerSets {
+	rs := registerSets{uses: make(map[*xcfa.Edge][]string, len(proc.Edges)), defs: make(map[*xcfa.Edge][]string, len(proc.Edges)),
+		all: map[string]bool{}}
+	for _, e := range proc.Edges {
+		u, d := edgeRegisters(e)
+		rs.uses[e], rs.defs[e] = u, d
+		for _, r := range append(u, d...) {
+			rs.all[r] = true
+		}
+	}
+	return rs
+}
+
 // liveness gives the registers live at each location of a process:
 // backward to a fixpoint, live(l) = ∪ over l's edges e of uses(e) ∪
 // (live(e.To) \ defs(e)), where, when strong, an assignment that cannot
 // fail uses its operands only when its register is live at e.To.
-func liveness(proc *xcfa.Process, final func(proc int, reg string) bool, strong bool) map[*xcfa.Location]map[string]bool {
+func (rs registerSets) liveness(proc *xcfa.Process, final func(proc int, reg string) bool, strong bool) map[*xcfa.Location]map[string]bool {
 	live := map[*xcfa.Location]map[string]bool{}
-	all := map[string]bool{}
-	uses := make(map[*xcfa.Edge][]string, len(proc.Edges))
-	defs := make(map[*xcfa.Edge][]string, len(proc.Edges))
-	for _, e := range proc.Edges {
-		u, d := edgeRegisters(e)
-		uses[e], defs[e] = u, d
-		for _, r := range append(u, d...) {
-			all[r] = true
-		}
-	}
+	uses, defs := rs.uses, rs.defs
 	for _, l := range proc.Locs {
 		live[l] = map[string]bool{}
 	}
-	for r := range all {
+	for r := range rs.all {
 		if final == nil || final(proc.ID, r) {
 			live[proc.Final][r] = true
 		}
