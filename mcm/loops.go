@@ -82,7 +82,9 @@ type loopCheck struct {
 	silentWhy error
 	// noAssumeSame: the model does not allow removing the retries made
 	// by registers assumed to hold their old values (unfoldCutting).
-	noAssumeSame bool
+	// noOwn: nor those that write locations only their thread accesses
+	// (events.UnfoldOptions.OwnLatest).
+	noAssumeSame, noOwn bool
 	// tracking are the abstractions that track one location
 	// (locationValues), by the location.
 	tracking map[outcome.Value]*arg.Graph
@@ -119,6 +121,10 @@ func (lc *loopCheck) retryOptions(n int) events.UnfoldOptions {
 		opt.LocationValues = lc.locationValues
 	}
 	opt.AssumeSame = !lc.noAssumeSame
+	if !lc.noOwn && eval.ReadsOwnLatest(lc.model) {
+		shown := shownNames(lc.t)
+		opt.OwnLatest, opt.Shown = true, func(a outcome.Value) bool { return shown[a.Sym] }
+	}
 	return opt
 }
 
@@ -196,6 +202,12 @@ func (lc *loopCheck) unfoldCutting(n int) (*events.Unfolding, error) {
 	u, err := events.UnfoldWith(lc.ctx, lc.t.Program, lc.retryOptions(n), lc.initRegs, lc.initMem)
 	if err != nil {
 		return nil, err
+	}
+	if len(u.OwnWrites) > 0 && lc.retriesRemovable(u) != nil {
+		// The model may not allow removing writes, or splitting an
+		// instruction: no retry that writes own locations.
+		lc.noOwn = true
+		return lc.unfoldCutting(n)
 	}
 	if u.DepsMove && lc.retriesRemovable(u) != nil {
 		// The model may tell where a dependency comes from: no retry
@@ -717,6 +729,7 @@ type removableKey struct {
 	gapFree            string // the names eval.TestTags.GapFree accepts
 	flagsClasses       string // FlagsKept's: eval.TestTags.RetryClasses
 	depsMove           bool
+	splitInstances     bool
 }
 
 // prefixesRemovable is eval.PrefixesRemovable for the test unfolded as u.
@@ -735,18 +748,7 @@ func prefixesRemovable(model eval.Model, u *events.Unfolding) error {
 // location in co (events.SilentWrite.Overwritten).
 func (lc *loopCheck) retriesRemovable(u *events.Unfolding) error {
 	if len(u.Silent) > 0 {
-		shown := map[string]bool{} // by name: an array's cells all count
-		add := func(l litmus.Loc) {
-			if l.Kind == litmus.GlobalLoc || l.Kind == litmus.IndexLoc {
-				shown[l.Name] = true
-			}
-		}
-		for _, l := range events.ObservedLocations(lc.t) {
-			add(l)
-		}
-		if lc.t.Filter != nil {
-			litmus.EachLoc(lc.t.Filter, add)
-		}
+		shown := shownNames(lc.t)
 		for _, w := range u.Silent {
 			switch {
 			case !shown[w.Addr.Sym]:
@@ -758,6 +760,25 @@ func (lc *loopCheck) retriesRemovable(u *events.Unfolding) error {
 		}
 	}
 	return removableFor(lc.model, u, false)
+}
+
+// shownNames are the names of the locations the final state shows: the
+// test's condition, filter and locations, an array's cells all by its
+// name.
+func shownNames(t *litmus.Test) map[string]bool {
+	shown := map[string]bool{}
+	add := func(l litmus.Loc) {
+		if l.Kind == litmus.GlobalLoc || l.Kind == litmus.IndexLoc {
+			shown[l.Name] = true
+		}
+	}
+	for _, l := range events.ObservedLocations(t) {
+		add(l)
+	}
+	if t.Filter != nil {
+		litmus.EachLoc(t.Filter, add)
+	}
+	return shown
 }
 
 func removableFor(model eval.Model, u *events.Unfolding, prefixes bool) error {
@@ -781,7 +802,7 @@ func removableFor(model eval.Model, u *events.Unfolding, prefixes bool) error {
 // removableTags are the eval.TestTags of the test unfolded as u, and
 // their key in the analyses' cache.
 func removableTags(model eval.Model, u *events.Unfolding, prefixes bool) (removableKey, eval.TestTags) {
-	silent := !prefixes && len(u.Silent) > 0
+	silent := !prefixes && (len(u.Silent) > 0 || len(u.OwnWrites) > 0)
 	carried, inRetries := map[string]bool{}, map[string]bool{}
 	for _, e := range u.Events {
 		for _, tag := range e.Tags {
@@ -801,6 +822,11 @@ func removableTags(model eval.Model, u *events.Unfolding, prefixes bool) (remova
 				inRetries[tag] = true
 			}
 		}
+		for _, w := range u.OwnWrites {
+			for _, tag := range w.Tags {
+				inRetries[tag] = true
+			}
+		}
 	}
 	var free map[string]bool
 	if silent && !u.SilentFirst {
@@ -808,14 +834,15 @@ func removableTags(model eval.Model, u *events.Unfolding, prefixes bool) (remova
 	}
 	key := removableKey{model.Cat, strings.Join(model.Variants, ","), strings.Join(model.SkipChecks, ","), model.SkipWellFormed,
 		strings.Join(slices.Sorted(maps.Keys(carried)), ","), strings.Join(slices.Sorted(maps.Keys(inRetries)), ","), prefixes, silent, prefixes && !u.ParallelWrites(), silent && u.SilentFirst,
-		strings.Join(slices.Sorted(maps.Keys(free)), ","), "", !prefixes && u.DepsMove}
+		strings.Join(slices.Sorted(maps.Keys(free)), ","), "", !prefixes && u.DepsMove, !prefixes && u.SplitInstances}
 	return key, eval.TestTags{
-		Carried:     func(tag string) bool { return carried[tag] },
-		Removable:   func(tag string) bool { return inRetries[tag] },
-		WritesInPo:  key.writesInPo,
-		SilentFirst: key.silentFirst,
-		GapFree:     func(name string) bool { return free[name] },
-		DepsMove:    key.depsMove,
+		Carried:        func(tag string) bool { return carried[tag] },
+		Removable:      func(tag string) bool { return inRetries[tag] },
+		WritesInPo:     key.writesInPo,
+		SilentFirst:    key.silentFirst,
+		GapFree:        func(name string) bool { return free[name] },
+		DepsMove:       key.depsMove,
+		SplitInstances: key.splitInstances,
 	}
 }
 

@@ -87,6 +87,9 @@ var explicitTooSlow = map[string]string{
 	"tas-xchg-lock-shown-relaxed.litmus":        "over 100 s a model: every failed exchange writes",
 	"aarch64-cas-lock.litmus":                   "over 100 s a model: a CAS has four outcomes",
 	"aarch64-cas-lock-no-fence.litmus":          "over 100 s a model: a CAS has four outcomes",
+	"cas-lock-memory.litmus":                    "over 5 min a model: every failed CAS writes its expected value",
+	"cas-lock-memory-relaxed.litmus":            "over 5 min a model: every failed CAS writes its expected value",
+	"cas-lock-memory-held.litmus":               "over 5 min a model: every failed CAS writes its expected value",
 }
 
 // refused are the tests --unroll none refuses, "file model", with a
@@ -254,8 +257,8 @@ exists (x=3)
 // TestShownLockNeedsAnotherWrite checks that --unroll none removes a
 // failed test-and-set whose lock the final state shows only when the
 // thread writes the lock again after it on every path: here P0 may give
-// up (when it reads y as 1) after a failed exchange, which would then be
-// its last write to l (events.SilentWrite.Overwritten).
+// up (when it reads P2's y=1) after a failed exchange, which would then
+// be its last write to l (events.SilentWrite.Overwritten).
 func TestShownLockNeedsAnotherWrite(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "give-up.litmus")
 	src := `C give-up
@@ -269,6 +272,11 @@ P1(atomic_int *l)
 {
 	while (atomic_exchange_explicit(l, 1, memory_order_acquire) == 1) { }
 	atomic_store_explicit(l, 0, memory_order_release);
+}
+
+P2(atomic_int *y)
+{
+	atomic_store_explicit(y, 1, memory_order_relaxed);
 }
 
 exists (l=2)

@@ -58,6 +58,34 @@ func CoherentWrites(m Model) bool {
 	return found
 }
 
+// ReadsOwnLatest tells whether, in every execution the model accepts, a
+// thread's read of a location that no other thread accesses reads the
+// thread's latest write to it before the read in program order, or the
+// initial write when there is none: po; rf, po; co and po; fr are each
+// irreflexive by a required check, an acyclic X where X certainly
+// contains po (or po-loc) and the other, or an irreflexive X; Y where X
+// certainly contains one and Y the other (RC11's hb; eco?, or C11's Rf
+// and Coh). A read from a write after it would make po; rf cyclic, and
+// one from a write co-before the latest (the initial write is co-before
+// every other) po; fr, or po; co when the latest is co-before it.
+func ReadsOwnLatest(m Model) bool {
+	var covered [3]bool // po against rf, co, fr
+	po := func(c *contents) bool { return c.has(atomPo) || c.has(atomPoLoc) }
+	cover := func(x, y *contents) {
+		if po(x) {
+			for i, ok := range [3]bool{y.hasRf(), y.has(atomCo), y.has(atomFr)} {
+				covered[i] = covered[i] || ok
+			}
+		}
+	}
+	certainChecks(m, nil, func(x *contents) { cover(x, x) })
+	certainIrreflexiveSeqs(m, func(x, y *contents) {
+		cover(x, y)
+		cover(y, x)
+	})
+	return covered == [3]bool{true, true, true}
+}
+
 // coherent tells whether the model requires a relation that certainly
 // contains po-loc, rf, co and fr to be acyclic (SC per location): in a
 // consistent execution, rf, co and fr never go against po between the
@@ -206,6 +234,7 @@ const (
 	atomCo
 	atomFr
 	atomAccessID // every read and write with itself
+	atomRfInv    // rf^-1, which rf^-1; co makes fr (herd's rc11.cat's rb)
 )
 
 // famKind is a family of pairs of classified events: famID, the identity
@@ -537,8 +566,13 @@ func (a *porf) check(c *ast.Check, env map[string]*contents) {
 		return
 	}
 	if seq, ok := c.X.(*ast.Binary); ok && seq.Op == ast.Seq && c.Kind == ast.Irreflexive && a.foundSeq != nil {
-		if x, y := a.contents(seq.X, env), a.contents(seq.Y, env); x != nil && y != nil {
-			a.foundSeq(x, y)
+		// S1; ...; Sn is irreflexive as its rotations are: each split
+		// into S1..Sk and Sk+1..Sn is one X; Y.
+		parts := seqParts(seq)
+		for k := 1; k < len(parts); k++ {
+			if x, y := a.seqContents(parts[:k], env), a.seqContents(parts[k:], env); x != nil && y != nil {
+				a.foundSeq(x, y)
+			}
 		}
 	}
 	if c.Kind != ast.Acyclic || a.found == nil {
@@ -551,6 +585,28 @@ func (a *porf) check(c *ast.Check, env map[string]*contents) {
 	found := *x
 	found.check = id
 	a.found(&found)
+}
+
+// seqParts lists the operands of a sequence, nested sequences flattened.
+func seqParts(x ast.Expr) []ast.Expr {
+	if seq, ok := x.(*ast.Binary); ok && seq.Op == ast.Seq {
+		return append(seqParts(seq.X), seqParts(seq.Y)...)
+	}
+	return []ast.Expr{x}
+}
+
+// seqContents is what the sequence of parts certainly holds; nil,
+// nothing.
+func (a *porf) seqContents(parts []ast.Expr, env map[string]*contents) *contents {
+	out := a.contents(parts[0], env)
+	for _, p := range parts[1:] {
+		y := a.contents(p, env)
+		if out == nil || y == nil {
+			return nil
+		}
+		out = a.seq(out, y)
+	}
+	return out
 }
 
 // bind binds a let's names to what their values contain: nothing known of
@@ -625,6 +681,9 @@ func (a *porf) contents(x ast.Expr, env map[string]*contents) *contents {
 		case ast.Inter:
 			return a.both(l, r)
 		case ast.Diff:
+			if id, ok := x.Y.(*ast.Var); ok && id.Name == "id" && env["id"] != nil && env["id"].has(atomAccessID) {
+				return a.withoutID(l)
+			}
 			return &contents{in: l.in & r.out, out: l.out | r.in}
 		case ast.Seq:
 			return a.seq(l, r)
@@ -648,11 +707,15 @@ func (a *porf) contents(x ast.Expr, env map[string]*contents) *contents {
 		case ast.Plus:
 			return &contents{atoms: v.atoms, pairs: v.pairs}
 		case ast.Star, ast.Opt:
-			return either(&contents{atoms: v.atoms, pairs: v.pairs}, &contents{pairs: a.identity(a.all())})
+			return either(&contents{atoms: v.atoms, pairs: v.pairs}, &contents{atoms: 1 << atomAccessID, pairs: a.identity(a.all())})
 		case ast.Compl:
 			return &contents{in: v.out, out: v.in}
 		case ast.ToID:
 			return &contents{pairs: a.identity(v.in)}
+		case ast.Inverse:
+			if v.has(atomRf) {
+				return &contents{atoms: 1 << atomRfInv}
+			}
 		}
 	case *ast.App:
 		if body, inner := a.call(x, env); body != nil {
@@ -785,6 +848,9 @@ func (a *porf) seq(x, y *contents) *contents {
 	if a.identityOnAccesses(x) {
 		out.atoms |= y.atoms & betweenAccesses
 	}
+	if x.has(atomRfInv) && y.has(atomCo) {
+		out.atoms |= 1 << atomFr // fr is (rf^-1; co) \ id
+	}
 	for f := range x.pairs {
 		for g := range y.pairs {
 			if f.to != g.from {
@@ -798,6 +864,20 @@ func (a *porf) seq(x, y *contents) *contents {
 			case f.kind == famPo && g.kind == famPo && a.classes[f.to].Kind == 'F':
 				out.pairs[family{kind: famVia, from: f.from, to: g.to, via: f.to}] = true
 			}
+		}
+	}
+	return out
+}
+
+// withoutID is what x \ id certainly holds: x's whole relations, which
+// are irreflexive, but loc and the identity (and rmw, which herd's C
+// builds as one event), and its pairs of program order, whose events
+// differ.
+func (a *porf) withoutID(x *contents) *contents {
+	out := &contents{atoms: x.atoms &^ (1<<atomLoc | 1<<atomAccessID), pairs: map[family]bool{}}
+	for f := range x.pairs {
+		if f.kind == famPo || f.kind == famVia || f.kind == famPoLoc {
+			out.pairs[f] = true
 		}
 	}
 	return out

@@ -330,6 +330,45 @@ func TestCoherentWrites(t *testing.T) {
 	}
 }
 
+// TestReadsOwnLatest: a read of a location no other thread accesses
+// reads its thread's latest write when the model keeps each location
+// sequentially consistent: po against each of rf, co and fr, by acyclic
+// checks or irreflexive sequences (RC11's hb; eco?); every embedded
+// memory model does.
+func TestReadsOwnLatest(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      bool
+	}{
+		{"acyclic", "acyclic po-loc | rf | co | fr", true},
+		{"irreflexive hb; eco?", "let hb = (po | rf)+\nlet eco = (rf | co | fr)+\nirreflexive hb; eco?", true},
+		{"no fr", "acyclic po-loc | rf | co", false},
+		{"fr as herd's rc11.cat writes it", "let rb = (rf^-1; co) \\ id\nirreflexive po; (rf | co | rb)+", true},
+		{"by two checks, as C11's Rf and Coh", "irreflexive rf; po\nirreflexive ((rf^-1)?; co; rf?); po", true},
+		{"one of two checks a flag", "flag ~irreflexive rf; po as f\nirreflexive ((rf^-1)?; co; rf?); po", false},
+		{"rf^-1; co without id is no fr", "let rb = (rf^-1; co) \\ loc\nirreflexive po; (rf | co | rb)+", false},
+		{"irreflexive without rf", "irreflexive po; (co | fr)", false},
+		{"a flag", "flag ~acyclic po-loc | rf | co | fr as f", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ReadsOwnLatest(Model{Cat: sourceModel(t, tt.src)}); got != tt.want {
+				t.Errorf("ReadsOwnLatest = %v, want %v", got, tt.want)
+			}
+		})
+	}
+	var without []string
+	for _, name := range embeddedNames(t) {
+		if !ReadsOwnLatest(Model{Cat: embeddedCat(t, name)}) {
+			without = append(without, name)
+		}
+	}
+	want := []string{"at-most-once.cat", "atomic-broadcast.cat", "causal.cat", "exactly-once.cat", "fence-classes.cat", "fifo.cat", "tcp-buffered.cat", "tcp.cat", "udp.cat"}
+	if !slices.Equal(without, want) {
+		t.Errorf("embedded models where a read of an own location may not read the latest write: %v, want %v", without, want)
+	}
+}
+
 // embeddedNames lists purr's embedded models' files.
 func embeddedNames(t *testing.T) []string {
 	t.Helper()

@@ -117,6 +117,11 @@ type TestTags struct {
 	// weak CAS failing spuriously does): the dependencies may gain and
 	// lose pairs between kept events.
 	DepsMove bool
+	// SplitInstances: a retry may start inside an instruction (events'
+	// own locations: after a C CAS's read of its expected value), so
+	// that the relations between the events of one instance may gain and
+	// lose pairs between kept events.
+	SplitInstances bool
 }
 
 // AccessClass is a kind of access at the retries' locations
@@ -474,6 +479,10 @@ func retriesPredefined(tags TestTags, what int) *env {
 				c := &cause{text: e.Name, why: whyDepsMove}
 				x.shrinks, x.grows = c, c
 			}
+			if tags.SplitInstances && slices.Contains(instanceRelations, e.Name) {
+				c := &cause{text: e.Name, why: whySplit}
+				x.shrinks, x.grows, x.closed = c, c, false
+			}
 			top.set(e.Name, tags.gapFree(e.Name, tags.classFacts(e.Name, x), what == removeSilent))
 		}
 	}
@@ -574,8 +583,13 @@ func (tags TestTags) set(tag string, x *events) *events {
 const (
 	whyCtrl     = "a kept event's control dependency may run only through the branch of a removed iteration"
 	whyPick     = "a pick dependency may run through a removed iteration, which purr does not rule out"
+	whySplit    = "a retry may start inside an instruction (after a C CAS reads its expected value), joining a kept event of one instance to the next's"
 	whyDepsMove = "a retry may read back into a register the value it held (a weak CAS failing spuriously), so that a kept event's dependency comes from a removed read"
 )
+
+// instanceRelations are the predefined relations between the events of
+// one instruction instance, which TestTags.SplitInstances changes.
+var instanceRelations = []string{"si", "same-instance", "iico_data", "iico_ctrl", "iico_order", "amo"}
 
 // dependencies are the predefined relations TestTags.DepsMove moves.
 var dependencies = []string{"addr", "data", "ctrl", "rf-reg", "pick-addr-dep", "pick-data-dep", "pick-ctrl-dep"}

@@ -137,6 +137,20 @@ var gapTags = func() TestTags {
 	return tags
 }()
 
+// ownTags describe retries that write a location only their thread
+// accesses (a C CAS's expected value in memory): they start inside the
+// CAS, after it reads that value, which the next attempt reads again
+// (dependencies move); the gap accesses are the thread's plain reads and
+// writes of the location.
+var ownTags = func() TestTags {
+	tags := commonTags
+	tags.DepsMove, tags.SplitInstances = true, true
+	tags.GapFree = func(name string) bool {
+		return !slices.Contains([]string{"_", "M", "R", "W", "NA", "Plain"}, name)
+	}
+	return tags
+}()
+
 // lockClasses are the accesses to a lock taken by an acquire exchange and
 // released by a release store, all atomic (RC11's A) and marked (the
 // kernel's Acquire, Once, Release and read-modify-writes).
@@ -169,6 +183,9 @@ func addVerdicts(got map[string]string, key string, m *cat.Model, err error, tri
 	}
 	if v := retriesVerdict(m, err, trim, gapTags, SilentRetriesRemovable); v != silent {
 		got[key+"+silent-gap"] = v // given when it differs
+	}
+	if v := retriesVerdict(m, err, trim, ownTags, SilentRetriesRemovable); v != silent {
+		got[key+"+own"] = v // given when it differs
 	}
 	if m != nil && HasFlags(m.Stmts) {
 		// Its flags, when the lock is accessed atomically only.

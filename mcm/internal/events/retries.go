@@ -60,6 +60,14 @@ type UnfoldOptions struct {
 	// Learn leaves out, without retries too, the paths whose assumptions
 	// contradict what the path's earlier assumptions fixed.
 	Learn bool
+	// OwnLatest, with Retries, says the model makes a read of a location
+	// that only its thread accesses read the thread's latest write to it
+	// (eval.ReadsOwnLatest): the paths assume it, and iterations that
+	// only write such locations may be retries (private.go). Shown tells
+	// which addresses the final state shows, whose writes no retry may
+	// remove (nil: all of them).
+	OwnLatest bool
+	Shown     func(outcome.Value) bool
 }
 
 // RetrySite is a location where some path retried: a loop whose repeated
@@ -102,6 +110,11 @@ type loopInfo struct {
 	boundary map[*xcfa.Location]bool
 	live     map[*xcfa.Location]map[string]bool
 	faint    map[*xcfa.Location]map[string]bool // live but for assignments that only feed themselves
+	// own are the locations only the process accesses, with
+	// UnfoldOptions.OwnLatest, and ownLive those live at each location
+	// (private.go).
+	own     map[outcome.Value]bool
+	ownLive map[*xcfa.Location]map[outcome.Value]bool
 }
 
 // exclusiveReg stands, in the liveness of registers, for the reservation a
@@ -271,7 +284,7 @@ func locPos(l *xcfa.Location) source.Pos {
 // path ends here, dead, as one retry too many, and notes the visit.
 func (f *unfolder) retry(proc *xcfa.Process, loc *xcfa.Location, st *pathState) bool {
 	info := f.loops[proc]
-	if !info.boundary[loc] {
+	if !info.boundary[loc] && !f.mayRetryInside(info, st) {
 		return false
 	}
 	now := info.visitAt(loc, st)
@@ -281,15 +294,29 @@ func (f *unfolder) retry(proc *xcfa.Process, loc *xcfa.Location, st *pathState) 
 	}
 	if prev := st.seen[loc]; prev != nil {
 		now.why = info.why(loc, prev, now)
-		if now.why == "" && len(now.assumed) > 0 {
-			f.u.DepsMove = true
-		}
-		// A silent retry never lies inside an exclusive pair, whose
+		// A retry that writes never lies inside an exclusive pair, whose
 		// reservation the code after the loop would use: no removed
 		// event is between the read and the write of a read-modify-write
 		// (eval's noSpan).
 		inExclusive := prev.lastX != nil && info.live[loc][exclusiveReg]
-		if now.why != "" && now.effects != prev.effects && !inExclusive {
+		own := false
+		if now.why != "" && !inExclusive && f.ownOnly(info, loc, st, prev) {
+			same := *now
+			same.effects = prev.effects // its writes are never read once it is removed
+			if info.why(loc, prev, &same) == "" {
+				now.why, own = "", true
+			}
+		}
+		if !info.boundary[loc] && !own {
+			// Inside an instruction, only an iteration that writes own
+			// locations is a retry: the others come back to the
+			// instruction's start too.
+			now.why = "the loop comes back inside an instruction"
+		}
+		if now.why == "" && len(now.assumed) > 0 {
+			f.u.DepsMove = true
+		}
+		if now.why != "" && now.effects != prev.effects && !inExclusive && info.boundary[loc] {
 			if silent, ok := f.silentIteration(st, prev); ok {
 				same := *now
 				same.effects = prev.effects // its writes write back what they read
@@ -304,6 +331,10 @@ func (f *unfolder) retry(proc *xcfa.Process, loc *xcfa.Location, st *pathState) 
 			if now.retried > f.retries {
 				st.seg.Dead = true
 				f.u.Retries = append(f.u.Retries, RetrySite{Thread: st.thread, Pos: locPos(loc)})
+				if own {
+					f.u.OwnWrites = append(f.u.OwnWrites, st.sides[prev.effects:]...)
+					f.u.SplitInstances = f.u.SplitInstances || !info.boundary[loc]
+				}
 				_, iteration := splitPath(st.seg, prev.depth)
 				for _, e := range iteration {
 					if e.HasLoc() {
@@ -353,10 +384,15 @@ func (info *loopInfo) visitAt(loc *xcfa.Location, st *pathState) *visit {
 func (f *unfolder) sameRegisters(proc *xcfa.Process, loc *xcfa.Location, st *pathState) []string {
 	info := f.loops[proc]
 	prev := st.seen[loc]
-	if !f.assumeSame || f.regs || !info.boundary[loc] || st.splitAt == loc || prev == nil || st.effects != prev.effects {
+	if !f.assumeSame || f.regs || st.splitAt == loc || prev == nil {
+		return nil
+	}
+	own := st.effects != prev.effects && !(prev.lastX != nil && info.live[loc][exclusiveReg]) && f.ownOnly(info, loc, st, prev)
+	if st.effects != prev.effects && !own || !info.boundary[loc] && !(own && f.mayRetryInside(info, st)) {
 		return nil
 	}
 	now := info.visitAt(loc, st)
+	now.effects = prev.effects // own: its writes are never read once it is removed
 	var changed []string
 	for _, r := range slices.Sorted(maps.Keys(info.live[loc])) {
 		a, b := now.regs[r], prev.regs[r]

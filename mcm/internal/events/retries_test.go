@@ -8,6 +8,7 @@ import (
 
 	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/mcm/internal/events"
+	"github.com/purr-mcm/purr/mcm/outcome"
 )
 
 // TestRetries checks the retry rule on loops of each shape: the loops whose
@@ -24,6 +25,11 @@ func TestRetries(t *testing.T) {
 		// assumeSame: UnfoldOptions.AssumeSame; then depsMove is
 		// Unfolding.DepsMove.
 		assumeSame, depsMove bool
+		// own: UnfoldOptions.OwnLatest, with the locations the final
+		// state shows; then splitInstances is Unfolding.SplitInstances.
+		own            bool
+		shownLocs      []string
+		splitInstances bool
 		// What the unfolding must show: the lines where retries were cut
 		// off, the reason the bound cut a loop ("" when it cut none), and
 		// each path's reads and writes by location, in program order.
@@ -68,6 +74,26 @@ func TestRetries(t *testing.T) {
 		{name: "a weak CAS's failures change a register",
 			src:    "C T\n{ }\nP0(atomic_int *x) {\n  int e = atomic_load_explicit(x, memory_order_relaxed);\n  while (!atomic_compare_exchange_weak_explicit(x, &e, e + 1, memory_order_relaxed, memory_order_relaxed)) { }\n}\nexists (0:e=0)\n",
 			unroll: 1, cutWhy: "an iteration changes a value the statement computes on the way", paths: []string{"Rx Rx Wx", "Rx Rx Rx Wx"}},
+		{name: "a CAS's expected value in memory retries",
+			src:    casExpected("*e = 0;", "") + "exists (l=1)\n",
+			unroll: 1, shown: []string{"r0"}, own: true, assumeSame: true, depsMove: true, splitInstances: true, retryLines: []int{5},
+			paths: []string{"We Re Rl Wl"}},
+		{name: "a CAS's expected value, the model not coherent",
+			src:    casExpected("*e = 0;", "") + "exists (l=1)\n",
+			unroll: 1, shown: []string{"r0"}, assumeSame: true, cutWhy: "an iteration writes memory",
+			paths: []string{"We Re Rl Wl", "We Re Rl We We Re Rl Wl"}},
+		{name: "a CAS's expected value the final state shows",
+			src:    casExpected("*e = 0;", "") + "exists (l=1)\n",
+			unroll: 1, shown: []string{"r0"}, own: true, shownLocs: []string{"e"}, assumeSame: true, cutWhy: "an iteration writes memory",
+			paths: []string{"We Re Rl Wl", "We Re Rl We We Re Rl Wl"}},
+		{name: "a CAS's expected value read after the loop",
+			src:    casExpected("*e = 0;", "  int r0 = *e;\n") + "exists (l=1)\n",
+			unroll: 1, shown: []string{"r0"}, own: true, retryLines: []int{5},
+			paths: []string{"We Re Rl Wl Re", "We Re Rl We We Re Rl Wl Re"}},
+		{name: "a CAS's expected value another thread reads",
+			src:    casExpected("*e = 0;", "") + "P2(int *e) { int r1 = *e; }\nexists (l=1)\n",
+			unroll: 1, shown: []string{"r0"}, own: true, assumeSame: true, cutWhy: "an iteration writes memory",
+			paths: []string{"We Re Rl Wl", "We Re Rl We We Re Rl Wl"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -79,7 +105,8 @@ func TestRetries(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			opt := events.UnfoldOptions{Unroll: tt.unroll, Retries: tt.retries, AssumeSame: tt.assumeSame}
+			opt := events.UnfoldOptions{Unroll: tt.unroll, Retries: tt.retries, AssumeSame: tt.assumeSame, OwnLatest: tt.own,
+				Shown: func(a outcome.Value) bool { return slices.Contains(tt.shownLocs, a.Sym) }}
 			if tt.shown != nil {
 				opt.FinalRegs = func(_ int, reg string) bool { return slices.Contains(tt.shown, reg) }
 			}
@@ -108,8 +135,20 @@ func TestRetries(t *testing.T) {
 			if u.DepsMove != tt.depsMove {
 				t.Errorf("DepsMove %v, want %v", u.DepsMove, tt.depsMove)
 			}
+			if u.SplitInstances != tt.splitInstances {
+				t.Errorf("SplitInstances %v, want %v", u.SplitInstances, tt.splitInstances)
+			}
 		})
 	}
+}
+
+// casExpected is a C thread taking a lock by a CAS whose expected value
+// is in memory, as herd's tests write it: reset in the loop's body,
+// then the code after the loop; another thread takes the lock.
+func casExpected(reset, after string) string {
+	return "C T\n{ }\nP0(atomic_int *l, int *e) {\n  *e = 0;\n" +
+		"  while (!atomic_compare_exchange_strong_explicit(l, e, 1, memory_order_acquire, memory_order_relaxed)) { " + reset + " }\n" +
+		after + "}\nP1(atomic_int *l) { atomic_store_explicit(l, 1, memory_order_relaxed); }\n"
 }
 
 // livePaths lists the memory accesses of each path of thread 0 that may

@@ -227,6 +227,14 @@ type Unfolding struct {
 	// from a removed read, and from a kept one once the retry is removed
 	// (eval.TestTags.DepsMove).
 	DepsMove bool
+	// OwnWrites are the writes of the iterations cut off as retries that
+	// wrote locations only their thread accesses (private.go): in an
+	// execution, removed writes that only removed reads read.
+	// SplitInstances: some such retry started inside an instruction, so
+	// that an instance's events may be partly removed, and a kept event
+	// of one instance joins the kept events of the next.
+	OwnWrites      []*Event
+	SplitInstances bool
 	// RegisterEvents: the unfolding has herd's register events, and its
 	// events carry IicoData, IicoCtrl and RegFrom.
 	RegisterEvents bool
@@ -260,6 +268,11 @@ type unfolder struct {
 	noSilent        bool                              // take no silent retry (silent.go)
 	locationValues  func(outcome.Value) ([]outcome.Value, bool)
 	silent          []silentCandidate // the retries taken as silent, checked once unfolded
+	// With UnfoldOptions.OwnLatest: the locations only one process
+	// accesses, by process index (private.go), and the initial values.
+	own     []map[outcome.Value]bool
+	initMem map[outcome.Value]outcome.Value
+	shown   func(outcome.Value) bool
 }
 
 // ctrlScope is a C branch being walked: at join, the control
@@ -307,6 +320,8 @@ type pathState struct {
 	// or, on the other side, none.
 	splitAt *xcfa.Location
 	assumed map[string]bool
+	// With own locations: the value of the thread's latest write to each.
+	ownLast map[outcome.Value]*Term
 }
 
 func (p *pathState) fork(seg *Segment) *pathState {
@@ -323,6 +338,9 @@ func (p *pathState) fork(seg *Segment) *pathState {
 	}
 	if p.unequal != nil {
 		q.unequal = maps.Clone(p.unequal)
+	}
+	if p.ownLast != nil {
+		q.ownLast = maps.Clone(p.ownLast)
 	}
 	if p.seen != nil {
 		q.seen = make(map[*xcfa.Location]*visit, len(p.seen))
@@ -386,10 +404,18 @@ func unfold(ctx context.Context, prog *xcfa.Program, opt UnfoldOptions, initRegs
 	f := &unfolder{ctx: ctx, u: &Unfolding{Threads: len(prog.Procs), RegisterEvents: regs}, unroll: opt.Unroll, retries: opt.Retries,
 		terms: map[termKey]*Term{}, opsNoted: map[[2]int]bool{}, regs: regs, noBranches: prog.NoBranchEvents, unorderedInstrs: !prog.OrderedInstrs,
 		prefixes: opt.Prefixes, noSilent: noSilent || opt.Prefixes, locationValues: opt.LocationValues, learn: opt.Learn, assumeSame: opt.AssumeSame && opt.Retries >= 0}
+	if f.retries >= 0 && opt.OwnLatest && !f.prefixes && !regs {
+		f.own, f.initMem, f.shown = ownLocations(prog, initRegs), initMem, opt.Shown
+	}
 	if f.retries >= 0 {
 		f.loops = map[*xcfa.Process]*loopInfo{}
-		for _, proc := range prog.Procs {
-			f.loops[proc] = analyseLoops(proc, opt.FinalRegs, regs)
+		for i, proc := range prog.Procs {
+			info := analyseLoops(proc, opt.FinalRegs, regs)
+			if f.own != nil && f.own[i] != nil {
+				info.own = f.own[i]
+				info.ownLive = ownLiveness(proc, info.own, constRegisters(proc, initRegs))
+			}
+			f.loops[proc] = info
 		}
 	}
 	cells := make([]outcome.Value, 0, len(initMem))
@@ -427,7 +453,9 @@ func unfold(ctx context.Context, prog *xcfa.Program, opt UnfoldOptions, initRegs
 			return nil, false, err
 		}
 	}
-	return f.u, f.checkSilent(), nil
+	silent = f.checkSilent()
+	f.ownGaps()
+	return f.u, silent, nil
 }
 
 func (f *unfolder) newSegment(thread int, parent *Segment) *Segment {
@@ -703,6 +731,7 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 			st.openRMW[op.RMW] = e
 			st.fusedOpen = st.fusedOpen || f.oneEvent[op.RMW]
 		}
+		f.readOwn(e, st)
 		if e.HasTag("X") {
 			st.lastX = e
 		}
@@ -746,6 +775,7 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 			st.fusedOpen = false
 		}
 		e.Tags, e.Addr, e.Val, e.Size, e.OneEvent = op.Tags, addr, val, op.Size, op.OneEvent
+		f.writeOwn(e, st)
 		e.IicoData, e.IicoCtrl = src.data, src.ctrl
 		e.AddrDeps, e.DataDeps = addr.deps, val.deps
 		e.AddrPicks, e.DataPicks = addr.picks, val.picks
@@ -755,6 +785,7 @@ func (f *unfolder) apply(proc *xcfa.Process, edge *xcfa.Edge, st *pathState) err
 			if partner == nil {
 				return wrap(fmt.Errorf("the write half of atomic pair %d has no read half before it", op.RMW))
 			}
+			delete(st.openRMW, op.RMW)
 		} else if e.HasTag("X") {
 			partner = st.lastX
 			st.lastX = nil
