@@ -83,8 +83,10 @@ type loopCheck struct {
 	// noAssumeSame: the model does not allow removing the retries made
 	// by registers assumed to hold their old values (unfoldCutting).
 	// noOwn: nor those that write locations only their thread accesses
-	// (events.UnfoldOptions.OwnLatest).
-	noAssumeSame, noOwn bool
+	// (events.UnfoldOptions.OwnLatest), or the model does not make a
+	// read of one read its thread's latest write (eval.ReadsOwnLatest,
+	// asked once: ownAsked).
+	noAssumeSame, noOwn, ownAsked bool
 	// tracking are the abstractions that track one location
 	// (locationValues), by the location.
 	tracking map[outcome.Value]*arg.Graph
@@ -121,7 +123,10 @@ func (lc *loopCheck) retryOptions(n int) events.UnfoldOptions {
 		opt.LocationValues = lc.locationValues
 	}
 	opt.AssumeSame = !lc.noAssumeSame
-	if !lc.noOwn && eval.ReadsOwnLatest(lc.model) {
+	if !lc.ownAsked {
+		lc.noOwn, lc.ownAsked = !eval.ReadsOwnLatest(lc.model), true
+	}
+	if !lc.noOwn {
 		shown := shownNames(lc.t)
 		opt.OwnLatest, opt.Shown = true, func(a outcome.Value) bool { return shown[a.Sym] }
 	}
