@@ -404,7 +404,7 @@ func unfold(ctx context.Context, prog *xcfa.Program, opt UnfoldOptions, initRegs
 	f := &unfolder{ctx: ctx, u: &Unfolding{Threads: len(prog.Procs), RegisterEvents: regs}, unroll: opt.Unroll, retries: opt.Retries,
 		terms: map[termKey]*Term{}, opsNoted: map[[2]int]bool{}, regs: regs, noBranches: prog.NoBranchEvents, unorderedInstrs: !prog.OrderedInstrs,
 		prefixes: opt.Prefixes, noSilent: noSilent || opt.Prefixes, locationValues: opt.LocationValues, learn: opt.Learn, assumeSame: opt.AssumeSame && opt.Retries >= 0}
-	if f.retries >= 0 && opt.OwnLatest && !f.prefixes && !regs {
+	if f.retries >= 0 && opt.OwnLatest && !regs {
 		f.own, f.initMem, f.shown = ownLocations(prog, initRegs), initMem, opt.Shown
 	}
 	if f.retries >= 0 {
