@@ -183,20 +183,27 @@ func (f *unfolder) readOwn(e *Event, st *pathState) {
 	if !ok {
 		return
 	}
-	last := st.ownLast[a]
-	if last == nil {
-		last = f.constTerm(f.initMem[a])
+	last := f.constTerm(f.initMem[a])
+	if w := st.ownLast[a]; w != nil {
+		if InParallel(w, e) {
+			// The write is a part of the read's instruction that
+			// program order leaves unordered (an AArch64 SWP's): the
+			// latest write before the read is an earlier one, which
+			// the path does not keep.
+			return
+		}
+		last = w.Val
 	}
 	f.assume(st, f.binaryTerm(xcfa.Eq, e.Val, last))
 }
 
-// writeOwn notes the value a write of an own location writes.
+// writeOwn notes a write of an own location, the latest on the path.
 func (f *unfolder) writeOwn(e *Event, st *pathState) {
 	if a, ok := f.ownAddr(e, st); ok {
 		if st.ownLast == nil {
-			st.ownLast = map[outcome.Value]*Term{}
+			st.ownLast = map[outcome.Value]*Event{}
 		}
-		st.ownLast[a] = e.Val
+		st.ownLast[a] = e
 	}
 }
 

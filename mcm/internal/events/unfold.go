@@ -320,8 +320,8 @@ type pathState struct {
 	// or, on the other side, none.
 	splitAt *xcfa.Location
 	assumed map[string]bool
-	// With own locations: the value of the thread's latest write to each.
-	ownLast map[outcome.Value]*Term
+	// With own locations: the thread's latest write to each.
+	ownLast map[outcome.Value]*Event
 }
 
 func (p *pathState) fork(seg *Segment) *pathState {
