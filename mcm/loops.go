@@ -750,7 +750,9 @@ func prefixesRemovable(model eval.Model, u *events.Unfolding) error {
 // too; and the final state must not show their locations, whose last
 // write may be one of them, unless the thread writes them again after
 // every failed attempt and the model orders a thread's writes to a
-// location in co (events.SilentWrite.Overwritten).
+// location in co (events.SilentWrite.Overwritten). Retries that write
+// locations only their thread accesses (u.OwnWrites, never at a location
+// the final state shows) are silent ones too.
 func (lc *loopCheck) retriesRemovable(u *events.Unfolding) error {
 	if len(u.Silent) > 0 {
 		shown := shownNames(lc.t)

@@ -870,9 +870,9 @@ func (a *porf) seq(x, y *contents) *contents {
 }
 
 // withoutID is what x \ id certainly holds: x's whole relations, which
-// are irreflexive, but loc and the identity (and rmw, which herd's C
-// builds as one event), and its pairs of program order, whose events
-// differ.
+// are irreflexive, but loc and the identity, and its families of program
+// order, whose events differ (not rmw's: herd's C builds a
+// read-modify-write as one event).
 func (a *porf) withoutID(x *contents) *contents {
 	out := &contents{atoms: x.atoms &^ (1<<atomLoc | 1<<atomAccessID), pairs: map[family]bool{}}
 	for f := range x.pairs {
