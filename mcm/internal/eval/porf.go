@@ -681,7 +681,7 @@ func (a *porf) contents(x ast.Expr, env map[string]*contents) *contents {
 		case ast.Inter:
 			return a.both(l, r)
 		case ast.Diff:
-			if id, ok := x.Y.(*ast.Var); ok && id.Name == "id" && env["id"] != nil && env["id"].has(atomAccessID) {
+			if id, ok := x.Y.(*ast.Var); ok && id.Name == "id" && env["id"].has(atomAccessID) {
 				return a.withoutID(l)
 			}
 			return &contents{in: l.in & r.out, out: l.out | r.in}

@@ -1,7 +1,6 @@
 package events
 
 import (
-	"maps"
 	"slices"
 
 	"github.com/purr-mcm/purr/mcm/outcome"
@@ -36,9 +35,9 @@ import (
 // it accesses, each at one address and with one size, when every access
 // of the program is at an address known before it runs (a location's
 // name, or a register that holds one from the start and that the
-// process never sets, plus a constant offset); nil otherwise. Marks
-// (locks) make their locations no one's.
-func ownLocations(prog *xcfa.Program, initRegs map[int]map[string]outcome.Value) []map[outcome.Value]bool {
+// process never sets, plus a constant offset: consts, by process
+// index); nil otherwise. Marks (locks) make their locations no one's.
+func ownLocations(prog *xcfa.Program, consts []map[string]outcome.Value) []map[outcome.Value]bool {
 	type use struct {
 		addr outcome.Value
 		size int
@@ -46,13 +45,12 @@ func ownLocations(prog *xcfa.Program, initRegs map[int]map[string]outcome.Value)
 	owner := map[string]int{} // a location's name → the index of the one process that accesses it, or -1
 	uses := map[string][]use{}
 	for i, proc := range prog.Procs {
-		consts := constRegisters(proc, initRegs)
 		for _, e := range proc.Edges {
 			addrX, size, mark := accessOf(e.Op)
 			if addrX == nil {
 				continue
 			}
-			a, ok := knownAddr(addrX, consts)
+			a, ok := knownAddr(addrX, consts[i])
 			if !ok {
 				return nil
 			}
@@ -158,17 +156,22 @@ func ownLiveness(proc *xcfa.Process, own map[outcome.Value]bool, consts map[stri
 		changed = false
 		for i := len(proc.Locs) - 1; i >= 0; i-- {
 			l := proc.Locs[i]
+			add := func(b outcome.Value) {
+				if !live[l][b] {
+					live[l][b] = true
+					changed = true
+				}
+			}
 			for _, e := range l.Out {
 				a, isOwn := at(e)
 				_, reads := e.Op.(xcfa.Load)
-				for _, b := range append(slices.Collect(maps.Keys(live[e.To])), a) {
-					if b == a && !(isOwn && reads) {
-						continue // written here, or no access of an own location
+				for b := range live[e.To] {
+					if !isOwn || b != a {
+						add(b) // a write of a kills it
 					}
-					if !live[l][b] {
-						live[l][b] = true
-						changed = true
-					}
+				}
+				if isOwn && reads {
+					add(a)
 				}
 			}
 		}

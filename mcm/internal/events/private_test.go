@@ -34,15 +34,8 @@ func TestOwnLocations(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			test, err := litmus.Parse("T.litmus", []byte(tt.src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, regs, _, err := InitialState(test)
-			if err != nil {
-				t.Fatal(err)
-			}
-			own := ownLocations(test.Program, regs)
+			test, consts := parseConsts(t, tt.src)
+			own := ownLocations(test.Program, consts)
 			if tt.want == nil {
 				if own != nil {
 					t.Errorf("own locations %v, want none known", own)
@@ -69,17 +62,10 @@ func TestOwnLocations(t *testing.T) {
 // head.
 func TestOwnLiveness(t *testing.T) {
 	src := "C T\n{ }\nP0(atomic_int *l, int *e) {\n  *e = 0;\n  while (!atomic_compare_exchange_strong_explicit(l, e, 1, memory_order_acquire, memory_order_relaxed)) { *e = 0; }\n}\nP1(atomic_int *l) { atomic_store_explicit(l, 1, memory_order_relaxed); }\nexists (l=1)\n"
-	test, err := litmus.Parse("T.litmus", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, regs, _, err := InitialState(test)
-	if err != nil {
-		t.Fatal(err)
-	}
-	proc := test.Program.Procs[0]
+	test, consts := parseConsts(t, src)
 	e := outcome.Value{Sym: "e"}
-	live := ownLiveness(proc, map[outcome.Value]bool{e: true}, constRegisters(proc, regs))
+	proc := test.Program.Procs[0]
+	live := ownLiveness(proc, map[outcome.Value]bool{e: true}, consts[0])
 	reads := 0
 	for _, edge := range proc.Edges {
 		if load, ok := edge.Op.(xcfa.Load); ok && xcfa.Reads(load.Addr, "e") {
@@ -95,4 +81,23 @@ func TestOwnLiveness(t *testing.T) {
 	if reads != 1 {
 		t.Fatalf("%d reads of e, want the CAS's one", reads)
 	}
+}
+
+// parseConsts parses a test and gives each process's registers that
+// hold an address from the start and are never set.
+func parseConsts(t *testing.T, src string) (*litmus.Test, []map[string]outcome.Value) {
+	t.Helper()
+	test, err := litmus.Parse("T.litmus", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, regs, _, err := InitialState(test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var consts []map[string]outcome.Value
+	for _, proc := range test.Program.Procs {
+		consts = append(consts, constRegisters(proc, regs))
+	}
+	return test, consts
 }

@@ -294,11 +294,7 @@ func (f *unfolder) retry(proc *xcfa.Process, loc *xcfa.Location, st *pathState) 
 	}
 	if prev := st.seen[loc]; prev != nil {
 		now.why = info.why(loc, prev, now)
-		// A retry that writes never lies inside an exclusive pair, whose
-		// reservation the code after the loop would use: no removed
-		// event is between the read and the write of a read-modify-write
-		// (eval's noSpan).
-		inExclusive := prev.lastX != nil && info.live[loc][exclusiveReg]
+		inExclusive := info.inExclusive(loc, prev)
 		own := false
 		if now.why != "" && !inExclusive && f.ownOnly(info, loc, st, prev) {
 			same := *now
@@ -355,6 +351,15 @@ func (f *unfolder) retry(proc *xcfa.Process, loc *xcfa.Location, st *pathState) 
 	return false
 }
 
+// inExclusive tells whether an iteration that ends at loc since the
+// visit prev lies inside an exclusive pair, whose reservation the code
+// after the loop uses. A retry that writes never does: no removed event
+// is between the read and the write of a read-modify-write (eval's
+// noSpan).
+func (info *loopInfo) inExclusive(loc *xcfa.Location, prev *visit) bool {
+	return prev.lastX != nil && info.live[loc][exclusiveReg]
+}
+
 // visitAt is the path's state at a visit to loc.
 func (info *loopInfo) visitAt(loc *xcfa.Location, st *pathState) *visit {
 	now := &visit{depth: st.depth, effects: st.effects, lastX: st.lastX, scopes: st.scopes, ctrl: st.ctrl, ctrlPicks: st.ctrlPicks,
@@ -387,7 +392,7 @@ func (f *unfolder) sameRegisters(proc *xcfa.Process, loc *xcfa.Location, st *pat
 	if !f.assumeSame || f.regs || st.splitAt == loc || prev == nil {
 		return nil
 	}
-	own := st.effects != prev.effects && !(prev.lastX != nil && info.live[loc][exclusiveReg]) && f.ownOnly(info, loc, st, prev)
+	own := st.effects != prev.effects && !info.inExclusive(loc, prev) && f.ownOnly(info, loc, st, prev)
 	if st.effects != prev.effects && !own || !info.boundary[loc] && !(own && f.mayRetryInside(info, st)) {
 		return nil
 	}

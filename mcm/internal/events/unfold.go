@@ -404,8 +404,12 @@ func unfold(ctx context.Context, prog *xcfa.Program, opt UnfoldOptions, initRegs
 	f := &unfolder{ctx: ctx, u: &Unfolding{Threads: len(prog.Procs), RegisterEvents: regs}, unroll: opt.Unroll, retries: opt.Retries,
 		terms: map[termKey]*Term{}, opsNoted: map[[2]int]bool{}, regs: regs, noBranches: prog.NoBranchEvents, unorderedInstrs: !prog.OrderedInstrs,
 		prefixes: opt.Prefixes, noSilent: noSilent || opt.Prefixes, locationValues: opt.LocationValues, learn: opt.Learn, assumeSame: opt.AssumeSame && opt.Retries >= 0}
+	var consts []map[string]outcome.Value // each process's, with own locations
 	if f.retries >= 0 && opt.OwnLatest && !regs {
-		f.own, f.initMem, f.shown = ownLocations(prog, initRegs), initMem, opt.Shown
+		for _, proc := range prog.Procs {
+			consts = append(consts, constRegisters(proc, initRegs))
+		}
+		f.own, f.initMem, f.shown = ownLocations(prog, consts), initMem, opt.Shown
 	}
 	if f.retries >= 0 {
 		f.loops = map[*xcfa.Process]*loopInfo{}
@@ -413,7 +417,7 @@ func unfold(ctx context.Context, prog *xcfa.Program, opt UnfoldOptions, initRegs
 			info := analyseLoops(proc, opt.FinalRegs, regs)
 			if f.own != nil && f.own[i] != nil {
 				info.own = f.own[i]
-				info.ownLive = ownLiveness(proc, info.own, constRegisters(proc, initRegs))
+				info.ownLive = ownLiveness(proc, info.own, consts[i])
 			}
 			f.loops[proc] = info
 		}
