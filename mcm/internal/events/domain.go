@@ -131,20 +131,6 @@ type readSet []uint64
 
 func (s readSet) has(i int) bool { return s[i/64]&(1<<(i%64)) != 0 }
 
-func (s readSet) with(i int) readSet {
-	out := append(readSet(nil), s...)
-	out[i/64] |= 1 << (i % 64)
-	return out
-}
-
-func (s readSet) union(o readSet) readSet {
-	out := append(readSet(nil), s...)
-	for i := range out {
-		out[i] |= o[i]
-	}
-	return out
-}
-
 func (s readSet) intersect(o readSet) readSet {
 	out := append(readSet(nil), s...)
 	for i := range out {
@@ -209,6 +195,7 @@ type valueAnalysis struct {
 	// derived is derive's result, reused: most rounds derive what a term
 	// had already.
 	derived []derived
+	acc     antichains // derive's working set
 }
 
 func newValueAnalysis(u *Unfolding) *valueAnalysis {
@@ -246,12 +233,13 @@ func newValueAnalysis(u *Unfolding) *valueAnalysis {
 // operands (of the writes it may read from, for a read), and sets its
 // domain. The result is valid until the next call.
 func (a *valueAnalysis) derive(t *Term) []derived {
-	out := a.derived[:0]
+	c := &a.acc
+	c.reset()
 	switch t.Op {
 	case TermRead:
 		i := a.index[t.Read]
 		if t.Read.IsReceive() {
-			out = append(out, derived{Nothing, a.empty.with(i)}) // a receive may get nothing
+			c.add(Nothing, c.with(a.empty, i)) // a receive may get nothing
 		}
 		for _, w := range a.writes {
 			if !MayAlias(w.Addr, t.Read.Addr) || !MayCoexist(w, t.Read) || SameInstruction(w, t.Read) {
@@ -261,47 +249,63 @@ func (a *valueAnalysis) derive(t *Term) []derived {
 				if d.via.has(i) || !d.via.disjoint(a.apart[i]) {
 					continue // out of thin air, or through a read on another path
 				}
-				out = append(out, derived{d.v, d.via.with(i)})
+				c.add(d.v, c.with(d.via, i))
 			}
 		}
 	case TermBinary:
 		x, y := a.vals[t.Args[0].ID], a.vals[t.Args[1].ID]
 		if t.Cancels() {
 			if len(x) > 0 {
-				out = append(out, derived{outcome.Int(0), a.empty}) // x^x needs no value of x
+				c.add(outcome.Int(0), a.empty) // x^x needs no value of x
 			}
 			break
 		}
-		for i, dx := range x {
-			for j, dy := range y {
-				if t.Args[0] == t.Args[1] && i != j {
-					continue // one term has one value
+		if t.Args[0] == t.Args[1] { // one term has one value
+			for _, d := range x {
+				if v, err := ApplyBinary(t.Bin, d.v, d.v); err == nil {
+					c.add(v, d.via)
 				}
-				if v, err := ApplyBinary(t.Bin, dx.v, dy.v); err == nil {
-					out = append(out, derived{v, dx.via.union(dy.via)})
+			}
+			break
+		}
+		// The operation applies once per pair of values, to every pair of
+		// their derivations: x and y are sorted by value.
+		for xs := range valueRuns(x) {
+			for ys := range valueRuns(y) {
+				v, err := ApplyBinary(t.Bin, xs[0].v, ys[0].v)
+				if err != nil {
+					continue
+				}
+				g := c.group(v)
+				for _, dx := range xs {
+					for _, dy := range ys {
+						c.addTo(g, c.union(dx.via, dy.via))
+					}
 				}
 			}
 		}
 	case TermUnary:
 		for _, d := range a.vals[t.Args[0].ID] {
 			if v, err := ApplyUnary(t.Un, d.v); err == nil {
-				out = append(out, derived{v, d.via})
+				c.add(v, d.via)
 			}
 		}
 	case TermPick:
-		out = append(out, a.vals[t.Args[1].ID]...)
+		for _, d := range a.vals[t.Args[1].ID] {
+			c.add(d.v, d.via)
+		}
 	case TermIte:
-		for _, c := range a.vals[t.Args[0].ID] {
+		for _, cond := range a.vals[t.Args[0].ID] {
 			branch := t.Args[2]
-			if Truth(c.v) {
+			if Truth(cond.v) {
 				branch = t.Args[1]
 			}
 			for _, d := range a.vals[branch.ID] {
-				out = append(out, derived{d.v, c.via.union(d.via)})
+				c.add(d.v, c.union(cond.via, d.via))
 			}
 		}
 	}
-	out = minimalDerived(out)
+	out := c.result(a.derived[:0])
 	a.derived = out
 	t.Dom = t.Dom[:0]
 	for i, d := range out {
@@ -312,55 +316,130 @@ func (a *valueAnalysis) derive(t *Term) []derived {
 	return out
 }
 
-// minimalDerived sorts derived values and keeps, per value, the minimal
-// read sets, at most maxVias of them, in place: the result shares ds's
-// storage.
-func minimalDerived(ds []derived) []derived {
-	// Elements no order tells apart are equal: any sort gives one result.
-	slices.SortFunc(ds, func(x, y derived) int {
-		if x.v != y.v {
-			return CompareValues(x.v, y.v)
-		}
-		if sx, sy := x.via.size(), y.via.size(); sx != sy {
-			return cmp.Compare(sx, sy)
-		}
-		switch {
-		case x.via.less(y.via):
-			return -1
-		case y.via.less(x.via):
-			return 1
-		}
-		return 0
-	})
-	// A value's kept derivations are written over those already read.
-	out := ds[:0]
-	for lo := 0; lo < len(ds); {
-		v := ds[lo].v
-		hi := lo
-		for hi < len(ds) && ds[hi].v == v {
-			hi++
-		}
-		start := len(out)
-		for _, d := range ds[lo:hi] { // smaller sets first: only they can subsume
-			subsumed := false
-			for _, kept := range out[start:] {
-				if kept.via.subsetOf(d.via) {
-					subsumed = true
-					break
-				}
+// valueRuns yields the runs of derivations of one value in ds, sorted by
+// value.
+func valueRuns(ds []derived) func(yield func([]derived) bool) {
+	return func(yield func([]derived) bool) {
+		for lo := 0; lo < len(ds); {
+			hi := lo + 1
+			for hi < len(ds) && ds[hi].v == ds[lo].v {
+				hi++
 			}
-			if !subsumed {
-				out = append(out, d)
+			if !yield(ds[lo:hi]) {
+				return
 			}
+			lo = hi
 		}
-		if len(out)-start > maxVias {
-			merged := out[start].via
-			for _, d := range out[start+1:] {
-				merged = merged.intersect(d.via)
+	}
+}
+
+// antichains gathers one term's derivations: per value, the minimal read
+// sets. A derivation arrives in a scratch set and is copied only when
+// nothing kept subsumes it: an operation's derivations are the product
+// of its operands', tens of thousands of which a handful survive.
+type antichains struct {
+	index   map[outcome.Value]int // value → its index in vals and sets
+	vals    []outcome.Value
+	sets    [][]readSet
+	scratch readSet
+}
+
+func (c *antichains) reset() {
+	if c.index == nil {
+		c.index = map[outcome.Value]int{}
+	}
+	clear(c.index)
+	c.vals = c.vals[:0]
+}
+
+// with returns s with read i, in the scratch set.
+func (c *antichains) with(s readSet, i int) readSet {
+	c.scratch = append(c.scratch[:0], s...)
+	c.scratch[i/64] |= 1 << (i % 64)
+	return c.scratch
+}
+
+// union returns s ∪ o, in the scratch set.
+func (c *antichains) union(s, o readSet) readSet {
+	c.scratch = c.scratch[:0]
+	for i := range s {
+		c.scratch = append(c.scratch, s[i]|o[i])
+	}
+	return c.scratch
+}
+
+// add records that v is derived through the reads of via, which it does
+// not keep.
+func (c *antichains) add(v outcome.Value, via readSet) { c.addTo(c.group(v), via) }
+
+// group returns v's index in vals and sets.
+func (c *antichains) group(v outcome.Value) int {
+	i, ok := c.index[v]
+	if !ok {
+		i = len(c.vals)
+		c.index[v] = i
+		c.vals = append(c.vals, v)
+		if i == len(c.sets) {
+			c.sets = append(c.sets, nil)
+		}
+		c.sets[i] = c.sets[i][:0]
+	}
+	return i
+}
+
+// addTo records a derivation through the reads of via of the value of
+// group i.
+func (c *antichains) addTo(i int, via readSet) {
+	kept := c.sets[i]
+	for _, k := range kept {
+		if k.subsetOf(via) {
+			return
+		}
+	}
+	n := 0
+	for _, k := range kept {
+		if !via.subsetOf(k) {
+			kept[n] = k
+			n++
+		}
+	}
+	c.sets[i] = append(kept[:n], slices.Clone(via))
+}
+
+// result appends the derivations to out sorted by value, then by the size
+// of their read set, then by the set; past maxVias, a value's derivations
+// merge into one through the reads all of them pass through.
+func (c *antichains) result(out []derived) []derived {
+	order := make([]int, len(c.vals))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(i, j int) int { return CompareValues(c.vals[i], c.vals[j]) })
+	for _, i := range order {
+		v, sets := c.vals[i], c.sets[i]
+		if len(sets) > maxVias {
+			merged := sets[0]
+			for _, s := range sets[1:] {
+				merged = merged.intersect(s)
 			}
-			out = append(out[:start], derived{v, merged})
+			out = append(out, derived{v, merged})
+			continue
 		}
-		lo = hi
+		slices.SortFunc(sets, func(x, y readSet) int {
+			if sx, sy := x.size(), y.size(); sx != sy {
+				return cmp.Compare(sx, sy)
+			}
+			switch {
+			case x.less(y):
+				return -1
+			case y.less(x):
+				return 1
+			}
+			return 0
+		})
+		for _, s := range sets {
+			out = append(out, derived{v, s})
+		}
 	}
 	return out
 }
