@@ -1,12 +1,10 @@
 package events_test
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"testing"
 
-	"github.com/purr-mcm/purr/litmus"
 	"github.com/purr-mcm/purr/mcm/internal/events"
 )
 
@@ -44,18 +42,7 @@ func TestCutsByValues(t *testing.T) {
 				}
 				src += fmt.Sprintf(" %s | %s ;\n", line(p0), line(tt.p1))
 			}
-			test, err := litmus.Parse("T.litmus", []byte(src+"exists (0:X1=0)\n"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, regs, mem, err := events.InitialState(test)
-			if err != nil {
-				t.Fatal(err)
-			}
-			u, err := events.UnfoldWith(context.Background(), test.Program, events.UnfoldOptions{Unroll: 2, Retries: 0}, regs, mem)
-			if err != nil {
-				t.Fatal(err)
-			}
+			u := unfoldSource(t, src+"exists (0:X1=0)\n", events.UnfoldOptions{Unroll: 2, Retries: 0})
 			if !u.Cut {
 				t.Fatal("the bound cuts no loop")
 			}

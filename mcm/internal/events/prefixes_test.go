@@ -123,18 +123,7 @@ func TestUnorderedReadWrite(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			test, err := litmus.Parse("T.litmus", []byte(tt.src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, regs, mem, err := events.InitialState(test)
-			if err != nil {
-				t.Fatal(err)
-			}
-			u, err := events.UnfoldWith(context.Background(), test.Program, events.UnfoldOptions{Unroll: 1, Retries: -1, Prefixes: true}, regs, mem)
-			if err != nil {
-				t.Fatal(err)
-			}
+			u := unfoldSource(t, tt.src, events.UnfoldOptions{Unroll: 1, Retries: -1, Prefixes: true})
 			if _, _, got := u.UnorderedReadWrite(); got != tt.want {
 				t.Errorf("UnorderedReadWrite: %v, want %v", got, tt.want)
 			}

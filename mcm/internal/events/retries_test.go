@@ -206,18 +206,7 @@ func TestRetryTags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			test, err := litmus.Parse("T.litmus", []byte(head+tt.body+"exists (0:X2=0)\n"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, regs, mem, err := events.InitialState(test)
-			if err != nil {
-				t.Fatal(err)
-			}
-			u, err := events.UnfoldWith(context.Background(), test.Program, events.UnfoldOptions{Unroll: 2}, regs, mem)
-			if err != nil {
-				t.Fatal(err)
-			}
+			u := unfoldSource(t, head+tt.body+"exists (0:X2=0)\n", events.UnfoldOptions{Unroll: 2})
 			if len(u.Retries) == 0 {
 				t.Fatal("no retry was cut off")
 			}

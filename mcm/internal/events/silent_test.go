@@ -1,13 +1,11 @@
 package events_test
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/purr-mcm/purr/litmus"
 	_ "github.com/purr-mcm/purr/litmus/c"
 	"github.com/purr-mcm/purr/mcm/internal/events"
 	"github.com/purr-mcm/purr/mcm/outcome"
@@ -72,19 +70,7 @@ func TestSilentRetries(t *testing.T) {
 				release = ""
 			}
 			src := "C T\n{}\nP0(atomic_int *l, atomic_int *y)\n{\n" + tt.before + fmt.Sprintf(tt.lock, tt.stored) + release + "}\n\nP1(atomic_int *l)\n{\n" + tt.observer + "}\n\nexists (y=0)\n"
-			test, err := litmus.Parse("T.litmus", []byte(src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, regs, mem, err := events.InitialState(test)
-			if err != nil {
-				t.Fatal(err)
-			}
-			opt := events.UnfoldOptions{Unroll: 2, Retries: 0, LocationValues: tt.values}
-			u, err := events.UnfoldWith(context.Background(), test.Program, opt, regs, mem)
-			if err != nil {
-				t.Fatal(err)
-			}
+			u := unfoldSource(t, src, events.UnfoldOptions{Unroll: 2, Retries: 0, LocationValues: tt.values})
 			if len(u.Silent) != tt.silent {
 				t.Fatalf("%d silent writes %v, want %d", len(u.Silent), u.Silent, tt.silent)
 			}

@@ -314,6 +314,7 @@ type pathState struct {
 	known     map[*Term]outcome.Value   // with retries: the values the path's assumptions fixed
 	knownNot  map[*Term][]outcome.Value // and those they ruled out
 	unequal   map[[2]*Term]bool         // and the pairs of terms they made unequal, both ways
+	equal     map[[2]*Term]bool         // or equal
 	// A path forked at a visit to a location to split on whether the
 	// registers changed since its previous visit hold their values of then
 	// (see sameRegisters): at that visit, the registers it assumed equal,
@@ -338,6 +339,9 @@ func (p *pathState) fork(seg *Segment) *pathState {
 	}
 	if p.unequal != nil {
 		q.unequal = maps.Clone(p.unequal)
+	}
+	if p.equal != nil {
+		q.equal = maps.Clone(p.equal)
 	}
 	if p.ownLast != nil {
 		q.ownLast = maps.Clone(p.ownLast)
@@ -980,31 +984,33 @@ func termValue(t *Term, known map[*Term]outcome.Value, choices bool) (outcome.Va
 }
 
 // learn notes what an assumption of the path fixes: a term equal to a
-// known value has it on the rest of the path, and a term unequal to one
-// never takes it, where assumptions that contradict it end the path (a
-// CAS that succeeded does not go round its retry loop, one that failed
-// does not go on).
+// known value has it on the rest of the path, a term unequal to one never
+// takes it, and two terms it compares are equal or unequal, where
+// assumptions that contradict it end the path (a CAS that succeeded does
+// not go round its retry loop, one that failed does not go on).
 func (st *pathState) learn(t *Term) {
 	if t.Op != TermBinary || t.Bin != xcfa.Eq && t.Bin != xcfa.Ne {
 		return
 	}
-	x, v, ok := st.oneSideKnown(t)
-	if t.Bin == xcfa.Ne {
-		if !ok {
-			if st.unequal == nil {
-				st.unequal = map[[2]*Term]bool{}
-			}
-			st.unequal[[2]*Term{t.Args[0], t.Args[1]}] = true
-			st.unequal[[2]*Term{t.Args[1], t.Args[0]}] = true
-			return
+	a, b := compared(t)
+	x, v, ok := st.oneSideKnown(a, b)
+	if !ok {
+		pairs := &st.equal
+		if t.Bin == xcfa.Ne {
+			pairs = &st.unequal
 		}
+		if *pairs == nil {
+			*pairs = map[[2]*Term]bool{}
+		}
+		(*pairs)[[2]*Term{a, b}] = true
+		(*pairs)[[2]*Term{b, a}] = true
+		return
+	}
+	if t.Bin == xcfa.Ne {
 		if st.knownNot == nil {
 			st.knownNot = map[*Term][]outcome.Value{}
 		}
 		st.knownNot[x] = slices.Clip(append(st.knownNot[x], v))
-		return
-	}
-	if !ok {
 		return
 	}
 	if st.known == nil {
@@ -1013,16 +1019,22 @@ func (st *pathState) learn(t *Term) {
 	st.known[x] = v
 }
 
-// ruledOut tells whether t is an equality the path's assumptions ruled
-// out: of a term with a value, or of two terms.
+// ruledOut tells whether t is a comparison the path's assumptions ruled
+// out: an equality of a term with a value it does not take or of two
+// terms made unequal, an inequality of a term with itself or of two terms
+// made equal.
 func (st *pathState) ruledOut(t *Term) bool {
-	if t.Op != TermBinary || t.Bin != xcfa.Eq {
+	if t.Op != TermBinary || t.Bin != xcfa.Eq && t.Bin != xcfa.Ne {
 		return false
 	}
-	if st.differ(t.Args[0], t.Args[1]) {
+	a, b := compared(t)
+	if t.Bin == xcfa.Ne {
+		return a == b || st.equal[[2]*Term{a, b}]
+	}
+	if st.differ(a, b) {
 		return true
 	}
-	x, v, ok := st.oneSideKnown(t)
+	x, v, ok := st.oneSideKnown(a, b)
 	return ok && slices.Contains(st.knownNot[x], v)
 }
 
@@ -1045,35 +1057,63 @@ func (st *pathState) differ(a, b *Term) bool {
 	return false
 }
 
-// oneSideKnown splits a binary term whose one side the path knows the
-// value of: the unknown side, without the zero-extensions that change
-// nothing (zext32 of a zext32 read), and the value.
-func (st *pathState) oneSideKnown(t *Term) (*Term, outcome.Value, bool) {
-	x, y := t.Args[0], t.Args[1]
-	vx, xKnown := termValue(x, st.known, true)
-	vy, yKnown := termValue(y, st.known, true)
-	if xKnown == yKnown {
+// oneSideKnown splits two compared terms one of which the path knows the
+// value of: the unknown one and the value.
+func (st *pathState) oneSideKnown(a, b *Term) (*Term, outcome.Value, bool) {
+	va, aKnown := termValue(a, st.known, true)
+	vb, bKnown := termValue(b, st.known, true)
+	if aKnown == bKnown {
 		return nil, outcome.Value{}, false
 	}
-	if xKnown {
-		return innerZext(y), vx, true
+	if aKnown {
+		return b, va, true
 	}
-	return innerZext(x), vy, true
+	return a, vb, true
 }
+
+// compared gives the two terms a comparison compares, each reduced to a
+// subterm of the same value (sameValue), and both stripped of a sign-
+// extension that takes no two of their values to one: an AArch64 CMP
+// compares sign-extensions of the zero-extended values a CAS compared.
+func compared(t *Term) (a, b *Term) {
+	a, b = sameValue(t.Args[0]), sameValue(t.Args[1])
+	for a.Op == TermUnary && b.Op == TermUnary && a.Un == b.Un {
+		width, ok := sextWidth[a.Un]
+		x, y := sameValue(a.Args[0]), sameValue(b.Args[0])
+		if !ok || keptBits(x) > width || keptBits(y) > width {
+			break
+		}
+		a, b = x, y
+	}
+	return a, b
+}
+
+// sameValue reduces t to a subterm of the same value: a pick to what it
+// picks, a zero-extension of a term it keeps whole to the term.
+func sameValue(t *Term) *Term {
+	for {
+		switch {
+		case t.Op == TermPick:
+			t = t.Args[1]
+		case keptBits(t) < 64 && keptBits(sameValue(t.Args[0])) <= keptBits(t):
+			t = sameValue(t.Args[0])
+		default:
+			return t
+		}
+	}
+}
+
+// keptBits gives the bits that t, a zero-extension, keeps: 64 for any other
+// term.
+func keptBits(t *Term) int {
+	if w, ok := zextWidth[t.Un]; ok && t.Op == TermUnary {
+		return w
+	}
+	return 64
+}
+
+// sextWidth gives the bits a sign-extension reads.
+var sextWidth = map[xcfa.UnOp]int{xcfa.Sext8: 8, xcfa.Sext16: 16, xcfa.Sext32: 32}
 
 // zextWidth gives the bits a zero-extension keeps.
 var zextWidth = map[xcfa.UnOp]int{xcfa.Zext8: 8, xcfa.Zext16: 16, xcfa.Zext32: 32}
-
-// innerZext strips from t the zero-extensions of a zero-extension that
-// keeps no more bits: they compute the same value.
-func innerZext(t *Term) *Term {
-	for t.Op == TermUnary && t.Args[0].Op == TermUnary {
-		outer, ok1 := zextWidth[t.Un]
-		inner, ok2 := zextWidth[t.Args[0].Un]
-		if !ok1 || !ok2 || inner > outer {
-			break
-		}
-		t = t.Args[0]
-	}
-	return t
-}
