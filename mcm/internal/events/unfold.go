@@ -1091,16 +1091,15 @@ func compared(t *Term) (a, b *Term) {
 // sameValue reduces t to a subterm of the same value: a pick to what it
 // picks, a zero-extension of a term it keeps whole to the term.
 func sameValue(t *Term) *Term {
-	for {
-		switch {
-		case t.Op == TermPick:
-			t = t.Args[1]
-		case keptBits(t) < 64 && keptBits(sameValue(t.Args[0])) <= keptBits(t):
-			t = sameValue(t.Args[0])
-		default:
-			return t
+	switch {
+	case t.Op == TermPick:
+		return sameValue(t.Args[1])
+	case keptBits(t) < 64:
+		if inner := sameValue(t.Args[0]); keptBits(inner) <= keptBits(t) {
+			return inner
 		}
 	}
+	return t
 }
 
 // keptBits gives the bits that t, a zero-extension, keeps: 64 for any other
