@@ -51,9 +51,11 @@ import (
 // po ∪ rf acyclic (eval.ImpliesAcyclicPoRf shows it syntactically).
 // Path order orders more than po, the parallel parts of an instruction
 // too; a cycle of path order ∪ rf that is none of po ∪ rf runs through
-// a read and a later write of one instruction that po leaves unordered,
-// so cutReachable refuses an unfolding that has such a pair
-// (events.Unfolding.UnorderedReadWrite).
+// a read and a later write of one instruction that po leaves unordered
+// (events.Unfolding.UnorderedReadWrite). cutReachable refuses an
+// unfolding that has such a pair unless one acyclic check of the model
+// orders every read before every later write of path order, those pairs
+// too (orderedInInstructions: ARMv8's ob holds a SWP's or a CAS's rmw).
 
 // cutReachable tells whether, with loops unrolled n times and retries cut
 // off as --unroll none cuts them (loopCheck.retries), some partial execution of
@@ -98,7 +100,7 @@ func (lc *loopCheck) cutReachable(n int) (reached bool, err error) {
 	if len(goal) == 0 {
 		return false, nil // the bound cuts no loop
 	}
-	if r, w, ok := u.UnorderedReadWrite(); ok {
+	if r, w, ok := u.UnorderedReadWrite(); ok && !lc.orderedInInstructions() {
 		what := t.Program.Procs[w.Thread].Instr(w.Code).Text
 		if what == "" {
 			what = "instruction"
@@ -130,8 +132,26 @@ func (lc *loopCheck) cutReachable(n int) (reached bool, err error) {
 // writes that follow, and whose writes after plain reads are releases or
 // dependent on them.
 func acyclicPoRf(model eval.Model, t *litmus.Test) string {
+	if eval.ImpliesAcyclicPoRf(model) {
+		return ""
+	}
 	why, _ := orderedReadWrites(model, t, false)
 	return why
+}
+
+// orderedInInstructions tells whether one acyclic check of the model
+// that contains rfe orders every read of t before every write path order
+// puts after it, the parts of one instruction too (a SWP's or a
+// successful CAS's read and write, by rmw: ARMv8's ob holds it). Then
+// path order ∪ rf is acyclic (an instruction never reads its own write),
+// which a model's acyclic po | rf does not give (cutReachable).
+func (lc *loopCheck) orderedInInstructions() bool {
+	if lc.instrOrdered == nil {
+		why, _ := orderedReadWrites(lc.model, lc.t, false)
+		ordered := why == ""
+		lc.instrOrdered = &ordered
+	}
+	return *lc.instrOrdered
 }
 
 // acyclicJustification tells why the model may let an execution of t
@@ -152,16 +172,16 @@ func acyclicPoRf(model eval.Model, t *litmus.Test) string {
 // check external does not order P0's read at T.litmus:8:2 before its
 // write at T.litmus:9:2, which may depend on it".
 func acyclicJustification(model eval.Model, t *litmus.Test) (why, unordered string) {
-	return orderedReadWrites(model, t, true)
-}
-
-// orderedReadWrites is acyclicPoRf, or acyclicJustification when
-// dependentOnly: only the pairs whose write may depend on the read need
-// be ordered.
-func orderedReadWrites(model eval.Model, t *litmus.Test, dependentOnly bool) (why, unordered string) {
 	if eval.ImpliesAcyclicPoRf(model) {
 		return "", ""
 	}
+	return orderedReadWrites(model, t, true)
+}
+
+// orderedReadWrites is the argument by one of the model's acyclic checks
+// of acyclicPoRf, or of acyclicJustification when dependentOnly: only
+// the pairs whose write may depend on the read need be ordered.
+func orderedReadWrites(model eval.Model, t *litmus.Test, dependentOnly bool) (why, unordered string) {
 	rws, err := events.ReadWrites(t.Program)
 	if err != nil {
 		return fmt.Sprintf("%s, and purr cannot tell whether it orders each read before the writes after it: %v", poRfMayCycle, err), ""

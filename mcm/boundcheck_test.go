@@ -86,7 +86,8 @@ func TestCutReachableLimits(t *testing.T) {
 // on executions: for every test of the suites whose reads a model that
 // does not state po | rf acyclic orders before their po-later writes
 // (eval.ReadWriteOrders, events.ReadWrites), no consistent execution at
-// --unroll 2 has a cycle of po ∪ rf. The counts keep it from passing
+// --unroll 2 has a cycle of po ∪ rf, nor of path order ∪ rf (amo's pairs
+// of one instruction too: orderedInInstructions). The counts keep it from passing
 // vacuously: LB+ shapes with dependencies, acquires, releases or fences
 // qualify, and plain LB does not.
 func TestReadWriteOrderKeepsPoRfAcyclic(t *testing.T) {
@@ -114,7 +115,11 @@ func TestReadWriteOrderKeepsPoRfAcyclic(t *testing.T) {
 			if eval.ImpliesAcyclicPoRf(model) {
 				t.Fatalf("%s states po | rf acyclic: nothing to check", s.model)
 			}
-			ordered, withPairs := 0, 0
+			ordered, withPairs, visited, withAmo := 0, 0, 0, 0
+			capture := []string{"amo"}
+			if s.order != "" {
+				capture = append(capture, s.order)
+			}
 			for _, lt := range tests {
 				f := lt.File
 				if acyclicPoRf(model, lt) != "" {
@@ -124,10 +129,18 @@ func TestReadWriteOrderKeepsPoRfAcyclic(t *testing.T) {
 				if rws, _ := events.ReadWrites(lt.Program); len(rws) > 0 {
 					withPairs++
 				}
-				checkWithinLimits(t, m, lt, Options{Unroll: propertyBound(lt), Visit: func(v outcome.Visited) bool {
+				checkWithinLimits(t, m, lt, Options{Unroll: propertyBound(lt), Show: outcome.ShowAll, Capture: capture, Visit: func(v outcome.Visited) bool {
 					x := v.Build(s.order == "")
+					visited++
+					if len(x.Relations["amo"]) > 0 {
+						withAmo++
+					}
 					if cyc := poRfCycle(x); cyc != nil {
 						t.Errorf("%s: execution %d has the cycle %v of po | rf", f, v.Index, cyc)
+						return false
+					}
+					if cyc := cycleOf(x, slices.Concat(x.Relations["po"], x.Relations["rf"], x.Relations["amo"])); cyc != nil {
+						t.Errorf("%s: execution %d has the cycle %v of po | rf | amo", f, v.Index, cyc)
 						return false
 					}
 					if p, ok := unorderedReadWrite(x, s.order); ok {
@@ -137,9 +150,9 @@ func TestReadWriteOrderKeepsPoRfAcyclic(t *testing.T) {
 					return true
 				}})
 			}
-			t.Logf("%d of %d tests ordered, %d of them with read-write pairs", ordered, total, withPairs)
-			if withPairs < s.min {
-				t.Errorf("%d tests with read-write pairs ordered, want at least %d", withPairs, s.min)
+			t.Logf("%d of %d tests ordered, %d of them with read-write pairs; %d executions, %d with amo", ordered, total, withPairs, visited, withAmo)
+			if withPairs < s.min || ordered > 0 && visited == 0 {
+				t.Errorf("%d tests with read-write pairs ordered, %d executions: want at least %d, and some", withPairs, visited, s.min)
 			}
 		})
 	}

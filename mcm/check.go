@@ -70,6 +70,9 @@ type Options struct {
 	// wellFormedInFull evaluates even the well-formedness rules that the
 	// SAT engine meets by construction, so that tests can check it does.
 	wellFormedInFull bool
+	// failingChecks: the check asks about executions that fail the
+	// model's checks (Why), whose facts it may not lean on.
+	failingChecks bool
 }
 
 // LimitError says that a test's formula outgrew Options.MaxVars or

@@ -68,6 +68,8 @@ type loopCheck struct {
 	// acyclicJustification's: the same at every bound.
 	acyclicWhy *string
 	justified  *justification
+	// instrOrdered is orderedInInstructions's answer once asked.
+	instrOrdered *bool
 	// tracked is the precision of the abstraction (cutsByAbstraction):
 	// the locations whose reads its graphs track; graph is the graphs
 	// under it, refinements how often it was refined.
@@ -314,16 +316,43 @@ func (lc *loopCheck) analyseValues(u *events.Unfolding) error {
 }
 
 // analyseValuesWithin is analyseValues within a budget of derived
-// values (events.AnalyseValuesWithin).
+// values (events.ValueOptions).
 func (lc *loopCheck) analyseValuesWithin(u *events.Unfolding, budget int) error {
 	if u == lc.valued {
 		return nil
 	}
-	if err := u.AnalyseValuesWithin(lc.ctx, budget); err != nil {
+	vopt := events.ValueOptions{Budget: budget, Acyclic: lc.valuesFlowAcyclic(u)}
+	if err := u.AnalyseValuesWith(lc.ctx, vopt); err != nil {
 		return fmt.Errorf("%s: %w", lc.t.File, err)
 	}
 	lc.valued = u
 	return nil
+}
+
+// valuesFlowAcyclic tells whether, in every execution of u the check
+// asks about, po ∪ rf holds every step by which a read's value reaches a
+// read (events.ValueOptions.Acyclic) and is acyclic: the check asks only
+// about consistent executions (not about those -through lets through,
+// nor about those Why asks for, which fail checks); the model keeps po |
+// rf acyclic (acyclicPoRf); and a value flows from a read into a write
+// of its instruction, which po leaves unordered, only where one of the
+// model's acyclic checks orders each read before each write after it
+// (orderedInInstructions).
+func (lc *loopCheck) valuesFlowAcyclic(u *events.Unfolding) bool {
+	if lc.opt.failingChecks || lc.opt.Through != "" && lc.opt.Through != "none" || lc.poRfMayCycle() != "" {
+		return false
+	}
+	return !u.ParallelValueFlow() || lc.orderedInInstructions()
+}
+
+// poRfMayCycle is acyclicPoRf's answer, asked once: "" when the model
+// keeps po | rf acyclic in every execution of the test.
+func (lc *loopCheck) poRfMayCycle() string {
+	if lc.acyclicWhy == nil {
+		why := acyclicPoRf(lc.model, lc.t)
+		lc.acyclicWhy = &why
+	}
+	return *lc.acyclicWhy
 }
 
 // unbounded unfolds a test for --unroll none: retries cut off, other
@@ -534,12 +563,8 @@ func (lc *loopCheck) retried(n int) (bool, error) {
 // retry (loopCheck.retries), which adds one iteration to a loop: its answer
 // needs the bound n+1.
 func (lc *loopCheck) boundEnough(u *events.Unfolding, n int) (enough bool, why string, err error) {
-	if lc.acyclicWhy == nil {
-		why := acyclicPoRf(lc.model, lc.t)
-		lc.acyclicWhy = &why
-	}
-	if *lc.acyclicWhy != "" {
-		return false, *lc.acyclicWhy, nil
+	if why := lc.poRfMayCycle(); why != "" {
+		return false, why, nil
 	}
 	if err := prefixesRemovable(lc.model, u); err != nil {
 		return false, err.Error(), nil
@@ -627,8 +652,12 @@ type eventClassSet struct {
 }
 
 // add returns the index of the class, adding it if new.
-func (s *eventClassSet) add(kind byte, tags ...string) int {
-	k := string(kind) + events.TagsKey(tags)
+func (s *eventClassSet) add(kind byte, tags ...string) int { return s.addOwn(kind, 0, tags...) }
+
+// addOwn is add of a class of accesses whose location the thread own-1
+// owns (eval.EventClass.Own).
+func (s *eventClassSet) addOwn(kind byte, own int, tags ...string) int {
+	k := fmt.Sprintf("%c%d %s", kind, own, events.TagsKey(tags))
 	if i, ok := s.index[k]; ok {
 		return i
 	}
@@ -636,7 +665,7 @@ func (s *eventClassSet) add(kind byte, tags ...string) int {
 		s.index = map[string]int{}
 	}
 	s.index[k] = len(s.classes)
-	s.classes = append(s.classes, eval.EventClass{Kind: kind, Tags: tags})
+	s.classes = append(s.classes, eval.EventClass{Kind: kind, Tags: tags, Own: own})
 	return len(s.classes) - 1
 }
 
@@ -644,9 +673,21 @@ func (s *eventClassSet) add(kind byte, tags ...string) int {
 // eval.FlagsSilent takes them: each access, fence and branch of the
 // program, the initial writes, herd's register events when registers, and
 // an event that may carry any tag when the program has marks or messages
-// (whose channels add tags).
+// (whose channels add tags). An access to a location only its thread
+// accesses (events.OwnAccesses: a C test's expected value in memory) is
+// of a class of its own.
 func eventClasses(t *litmus.Test, registers bool) []eval.EventClass {
 	var out eventClassSet
+	var owned map[*xcfa.Edge]int
+	if _, initRegs, _, err := events.InitialState(t); err == nil {
+		owned = events.OwnAccesses(t.Program, initRegs)
+	}
+	ownOf := func(e *xcfa.Edge) int {
+		if p, ok := owned[e]; ok {
+			return p + 1
+		}
+		return 0
+	}
 	out.add('I')
 	out.add('B')
 	out.add('B', "BCC")
@@ -666,12 +707,12 @@ func eventClasses(t *litmus.Test, registers bool) []eval.EventClass {
 			var tags []string
 			switch op := e.Op.(type) {
 			case xcfa.Load:
-				out.add('R', op.Tags...)
+				out.addOwn('R', ownOf(e), op.Tags...)
 				tags = op.Tags
 			case xcfa.Store:
-				out.add('W', op.Tags...)
+				out.addOwn('W', ownOf(e), op.Tags...)
 				if op.OneEvent {
-					out.add('U', append(slices.Clone(loads[op.RMW]), op.Tags...)...)
+					out.addOwn('U', ownOf(e), append(slices.Clone(loads[op.RMW]), op.Tags...)...)
 				}
 				tags = op.Tags
 			case xcfa.Fence:

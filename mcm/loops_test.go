@@ -90,6 +90,8 @@ var explicitTooSlow = map[string]string{
 	"cas-lock-memory.litmus":                    "over 5 min a model: every failed CAS writes its expected value",
 	"cas-lock-memory-relaxed.litmus":            "over 5 min a model: every failed CAS writes its expected value",
 	"cas-lock-memory-held.litmus":               "over 5 min a model: every failed CAS writes its expected value",
+	"cas-counter-memory.litmus":                 "over 2 min a model: every failed CAS writes its expected value",
+	"cas-counter-memory-relaxed.litmus":         "over 2 min a model: every failed CAS writes its expected value",
 }
 
 // refused are the tests --unroll none refuses, "file model", with a
@@ -213,7 +215,12 @@ func checkLoopAt(t *testing.T, path, model string, unroll int, engine string) (v
 			t.Fatal(err)
 		}
 	} else {
-		cfg.Model = model
+		// sc+atomic-rmw: the model sc with the variant atomic-rmw.
+		name, variants, _ := strings.Cut(model, "+")
+		cfg.Model = name
+		if variants != "" {
+			cfg.Variants = strings.Split(variants, "+")
+		}
 	}
 	res, err := herd.NewChecker(cfg).Check(context.Background(), path)
 	if err != nil {

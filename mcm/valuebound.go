@@ -52,7 +52,7 @@ const cutsBudget = 1 << 20
 const maxValueEvents = 400
 
 // valuesBudget bounds the values, with their reads, the value analysis
-// derives for cutsByValues (events.AnalyseValuesWithin): the loop suite's
+// derives for cutsByValues (events.ValueOptions.Budget): the loop suite's
 // and the corpora's proofs take at most 160,000; a test-and-set lock whose
 // final value the test shows, which no proof by values decides, took
 // 2,500,000 and 28 s at 32 iterations.

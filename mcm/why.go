@@ -28,6 +28,7 @@ func Why(ctx context.Context, m *cat.Model, t *litmus.Test, opt Options, maxSets
 			w, err = nil, fmt.Errorf("%s: test refused: %w", t.File, &LimitError{What: limit.What, Limit: limit.Limit})
 		}
 	}()
+	opt.failingChecks = true
 	model, u, lay, _, err := prepare(ctx, m, t, opt)
 	if err != nil {
 		return nil, err

@@ -186,7 +186,24 @@ func (a *porf) predefinedMay(e predef.Entry) *mayHold {
 		return a.cross(reads, writes)
 	case e.Name == "loc":
 		located := mem | a.kinds("K")
-		return a.cross(located, located)
+		out := a.cross(located, located)
+		accesses := a.kinds("RWU")
+		for k := range out.pairs {
+			// An access to a location one thread owns and another
+			// access are at one location only when that one is too.
+			if accesses&(1<<k[0]) != 0 && accesses&(1<<k[1]) != 0 && a.classes[k[0]].Own != a.classes[k[1]].Own {
+				delete(out.pairs, k)
+			}
+		}
+		return out
+	case e.Name == "ext":
+		out := a.cross(all, all)
+		for k := range out.pairs {
+			if own := a.classes[k[0]].Own; own != 0 && own == a.classes[k[1]].Own {
+				delete(out.pairs, k) // two accesses of the one thread
+			}
+		}
+		return out
 	case e.Name == "id":
 		return a.identityMay(all)
 	}

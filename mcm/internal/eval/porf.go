@@ -103,6 +103,10 @@ func coherent(m Model) bool {
 type EventClass struct {
 	Kind byte // 'R', 'W' or 'F'
 	Tags []string
+	// Own, for accesses (FlagsSilent): 1 + the index of the one thread
+	// that accesses their location (no other thread's access or lock
+	// mark is ever there); 0 when not known.
+	Own int
 }
 
 // ReadWriteOrder is what one of a model's required `acyclic O` checks
@@ -117,8 +121,9 @@ type ReadWriteOrder struct {
 	Fence                map[[3]int]bool
 	// PickCtrl, PickData, PickAddr hold {r, w} when O holds the pairs of
 	// the pick dependencies (a choice's condition on the way); Rmw when
-	// it holds those of rmw; PoLoc when it holds the pairs of program
-	// order between accesses to one location.
+	// it holds those of amo, the read-modify-write pairs of one
+	// instruction (rmw holds them too); PoLoc when it holds the pairs of
+	// program order between accesses to one location.
 	PickCtrl, PickData, PickAddr, Rmw, PoLoc map[[2]int]bool
 }
 
@@ -257,7 +262,7 @@ const (
 	famPickCtrl
 	famPickData
 	famPickAddr
-	famRmw // those of rmw: the read and write of one atomic
+	famRmw // those of amo: the read and write of one atomic instruction
 	// famPoLoc: those of program order between accesses to one location
 	// (po & loc; in a coherent model, fr and co hold those from reads
 	// and writes to writes).
@@ -380,7 +385,7 @@ func (a *porf) predefined() map[string]*contents {
 			v = either(fams(famPickData, a.kinds("R")), fams(famData, a.kinds("R")))
 		case e.Name == "pick-addr-dep":
 			v = either(fams(famPickAddr, a.kinds("R")), fams(famAddr, a.kinds("R")))
-		case e.Name == "rmw":
+		case e.Name == "rmw", e.Name == "amo":
 			v = fams(famRmw, a.kinds("R"))
 		case e.Name == "id":
 			v = &contents{atoms: 1 << atomAccessID, pairs: a.identity(all)}
@@ -726,6 +731,12 @@ func (a *porf) contents(x ast.Expr, env map[string]*contents) *contents {
 		a.bind(x.Rec, x.Bindings, inner)
 		return a.contents(x.Body, inner)
 	case *ast.IfExpr:
+		switch holds, decided := a.cond(x.Cond); {
+		case decided && holds:
+			return a.contents(x.Then, env)
+		case decided:
+			return a.contents(x.Else, env)
+		}
 		return meet(a.contents(x.Then, env), a.contents(x.Else, env))
 	case *ast.Try:
 		return meet(a.contents(x.X, env), a.contents(x.Fallback, env))

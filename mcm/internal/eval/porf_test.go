@@ -181,6 +181,12 @@ func TestReadWriteOrders(t *testing.T) {
 			[]string{"po-loc 0>2", "po-loc 0>3", "po-loc 1>2", "po-loc 1>3"}},
 		{"fr within a thread, coherent", internal + "let overwrite = co | fr\nacyclic (overwrite & int) | rfe as ob",
 			[]string{"po-loc 0>2", "po-loc 0>3", "po-loc 1>2", "po-loc 1>3"}},
+		{"amo", internal + "acyclic amo | rfe as ob",
+			[]string{"rmw 0>2", "rmw 0>3", "rmw 1>2", "rmw 1>3"}},
+		// An if on a variant takes the branch the variants decide (none
+		// is set here), not what both branches hold.
+		{"an if on a variant", internal + "let l = if \"atomic-rmw\" then amo else po\nacyclic l | rfe as ob",
+			[]string{"po 0>2", "po 0>3", "po 1>2", "po 1>3"}},
 		{"fr within a thread, not coherent", "acyclic po-loc | rf as internal\nlet overwrite = co | fr\nacyclic (overwrite & int) | rfe as ob",
 			[]string{}},
 	}
@@ -203,7 +209,7 @@ func TestReadWriteOrders(t *testing.T) {
 			reads := func(i int) bool { return classes[i].Kind == 'R' }
 			writes := func(i int) bool { return classes[i].Kind == 'W' }
 			for name, fam := range map[string]map[[2]int]bool{"po": o.Po, "ctrl": o.Ctrl, "data": o.Data, "addr": o.Addr,
-				"pick-ctrl": o.PickCtrl, "pick-data": o.PickData, "pick-addr": o.PickAddr, "po-loc": o.PoLoc} {
+				"pick-ctrl": o.PickCtrl, "pick-data": o.PickData, "pick-addr": o.PickAddr, "po-loc": o.PoLoc, "rmw": o.Rmw} {
 				for k := range fam {
 					if reads(k[0]) && writes(k[1]) && (name != "po-loc" || !o.Po[k]) {
 						got = append(got, fmt.Sprintf("%s %d>%d", name, k[0], k[1]))
@@ -231,6 +237,11 @@ func TestFlagsSilent(t *testing.T) {
 		{Kind: 'F', Tags: []string{"SC", "NA"}}, {Kind: 'B'}}
 	plain := append(slices.Clone(atomic), EventClass{Kind: 'W', Tags: []string{"NA"}})
 	anyTags := append(slices.Clone(atomic), EventClass{Kind: 'O'})
+	// Plain accesses to a location thread 0 owns, or to two that threads
+	// 0 and 1 own: never a pair of two threads at one location.
+	owned := append(slices.Clone(atomic), EventClass{Kind: 'W', Tags: []string{"NA"}, Own: 1},
+		EventClass{Kind: 'R', Tags: []string{"NA"}, Own: 1})
+	ownedTwice := append(slices.Clone(owned), EventClass{Kind: 'W', Tags: []string{"NA"}, Own: 2})
 	const race = "let conflict = ((W * _) | (_ * W)) & loc \\ ((IW * _) | (_ * IW))\n" +
 		"let race = (conflict & ext) \\ (po | po^-1 | A * A)\n"
 	tests := []struct {
@@ -242,6 +253,9 @@ func TestFlagsSilent(t *testing.T) {
 		{"races of atomics", race + "undefined_unless empty race as Dr", atomic, nil, true},
 		{"a plain write races", race + "undefined_unless empty race as Dr", plain, nil, false},
 		{"an event of any tags", race + "undefined_unless empty race as Dr", anyTags, nil, false},
+		{"plain accesses of a location one thread owns", race + "undefined_unless empty race as Dr", owned, nil, true},
+		{"plain accesses of locations two threads own", race + "undefined_unless empty race as Dr", ownedTwice, nil, true},
+		{"plain accesses of one thread, not of one location", race + "undefined_unless empty (W * W) & ext as Dr", ownedTwice, nil, false},
 		{"a negated flag", race + "flag ~empty race as r", atomic, nil, true},
 		{"a flag raised when empty", race + "flag empty race as r", atomic, nil, false},
 		{"skipped", race + "undefined_unless empty race as Dr", plain, []string{"Dr"}, true},

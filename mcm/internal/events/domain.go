@@ -19,34 +19,52 @@ import (
 const maxDomain = 1024
 
 // maxVias bounds the derivations the analysis keeps apart for one value of
-// one term; past it, they merge into one that passes through only the
-// reads all of them pass through, which forbids less. A merge forgets
-// reads, so values may flow round a cycle of reads again, and domains grow
-// each round: too small a bound costs more than it saves (a two-thread
-// AArch64 CAS counter at --unroll 2: 179 values with 4 and no answer, 10
-// values with 64 and an answer in a third of a second).
+// one term; past it, a new one merges with the kept one that shares the
+// most reads with it, into one that passes through the reads both pass
+// through, which forbids less. A merge forgets reads, so values may flow
+// round a cycle of reads again, and domains grow each round: too small a
+// bound costs more than it saves (a two-thread AArch64 CAS counter at
+// --unroll 2: 179 values with 4, where all merged into one, and no answer;
+// 10 values with 64 and an answer in a third of a second). Merging as
+// derivations arrive bounds the work of each: an operation's derivations
+// are the product of its operands'.
 const maxVias = 64
 
 // AnalyseValues computes every term's domain: the values it can take in
 // some candidate execution.
-func (u *Unfolding) AnalyseValues() error { return u.AnalyseValuesContext(context.Background()) }
-
-// AnalyseValuesContext is AnalyseValues that gives up, returning
-// ctx.Err(), when ctx is done.
-func (u *Unfolding) AnalyseValuesContext(ctx context.Context) error {
-	return u.AnalyseValuesWithin(ctx, 0)
+func (u *Unfolding) AnalyseValues() error {
+	return u.AnalyseValuesWith(context.Background(), ValueOptions{})
 }
 
-// ErrValuesBudget is AnalyseValuesWithin's error when the analysis
+// ErrValuesBudget is AnalyseValuesWith's error when the analysis
 // outgrows its budget.
 var ErrValuesBudget = errors.New("the value analysis outgrew its budget")
 
-// AnalyseValuesWithin is AnalyseValuesContext that gives up, returning
-// ErrValuesBudget, once it has derived more than budget values with their
-// reads (0: no limit): the derivations of a long unfolding whose reads
-// feed one another grow fast (a lock's 32 failed attempts a thread: a
-// third of a minute), and a caller that only hopes for a proof from
-// them can do without.
+// ValueOptions tune AnalyseValuesWith.
+type ValueOptions struct {
+	// Budget: the analysis gives up, returning ErrValuesBudget, once it
+	// has derived more than Budget values with their reads (0: no
+	// limit): the derivations of a long unfolding whose reads feed one
+	// another grow fast (a lock's 32 failed attempts a thread: a third of
+	// a minute), and a caller that only hopes for a proof from them can
+	// do without.
+	Budget int
+	// Acyclic: the caller asks only about executions in which no value
+	// flows round a cycle of path order and rf: the model's checks keep
+	// po ∪ rf acyclic, and order a read before a write of its own
+	// instruction whose value it computes. A read then takes no value
+	// whose derivation passes through a read after it in its thread: the
+	// later read's value flows, along path order and rf, into the write
+	// the read reads, which closes a cycle. The analysis leaves such
+	// derivations out, which keeps the domains of a counter's reads from
+	// growing with every read of the unfolding; unless the unfolding may
+	// meet a hazard (HazardFree), which herd7 stops on in any candidate
+	// execution, consistent or not.
+	Acyclic bool
+}
+
+// AnalyseValuesWith is AnalyseValues that gives up, returning ctx.Err(),
+// when ctx is done.
 //
 // Values flow as the engines compute them: a read returns the value of the
 // write it reads from, an operation applies to its operands' values. The
@@ -59,8 +77,8 @@ var ErrValuesBudget = errors.New("the value analysis outgrew its budget")
 // that cannot execute with it. Without these restrictions, read-modify-
 // write increments feed each other in a circle and their domains grow
 // without bound. It iterates to a fixpoint.
-func (u *Unfolding) AnalyseValuesWithin(ctx context.Context, budget int) error {
-	a := newValueAnalysis(u)
+func (u *Unfolding) AnalyseValuesWith(ctx context.Context, opt ValueOptions) error {
+	a := newValueAnalysis(u, opt.Acyclic && u.HazardFree())
 	// A derivation that passes through each read at most once is found
 	// after at most one round per read (each round extends every derivation
 	// by at least one read), so the rounds beyond that can only add the
@@ -90,7 +108,7 @@ func (u *Unfolding) AnalyseValuesWithin(ctx context.Context, budget int) error {
 				derivedAt[t.ID] = version
 				vals = a.derive(t)
 			}
-			if work += len(vals); budget > 0 && work > budget {
+			if work += len(vals); opt.Budget > 0 && work > opt.Budget {
 				return ErrValuesBudget
 			}
 			if len(t.Dom) > maxDomain {
@@ -143,6 +161,15 @@ func (s readSet) intersect(o readSet) readSet {
 	return out
 }
 
+// sharedCount is the size of s ∩ o.
+func (s readSet) sharedCount(o readSet) int {
+	n := 0
+	for i := range s {
+		n += bits.OnesCount64(s[i] & o[i])
+	}
+	return n
+}
+
 func (s readSet) subsetOf(o readSet) bool {
 	for i := range s {
 		if s[i]&^o[i] != 0 {
@@ -189,10 +216,13 @@ type derived struct {
 // sorted by value, with for each value an antichain of read sets (a
 // derivation through fewer reads allows more, so it subsumes the others).
 type valueAnalysis struct {
-	u      *Unfolding
-	reads  []*Event
-	index  map[*Event]int // read → its index in reads
-	apart  []readSet      // per read: the reads that cannot execute with it
+	u     *Unfolding
+	reads []*Event
+	index map[*Event]int // read → its index in reads
+	// barred, per read: the reads its value's derivation may not pass
+	// through: those that cannot execute with it, and those after it in
+	// its thread under ValueOptions.Acyclic.
+	barred []readSet
 	writes []*Event
 	vals   [][]derived // per term
 	empty  readSet
@@ -202,7 +232,9 @@ type valueAnalysis struct {
 	acc     antichains // derive's working set
 }
 
-func newValueAnalysis(u *Unfolding) *valueAnalysis {
+// newValueAnalysis readies the analysis of u's values; acyclic:
+// ValueOptions.Acyclic, where no hazard can depend on it.
+func newValueAnalysis(u *Unfolding, acyclic bool) *valueAnalysis {
 	a := &valueAnalysis{u: u, index: map[*Event]int{}, vals: make([][]derived, len(u.Terms))}
 	for _, e := range u.Events {
 		switch {
@@ -214,12 +246,12 @@ func newValueAnalysis(u *Unfolding) *valueAnalysis {
 		}
 	}
 	a.empty = make(readSet, (len(a.reads)+63)/64)
-	a.apart = make([]readSet, len(a.reads))
+	a.barred = make([]readSet, len(a.reads))
 	for i, r := range a.reads {
-		a.apart[i] = append(readSet(nil), a.empty...)
+		a.barred[i] = append(readSet(nil), a.empty...)
 		for j, r2 := range a.reads {
-			if !MayCoexist(r, r2) {
-				a.apart[i][j/64] |= 1 << (j % 64)
+			if !MayCoexist(r, r2) || acyclic && POOrdered(r, r2) {
+				a.barred[i][j/64] |= 1 << (j % 64)
 			}
 		}
 	}
@@ -250,8 +282,8 @@ func (a *valueAnalysis) derive(t *Term) []derived {
 				continue
 			}
 			for _, d := range a.vals[w.Val.ID] {
-				if d.via.has(i) || !d.via.disjoint(a.apart[i]) {
-					continue // out of thin air, or through a read on another path
+				if d.via.has(i) || !d.via.disjoint(a.barred[i]) {
+					continue // out of thin air, or through a read on another path or after it
 				}
 				c.add(d.v, c.with(d.via, i))
 			}
@@ -392,13 +424,23 @@ func (c *antichains) group(v outcome.Value) int {
 }
 
 // addTo records a derivation through the reads of via of the value of
-// group i.
+// group i. A group that holds maxVias sets merges via into the one that
+// shares the most reads with it, as their intersection.
 func (c *antichains) addTo(i int, via readSet) {
 	kept := c.sets[i]
-	for _, k := range kept {
+	closest, shared := -1, -1
+	for j, k := range kept {
 		if k.subsetOf(via) {
 			return
 		}
+		if len(kept) >= maxVias {
+			if n := k.sharedCount(via); n > shared {
+				closest, shared = j, n
+			}
+		}
+	}
+	if closest >= 0 {
+		via = kept[closest].intersect(via)
 	}
 	n := 0
 	for _, k := range kept {
@@ -411,8 +453,7 @@ func (c *antichains) addTo(i int, via readSet) {
 }
 
 // result appends the derivations to out sorted by value, then by the size
-// of their read set, then by the set; past maxVias, a value's derivations
-// merge into one through the reads all of them pass through.
+// of their read set, then by the set.
 func (c *antichains) result(out []derived) []derived {
 	order := make([]int, len(c.vals))
 	for i := range order {
@@ -421,14 +462,6 @@ func (c *antichains) result(out []derived) []derived {
 	slices.SortFunc(order, func(i, j int) int { return CompareValues(c.vals[i], c.vals[j]) })
 	for _, i := range order {
 		v, sets := c.vals[i], c.sets[i]
-		if len(sets) > maxVias {
-			merged := sets[0]
-			for _, s := range sets[1:] {
-				merged = merged.intersect(s)
-			}
-			out = append(out, derived{v, merged})
-			continue
-		}
 		slices.SortFunc(sets, func(x, y readSet) int {
 			if sx, sy := x.size(), y.size(); sx != sy {
 				return cmp.Compare(sx, sy)

@@ -10,7 +10,8 @@ import (
 
 // TestAntichains checks what a term keeps of its derivations: per value,
 // the minimal read sets, once each, sorted by size then set; past maxVias
-// of them, one through the reads all of them pass through.
+// of them, a new one merges with the kept one that shares the most reads
+// with it, into their intersection.
 func TestAntichains(t *testing.T) {
 	set := func(reads ...int) readSet {
 		s := make(readSet, 2)
@@ -23,6 +24,16 @@ func TestAntichains(t *testing.T) {
 	for i := 1; i <= maxVias+1; i++ {
 		pastMaxVias = append(pastMaxVias, derived{outcome.Int(1), set(0, i)})
 	}
+	// maxVias-1 singletons, {100 101 102}, then {100 101 103}: it merges
+	// with {100 101 102}.
+	var closest []derived
+	var closestWant []string
+	for i := range maxVias - 1 {
+		closest = append(closest, derived{outcome.Int(1), set(i)})
+		closestWant = append(closestWant, fmt.Sprintf("1:[%d]", i))
+	}
+	closest = append(closest, derived{outcome.Int(1), set(100, 101, 102)}, derived{outcome.Int(1), set(100, 101, 103)})
+	closestWant = append(closestWant, "1:[100 101]")
 	tests := []struct {
 		name string
 		add  []derived
@@ -41,6 +52,7 @@ func TestAntichains(t *testing.T) {
 			add:  []derived{{outcome.Int(1), set(1, 4)}, {outcome.Int(1), set(3)}, {outcome.Int(1), set(2)}},
 			want: "1:[2] 1:[3] 1:[1 4]"},
 		{name: "past maxVias, merged", add: pastMaxVias, want: "1:[0]"},
+		{name: "past maxVias, merged with the closest", add: closest, want: strings.Join(closestWant, " ")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -144,3 +144,107 @@ func herdBinaryName(op xcfa.BinOp) string {
 	}
 	return op.String()
 }
+
+// HazardFree tells whether no candidate execution of u, whatever its
+// reads read, meets a hazard herd7 stops on: no location ever holds an
+// address (no write, the initial ones too, writes a value an address
+// may flow into), so every read reads a number; then every operation
+// that may meet an address is one defined on any number it meets (an
+// address plus or minus a number, a comparison for equality, a logical
+// connective), and every write's address is an address plus numbers.
+// The value analysis may then leave out values that only inconsistent
+// executions take (ValueOptions.Acyclic): they cannot decide a hazard.
+func (u *Unfolding) HazardFree() bool {
+	kinds := make([]valueKinds, len(u.Terms))
+	for _, e := range u.Events {
+		if e.IsWrite() && kindsOf(e.Val, kinds) != kindNumber {
+			return false
+		}
+	}
+	for _, e := range u.Events {
+		if e.Kind == KindWrite && kindsOf(e.Addr, kinds) != kindAddress {
+			return false
+		}
+	}
+	for _, t := range u.Terms {
+		if !definedOnAll(t, kinds) {
+			return false
+		}
+	}
+	return true
+}
+
+// valueKinds says what a term may hold when every read reads a number: a
+// number, an address, or both (0: not yet computed).
+type valueKinds uint8
+
+const (
+	kindNumber valueKinds = 1 << iota
+	kindAddress
+)
+
+// kindsOf computes t's kinds into memo, by its ID, reads reading numbers.
+func kindsOf(t *Term, memo []valueKinds) valueKinds {
+	if k := memo[t.ID]; k != 0 {
+		return k
+	}
+	var k valueKinds
+	switch t.Op {
+	case TermConst:
+		k = kindNumber
+		if t.Val.IsAddr() {
+			k = kindAddress
+		}
+	case TermRead:
+		k = kindNumber
+	case TermBinary:
+		x, y := kindsOf(t.Args[0], memo), kindsOf(t.Args[1], memo)
+		switch {
+		case x == kindNumber && y == kindNumber || t.Cancels() || isComparison(t.Bin):
+			k = kindNumber
+		case t.Bin == xcfa.Add && (x == kindAddress && y == kindNumber || x == kindNumber && y == kindAddress),
+			t.Bin == xcfa.Sub && x == kindAddress && y == kindNumber:
+			k = kindAddress
+		default:
+			k = kindNumber | kindAddress
+		}
+	case TermUnary:
+		k = kindsOf(t.Args[0], memo)
+		if k != kindNumber {
+			k = kindNumber | kindAddress
+		}
+	case TermPick:
+		k = kindsOf(t.Args[1], memo)
+	case TermIte:
+		kindsOf(t.Args[0], memo)
+		k = kindsOf(t.Args[1], memo) | kindsOf(t.Args[2], memo)
+	}
+	memo[t.ID] = k
+	return k
+}
+
+// definedOnAll tells whether t, an operation or not, is defined on every
+// pair of operands of the kinds they may hold.
+func definedOnAll(t *Term, memo []valueKinds) bool {
+	switch t.Op {
+	case TermBinary:
+		x, y := kindsOf(t.Args[0], memo), kindsOf(t.Args[1], memo)
+		switch {
+		case x == kindNumber && y == kindNumber, t.Cancels():
+			return true
+		case t.Bin == xcfa.Eq, t.Bin == xcfa.Ne, t.Bin == xcfa.LAnd, t.Bin == xcfa.LOr:
+			return true
+		case t.Bin == xcfa.Add:
+			return x == kindNumber || y == kindNumber
+		case t.Bin == xcfa.Sub:
+			return y == kindNumber
+		}
+		return false
+	case TermUnary:
+		return kindsOf(t.Args[0], memo) == kindNumber
+	}
+	return true
+}
+
+// isComparison tells whether op gives a truth value.
+func isComparison(op xcfa.BinOp) bool { return op >= xcfa.Eq && op <= xcfa.LOr }

@@ -2,6 +2,7 @@ package events
 
 import (
 	"maps"
+	"slices"
 
 	"github.com/purr-mcm/purr/source"
 	"github.com/purr-mcm/purr/xcfa"
@@ -100,6 +101,26 @@ func (u *Unfolding) UnorderedReadWrite() (r, w *Event, ok bool) {
 		}
 	}
 	return nil, nil, false
+}
+
+// ParallelValueFlow tells whether some write's value may come from a
+// read that is a parallel part of its instruction (an LDADD's write
+// writes the read's value plus the register's), which program order
+// leaves unordered; a SWP's or a CAS's write writes a register set
+// before. Elsewhere a read's value reaches the writes of its thread along
+// po only.
+func (u *Unfolding) ParallelValueFlow() bool {
+	for _, w := range u.Events {
+		if w.Kind != KindWrite {
+			continue
+		}
+		for _, r := range parallelBefore(w) {
+			if r.IsRead() && InParallel(r, w) && slices.Contains(w.Val.deps, r) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ParallelWrites tells whether two writes of one instruction that may

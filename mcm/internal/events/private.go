@@ -77,6 +77,32 @@ func ownLocations(prog *xcfa.Program, consts []map[string]outcome.Value) []map[o
 	return own
 }
 
+// OwnAccesses maps each access of prog to a location only its process
+// accesses (ownLocations: no other thread's access and no lock mark is
+// ever there) to the index of that process; nil when the program has an
+// access at an address it computes.
+func OwnAccesses(prog *xcfa.Program, initRegs map[int]map[string]outcome.Value) map[*xcfa.Edge]int {
+	consts := make([]map[string]outcome.Value, len(prog.Procs))
+	for i, proc := range prog.Procs {
+		consts[i] = constRegisters(proc, initRegs)
+	}
+	own := ownLocations(prog, consts)
+	if own == nil {
+		return nil
+	}
+	out := map[*xcfa.Edge]int{}
+	for i, proc := range prog.Procs {
+		for _, e := range proc.Edges {
+			if addr, _, mark := accessOf(e.Op); addr != nil && !mark {
+				if a, ok := knownAddr(addr, consts[i]); ok && own[i][a] {
+					out[e] = i
+				}
+			}
+		}
+	}
+	return out
+}
+
 // constRegisters are the registers of a process that hold an address
 // from the start and that it never sets.
 func constRegisters(proc *xcfa.Process, initRegs map[int]map[string]outcome.Value) map[string]outcome.Value {

@@ -56,6 +56,30 @@ func TestOwnLocations(t *testing.T) {
 	}
 }
 
+// TestOwnAccesses: the accesses to a thread's own location are the
+// thread's, those to a shared one no one's.
+func TestOwnAccesses(t *testing.T) {
+	test, err := litmus.Parse("T.litmus", []byte("C T\n{ }\nP0(atomic_int *l, int *e) { *e = 0; int r = atomic_compare_exchange_strong_explicit(l, e, 1, memory_order_relaxed, memory_order_relaxed); }\nP1(atomic_int *l, int *f) { *f = 1; atomic_store_explicit(l, 1, memory_order_relaxed); }\nexists (l=1)\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, regs, _, err := InitialState(test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]int{}
+	for e, p := range OwnAccesses(test.Program, regs) {
+		addr, _, _ := accessOf(e.Op)
+		a, _ := knownAddr(addr, constRegisters(test.Program.Procs[p], regs))
+		if !slices.Contains(got[a.Sym], p) {
+			got[a.Sym] = append(got[a.Sym], p)
+		}
+	}
+	if len(got) != 2 || !slices.Equal(got["e"], []int{0}) || !slices.Equal(got["f"], []int{1}) {
+		t.Errorf("owners by location %v, want e of P0 and f of P1", got)
+	}
+}
+
 // TestOwnLiveness checks that an own location is live where some path
 // reads it before writing it: a CAS's expected value is dead just after
 // the CAS reads it (the failure writes it first), and live at the loop's
