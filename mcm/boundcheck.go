@@ -105,7 +105,7 @@ func (lc *loopCheck) cutReachable(n int) (reached bool, err error) {
 		if what == "" {
 			what = "instruction"
 		}
-		return false, source.Errorf(w.Pos, "purr cannot tell whether the bound %d is enough: %s's %s reads (at %s) and writes memory in parts that program order leaves unordered, and the argument needs path order and rf acyclic",
+		return false, source.Errorf(w.Pos, "purr cannot tell whether the bound %d is enough: %s's %s reads (at %s) and writes memory in parts that program order leaves unordered and no acyclic check of the model orders (purr's sc and tso do with --variant atomic-rmw), and the argument needs path order and rf acyclic",
 			n, threadName(t, w.Thread), what, r.Pos)
 	}
 	if err := lc.analyse(u); err != nil {
