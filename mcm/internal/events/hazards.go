@@ -151,7 +151,8 @@ func herdBinaryName(op xcfa.BinOp) string {
 // may flow into), so every read reads a number; then every operation
 // that may meet an address is one defined on any number it meets (an
 // address plus or minus a number, a comparison for equality, a logical
-// connective), and every write's address is an address plus numbers.
+// connective), and every access's address is an address plus numbers
+// (CheckAccessSizes refuses an access at a number too).
 // The value analysis may then leave out values that only inconsistent
 // executions take (ValueOptions.Acyclic): they cannot decide a hazard.
 func (u *Unfolding) HazardFree() bool {
@@ -162,7 +163,7 @@ func (u *Unfolding) HazardFree() bool {
 		}
 	}
 	for _, e := range u.Events {
-		if e.Kind == KindWrite && kindsOf(e.Addr, kinds) != kindAddress {
+		if e.HasLoc() && kindsOf(e.Addr, kinds) != kindAddress {
 			return false
 		}
 	}
