@@ -339,7 +339,8 @@ func (lc *loopCheck) analyseValuesWithin(u *events.Unfolding, budget int) error 
 // model's acyclic checks orders each read before each write after it
 // (orderedInInstructions).
 func (lc *loopCheck) valuesFlowAcyclic(u *events.Unfolding) bool {
-	if lc.opt.failingChecks || lc.opt.Through != "" && lc.opt.Through != "none" || lc.poRfMayCycle() != "" {
+	through, err := parseThrough(lc.opt.Through)
+	if lc.opt.failingChecks || through || err != nil || lc.poRfMayCycle() != "" {
 		return false
 	}
 	return !u.ParallelValueFlow() || lc.orderedInInstructions()

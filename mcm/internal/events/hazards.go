@@ -158,12 +158,7 @@ func herdBinaryName(op xcfa.BinOp) string {
 func (u *Unfolding) HazardFree() bool {
 	kinds := make([]valueKinds, len(u.Terms))
 	for _, e := range u.Events {
-		if e.IsWrite() && kindsOf(e.Val, kinds) != kindNumber {
-			return false
-		}
-	}
-	for _, e := range u.Events {
-		if e.HasLoc() && kindsOf(e.Addr, kinds) != kindAddress {
+		if e.IsWrite() && kindsOf(e.Val, kinds) != kindNumber || e.HasLoc() && kindsOf(e.Addr, kinds) != kindAddress {
 			return false
 		}
 	}
@@ -217,7 +212,6 @@ func kindsOf(t *Term, memo []valueKinds) valueKinds {
 	case TermPick:
 		k = kindsOf(t.Args[1], memo)
 	case TermIte:
-		kindsOf(t.Args[0], memo)
 		k = kindsOf(t.Args[1], memo) | kindsOf(t.Args[2], memo)
 	}
 	memo[t.ID] = k

@@ -1,6 +1,7 @@
 package events
 
 import (
+	"iter"
 	"maps"
 	"slices"
 
@@ -79,6 +80,24 @@ func (u *Unfolding) CutLeaves() []*Segment {
 	return out
 }
 
+// parallelToWrites yields each write with each event before it on its
+// path that is a parallel part of its instruction, which program order
+// leaves unordered with it.
+func (u *Unfolding) parallelToWrites() iter.Seq2[*Event, *Event] {
+	return func(yield func(x, w *Event) bool) {
+		for _, w := range u.Events {
+			if w.Kind != KindWrite {
+				continue
+			}
+			for _, x := range parallelBefore(w) {
+				if InParallel(x, w) && !yield(x, w) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // UnorderedReadWrite finds a read and a later write of one path that
 // program order leaves unordered, parallel parts of one instruction
 // (AArch64's SWP, X86's XCHG, the operands of a C operator that both
@@ -90,14 +109,9 @@ func (u *Unfolding) CutLeaves() []*Segment {
 // follows from its own write (which purr's sc.cat allows) closes a cycle
 // through it.
 func (u *Unfolding) UnorderedReadWrite() (r, w *Event, ok bool) {
-	for _, w := range u.Events {
-		if w.Kind != KindWrite {
-			continue
-		}
-		for _, r := range parallelBefore(w) {
-			if r.IsRead() && InParallel(r, w) && !(w.OneEvent && w.RMW == r) {
-				return r, w, true
-			}
+	for r, w := range u.parallelToWrites() {
+		if r.IsRead() && !(w.OneEvent && w.RMW == r) {
+			return r, w, true
 		}
 	}
 	return nil, nil, false
@@ -110,14 +124,9 @@ func (u *Unfolding) UnorderedReadWrite() (r, w *Event, ok bool) {
 // before. Elsewhere a read's value reaches the writes of its thread along
 // po only.
 func (u *Unfolding) ParallelValueFlow() bool {
-	for _, w := range u.Events {
-		if w.Kind != KindWrite {
-			continue
-		}
-		for _, r := range parallelBefore(w) {
-			if r.IsRead() && InParallel(r, w) && slices.Contains(w.Val.deps, r) {
-				return true
-			}
+	for r, w := range u.parallelToWrites() {
+		if r.IsRead() && slices.Contains(w.Val.deps, r) {
+			return true
 		}
 	}
 	return false
@@ -127,14 +136,9 @@ func (u *Unfolding) ParallelValueFlow() bool {
 // write one location are parallel parts of it, which program order leaves
 // unordered (an STP's two writes go to two).
 func (u *Unfolding) ParallelWrites() bool {
-	for _, w := range u.Events {
-		if w.Kind != KindWrite {
-			continue
-		}
-		for _, x := range parallelBefore(w) {
-			if x.Kind == KindWrite && InParallel(x, w) && !distinctAddresses(x.Addr, w.Addr) {
-				return true
-			}
+	for x, w := range u.parallelToWrites() {
+		if x.Kind == KindWrite && !distinctAddresses(x.Addr, w.Addr) {
+			return true
 		}
 	}
 	return false
